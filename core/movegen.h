@@ -1,0 +1,71 @@
+#pragma once
+// Legal move generation for whole turns: compulsory capture, approach and withdrawal, chains with
+// the no-revisit and no-same-direction rules, paika moves, and the firstturn and Vela settings.
+
+#include <array>
+#include <cassert>
+
+#include "position.h"
+
+namespace fanorona {
+
+inline constexpr int kMaxMoves = 512;
+
+// A fixed-capacity list of moves; generation never allocates.
+struct MoveList {
+    std::array<Move, kMaxMoves> moves;
+    int count = 0;
+
+    void push(const Move& m) {
+        assert(count < kMaxMoves);
+        if (count < kMaxMoves) moves[count++] = m;
+    }
+    int size() const { return count; }
+    bool empty() const { return count == 0; }
+    const Move& operator[](int i) const { return moves[i]; }
+    Move& operator[](int i) { return moves[i]; }
+    Move* begin() { return moves.data(); }
+    Move* end() { return moves.data() + count; }
+    const Move* begin() const { return moves.data(); }
+    const Move* end() const { return moves.data() + count; }
+    bool contains(const Move& m) const {
+        for (const Move& x : *this)
+            if (x == m) return true;
+        return false;
+    }
+};
+
+// What the rules allow the side to move this turn.
+struct TurnRights {
+    bool may_capture = true;     // false for the Vela victim: paika moves only
+    bool single_capture = false; // Vela beneficiary: only the first piece of a line
+    bool may_chain = true;       // false on a first turn under `firstturn`, and in Vela
+};
+
+TurnRights turn_rights(const Position& pos, const Rules& rules);
+
+// Pieces of the side to move that can make a capture (ignoring turn rights).
+Bitboard capturing_pieces(const Position& pos);
+
+// Fills `list` with every legal move, each (from, to, captured) once.
+void generate_moves(const Position& pos, const Rules& rules, MoveList& list);
+
+// The number of legal moves, faster than generating them when there is no capture.
+int count_moves(const Position& pos, const Rules& rules);
+
+// One step of a capturing turn, as written in notation.
+enum class CaptureKind : std::uint8_t { None, Approach, Withdrawal };
+struct Step {
+    Square to = kNoSquare;
+    CaptureKind kind = CaptureKind::None;
+};
+struct StepPath {
+    std::array<Step, 64> steps{};
+    int length = 0;
+};
+
+// A path of steps that plays `m` in `pos` (the first one found, in direction order), or an empty
+// path when `m` is not legal.
+StepPath find_path(const Position& pos, const Rules& rules, const Move& m);
+
+} // namespace fanorona

@@ -1,0 +1,139 @@
+#include "notation.h"
+
+#include <cctype>
+#include <vector>
+
+namespace fanorona {
+
+std::string move_to_string(const Position& pos, const Rules& rules, const Move& m) {
+    const StepPath path = find_path(pos, rules, m);
+    if (path.length == 0)
+        throw MoveError("internal: no path for move from " + square_name(m.from) + " to " +
+                        square_name(m.to));
+    std::string out = square_name(m.from);
+    for (int i = 0; i < path.length; ++i) {
+        out += square_name(path.steps[i].to);
+        if (path.steps[i].kind == CaptureKind::Approach) out += 'A';
+        if (path.steps[i].kind == CaptureKind::Withdrawal) out += 'W';
+    }
+    return out;
+}
+
+namespace {
+
+struct Token {
+    std::string point;
+    CaptureKind kind = CaptureKind::None;
+};
+
+std::vector<Token> tokenize(std::string_view text) {
+    std::vector<Token> tokens;
+    std::string s;
+    for (char c : text) s += char(std::tolower(static_cast<unsigned char>(c)));
+    if (s.empty()) throw MoveError("empty move string");
+    size_t i = 0;
+    while (i < s.size()) {
+        if (!std::isalpha(static_cast<unsigned char>(s[i])) || i + 1 >= s.size() ||
+            !std::isdigit(static_cast<unsigned char>(s[i + 1])))
+            throw MoveError("malformed move string '" + std::string(text) + "' at character " +
+                            std::to_string(i + 1) + " (expected a point such as e3)");
+        Token t{s.substr(i, 2)};
+        i += 2;
+        const bool marker = i < s.size() && (s[i] == 'a' || s[i] == 'w') &&
+                            (i + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 1])));
+        if (marker) {
+            if (tokens.empty())
+                throw MoveError("malformed move string '" + std::string(text) +
+                                "': a capture letter must follow a destination, not the start");
+            t.kind = s[i] == 'a' ? CaptureKind::Approach : CaptureKind::Withdrawal;
+            ++i;
+        }
+        tokens.push_back(t);
+    }
+    if (tokens.size() < 2)
+        throw MoveError("move string '" + std::string(text) + "' has no destination");
+    return tokens;
+}
+
+Bitboard line_from(const Geometry& g, Square first, Direction d, Bitboard opp, bool single) {
+    Bitboard line = 0;
+    for (Square s = first; s != kNoSquare && (opp & bit(s)); s = g.neighbor[d][s]) {
+        line |= bit(s);
+        if (single) break;
+    }
+    return line;
+}
+
+} // namespace
+
+Move parse_move(const Position& pos, const Rules& rules, std::string_view text) {
+    const std::vector<Token> tokens = tokenize(text);
+    const Geometry& g = pos.geo();
+    std::vector<Square> points;
+    for (const Token& t : tokens) {
+        const Square s = parse_square(t.point, pos.variant());
+        if (s == kNoSquare)
+            throw MoveError("unknown point '" + t.point + "' on the " +
+                            std::string(variant_name(pos.variant())) + " board");
+        points.push_back(s);
+    }
+    const Square from = points[0];
+    if (pos.opponent() & bit(from))
+        throw MoveError(square_name(from) + " holds a piece of the side not to move");
+    if (!(pos.player() & bit(from))) throw MoveError("no piece on " + square_name(from));
+
+    const TurnRights rights = turn_rights(pos, rules);
+    const bool must_capture = rights.may_capture && capturing_pieces(pos) != 0;
+    Bitboard opp = pos.opponent(), free = pos.empty(), visited = bit(from), captured = 0;
+    Square cur = from;
+    int last_dir = -1;
+    for (size_t i = 1; i < tokens.size(); ++i) {
+        const Square to = points[i];
+        const std::string step = square_name(cur) + " to " + square_name(to);
+        int dir = -1;
+        for (int d = 0; d < kDirections; ++d)
+            if (g.neighbor[d][cur] == to) dir = d;
+        if (dir < 0) throw MoveError(step + " is not a step along a line");
+        if (visited & bit(to))
+            throw MoveError(step + ": the piece was already on " + square_name(to) +
+                            " this turn");
+        if (!(free & bit(to))) throw MoveError(step + ": " + square_name(to) + " is not empty");
+        if (dir == last_dir)
+            throw MoveError(step + ": a chain may not continue in the direction it just moved");
+        const CaptureKind kind = tokens[i].kind;
+        if (kind == CaptureKind::None) {
+            if (i > 1) throw MoveError(step + ": every step after the first must capture");
+            if (must_capture) throw MoveError(step + " is a paika move, but capture is compulsory");
+            if (tokens.size() > 2) throw MoveError("a paika move is a single step");
+            return Move{0, std::uint8_t(from), std::uint8_t(to)};
+        }
+        if (!rights.may_capture)
+            throw MoveError(step + ": the Vela victim may not capture (paika moves only)");
+        if (i > 1 && !rights.may_chain)
+            throw MoveError("captures may not be chained on this turn (" +
+                            std::string(ruleset_name(rules.ruleset)) + " rules)");
+        const Direction d = Direction(dir);
+        const Square target = kind == CaptureKind::Approach ? g.neighbor[d][to]
+                                                            : g.neighbor[opposite(d)][cur];
+        if (target == kNoSquare || !(opp & bit(target)))
+            throw MoveError(step + ": no " +
+                            (kind == CaptureKind::Approach ? "approach" : "withdrawal") +
+                            " capture there");
+        const Bitboard line =
+            line_from(g, target, kind == CaptureKind::Approach ? d : opposite(d), opp,
+                      rights.single_capture);
+        captured |= line;
+        opp ^= line;
+        free |= line;
+        visited |= bit(to);
+        last_dir = dir;
+        cur = to;
+    }
+    const Move m{captured, std::uint8_t(from), std::uint8_t(cur)};
+    MoveList legal;
+    generate_moves(pos, rules, legal);
+    if (!legal.contains(m)) throw MoveError("'" + std::string(text) + "' is not a legal move here");
+    return m;
+}
+
+} // namespace fanorona

@@ -1,0 +1,152 @@
+#include "position.h"
+
+#include <stdexcept>
+#include <vector>
+
+namespace fanorona {
+
+namespace {
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> parts;
+    while (true) {
+        const auto at = s.find(sep);
+        parts.push_back(s.substr(0, at));
+        if (at == std::string_view::npos) break;
+        s.remove_prefix(at + 1);
+    }
+    return parts;
+}
+
+int parse_counter(std::string_view field, const char* what) {
+    if (field.empty() || field.size() > 9)
+        throw std::invalid_argument(std::string("bad ") + what + " '" + std::string(field) + "'");
+    int value = 0;
+    for (char c : field) {
+        if (c < '0' || c > '9')
+            throw std::invalid_argument(std::string("bad ") + what + " '" + std::string(field) +
+                                        "': not a number");
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
+} // namespace
+
+std::string square_name(Square s) {
+    return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};
+}
+
+Square parse_square(std::string_view name, Variant v) {
+    if (name.size() != 2) return kNoSquare;
+    const char f = char(name[0] | 0x20);
+    const int x = f - 'a', y = name[1] - '1';
+    const Geometry& g = geometry(v);
+    if (x < 0 || x >= g.width || y < 0 || y >= g.height) return kNoSquare;
+    return make_square(x, y);
+}
+
+Position Position::start(Variant v) {
+    return from_string(v == Variant::Tsivy ? "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w"
+                                           : "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w",
+                       v);
+}
+
+Position Position::from_pieces(Variant v, Bitboard white, Bitboard black, Color side,
+                               int turns_since_capture, int turn) {
+    Position p;
+    p.variant_ = v;
+    p.side_ = side;
+    p.player_ = side == Color::White ? white : black;
+    p.opponent_ = side == Color::White ? black : white;
+    p.turns_since_capture_ = turns_since_capture;
+    p.turn_ = turn;
+    p.hash_ = p.compute_hash();
+    return p;
+}
+
+Position Position::from_string(std::string_view text, Variant v) {
+    const Geometry& g = geometry(v);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\r' || text.back() == '\n'))
+        text.remove_suffix(1);
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    std::vector<std::string_view> fields;
+    for (auto f : split(text, ' '))
+        if (!f.empty()) fields.push_back(f);
+    if (fields.empty()) throw std::invalid_argument("empty position string");
+    if (fields.size() < 2) throw std::invalid_argument("no side to move (expected ' w' or ' b')");
+    if (fields.size() > 4) throw std::invalid_argument("too many fields in position string");
+
+    const auto ranks = split(fields[0], '/');
+    if (int(ranks.size()) != g.height)
+        throw std::invalid_argument("expected " + std::to_string(g.height) + " ranks for " +
+                                    std::string(variant_name(v)) + ", found " +
+                                    std::to_string(ranks.size()));
+    Bitboard white = 0, black = 0;
+    for (int r = 0; r < g.height; ++r) {
+        const int y = g.height - 1 - r;
+        int x = 0;
+        for (char c : ranks[r]) {
+            if (c >= '1' && c <= '9') {
+                x += c - '0';
+            } else if (c == 'W' || c == 'w' || c == 'B' || c == 'b') {
+                if (x < g.width) ((c == 'W' || c == 'w') ? white : black) |= bit(make_square(x, y));
+                ++x;
+            } else {
+                throw std::invalid_argument(std::string("bad character '") + c + "' in rank " +
+                                            std::to_string(y + 1));
+            }
+            if (x > g.width) break;
+        }
+        if (x != g.width)
+            throw std::invalid_argument("rank " + std::to_string(y + 1) + " has " +
+                                        (x > g.width ? "more" : "fewer") + " than " +
+                                        std::to_string(g.width) + " points");
+    }
+    Color side;
+    if (fields[1] == "w" || fields[1] == "W")
+        side = Color::White;
+    else if (fields[1] == "b" || fields[1] == "B")
+        side = Color::Black;
+    else
+        throw std::invalid_argument("bad side to move '" + std::string(fields[1]) +
+                                    "' (expected w or b)");
+    const int quiet = fields.size() > 2 ? parse_counter(fields[2], "turns since capture") : 0;
+    const int turn = fields.size() > 3 ? parse_counter(fields[3], "turn number") : 1;
+    if (turn < 1) throw std::invalid_argument("bad turn number '0': turns count from 1");
+    return from_pieces(v, white, black, side, quiet, turn);
+}
+
+std::string Position::to_string() const {
+    const Geometry& g = geo();
+    const Bitboard white = pieces(Color::White), black = pieces(Color::Black);
+    std::string out;
+    for (int y = g.height - 1; y >= 0; --y) {
+        int run = 0;
+        for (int x = 0; x < g.width; ++x) {
+            const Bitboard b = bit(make_square(x, y));
+            if (!((white | black) & b)) {
+                ++run;
+                continue;
+            }
+            if (run) out += char('0' + run);
+            run = 0;
+            out += (white & b) ? 'W' : 'B';
+        }
+        if (run) out += char('0' + run);
+        if (y) out += '/';
+    }
+    out += side_ == Color::White ? " w" : " b";
+    if (turns_since_capture_ != 0 || turn_ != 1)
+        out += " " + std::to_string(turns_since_capture_) + " " + std::to_string(turn_);
+    return out;
+}
+
+Key Position::compute_hash() const {
+    Key h = side_ == Color::Black ? kZobrist.black_to_move : 0;
+    for (int c = 0; c < 2; ++c)
+        for (Bitboard b = pieces(Color(c)); b;) h ^= kZobrist.piece[c][pop_lsb(b)];
+    return h;
+}
+
+} // namespace fanorona

@@ -1,0 +1,92 @@
+#pragma once
+// A position: both sides' pieces relative to the side to move, the hash and the turn counters.
+
+#include <string>
+#include <string_view>
+
+#include "bitboard.h"
+#include "rules.h"
+#include "zobrist.h"
+
+namespace fanorona {
+
+// What make_move changes that the move itself cannot restore.
+struct UndoInfo {
+    int turns_since_capture = 0;
+};
+
+// Pieces as {player, opponent} bitboards relative to the side to move (Edax style), so move
+// generation never branches on colour. `hash` always equals compute_hash(); `turn` counts whole
+// turns from 1 (White's first turn is 1, Black's first is 2).
+class Position {
+public:
+    Position() = default;
+    static Position start(Variant v);
+    // Parses a position string (see RULES.md); throws std::invalid_argument saying what is wrong.
+    static Position from_string(std::string_view text, Variant v);
+    std::string to_string() const;
+
+    Variant variant() const { return variant_; }
+    const Geometry& geo() const { return geometry(variant_); }
+    Color side_to_move() const { return side_; }
+    Bitboard player() const { return player_; }
+    Bitboard opponent() const { return opponent_; }
+    Bitboard pieces(Color c) const { return c == side_ ? player_ : opponent_; }
+    Bitboard empty() const { return geo().board & ~(player_ | opponent_); }
+    Key hash() const { return hash_; }
+    int turns_since_capture() const { return turns_since_capture_; }
+    int turn() const { return turn_; }
+
+    UndoInfo make_move(const Move& m);
+    void unmake_move(const Move& m, const UndoInfo& undo);
+
+    Key compute_hash() const;
+    friend bool operator==(const Position&, const Position&) = default;
+
+    // Builds a position from colour bitboards; used by parsers and log readers.
+    static Position from_pieces(Variant v, Bitboard white, Bitboard black, Color side,
+                                int turns_since_capture = 0, int turn = 1);
+
+private:
+    Bitboard player_ = 0;
+    Bitboard opponent_ = 0;
+    Key hash_ = 0;
+    int turns_since_capture_ = 0;
+    int turn_ = 1;
+    Color side_ = Color::White;
+    Variant variant_ = Variant::Tsivy;
+};
+
+inline UndoInfo Position::make_move(const Move& m) {
+    const UndoInfo undo{turns_since_capture_};
+    const auto& keys = kZobrist.piece;
+    const int us = int(side_);
+    hash_ ^= keys[us][m.from] ^ keys[us][m.to] ^ kZobrist.black_to_move;
+    for (Bitboard c = m.captured; c;) hash_ ^= keys[us ^ 1][pop_lsb(c)];
+    const Bitboard moved = player_ ^ bit(m.from) ^ bit(m.to);
+    player_ = opponent_ ^ m.captured;
+    opponent_ = moved;
+    side_ = ~side_;
+    turns_since_capture_ = m.captured ? 0 : turns_since_capture_ + 1;
+    ++turn_;
+    return undo;
+}
+
+inline void Position::unmake_move(const Move& m, const UndoInfo& undo) {
+    --turn_;
+    turns_since_capture_ = undo.turns_since_capture;
+    side_ = ~side_;
+    const Bitboard moved = opponent_;
+    opponent_ = player_ ^ m.captured;
+    player_ = moved ^ bit(m.from) ^ bit(m.to);
+    const auto& keys = kZobrist.piece;
+    const int us = int(side_);
+    hash_ ^= keys[us][m.from] ^ keys[us][m.to] ^ kZobrist.black_to_move;
+    for (Bitboard c = m.captured; c;) hash_ ^= keys[us ^ 1][pop_lsb(c)];
+}
+
+std::string square_name(Square s);
+// The point named like "e3" (either case) on this board, or kNoSquare.
+Square parse_square(std::string_view name, Variant v);
+
+} // namespace fanorona

@@ -1,0 +1,22 @@
+// The `fanorona` command line: one subcommand per job.
+
+#include <exception>
+#include <iostream>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"Fanorona Lab: self-play, tuning, tournaments and opening statistics for "
+                 "Fanorona engines"};
+    app.require_subcommand(1);
+    fanorona::cli::add_perft_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::cerr << "fanorona: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
