@@ -15,9 +15,9 @@ struct Geometry {
     int width = 0;
     int height = 0;
     int points = 0;
-    Bitboard board = 0;  // every point of the board
-    Bitboard strong = 0; // points with diagonal lines
-    Bitboard can_step[kDirections] = {};       // points with a line leaving in that direction
+    Bitboard board = 0;                  // every point of the board
+    Bitboard strong = 0;                 // points with diagonal lines
+    Bitboard can_step[kDirections] = {}; // points with a line leaving in that direction
     std::array<std::array<std::int8_t, 64>, kDirections> neighbor{}; // kNoSquare when none
 
     constexpr bool on_board(Square s) const { return s >= 0 && s < 64 && (board >> s & 1); }
@@ -56,10 +56,16 @@ constexpr Geometry make_geometry(int width, int height) {
 }
 
 inline constexpr Geometry kGeometries[2] = {make_geometry(9, 5), make_geometry(5, 5)};
-constexpr const Geometry& geometry(Variant v) { return kGeometries[int(v)]; }
+constexpr const Geometry& geometry(Variant v) {
+    return kGeometries[int(v)];
+}
 
-inline int popcount(Bitboard b) { return std::popcount(b); }
-inline Square lsb(Bitboard b) { return std::countr_zero(b); }
+inline int popcount(Bitboard b) {
+    return std::popcount(b);
+}
+inline Square lsb(Bitboard b) {
+    return std::countr_zero(b);
+}
 inline Square pop_lsb(Bitboard& b) {
     const Square s = lsb(b);
     b &= b - 1;

@@ -8,23 +8,34 @@ namespace fanorona {
 
 std::string_view result_name(GameResult r) {
     switch (r) {
-    case GameResult::WhiteWins: return "1-0";
-    case GameResult::BlackWins: return "0-1";
-    case GameResult::Draw: return "1/2-1/2";
-    case GameResult::Ongoing: break;
+    case GameResult::WhiteWins:
+        return "1-0";
+    case GameResult::BlackWins:
+        return "0-1";
+    case GameResult::Draw:
+        return "1/2-1/2";
+    case GameResult::Ongoing:
+        break;
     }
     return "*";
 }
 
 std::string_view end_reason_name(EndReason r) {
     switch (r) {
-    case EndReason::CaptureAll: return "capture-all";
-    case EndReason::NoMoves: return "no-moves";
-    case EndReason::Repetition: return "repetition";
-    case EndReason::NoCaptureLimit: return "no-capture-limit";
-    case EndReason::LengthCap: return "length-cap";
-    case EndReason::Adjudication: return "adjudication";
-    case EndReason::None: break;
+    case EndReason::CaptureAll:
+        return "capture-all";
+    case EndReason::NoMoves:
+        return "no-moves";
+    case EndReason::Repetition:
+        return "repetition";
+    case EndReason::NoCaptureLimit:
+        return "no-capture-limit";
+    case EndReason::LengthCap:
+        return "length-cap";
+    case EndReason::Adjudication:
+        return "adjudication";
+    case EndReason::None:
+        break;
     }
     return "none";
 }

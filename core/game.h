@@ -27,8 +27,8 @@ struct Outcome {
     friend bool operator==(const Outcome&, const Outcome&) = default;
 };
 
-std::string_view result_name(GameResult r);      // "1-0", "0-1", "1/2-1/2", "*"
-std::string_view end_reason_name(EndReason r);   // "capture-all", "no-moves", ...
+std::string_view result_name(GameResult r);    // "1-0", "0-1", "1/2-1/2", "*"
+std::string_view end_reason_name(EndReason r); // "capture-all", "no-moves", ...
 
 // The history of one game. hashes()[i] is the hash before move i; the last entry is the
 // current position. The outcome is derived from the position and history on demand.
@@ -42,8 +42,8 @@ public:
     const std::vector<Move>& moves() const { return moves_; }
     const std::vector<Key>& hashes() const { return hashes_; }
 
-    void play(const Move& m);               // m must be legal
-    Move play(std::string_view move_text);  // parses, checks and plays; throws MoveError
+    void play(const Move& m);              // m must be legal
+    Move play(std::string_view move_text); // parses, checks and plays; throws MoveError
     void undo();
 
     // How many times the current position has occurred (1 the first time).

@@ -45,9 +45,8 @@ bool walk(const ChainWalk& w, Square cur, Bitboard visited, int last_dir, Bitboa
                 w.path->length = depth + 1;
             }
             if (!visit(q, captured | line)) return false;
-            if (w.rights.may_chain &&
-                !walk(w, q, visited | bit(q), dir, captured | line, opp ^ line, free | line,
-                      depth + 1, visit))
+            if (w.rights.may_chain && !walk(w, q, visited | bit(q), dir, captured | line,
+                                            opp ^ line, free | line, depth + 1, visit))
                 return false;
         }
     }

@@ -39,8 +39,9 @@ std::vector<Token> tokenize(std::string_view text) {
                             std::to_string(i + 1) + " (expected a point such as e3)");
         Token t{s.substr(i, 2)};
         i += 2;
-        const bool marker = i < s.size() && (s[i] == 'a' || s[i] == 'w') &&
-                            (i + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 1])));
+        const bool marker =
+            i < s.size() && (s[i] == 'a' || s[i] == 'w') &&
+            (i + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 1])));
         if (marker) {
             if (tokens.empty())
                 throw MoveError("malformed move string '" + std::string(text) +
@@ -95,8 +96,7 @@ Move parse_move(const Position& pos, const Rules& rules, std::string_view text) 
             if (g.neighbor[d][cur] == to) dir = d;
         if (dir < 0) throw MoveError(step + " is not a step along a line");
         if (visited & bit(to))
-            throw MoveError(step + ": the piece was already on " + square_name(to) +
-                            " this turn");
+            throw MoveError(step + ": the piece was already on " + square_name(to) + " this turn");
         if (!(free & bit(to))) throw MoveError(step + ": " + square_name(to) + " is not empty");
         if (dir == last_dir)
             throw MoveError(step + ": a chain may not continue in the direction it just moved");
@@ -113,15 +113,14 @@ Move parse_move(const Position& pos, const Rules& rules, std::string_view text) 
             throw MoveError("captures may not be chained on this turn (" +
                             std::string(ruleset_name(rules.ruleset)) + " rules)");
         const Direction d = Direction(dir);
-        const Square target = kind == CaptureKind::Approach ? g.neighbor[d][to]
-                                                            : g.neighbor[opposite(d)][cur];
+        const Square target =
+            kind == CaptureKind::Approach ? g.neighbor[d][to] : g.neighbor[opposite(d)][cur];
         if (target == kNoSquare || !(opp & bit(target)))
             throw MoveError(step + ": no " +
                             (kind == CaptureKind::Approach ? "approach" : "withdrawal") +
                             " capture there");
-        const Bitboard line =
-            line_from(g, target, kind == CaptureKind::Approach ? d : opposite(d), opp,
-                      rights.single_capture);
+        const Bitboard line = line_from(g, target, kind == CaptureKind::Approach ? d : opposite(d),
+                                        opp, rights.single_capture);
         captured |= line;
         opp ^= line;
         free |= line;

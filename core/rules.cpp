@@ -2,13 +2,18 @@
 
 namespace fanorona {
 
-std::string_view variant_name(Variant v) { return v == Variant::Tsivy ? "tsivy" : "dimy"; }
+std::string_view variant_name(Variant v) {
+    return v == Variant::Tsivy ? "tsivy" : "dimy";
+}
 
 std::string_view ruleset_name(RuleSet r) {
     switch (r) {
-    case RuleSet::Standard: return "standard";
-    case RuleSet::FirstTurn: return "firstturn";
-    case RuleSet::Vela: return "vela";
+    case RuleSet::Standard:
+        return "standard";
+    case RuleSet::FirstTurn:
+        return "firstturn";
+    case RuleSet::Vela:
+        return "vela";
     }
     return "standard";
 }

@@ -12,7 +12,8 @@ namespace fanorona {
 enum class RuleSet : std::uint8_t { Standard = 0, FirstTurn = 1, Vela = 2 };
 
 // Everything that decides which moves are legal and when a game ends. Vela makes White the
-// beneficiary; its restrictions hold while Black (the victim) has more than kVelaVictimFloor pieces.
+// beneficiary; its restrictions hold while Black (the victim) has more than kVelaVictimFloor
+// pieces.
 struct Rules {
     Variant variant = Variant::Tsivy;
     RuleSet ruleset = RuleSet::Standard;

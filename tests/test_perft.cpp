@@ -18,13 +18,13 @@ std::uint64_t perft_from_start(Variant v, RuleSet rs, int depth) {
 
 } // namespace
 
-TEST_CASE("perft tsivy standard matches RULES.md", "[perft]") {
+TEST_CASE("perft tsivy standard matches RULES.md", "[perft][slow]") {
     const std::uint64_t expected[] = {5, 39, 724, 18026, 431830, 9204447};
     for (int d = 1; d <= 6; ++d)
         CHECK(perft_from_start(Variant::Tsivy, RuleSet::Standard, d) == expected[d - 1]);
 }
 
-TEST_CASE("perft tsivy firstturn matches RULES.md", "[perft]") {
+TEST_CASE("perft tsivy firstturn matches RULES.md", "[perft][slow]") {
     const std::uint64_t expected[] = {5, 17, 198, 4770, 116520, 2708181};
     for (int d = 1; d <= 6; ++d)
         CHECK(perft_from_start(Variant::Tsivy, RuleSet::FirstTurn, d) == expected[d - 1]);

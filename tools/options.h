@@ -16,8 +16,8 @@ struct BoardOptions {
     std::string fen;
 
     void add_to(CLI::App& cmd);
-    Rules make_rules() const;           // throws std::invalid_argument on unknown names
-    Position make_position() const;     // the --fen position, or the start position
+    Rules make_rules() const;       // throws std::invalid_argument on unknown names
+    Position make_position() const; // the --fen position, or the start position
 };
 
 inline void BoardOptions::add_to(CLI::App& cmd) {

@@ -1,0 +1,51 @@
+# Fanorona Lab: `make run` and `make test` set up a fresh Debian machine, build, and run.
+
+BUILD    ?= build
+JOBS     ?= 2
+PACKAGES := cmake g++ make libeigen3-dev libtbb-dev libcli11-dev catch2 nlohmann-json3-dev libzstd-dev
+FANORONA := $(BUILD)/tools/fanorona
+
+.PHONY: all deps configure build run test bench sanitize format clean
+
+all: build
+
+# Installs the Debian packages that are missing (as root), or prints the line to run.
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+configure: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	$(FANORONA) perft --depth 6
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+bench: build
+	$(FANORONA) perft --depth 7
+
+# A Debug build of the tests with AddressSanitizer and UndefinedBehaviorSanitizer.
+sanitize: deps
+	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DFANORONA_SANITIZE=ON >/dev/null
+	@cmake --build $(BUILD)-asan -j$(JOBS)
+	$(BUILD)-asan/tests/fanorona_tests '~[slow]'
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan
