@@ -2,7 +2,7 @@
 
 BUILD    ?= build
 JOBS     ?= 2
-PACKAGES := cmake g++ make libeigen3-dev libtbb-dev libcli11-dev catch2 nlohmann-json3-dev libzstd-dev
+PACKAGES := cmake g++ make libeigen3-dev libtbb-dev libcli11-dev catch2 nlohmann-json3-dev libzstd-dev zlib1g-dev
 FANORONA := $(BUILD)/tools/fanorona
 
 .PHONY: all deps configure build run test bench sanitize format clean
