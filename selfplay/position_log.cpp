@@ -60,7 +60,7 @@ PositionRecord decode_record(const std::uint8_t* b) {
     r.turns_since_capture = b[21];
     r.side_to_move = (b[22] & 1) ? Color::Black : Color::White;
     const int result = (b[22] >> 1) & 3;
-    r.result = result == 0 ? GameResult::BlackWins
+    r.result = result == 0   ? GameResult::BlackWins
                : result == 1 ? GameResult::Draw
                              : GameResult::WhiteWins;
     return r;
@@ -105,8 +105,8 @@ PositionLog scan_log(const std::string& path,
     const auto version = get_le(head + 8, 2);
     if (version != kPositionLogVersion)
         throw PositionLogError(path + ": header: format version " + std::to_string(version) +
-                               " (this build reads version " +
-                               std::to_string(kPositionLogVersion) + ")");
+                               " (this build reads version " + std::to_string(kPositionLogVersion) +
+                               ")");
     if (head[10] > 1) throw PositionLogError(path + ": header: unknown variant code");
     if (head[11] > 2) throw PositionLogError(path + ": header: unknown rules code");
     if (get_le(head + 12, 2) != kPositionRecordBytes)
@@ -148,7 +148,8 @@ PositionLog scan_log(const std::string& path,
         }
         records.clear();
         for (std::uint32_t i = 0; i < count; ++i)
-            records.push_back(decode_record(payload.data() + std::size_t(i) * kPositionRecordBytes));
+            records.push_back(
+                decode_record(payload.data() + std::size_t(i) * kPositionRecordBytes));
         callback(context, records);
         ++log.chunks;
         log.valid_bytes += kChunkHeaderBytes + payload.size();

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "game.h"
@@ -66,8 +66,7 @@ struct PositionLog {
 PositionLog read_position_log(const std::string& path);
 
 // Calls on_chunk(records) for each intact chunk; returns the same summary without records.
-template <class OnChunk>
-PositionLog scan_position_log(const std::string& path, OnChunk&& on_chunk);
+template <class OnChunk> PositionLog scan_position_log(const std::string& path, OnChunk&& on_chunk);
 
 namespace detail {
 PositionLog scan_log(const std::string& path,
