@@ -1,6 +1,7 @@
 #include "openings/opening_tree.h"
 
 #include <algorithm>
+#include <fstream>
 #include <stdexcept>
 
 #include "notation.h"
@@ -128,7 +129,8 @@ void OpeningTree::add_game(const GameRecord& game, const std::string& where) {
     ++games_;
 }
 
-void OpeningTree::add_file(const GamesFile& file, const std::string& path) {
+void OpeningTree::add_file(const GamesFile& file, const std::string& path,
+                           const std::vector<int>& lines) {
     if (file.header.variant != rules_.variant || file.header.ruleset != rules_.ruleset)
         throw GamesFileError(path + ":1: header: variant=" +
                              std::string(variant_name(file.header.variant)) +
@@ -136,12 +138,24 @@ void OpeningTree::add_file(const GamesFile& file, const std::string& path) {
                              " differs from the other files' variant=" +
                              std::string(variant_name(rules_.variant)) +
                              " rules=" + std::string(ruleset_name(rules_.ruleset)));
-    // Data lines are numbered by the reader; recover each game's line for error messages by
-    // counting from the file (games keep their order).
-    std::size_t i = 0;
-    for (const GameRecord& g : file.games)
-        add_game(g, path + ": game " + std::to_string(i++) + " (index " + std::to_string(g.index) +
-                        ")");
+    for (std::size_t i = 0; i < file.games.size(); ++i) {
+        const std::string where =
+            i < lines.size() ? path + ":" + std::to_string(lines[i])
+                             : path + ": game " + std::to_string(file.games[i].index);
+        add_game(file.games[i], where);
+    }
+}
+
+std::vector<int> games_file_data_lines(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<int> lines;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        if (in.eof()) break; // a last line without '\n' is not read as a game
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty() && line[0] != '#') lines.push_back(n);
+    }
+    return lines;
 }
 
 void OpeningTree::finish() {
@@ -184,7 +198,7 @@ OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies)
             rules.ruleset = file.header.ruleset;
             tree.emplace(rules, plies);
         }
-        tree->add_file(file, path);
+        tree->add_file(file, path, games_file_data_lines(path));
     }
     tree->finish();
     return std::move(*tree);

@@ -1,0 +1,38 @@
+#pragma once
+// A player of one side of a game: the toolkit's engine, a baseline mover, or an external program.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "game.h"
+
+namespace fanorona {
+
+// A player's decision for one turn. `score` is for the side to move, in centi-pieces, when the
+// player searched; `logged` says whether the position is worth logging for the tuner.
+struct MoveChoice {
+    Move move{0, 0, 0};
+    std::optional<int> score;
+    int depth = 0;
+    bool logged = false;
+};
+
+// Thrown by a player that cannot go on (an external engine that crashed, hung or sent an illegal
+// move); `reason` is one of the forfeit reasons in docs/formats.md.
+struct PlayerFault : std::runtime_error {
+    PlayerFault(std::string reason_, const std::string& detail)
+        : std::runtime_error(detail), reason(std::move(reason_)) {}
+    std::string reason;
+};
+
+class Player {
+public:
+    virtual ~Player() = default;
+    // Called before each game; players that keep state between moves reset it here.
+    virtual void new_game() {}
+    // The move to play in game.position(); the game is not over.
+    virtual MoveChoice choose(const Game& game) = 0;
+};
+
+} // namespace fanorona
