@@ -159,6 +159,24 @@ PositionLog scan_log(const std::string& path,
 
 } // namespace detail
 
+PositionLogHeader read_position_log_header(const std::string& path) {
+    struct Stop {};
+    PositionLogHeader header;
+    try {
+        header = scan_position_log(path, [](const std::vector<PositionRecord>&) {
+                     throw Stop{};
+                 }).header;
+    } catch (const Stop&) {
+        // The first chunk came after a valid header; read the header bytes directly.
+        std::ifstream in(path, std::ios::binary);
+        std::uint8_t head[kHeaderBytes];
+        in.read(reinterpret_cast<char*>(head), kHeaderBytes);
+        header.variant = Variant(head[10]);
+        header.ruleset = RuleSet(head[11]);
+    }
+    return header;
+}
+
 PositionLog read_position_log(const std::string& path) {
     std::vector<PositionRecord> all;
     PositionLog log = scan_position_log(path, [&all](const std::vector<PositionRecord>& recs) {

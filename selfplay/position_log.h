@@ -61,6 +61,9 @@ struct PositionLog {
     std::string tail_problem;      // empty, or why the bytes after valid_bytes were dropped
 };
 
+// The header alone (the same checks as a full read).
+PositionLogHeader read_position_log_header(const std::string& path);
+
 // Reads a whole log; a torn or corrupted tail is dropped (and described in tail_problem), a bad
 // header is a PositionLogError.
 PositionLog read_position_log(const std::string& path);

@@ -10,6 +10,11 @@ int main(int argc, char** argv) {
                  "Fanorona engines"};
     app.require_subcommand(1);
     fanorona::cli::add_perft_command(app);
+    fanorona::cli::add_stats_command(app);
+    fanorona::cli::add_selfplay_command(app);
+    fanorona::cli::add_dump_command(app);
+    fanorona::cli::add_merge_command(app);
+    fanorona::cli::add_openings_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

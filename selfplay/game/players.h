@@ -1,0 +1,47 @@
+#pragma once
+// The in-process players: the toolkit's own engine (a Searcher with limits), and the baseline
+// random and greedy movers used to check strength.
+
+#include <string>
+
+#include "baseline.h"
+#include "player.h"
+#include "search.h"
+
+namespace fanorona {
+
+// The engine: searches each turn with the given limits. The Searcher is borrowed (a worker's
+// own), cleared at the start of each game so that a game never depends on earlier ones.
+class SearchPlayer : public Player {
+public:
+    SearchPlayer(Searcher& searcher, const SearchLimits& limits)
+        : searcher_(searcher), limits_(limits) {}
+    void new_game() override { searcher_.clear(); }
+    MoveChoice choose(const Game& game) override {
+        const SearchResult r = searcher_.search(game, limits_);
+        return MoveChoice{r.best, r.score, r.depth, true};
+    }
+
+private:
+    Searcher& searcher_;
+    SearchLimits limits_;
+};
+
+// Random or greedy (most pieces captured) moves, seeded per game and turn.
+class BaselinePlayer : public Player {
+public:
+    enum class Kind { Random, Greedy };
+    BaselinePlayer(Kind kind, std::uint64_t seed) : kind_(kind), seed_(seed) {}
+    MoveChoice choose(const Game& game) override {
+        const std::uint64_t s = seed_ * 0x9E3779B97F4A7C15ULL + game.moves().size();
+        const Move m = kind_ == Kind::Random ? random_move(game.position(), game.rules(), s)
+                                             : greedy_move(game.position(), game.rules(), s);
+        return MoveChoice{m, std::nullopt, 0, false};
+    }
+
+private:
+    Kind kind_;
+    std::uint64_t seed_;
+};
+
+} // namespace fanorona
