@@ -1,6 +1,7 @@
 #include "openings/opening_output.h"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <unordered_set>
 
@@ -24,8 +25,8 @@ double percent(std::uint64_t part, std::uint64_t whole) {
     return whole ? 100.0 * double(part) / double(whole) : 0.0;
 }
 
-nlohmann::json stats_json(const OpeningStats& s) {
-    nlohmann::json j;
+nlohmann::ordered_json stats_json(const OpeningStats& s) {
+    nlohmann::ordered_json j;
     j["games"] = s.games;
     j["white_wins"] = s.white_wins;
     j["draws"] = s.draws;
@@ -33,7 +34,7 @@ nlohmann::json stats_json(const OpeningStats& s) {
     j["score"] = s.score();
     j["avg_length"] = s.avg_length();
     const auto e = s.avg_eval();
-    j["avg_eval"] = e ? nlohmann::json(*e) : nlohmann::json(nullptr);
+    j["avg_eval"] = e ? nlohmann::ordered_json(*e) : nlohmann::ordered_json(nullptr);
     j["eval_games"] = s.eval_games;
     return j;
 }
@@ -50,7 +51,7 @@ std::string stats_text(const OpeningStats& s) {
     std::string out = format("W %3.0f%% D %3.0f%% B %3.0f%%  score %.3f  len %5.1f",
                              percent(s.white_wins, s.games), percent(s.draws, s.games),
                              percent(s.black_wins, s.games), s.score(), s.avg_length());
-    if (const auto e = s.avg_eval()) out += format("  eval %+.0f", *e);
+    if (const auto e = s.avg_eval()) out += format("  eval %+ld", std::lround(*e));
     return out;
 }
 
@@ -62,8 +63,7 @@ void text_subtree(const OpeningTree& tree, const OpeningNode& node, const Openin
                   const std::string& indent, std::unordered_set<Key>& printed, std::string& out) {
     std::vector<const OpeningMove*> shown;
     for (const OpeningMove& m : node.moves)
-        if (m.stats.games >= view.min_games && int(shown.size()) < view.width)
-            shown.push_back(&m);
+        if (m.stats.games >= view.min_games && int(shown.size()) < view.width) shown.push_back(&m);
     const std::size_t hidden = node.moves.size() - shown.size();
     for (std::size_t i = 0; i < shown.size(); ++i) {
         const OpeningMove& m = *shown[i];
@@ -84,7 +84,7 @@ void text_subtree(const OpeningTree& tree, const OpeningNode& node, const Openin
             text_subtree(tree, *child, view, indent + (last ? "    " : "|   "), printed, out);
     }
     if (hidden > 0)
-        out += indent + format("`-- (%zu more moves)\n", hidden);
+        out += indent + format("`-- (%zu more move%s)\n", hidden, hidden == 1 ? "" : "s");
 }
 
 } // namespace
@@ -93,31 +93,31 @@ std::string hash_hex(Key hash) {
     return format("%016" PRIx64, hash);
 }
 
-nlohmann::json opening_tree_json(const OpeningTree& tree, const OpeningView& view) {
-    nlohmann::json j;
+nlohmann::ordered_json opening_tree_json(const OpeningTree& tree, const OpeningView& view) {
+    nlohmann::ordered_json j;
     j["format"] = "fanorona-openings 1";
     j["variant"] = std::string(variant_name(tree.rules().variant));
     j["rules"] = std::string(ruleset_name(tree.rules().ruleset));
     j["plies"] = tree.plies();
     j["min_games"] = view.min_games;
     j["games"] = tree.games();
-    j["roots"] = nlohmann::json::array();
+    j["roots"] = nlohmann::ordered_json::array();
     for (Key r : tree.roots())
         if (tree.find(r)->stats.games >= view.min_games) j["roots"].push_back(hash_hex(r));
-    j["positions"] = nlohmann::json::array();
+    j["positions"] = nlohmann::ordered_json::array();
     for (const OpeningNode* n : tree.nodes()) {
         if (n->stats.games < view.min_games) continue;
-        nlohmann::json p;
+        nlohmann::ordered_json p;
         p["hash"] = hash_hex(n->hash);
         p["position"] = n->position;
         p["ply"] = n->ply;
         p["root"] = n->root;
         p["line"] = joined(n->line);
         p.update(stats_json(n->stats));
-        p["moves"] = nlohmann::json::array();
+        p["moves"] = nlohmann::ordered_json::array();
         for (const OpeningMove& m : n->moves) {
             if (m.stats.games < view.min_games) continue;
-            nlohmann::json mj;
+            nlohmann::ordered_json mj;
             mj["move"] = m.move;
             mj["child"] = hash_hex(m.child);
             mj["share"] = share(m, *n);
@@ -155,10 +155,10 @@ std::string opening_moves_csv(const OpeningTree& tree, const OpeningView& view) 
 }
 
 std::string opening_text_tree(const OpeningTree& tree, const OpeningView& view) {
-    std::string out = format("Opening tree of %" PRIu64 " games, first %d turns (%s, %s rules)\n",
-                             tree.games(), tree.plies(),
-                             std::string(variant_name(tree.rules().variant)).c_str(),
-                             std::string(ruleset_name(tree.rules().ruleset)).c_str());
+    std::string out =
+        format("Opening tree of %" PRIu64 " games, first %d turns (%s, %s rules)\n", tree.games(),
+               tree.plies(), std::string(variant_name(tree.rules().variant)).c_str(),
+               std::string(ruleset_name(tree.rules().ruleset)).c_str());
     std::unordered_set<Key> printed;
     for (Key r : tree.roots()) {
         const OpeningNode& root = *tree.find(r);
@@ -178,8 +178,8 @@ std::string explore_text(const OpeningTree& tree, const OpeningNode& node,
     if (!node.line.empty()) out += " by " + joined(node.line);
     out += "\n" + format("games     %" PRIu64 "  ", node.stats.games) + stats_text(node.stats) +
            "\n\n";
-    out += format("%-16s %7s %6s %5s %5s %5s %6s %6s %7s\n", "move", "games", "share", "W%",
-                  "D%", "B%", "score", "length", "eval");
+    out += format("%-16s %7s %6s %5s %5s %5s %6s %6s %7s\n", "move", "games", "share", "W%", "D%",
+                  "B%", "score", "length", "eval");
     for (const OpeningMove& m : node.moves) {
         if (m.stats.games < view.min_games) continue;
         const OpeningStats& s = m.stats;
@@ -188,7 +188,7 @@ std::string explore_text(const OpeningTree& tree, const OpeningNode& node,
                       s.games, 100.0 * share(m, node), percent(s.white_wins, s.games),
                       percent(s.draws, s.games), percent(s.black_wins, s.games), s.score(),
                       s.avg_length()) +
-               (e ? format("%+7.0f", *e) : format("%7s", "-")) + "\n";
+               (e ? format("%+7ld", std::lround(*e)) : format("%7s", "-")) + "\n";
     }
     std::uint64_t continued = 0;
     for (const OpeningMove& m : node.moves) continued += m.stats.games;

@@ -19,7 +19,7 @@ struct OpeningView {
 
 std::string hash_hex(Key hash); // 16 lower-case hex digits
 
-nlohmann::json opening_tree_json(const OpeningTree& tree, const OpeningView& view);
+nlohmann::ordered_json opening_tree_json(const OpeningTree& tree, const OpeningView& view);
 std::string opening_positions_csv(const OpeningTree& tree, const OpeningView& view);
 std::string opening_moves_csv(const OpeningTree& tree, const OpeningView& view);
 

@@ -44,8 +44,8 @@ const OpeningMove* OpeningNode::find_move(const std::string& notation) const {
 }
 
 std::string board_string(const Position& pos) {
-    return Position::from_pieces(pos.variant(), pos.pieces(Color::White),
-                                 pos.pieces(Color::Black), pos.side_to_move())
+    return Position::from_pieces(pos.variant(), pos.pieces(Color::White), pos.pieces(Color::Black),
+                                 pos.side_to_move())
         .to_string();
 }
 
@@ -110,9 +110,8 @@ void OpeningTree::add_game(const GameRecord& game, const std::string& where) {
         const std::string notation = move_to_string(pos, rules_, m);
         pos.make_move(m);
         line.push_back(notation);
-        const bool first_move_visit =
-            std::find(seen_moves.begin(), seen_moves.end(), std::pair{node.hash, notation}) ==
-            seen_moves.end();
+        const bool first_move_visit = std::find(seen_moves.begin(), seen_moves.end(),
+                                                std::pair{node.hash, notation}) == seen_moves.end();
         if (first_move_visit) {
             seen_moves.emplace_back(node.hash, notation);
             OpeningMove* edge = nullptr;
@@ -132,16 +131,15 @@ void OpeningTree::add_game(const GameRecord& game, const std::string& where) {
 void OpeningTree::add_file(const GamesFile& file, const std::string& path,
                            const std::vector<int>& lines) {
     if (file.header.variant != rules_.variant || file.header.ruleset != rules_.ruleset)
-        throw GamesFileError(path + ":1: header: variant=" +
-                             std::string(variant_name(file.header.variant)) +
-                             " rules=" + std::string(ruleset_name(file.header.ruleset)) +
-                             " differs from the other files' variant=" +
-                             std::string(variant_name(rules_.variant)) +
-                             " rules=" + std::string(ruleset_name(rules_.ruleset)));
+        throw GamesFileError(
+            path + ":1: header: variant=" + std::string(variant_name(file.header.variant)) +
+            " rules=" + std::string(ruleset_name(file.header.ruleset)) +
+            " differs from the other files' variant=" + std::string(variant_name(rules_.variant)) +
+            " rules=" + std::string(ruleset_name(rules_.ruleset)));
     for (std::size_t i = 0; i < file.games.size(); ++i) {
-        const std::string where =
-            i < lines.size() ? path + ":" + std::to_string(lines[i])
-                             : path + ": game " + std::to_string(file.games[i].index);
+        const std::string where = i < lines.size()
+                                      ? path + ":" + std::to_string(lines[i])
+                                      : path + ": game " + std::to_string(file.games[i].index);
         add_game(file.games[i], where);
     }
 }

@@ -46,8 +46,8 @@ struct OpeningNode {
     int ply = 0;          // fewest turns from a root at which it was seen
     std::string root;
     std::vector<std::string> line;
-    OpeningStats stats;                     // the eval is the score of the move played from here
-    std::vector<OpeningMove> moves;         // moves played from here within the first P turns
+    OpeningStats stats;             // the eval is the score of the move played from here
+    std::vector<OpeningMove> moves; // moves played from here within the first P turns
 
     const OpeningMove* find_move(const std::string& notation) const;
 };

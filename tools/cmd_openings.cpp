@@ -1,0 +1,119 @@
+// `fanorona openings`: the opening tree of games files (text, JSON, CSV), an explorer view of one
+// position, and opening suites of balanced positions.
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "commands.h"
+#include "openings.h"
+#include "openings/opening_book.h"
+#include "openings/opening_output.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct OpeningsOptions {
+    std::vector<std::string> games;
+    int plies = 8;
+    std::uint64_t min_games = 1;
+    int width = 3;
+    double min_share = 0.15;
+    std::string out;
+    std::string explore;
+    std::string book;
+    std::string balanced = "0.4:0.6";
+};
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw std::runtime_error(path.string() + ": cannot write");
+}
+
+void run_openings(const OpeningsOptions& o) {
+    if (o.games.empty()) throw std::invalid_argument("--games: give at least one games file");
+    const OpeningTree tree = build_opening_tree(o.games, o.plies);
+    OpeningView view;
+    view.min_games = o.min_games;
+    view.width = o.width;
+    view.min_share = o.min_share;
+
+    if (!o.out.empty()) {
+        const std::filesystem::path dir(o.out);
+        std::filesystem::create_directories(dir);
+        write_file(dir / "openings.json", opening_tree_json(tree, view).dump(1) + "\n");
+        write_file(dir / "positions.csv", opening_positions_csv(tree, view));
+        write_file(dir / "moves.csv", opening_moves_csv(tree, view));
+        write_file(dir / "tree.txt", opening_text_tree(tree, view));
+    }
+    if (!o.book.empty()) {
+        const ScoreRange range = parse_range(o.balanced, "--balanced");
+        const auto entries = balanced_book(tree, o.min_games, range);
+        char header[200];
+        std::snprintf(header, sizeof header,
+                      "positions after %d turns with White's score in [%g, %g] and at least "
+                      "%llu games",
+                      o.plies, range.low, range.high, (unsigned long long)o.min_games);
+        std::string files;
+        for (const auto& g : o.games) files += " " + g;
+        write_file(o.book, format_book(entries, {"fanorona opening suite: " + std::string(header),
+                                                 "from" + files}));
+        std::printf("wrote %zu openings to %s\n", entries.size(), o.book.c_str());
+    }
+    if (!o.explore.empty()) {
+        const auto openings = parse_opening_suite(o.explore, tree.rules(), "--explore");
+        Position pos = openings.front().start;
+        for (const Move& m : openings.front().moves) pos.make_move(m);
+        const OpeningNode* node = tree.find(pos);
+        if (!node)
+            throw std::invalid_argument("--explore: position " + board_string(pos) +
+                                        " is not in the tree (no game reached it in the first " +
+                                        std::to_string(o.plies) + " turns)");
+        std::fputs(explore_text(tree, *node, view).c_str(), stdout);
+    } else if (o.book.empty()) {
+        std::fputs(opening_text_tree(tree, view).c_str(), stdout);
+    }
+}
+
+} // namespace
+
+void add_openings_command(CLI::App& app) {
+    auto o = std::make_shared<OpeningsOptions>();
+    auto* cmd = app.add_subcommand(
+        "openings", "Opening statistics from games files: the opening tree (text, JSON, CSV), an "
+                    "explorer view of one position, and suites of balanced openings");
+    cmd->add_option("--games", o->games, "Games files (games.tsv of self-play or tournaments)")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--plies", o->plies, "Build the tree of the first P turns of each game")
+        ->check(CLI::Range(0, 200))
+        ->capture_default_str();
+    cmd->add_option("--min-games", o->min_games,
+                    "Leave out positions and moves played in fewer than K games")
+        ->capture_default_str();
+    cmd->add_option("--out", o->out,
+                    "Write openings.json, positions.csv, moves.csv and tree.txt to this folder");
+    cmd->add_option("--width", o->width, "Text tree: list at most this many moves per position")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    cmd->add_option("--min-share", o->min_share,
+                    "Text tree: follow a move's line only if at least this share of the "
+                    "position's games chose it")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--explore", o->explore,
+                    "Print the statistics of every move of one position: a position string or a "
+                    "move list from the start position (quoted)");
+    cmd->add_option("--book", o->book,
+                    "Write an opening suite (one opening per line) of the positions after P "
+                    "turns whose White score is within --balanced");
+    cmd->add_option("--balanced", o->balanced,
+                    "With --book: keep positions whose White score (win 1, draw 0.5) lies in "
+                    "LOW:HIGH")
+        ->capture_default_str();
+    cmd->callback([o] { run_openings(*o); });
+}
+
+} // namespace fanorona::cli
