@@ -1,0 +1,62 @@
+// Opening suites and random openings for self-play.
+
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "openings.h"
+
+using namespace fanorona;
+
+TEST_CASE("an opening suite reads position strings and move lists, with comments", "[openings]") {
+    const Rules rules;
+    const std::string text = "# a suite\n"
+                             "\n"
+                             "d3e3W   # one capture\n"
+                             "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w\n"
+                             "d3e3W b4c3Ad3Wd2A\n";
+    const auto suite = parse_opening_suite(text, rules, "suite.txt");
+    REQUIRE(suite.size() == 3);
+    CHECK(suite[0].moves.size() == 1);
+    CHECK(suite[1].moves.empty());
+    CHECK(suite[2].moves.size() == 2);
+}
+
+TEST_CASE("opening suite errors name the file and line", "[openings]") {
+    const Rules rules;
+    CHECK_THROWS_WITH(parse_opening_suite("d3e3W\nd3e4A\n", rules, "s.txt"),
+                      Catch::StartsWith("s.txt:2: move 1 'd3e4A'"));
+    CHECK_THROWS_WITH(parse_opening_suite("# c\nBBB/x w\n", rules, "s.txt"),
+                      Catch::StartsWith("s.txt:2: position:"));
+    CHECK_THROWS_WITH(parse_opening_suite("d3e3W z9\n", rules, "s.txt"),
+                      Catch::StartsWith("s.txt:1: move 2 'z9'"));
+    CHECK_THROWS_WITH(parse_opening_suite("# nothing\n", rules, "s.txt"),
+                      Catch::Contains("no openings"));
+}
+
+TEST_CASE("random openings are deterministic and distinct", "[openings]") {
+    const Rules rules;
+    const auto a = random_openings(rules, 4, 50, 7);
+    const auto b = random_openings(rules, 4, 50, 7);
+    const auto c = random_openings(rules, 4, 50, 8);
+    REQUIRE(a.size() == 50);
+    std::set<Key> finals;
+    bool differs = false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].moves == b[i].moves);
+        differs |= a[i].moves != c[i].moves;
+        CHECK(a[i].moves.size() == 4);
+        Game g(rules, a[i].start);
+        for (const Move& m : a[i].moves) g.play(m);
+        finals.insert(g.position().hash());
+    }
+    CHECK(differs);
+    CHECK(finals.size() == 50);
+}
+
+TEST_CASE("opening specs parse", "[openings]") {
+    CHECK(OpeningSpec::parse("random:8").kind == OpeningSpec::Kind::Random);
+    CHECK(OpeningSpec::parse("random:8").plies == 8);
+    CHECK(OpeningSpec::parse("book.txt").kind == OpeningSpec::Kind::File);
+    CHECK_THROWS_WITH(OpeningSpec::parse("random:x"), Catch::Contains("random:PLIES"));
+}

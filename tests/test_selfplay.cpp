@@ -1,0 +1,146 @@
+// The self-play driver end to end, as a user runs it: determinism across thread counts, resume
+// after an interruption, shards and merge, pairs sharing their opening, bad input.
+
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "cli_helpers.h"
+#include "games_file.h"
+#include "position_log.h"
+
+using namespace test_cli;
+
+namespace {
+
+const std::string kSettings = "--games 8 --depth 2 --openings random:3 --seed 5 --quiet";
+
+void expect_same_run(const std::string& a, const std::string& b) {
+    CHECK(slurp(a + "/games.tsv") == slurp(b + "/games.tsv"));
+    CHECK(slurp(a + "/positions.bin") == slurp(b + "/positions.bin"));
+    CHECK(slurp(a + "/settings.json") == slurp(b + "/settings.json"));
+}
+
+std::string reference_run() {
+    static const std::string dir = [] {
+        const std::string d = fresh_dir("reference");
+        const Run r = run_cli("selfplay " + kSettings + " --threads 1 --out " + d);
+        REQUIRE(r.status == 0);
+        return d;
+    }();
+    return dir;
+}
+
+} // namespace
+
+TEST_CASE("self-play output is identical whatever the thread count", "[selfplay]") {
+    const std::string ref = reference_run();
+    const std::string two = fresh_dir("two_threads");
+    REQUIRE(run_cli("selfplay " + kSettings + " --threads 2 --out " + two).status == 0);
+    expect_same_run(ref, two);
+    const auto games = fanorona::read_games_file(ref + "/games.tsv");
+    CHECK(games.games.size() == 8);
+    const auto log = fanorona::read_position_log(ref + "/positions.bin");
+    CHECK(log.chunks == 8);
+    CHECK(log.records.size() > 0);
+}
+
+TEST_CASE("game pairs share their opening and every game replays legally", "[selfplay]") {
+    const auto file = fanorona::read_games_file(reference_run() + "/games.tsv");
+    REQUIRE(file.games.size() == 8);
+    const fanorona::Rules rules;
+    for (std::size_t i = 0; i < file.games.size(); i += 2) {
+        const auto& a = file.games[i];
+        const auto& b = file.games[i + 1];
+        CHECK(a.index == i);
+        CHECK(a.opening_turns == 3);
+        CHECK(a.start == b.start);
+        CHECK(std::vector(a.moves.begin(), a.moves.begin() + 3) ==
+              std::vector(b.moves.begin(), b.moves.begin() + 3));
+        if (i >= 2) CHECK(a.moves != file.games[i - 2].moves);
+        for (const auto* g : {&a, &b}) {
+            const fanorona::Game game = fanorona::replay_game(*g, rules, "game");
+            const auto outcome = game.outcome();
+            if (g->reason != "length-cap" && g->reason != "adjudication")
+                CHECK(outcome.result == g->result);
+        }
+    }
+}
+
+TEST_CASE("a resumed run equals an uninterrupted one, torn tails included", "[selfplay]") {
+    const std::string ref = reference_run();
+    const std::string dir = fresh_dir("resumed");
+    REQUIRE(
+        run_cli("selfplay --games 3 --depth 2 --openings random:3 --seed 5 --quiet --out " + dir)
+            .status == 0);
+    // A crash in the middle of writing: half a games line, a torn positions chunk.
+    std::ofstream(dir + "/games.tsv", std::ios::app) << "3\tfanorona(depth=2";
+    std::ofstream(dir + "/positions.bin", std::ios::app | std::ios::binary) << "CHNK\x05";
+    const Run again = run_cli("selfplay " + kSettings + " --out " + dir);
+    CHECK(again.status != 0);
+    CHECK_THAT(again.output, Catch::Contains("--resume"));
+    REQUIRE(run_cli("selfplay " + kSettings + " --resume --out " + dir).status == 0);
+    expect_same_run(ref, dir);
+}
+
+TEST_CASE("a run killed by a signal resumes to the same files", "[selfplay]") {
+    const std::string ref = reference_run();
+    const std::string dir = fresh_dir("killed");
+    const std::string cmd = "timeout -s KILL 0.3 " + std::string(FANORONA_BINARY) + " selfplay " +
+                            kSettings + " --threads 1 --out " + dir + " > /dev/null 2>&1";
+    (void)std::system(cmd.c_str());
+    REQUIRE(run_cli("selfplay " + kSettings + " --resume --out " + dir).status == 0);
+    expect_same_run(ref, dir);
+}
+
+TEST_CASE("a resume with other settings is refused", "[selfplay]") {
+    const std::string dir = fresh_dir("mismatch");
+    REQUIRE(run_cli("selfplay --games 2 --depth 1 --quiet --out " + dir).status == 0);
+    const Run r = run_cli("selfplay --games 2 --depth 2 --quiet --resume --out " + dir);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("settings.json") && Catch::Contains("limits"));
+}
+
+TEST_CASE("shards merge into exactly the files of one run", "[selfplay]") {
+    const std::string ref = reference_run();
+    const std::string s0 = fresh_dir("shard0"), s1 = fresh_dir("shard1"), s2 = fresh_dir("shard2");
+    for (const auto& [dir, i] : {std::pair{s0, 0}, {s1, 1}, {s2, 2}})
+        REQUIRE(
+            run_cli("selfplay " + kSettings + " --shard " + std::to_string(i) + "/3 --out " + dir)
+                .status == 0);
+    const std::string merged = fresh_dir("merged");
+    const Run r = run_cli("merge " + s0 + " " + s1 + " " + s2 + " --out " + merged);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    expect_same_run(ref, merged);
+    const Run missing = run_cli("merge " + s0 + " " + s1 + " --out " + fresh_dir("merged2"));
+    CHECK(missing.status != 0);
+    CHECK_THAT(missing.output, Catch::Contains("missing"));
+}
+
+TEST_CASE("self-play reports bad input in one line", "[selfplay]") {
+    const std::string dir = fresh_dir("bad");
+    const std::string suite = dir + "_suite.txt";
+    std::ofstream(suite) << "# ok\nd3e3W\nd3e3W q7q8\n";
+    Run r = run_cli("selfplay --games 2 --depth 1 --quiet --openings " + suite + " --out " + dir);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains(suite + ":3: move 2 'q7q8'"));
+    r = run_cli("selfplay --games 2 --depth 1 --quiet --openings random:x --out " + dir);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("random:PLIES"));
+    r = run_cli("selfplay --games 2 --depth 1 --quiet --weights /nonexistent/w.txt --out " + dir);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("/nonexistent/w.txt"));
+    r = run_cli("selfplay --games 2 --depth 1 --quiet --out /proc/forbidden");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("/proc/forbidden"));
+}
+
+TEST_CASE("dump prints a positions log as CSV", "[selfplay]") {
+    const Run r = run_cli("dump --csv --limit 2 " + reference_run() + "/positions.bin");
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.output, Catch::StartsWith("game,turn,side,score,depth,result"));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 3);
+}
