@@ -1,0 +1,21 @@
+#pragma once
+// JSON forms of the statistics (nlohmann-json). Values that do not exist (NaN, infinite Elo)
+// are written as null.
+
+#include <nlohmann/json.hpp>
+
+#include "stats/bradley_terry.h"
+#include "stats/counts.h"
+#include "stats/elo.h"
+#include "stats/sprt.h"
+
+namespace fanorona::stats {
+
+nlohmann::json to_json(const WDL& wdl);           // {"wins", "draws", "losses"}
+nlohmann::json to_json(const Pentanomial& penta); // [P0, P1, P2, P3, P4]
+nlohmann::json to_json(const EloEstimate& e);     // every field of EloEstimate
+// The settings and the state: {"elo0", "elo1", "alpha", "beta", "model", "llr", "lower_bound",
+// "upper_bound", "verdict"}.
+nlohmann::json to_json(const SprtConfig& config, const SprtResult& result);
+
+} // namespace fanorona::stats
