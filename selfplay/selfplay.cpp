@@ -146,14 +146,14 @@ SelfplaySummary run_selfplay(const SelfplayConfig& config) {
             searcher->set_weights(config.weights);
         }
         SearchPlayer player(*searcher, config.limits);
-        GameSetup setup{config.rules,
-                        openings[(index / 2) % openings.size()],
-                        index,
-                        config.seed,
-                        config.adjudication,
-                        config.exploration,
-                        name,
-                        name};
+        GameSetup setup;
+        setup.rules = config.rules;
+        setup.opening = openings[(index / 2) % openings.size()];
+        setup.index = index;
+        setup.seed = config.seed;
+        setup.adjudication = config.adjudication;
+        setup.exploration = config.exploration;
+        setup.white_name = setup.black_name = name;
         PlayedGame game = play_game(setup, player, player);
         if (!config.log_positions) game.positions.clear();
         return game;

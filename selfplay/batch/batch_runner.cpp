@@ -43,7 +43,9 @@ std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOp
             tbb::blocked_range<std::size_t>(0, indices.size(), 1),
             [&](const tbb::blocked_range<std::size_t>& range) {
                 for (std::size_t slot = range.begin(); slot != range.end(); ++slot) {
-                    if (interrupt_flag().load() || failed.load()) return;
+                    if (interrupt_flag().load() || failed.load() ||
+                        (options.stop && options.stop->load()))
+                        return;
                     PlayedGame game;
                     try {
                         game = play(indices[slot]);

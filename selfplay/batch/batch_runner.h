@@ -17,7 +17,8 @@ std::atomic<bool>& interrupt_flag();
 void install_interrupt_handlers();
 
 struct BatchOptions {
-    int threads = 0; // 0: all cores
+    int threads = 0;                         // 0: all cores
+    const std::atomic<bool>* stop = nullptr; // when set, no new game starts (e.g. SPRT decided)
 };
 
 // Plays `play(i)` for every index in `indices` in parallel and calls `sink` with each result in

@@ -1,6 +1,7 @@
 #include "game_runner.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "notation.h"
 #include "rng.h"
@@ -38,6 +39,13 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     const LengthCap cap(setup.adjudication.max_turns);
     WinAdjudicator win(setup.adjudication.win_margin, setup.adjudication.win_turns);
     Rng explore = Rng::derive(setup.seed, kExplorationStream, setup.index);
+    Clock clock;
+    const TimeControl* tcs[2] = {&setup.time_control, &setup.black_time_control};
+    clock.enabled = setup.time_control.base_ms > 0 || setup.black_time_control.base_ms > 0;
+    for (int c = 0; c < 2; ++c) {
+        clock.time_ms[c] = tcs[c]->base_ms;
+        clock.inc_ms[c] = tcs[c]->inc_ms;
+    }
     Outcome outcome = game.outcome();
     int own_turns = 0;
     while (!outcome.over()) {
@@ -56,12 +64,26 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             generate_moves(pos, setup.rules, list);
             choice.move = list[int(explore.below(std::uint64_t(list.size())))];
         } else {
+            const auto t0 = std::chrono::steady_clock::now();
             try {
-                choice = (mover == Color::White ? white : black).choose(game);
+                choice = (mover == Color::White ? white : black).choose(game, clock);
             } catch (const PlayerFault& fault) {
                 outcome = Outcome{loss_for(mover), EndReason::None};
                 rec.reason = fault.reason;
                 break;
+            }
+            if (clock.enabled && tcs[int(mover)]->base_ms > 0) {
+                const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::steady_clock::now() - t0)
+                                      .count();
+                int& left = clock.time_ms[int(mover)];
+                left -= int(used);
+                if (left < -tcs[int(mover)]->margin_ms) {
+                    outcome = Outcome{loss_for(mover), EndReason::None};
+                    rec.reason = "timeout";
+                    break;
+                }
+                left = std::max(left, 0) + clock.inc_ms[int(mover)];
             }
         }
         if (choice.logged && choice.score) {

@@ -26,13 +26,21 @@ struct PlayerFault : std::runtime_error {
     std::string reason;
 };
 
+// The clocks of a game with a time control: milliseconds left and the increment per turn, by
+// colour. Without a time control `enabled` is false and players use their own limits.
+struct Clock {
+    bool enabled = false;
+    int time_ms[2] = {0, 0};
+    int inc_ms[2] = {0, 0};
+};
+
 class Player {
 public:
     virtual ~Player() = default;
     // Called before each game; players that keep state between moves reset it here.
     virtual void new_game() {}
     // The move to play in game.position(); the game is not over.
-    virtual MoveChoice choose(const Game& game) = 0;
+    virtual MoveChoice choose(const Game& game, const Clock& clock) = 0;
 };
 
 } // namespace fanorona

@@ -2,6 +2,7 @@
 // The in-process players: the toolkit's own engine (a Searcher with limits), and the baseline
 // random and greedy movers used to check strength.
 
+#include <algorithm>
 #include <string>
 
 #include "baseline.h"
@@ -17,8 +18,15 @@ public:
     SearchPlayer(Searcher& searcher, const SearchLimits& limits)
         : searcher_(searcher), limits_(limits) {}
     void new_game() override { searcher_.clear(); }
-    MoveChoice choose(const Game& game) override {
-        const SearchResult r = searcher_.search(game, limits_);
+    MoveChoice choose(const Game& game, const Clock& clock) override {
+        SearchLimits limits = limits_;
+        if (clock.enabled) {
+            for (int c = 0; c < 2; ++c) {
+                limits.time_ms[c] = std::max(1, clock.time_ms[c]);
+                limits.inc_ms[c] = clock.inc_ms[c];
+            }
+        }
+        const SearchResult r = searcher_.search(game, limits);
         return MoveChoice{r.best, r.score, r.depth, true};
     }
 
@@ -32,7 +40,7 @@ class BaselinePlayer : public Player {
 public:
     enum class Kind { Random, Greedy };
     BaselinePlayer(Kind kind, std::uint64_t seed) : kind_(kind), seed_(seed) {}
-    MoveChoice choose(const Game& game) override {
+    MoveChoice choose(const Game& game, const Clock&) override {
         const std::uint64_t s = seed_ * 0x9E3779B97F4A7C15ULL + game.moves().size();
         const Move m = kind_ == Kind::Random ? random_move(game.position(), game.rules(), s)
                                              : greedy_move(game.position(), game.rules(), s);
