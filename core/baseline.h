@@ -1,0 +1,18 @@
+#pragma once
+// Baseline opponents for strength matches: simple, seeded, deterministic move choosers.
+
+#include <cstdint>
+
+#include "movegen.h"
+
+namespace fanorona {
+
+// A move chosen uniformly (by `seed`) among the legal moves that capture the most pieces; among
+// all paika moves when there is no capture. The same arguments give the same move on every
+// platform. Throws std::invalid_argument when the side to move has no legal move.
+Move greedy_move(const Position& pos, const Rules& rules, std::uint64_t seed);
+
+// A move chosen uniformly (by `seed`) among all legal moves; same guarantees as greedy_move.
+Move random_move(const Position& pos, const Rules& rules, std::uint64_t seed);
+
+} // namespace fanorona

@@ -1,0 +1,29 @@
+#include "evaluate.h"
+
+#include "weights.h"
+
+namespace fanorona {
+
+int evaluate(const Position& pos, const Rules& rules, const Weights& w) {
+    std::array<int, kTermCount> raw;
+    extract_terms(pos, rules, raw);
+    const std::int64_t mg = game_phase(pos), eg = kPhaseScale - mg;
+    std::int64_t sum = 0;
+    for (int t = 0; t < kTermCount; ++t)
+        if (raw[t]) sum += raw[t] * (w.values[2 * t] * mg + w.values[2 * t + 1] * eg);
+    return int(sum / kEvalScale);
+}
+
+int evaluate_features(const Features& f, const Weights& w) {
+    std::int64_t sum = 0;
+    for (int i = 0; i < f.count; ++i)
+        sum += std::int64_t(f.entries[i].value) * w.values[f.entries[i].index];
+    return int(sum / kEvalScale);
+}
+
+Weights default_weights() {
+    static_assert(kFeatureCount > 0);
+    return parse_weights(default_weights_text(), "default weights (compiled in)");
+}
+
+} // namespace fanorona

@@ -1,0 +1,37 @@
+#pragma once
+// The linear evaluation: the features of features.h dotted with integer weights.
+//
+// The exact relation, which a tuner reproduces in floating point:
+//   S = sum over the entries of extract_features(pos) of value_i * w_i   (exact, 64-bit)
+//   evaluate(pos) = trunc(S / kEvalScale)                                 (C++ integer division)
+// kEvalScale equals kPhaseScale, so a weight is in centi-pieces: with material_mg = material_eg
+// = 100, each extra piece adds exactly 100 whatever the phase. Scores are for the side to move.
+
+#include <array>
+#include <cstdint>
+
+#include "features.h"
+
+namespace fanorona {
+
+inline constexpr int kEvalScale = kPhaseScale;
+
+// One integer weight per feature, in centi-pieces (material about 100).
+struct Weights {
+    std::array<std::int32_t, kFeatureCount> values{};
+    friend bool operator==(const Weights&, const Weights&) = default;
+};
+
+// The position's score for the side to move; allocates nothing. Not meant for positions where
+// the game is over (the search handles those).
+int evaluate(const Position& pos, const Rules& rules, const Weights& w);
+
+// The same score from already extracted features (what the tuner reproduces).
+int evaluate_features(const Features& f, const Weights& w);
+
+// The weights compiled into the program (data/weights/default.txt at build time).
+Weights default_weights();
+// The text of data/weights/default.txt as compiled in.
+const char* default_weights_text();
+
+} // namespace fanorona

@@ -1,0 +1,475 @@
+#include "search.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+
+#include "transposition.h"
+
+namespace fanorona {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kEvalLimit = kWinScore - kMaxPly - 1; // static scores stay inside +-kEvalLimit
+constexpr int kHistoryMax = 16384;
+constexpr int kLmrSize = 64;
+
+int score_to_tt(int s, int ply) {
+    return s >= kWinScore - kMaxPly ? s + ply : s <= -(kWinScore - kMaxPly) ? s - ply : s;
+}
+int score_from_tt(int s, int ply) {
+    return s >= kWinScore - kMaxPly ? s - ply : s <= -(kWinScore - kMaxPly) ? s + ply : s;
+}
+
+} // namespace
+
+// Everything a search needs, allocated once per Searcher: nothing is allocated per node.
+struct Searcher::Impl {
+    // Per-ply scratch space. Invariant: only plies [0, ply] are in use during a search.
+    struct Ply {
+        MoveList moves;
+        std::array<int, kMaxMoves> order; // ordering score of each move
+        std::array<int, kMaxMoves> quiets_tried;
+        Move killers[2] = {{0, 0, 0}, {0, 0, 0}};
+        int plies_from_null = 0;
+    };
+
+    Weights weights = default_weights();
+    SearchParams params;
+    TranspositionTable tt;
+    std::vector<Ply> plies = std::vector<Ply>(kMaxPly + 2);
+    std::vector<std::array<Move, kMaxPly + 1>> pv =
+        std::vector<std::array<Move, kMaxPly + 1>>(kMaxPly + 2);
+    std::array<int, kMaxPly + 2> pv_length{};
+    std::vector<int> history = std::vector<int>(2 * 64 * 64, 0);
+    std::array<std::array<std::uint8_t, kLmrSize>, kLmrSize> lmr{};
+    std::vector<Key> keys; // game history then search path; keys.back() is the current position
+    std::atomic<bool> stop_flag{false};
+
+    // The current search.
+    Rules rules;
+    Position pos;
+    int root_index = 0; // index in `keys` of the root position
+    std::uint64_t nodes = 0;
+    std::uint64_t node_limit = 0;
+    bool stopped = false;
+    bool timed = false;
+    Clock::time_point start;
+    double soft_seconds = 0, hard_seconds = 0;
+    int seldepth = 0;
+    Move root_best{0, 0, 0};
+    bool root_has_best = false;
+
+    explicit Impl(std::size_t mb) : tt(mb) {}
+
+    int& history_of(const Move& m) {
+        return history[(int(pos.side_to_move()) * 64 + m.from) * 64 + m.to];
+    }
+
+    void update_history(int& h, int bonus) { h += bonus - h * std::abs(bonus) / kHistoryMax; }
+
+    int draw_score(int ply) const {
+        return ply % 2 == 0 ? -params[Param::Contempt] : params[Param::Contempt];
+    }
+
+    int static_eval() const {
+        return std::clamp(evaluate(pos, rules, weights), -kEvalLimit, kEvalLimit);
+    }
+
+    // True when the current position (keys.back()) repeats: within the search path, or often
+    // enough counting the game's history to be a draw by rule.
+    bool is_repetition(int ply) const {
+        if (rules.repetition_count <= 0) return false;
+        const int top = int(keys.size()) - 1;
+        const int reach = std::min({pos.turns_since_capture(), plies[ply].plies_from_null, top});
+        const Key k = keys[top];
+        int count = 1;
+        for (int i = top - 2; i >= top - reach; i -= 2)
+            if (keys[i] == k) {
+                if (i >= root_index) return true;
+                if (++count >= rules.repetition_count) return true;
+            }
+        return false;
+    }
+
+    bool check_stop() {
+        if (stopped) return true;
+        if (node_limit && nodes >= node_limit) return stopped = true;
+        if ((nodes & 1023) == 0) {
+            if (stop_flag.load(std::memory_order_relaxed)) return stopped = true;
+            if (timed && elapsed() >= hard_seconds) return stopped = true;
+        }
+        return false;
+    }
+
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+    void init_lmr() {
+        const double base = params[Param::LmrBase] / 100.0, div = params[Param::LmrDiv] / 100.0;
+        for (int d = 1; d < kLmrSize; ++d)
+            for (int m = 1; m < kLmrSize; ++m)
+                lmr[d][m] =
+                    std::uint8_t(std::clamp(base + std::log(d) * std::log(m) / div, 0.0, 32.0));
+    }
+
+    // Orders plies[ply].moves: table move, then captures by size, killers, history.
+    void score_moves(int ply, const Move& tt_move, bool has_tt_move) {
+        Ply& p = plies[ply];
+        for (int i = 0; i < p.moves.count; ++i) {
+            const Move& m = p.moves[i];
+            int s = history_of(m);
+            if (has_tt_move && m == tt_move)
+                s = 1 << 30;
+            else if (m.is_capture())
+                s += popcount(m.captured) << 16;
+            if (m == p.killers[0])
+                s += 2 * kHistoryMax + 2;
+            else if (m == p.killers[1])
+                s += 2 * kHistoryMax + 1;
+            p.order[i] = s;
+        }
+    }
+
+    // Moves the best remaining move to index i.
+    void pick(int ply, int i) {
+        Ply& p = plies[ply];
+        int best = i;
+        for (int j = i + 1; j < p.moves.count; ++j)
+            if (p.order[j] > p.order[best]) best = j;
+        if (best != i) {
+            std::swap(p.moves[i], p.moves[best]);
+            std::swap(p.order[i], p.order[best]);
+        }
+    }
+
+    void push(const Move& m, UndoInfo& undo, int ply) {
+        undo = pos.make_move(m);
+        keys.push_back(pos.hash());
+        plies[ply + 1].plies_from_null = plies[ply].plies_from_null + 1;
+    }
+    void pop(const Move& m, const UndoInfo& undo) {
+        keys.pop_back();
+        pos.unmake_move(m, undo);
+    }
+
+    int negamax(int alpha, int beta, int depth, int ply, bool allow_null);
+    SearchResult run(const Game& game, const SearchLimits& limits,
+                     const std::function<void(const IterationInfo&)>& on_iteration);
+};
+
+int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_null) {
+    const bool pv_node = beta - alpha > 1;
+    pv_length[ply] = ply;
+    ++nodes;
+    if (ply > seldepth) seldepth = ply;
+    if (check_stop()) return 0;
+
+    // The game's end and draws by rule.
+    if (!pos.player()) return -(kWinScore - ply);
+    if (ply > 0 && is_repetition(ply)) return draw_score(ply);
+    Ply& p = plies[ply];
+    if (rules.no_capture_limit > 0 && pos.turns_since_capture() >= rules.no_capture_limit &&
+        ply > 0) {
+        generate_moves(pos, rules, p.moves);
+        return p.moves.empty() ? -(kWinScore - ply) : draw_score(ply);
+    }
+    if (ply >= kMaxPly) return static_eval();
+
+    // Mate distance pruning.
+    if (ply > 0) {
+        alpha = std::max(alpha, -(kWinScore - ply));
+        beta = std::min(beta, kWinScore - ply - 1);
+        if (alpha >= beta) return alpha;
+    }
+
+    // Transposition table.
+    const Key key = pos.hash();
+    const TTEntry* entry = tt.probe(key);
+    Move tt_move{0, 0, 0};
+    bool has_tt_move = false;
+    if (entry) {
+        has_tt_move = entry->has_move;
+        tt_move = entry->move();
+        if (!pv_node && entry->depth >= depth) {
+            const int s = score_from_tt(entry->score, ply);
+            if (entry->bound == BoundExact || (entry->bound == BoundLower && s >= beta) ||
+                (entry->bound == BoundUpper && s <= alpha))
+                return s;
+        }
+    }
+
+    generate_moves(pos, rules, p.moves);
+    if (p.moves.empty()) return -(kWinScore - ply);
+    const bool captures = p.moves[0].is_capture();
+    const int move_count = p.moves.count;
+
+    // The horizon: a quiet position gets its static score; forced captures go on (no stand pat:
+    // capturing is compulsory) for at most QsMaxDepth plies.
+    if (depth <= 0) {
+        if (!captures || depth <= -params[Param::QsMaxDepth]) return static_eval();
+        if (params[Param::QsCutMargin] >= 0 && !pv_node) {
+            const int e = static_eval();
+            if (e - params[Param::QsCutMargin] >= beta) return e;
+        }
+    }
+
+    // Pruning of quiet nodes from the static score.
+    const bool prune_ok = !pv_node && !captures && depth > 0 && !is_decisive(beta);
+    int eval = 0;
+    if (prune_ok) {
+        eval = static_eval();
+        if (depth <= params[Param::RfpMaxDepth] && eval - params[Param::RfpMargin] * depth >= beta)
+            return eval;
+        if (allow_null && depth >= params[Param::NmpMinDepth] && eval >= beta &&
+            popcount(pos.player()) >= params[Param::NmpMinPieces]) {
+            const Position saved = pos;
+            pos = Position::from_pieces(pos.variant(), pos.pieces(Color::White),
+                                        pos.pieces(Color::Black), ~pos.side_to_move(),
+                                        pos.turns_since_capture() + 1, pos.turn() + 1);
+            keys.push_back(pos.hash());
+            plies[ply + 1].plies_from_null = 0;
+            const int r = params[Param::NmpReduction] + depth / 4;
+            const int s = -negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            keys.pop_back();
+            pos = saved;
+            if (stopped) return 0;
+            if (s >= beta) return is_decisive(s) ? beta : s;
+        }
+    }
+
+    score_moves(ply, tt_move, has_tt_move);
+    const int ext = (move_count == 1 && params[Param::SingleReplyExt]) ? 1 : 0;
+    const int alpha_orig = alpha;
+    int best_score = -kInfiniteScore;
+    Move best_move{0, 0, 0};
+    bool has_best = false;
+    int searched = 0, quiets = 0;
+    const bool fut_ok = prune_ok && depth <= params[Param::FutMaxDepth] &&
+                        eval + params[Param::FutMargin] * depth <= alpha;
+    const int lmp_limit = prune_ok && depth <= params[Param::LmpMaxDepth]
+                              ? params[Param::LmpBase] + depth * depth
+                              : kMaxMoves;
+
+    for (int i = 0; i < move_count; ++i) {
+        pick(ply, i);
+        const Move m = p.moves[i];
+        const bool quiet = !m.is_capture();
+        const bool special =
+            (has_tt_move && m == tt_move) || m == p.killers[0] || m == p.killers[1];
+        if (depth <= 0 && searched >= params[Param::QsMaxMoves]) break;
+        if (searched > 0 && quiet && !special && !is_decisive(best_score)) {
+            if (fut_ok) continue;
+            if (searched >= lmp_limit) continue;
+        }
+        const int new_depth = depth - 1 + ext;
+        UndoInfo undo;
+        push(m, undo, ply);
+        int score;
+        if (searched == 0) {
+            score = -negamax(-beta, -alpha, new_depth, ply + 1, true);
+        } else {
+            int r = 0;
+            if (depth >= params[Param::LmrMinDepth] && searched >= params[Param::LmrMinMoves] &&
+                (quiet || params[Param::LmrCaptures]) && !special) {
+                r = lmr[std::min(depth, kLmrSize - 1)][std::min(searched, kLmrSize - 1)];
+                if (pv_node && r > 0) --r;
+                r = std::clamp(r, 0, std::max(new_depth - 1, 0));
+            }
+            score = -negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            if (score > alpha && r > 0)
+                score = -negamax(-alpha - 1, -alpha, new_depth, ply + 1, true);
+            if (score > alpha && score < beta)
+                score = -negamax(-beta, -alpha, new_depth, ply + 1, true);
+        }
+        pop(m, undo);
+        if (stopped) return 0;
+        ++searched;
+        if (score > best_score) {
+            best_score = score;
+            if (score > alpha) {
+                alpha = score;
+                best_move = m;
+                has_best = true;
+                pv[ply][ply] = m;
+                for (int j = ply + 1; j < pv_length[ply + 1]; ++j) pv[ply][j] = pv[ply + 1][j];
+                pv_length[ply] = std::max(pv_length[ply + 1], ply + 1);
+                if (ply == 0) {
+                    root_best = m;
+                    root_has_best = true;
+                }
+                if (alpha >= beta) break;
+            }
+        }
+        if (quiet && quiets < kMaxMoves) p.quiets_tried[quiets++] = i;
+    }
+
+    if (searched == 0) return static_eval(); // every move was pruned (cannot happen: first kept)
+
+    if (best_score >= beta && depth > 0) {
+        // A cut-off: reward the move, punish the quiet moves tried before it.
+        const int bonus = std::min(depth * depth, 400);
+        update_history(history_of(best_move), bonus * 32);
+        for (int q = 0; q < quiets; ++q) {
+            const Move& other = p.moves[p.quiets_tried[q]];
+            if (!(other == best_move)) update_history(history_of(other), -bonus * 32);
+        }
+        if (!(best_move == p.killers[0])) {
+            p.killers[1] = p.killers[0];
+            p.killers[0] = best_move;
+        }
+    }
+
+    const Bound bound = best_score >= beta   ? BoundLower
+                        : alpha > alpha_orig ? BoundExact
+                                             : BoundUpper;
+    tt.store(key, score_to_tt(best_score, ply), depth, bound, has_best ? &best_move : nullptr);
+    return best_score;
+}
+
+SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
+                                 const std::function<void(const IterationInfo&)>& on_iteration) {
+    start = Clock::now();
+    rules = game.rules();
+    pos = game.position();
+    keys.clear();
+    keys.reserve(game.hashes().size() + kMaxPly + 8);
+    keys.assign(game.hashes().begin(), game.hashes().end());
+    root_index = int(keys.size()) - 1;
+    plies[0].plies_from_null = root_index;
+    for (Ply& p : plies) p.killers[0] = p.killers[1] = Move{0, 0, 0};
+    nodes = 0;
+    node_limit = limits.nodes;
+    stopped = false;
+    seldepth = 0;
+    root_has_best = false;
+    tt.new_search();
+    init_lmr();
+
+    // Time: a hard limit checked during the search, a soft one between iterations.
+    const double overhead = params[Param::MoveOverheadMs] / 1000.0;
+    timed = false;
+    hard_seconds = soft_seconds = 1e18;
+    if (limits.movetime_ms > 0) {
+        timed = true;
+        hard_seconds = soft_seconds = std::max(0.001, limits.movetime_ms / 1000.0 - overhead);
+    }
+    const int side = int(pos.side_to_move());
+    if (limits.time_ms[side] > 0 && !limits.infinite) {
+        timed = true;
+        const double left = limits.time_ms[side] / 1000.0, inc = limits.inc_ms[side] / 1000.0;
+        const double usable = std::max(0.001, left - overhead);
+        const double soft = std::min(usable / 25 + inc * 0.75, usable * 0.5);
+        const double hard = std::min(soft * 4, usable * 0.6);
+        soft_seconds = std::min(soft_seconds, std::max(0.001, soft));
+        hard_seconds = std::min(hard_seconds, std::max(0.001, hard));
+    }
+    if (limits.infinite) timed = limits.movetime_ms > 0;
+
+    SearchResult result;
+    MoveList& root_moves = plies[0].moves;
+    generate_moves(pos, rules, root_moves);
+    if (root_moves.empty()) {
+        result.score = -kWinScore;
+        stop_flag.store(false);
+        return result;
+    }
+    result.has_move = true;
+    result.best = root_moves[0];
+
+    const bool no_limit = limits.depth <= 0 && limits.nodes == 0 && limits.movetime_ms <= 0 &&
+                          limits.time_ms[side] <= 0 && !limits.infinite;
+    const int max_depth = std::min(limits.depth > 0 ? limits.depth
+                                   : no_limit       ? SearchLimits::kDefaultDepth
+                                                    : kMaxPly - 1,
+                                   kMaxPly - 1);
+    int score = 0;
+    for (int depth = 1; depth <= max_depth; ++depth) {
+        int window = params[Param::AspWindow];
+        int alpha = -kInfiniteScore, beta = kInfiniteScore;
+        if (depth >= params[Param::AspMinDepth] && !is_decisive(score)) {
+            alpha = std::max(score - window, -kInfiniteScore);
+            beta = std::min(score + window, kInfiniteScore);
+        }
+        int s = 0;
+        while (true) {
+            s = negamax(alpha, beta, depth, 0, false);
+            if (stopped) break;
+            if (s <= alpha) {
+                beta = (alpha + beta) / 2;
+                alpha = std::max(s - window, -kInfiniteScore);
+            } else if (s >= beta) {
+                beta = std::min(s + window, kInfiniteScore);
+            } else {
+                break;
+            }
+            window *= 2;
+            if (window > 1000) alpha = -kInfiniteScore, beta = kInfiniteScore;
+        }
+        if (stopped) {
+            // An unfinished first iteration still gives its best move so far.
+            if (result.depth == 0 && root_has_best) result.best = root_best;
+            break;
+        }
+        score = s;
+        result.best = pv[0][0];
+        result.score = s;
+        result.depth = depth;
+        result.pv.assign(pv[0].begin(), pv[0].begin() + pv_length[0]);
+        result.seldepth = seldepth;
+        if (on_iteration) {
+            IterationInfo info{depth, s, nodes, elapsed(), result.pv, seldepth};
+            on_iteration(info);
+        }
+        if (limits.infinite) continue;
+        if (timed && (elapsed() >= soft_seconds * 0.6 || root_moves.count == 1)) break;
+        if (is_decisive(s) && depth > plies_to_end(s) + 2 && limits.depth <= 0) break;
+    }
+    result.nodes = nodes;
+    result.seconds = elapsed();
+    stop_flag.store(false);
+    return result;
+}
+
+Searcher::Searcher(std::size_t hash_mb) : impl_(std::make_unique<Impl>(hash_mb)) {}
+Searcher::~Searcher() = default;
+Searcher::Searcher(Searcher&&) noexcept = default;
+Searcher& Searcher::operator=(Searcher&&) noexcept = default;
+
+void Searcher::set_weights(const Weights& w) {
+    impl_->weights = w;
+}
+const Weights& Searcher::weights() const {
+    return impl_->weights;
+}
+SearchParams& Searcher::params() {
+    return impl_->params;
+}
+const SearchParams& Searcher::params() const {
+    return impl_->params;
+}
+void Searcher::set_hash_mb(std::size_t mb) {
+    impl_->tt.resize(mb);
+}
+std::size_t Searcher::hash_mb() const {
+    return impl_->tt.size_mb();
+}
+void Searcher::clear() {
+    impl_->tt.clear();
+    std::fill(impl_->history.begin(), impl_->history.end(), 0);
+    for (auto& p : impl_->plies) p.killers[0] = p.killers[1] = Move{0, 0, 0};
+}
+SearchResult Searcher::search(const Game& game, const SearchLimits& limits,
+                              const std::function<void(const IterationInfo&)>& on_iteration) {
+    return impl_->run(game, limits, on_iteration);
+}
+void Searcher::stop() {
+    impl_->stop_flag.store(true);
+}
+void Searcher::clear_stop() {
+    impl_->stop_flag.store(false);
+}
+
+} // namespace fanorona

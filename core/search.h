@@ -1,0 +1,103 @@
+#pragma once
+// The game-tree search: negamax alpha-beta with principal-variation search, iterative deepening,
+// aspiration windows, a transposition table, move ordering (table move, capture size, killers,
+// history), forced-capture quiescence, and the pruning of search_params.h.
+//
+// Scores are centi-pieces for the side to move at the root. A win in n plies (turns) scores
+// kWinScore - n, a loss in n plies -(kWinScore - n). Draws by repetition and by the no-capture
+// limit score 0 (see the Contempt parameter).
+//
+// Determinism: with only depth and node limits, a search from the same Searcher state (fresh, or
+// after clear()) with the same game, weights and parameters returns the same move, score, PV and
+// node count every time. Only movetime, clocks, infinite and stop() depend on timing.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "evaluate.h"
+#include "game.h"
+#include "search_params.h"
+
+namespace fanorona {
+
+inline constexpr int kWinScore = 30000;
+inline constexpr int kMaxPly = 128; // deepest ply the search reaches (extensions included)
+inline constexpr int kInfiniteScore = kWinScore + 1;
+
+// True for a win or loss score (a forced end of the game within kMaxPly plies).
+constexpr bool is_decisive(int score) {
+    return score >= kWinScore - kMaxPly || score <= -(kWinScore - kMaxPly);
+}
+// Plies to the end of the game for a decisive score (positive: the side to move wins).
+constexpr int plies_to_end(int score) {
+    return score > 0 ? kWinScore - score : -(kWinScore + score);
+}
+
+// When to stop. All zero (and not infinite) means a default depth of kDefaultDepth. Limits
+// combine: the search stops at the first one reached. time_ms/inc_ms are indexed by Color.
+struct SearchLimits {
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    int movetime_ms = 0;
+    int time_ms[2] = {0, 0};
+    int inc_ms[2] = {0, 0};
+    bool infinite = false;
+
+    static constexpr int kDefaultDepth = 8;
+};
+
+// One completed iteration of iterative deepening.
+struct IterationInfo {
+    int depth;
+    int score;
+    std::uint64_t nodes; // total for the search so far
+    double seconds;      // since the search started
+    std::vector<Move> pv;
+    int seldepth = 0; // deepest ply reached
+};
+
+// The answer of a search. has_move is false only when the side to move has no legal move.
+struct SearchResult {
+    Move best{0, 0, 0};
+    bool has_move = false;
+    int score = 0;
+    int depth = 0; // last completed iteration
+    std::uint64_t nodes = 0;
+    std::vector<Move> pv;
+    double seconds = 0;
+    int seldepth = 0;
+};
+
+// A search engine: owns its transposition table, killers and history. Not copyable; one search
+// at a time. stop() may be called from another thread while search() runs.
+class Searcher {
+public:
+    explicit Searcher(std::size_t hash_mb = 16);
+    ~Searcher();
+    Searcher(Searcher&&) noexcept;
+    Searcher& operator=(Searcher&&) noexcept;
+
+    void set_weights(const Weights& w);
+    const Weights& weights() const;
+    SearchParams& params();
+    const SearchParams& params() const;
+    void set_hash_mb(std::size_t mb); // clears the table
+    std::size_t hash_mb() const;
+    void clear(); // new game: table, killers, history
+
+    SearchResult search(const Game& game, const SearchLimits& limits,
+                        const std::function<void(const IterationInfo&)>& on_iteration = {});
+    // Thread-safe: the running search returns soon with its best move so far. A stop() with no
+    // search running makes the next search return at once, unless clear_stop() comes first.
+    // Every search clears the request when it returns.
+    void stop();
+    void clear_stop();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace fanorona

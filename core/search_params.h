@@ -1,0 +1,68 @@
+#pragma once
+// The search's tunable parameters: one named table (name, value, min, max) that the command
+// line, the engine protocol's setoption and tuners set by name, and that the search reads by id.
+
+#include <array>
+#include <span>
+#include <string_view>
+
+namespace fanorona {
+
+// One tunable integer. Invariant: min <= value <= max.
+struct SearchParam {
+    const char* name;
+    int value, min, max;
+};
+
+// The ids of the parameters, in table order.
+enum class Param : int {
+    AspWindow,      // aspiration half-window around the last score, centi-pieces
+    AspMinDepth,    // first iteration that uses an aspiration window
+    SingleReplyExt, // extend (1) a node with one legal move by a ply
+    QsMaxDepth,     // forced captures searched past the horizon, at most this many plies
+    QsMaxMoves,     // ... trying at most this many captures (best ordered first) per node
+    QsCutMargin,    // ... stopping when the static score beats beta by this margin (-1: never)
+    LmrMinDepth,    // late move reductions from this depth
+    LmrMinMoves,    // ... after this many moves
+    LmrBase,        // reduction = (base + ln(depth) ln(move) * 100 / div) / 100 plies
+    LmrDiv,         // ...
+    LmrCaptures,    // reduce (1) late captures too
+    NmpMinDepth,    // null-move pruning from this depth (a high value turns it off)
+    NmpReduction,   // null-move depth reduction: base + depth / 4
+    NmpMinPieces,   // ... only with at least this many own pieces
+    RfpMaxDepth,    // reverse futility pruning up to this depth (0: off)
+    RfpMargin,      // ... margin per ply, centi-pieces
+    FutMaxDepth,    // futility pruning of quiet moves up to this depth (0: off)
+    FutMargin,      // ... margin per ply, centi-pieces
+    LmpMaxDepth,    // late move pruning of quiet moves up to this depth (0: off)
+    LmpBase,        // ... keep base + depth * depth moves
+    Contempt,       // score of a draw for the side to move at the root, negated (centi-pieces)
+    MoveOverheadMs, // time kept back per move for communication
+    Count,
+};
+
+inline constexpr int kParamCount = int(Param::Count);
+
+// The whole table. Default-constructed with the defaults; set() checks names and ranges.
+class SearchParams {
+public:
+    SearchParams();
+
+    int operator[](Param p) const { return table_[int(p)].value; }
+    // Sets a parameter by name (case-insensitive). Returns false for an unknown name; throws
+    // std::out_of_range (naming the parameter and its range) for a value outside [min, max].
+    bool set(std::string_view name, int value);
+    void set(Param p, int value);
+    // The value of a named parameter; throws std::out_of_range for an unknown name.
+    int get(std::string_view name) const;
+    // Finds a parameter by name (case-insensitive), or nullptr.
+    const SearchParam* find(std::string_view name) const;
+    std::span<const SearchParam> list() const { return table_; }
+
+    friend bool operator==(const SearchParams& a, const SearchParams& b);
+
+private:
+    std::array<SearchParam, kParamCount> table_;
+};
+
+} // namespace fanorona

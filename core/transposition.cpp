@@ -1,0 +1,65 @@
+#include "transposition.h"
+
+#include <algorithm>
+
+namespace fanorona {
+
+void TranspositionTable::resize(std::size_t mb) {
+    mb_ = mb;
+    const std::size_t bytes = std::max<std::size_t>(mb, 1) << 20;
+    std::size_t count = 1;
+    while (count * 2 * sizeof(Bucket) <= bytes) count *= 2;
+    buckets_.assign(count, Bucket{});
+    buckets_.shrink_to_fit();
+    mask_ = count - 1;
+    generation_ = 0;
+}
+
+void TranspositionTable::clear() {
+    std::fill(buckets_.begin(), buckets_.end(), Bucket{});
+    generation_ = 0;
+}
+
+void TranspositionTable::store(Key key, int score, int depth, Bound bound, const Move* move) {
+    Bucket& b = buckets_[key & mask_];
+    TTEntry* slot = nullptr;
+    for (TTEntry& e : b.entries)
+        if (e.key == key) slot = &e;
+    if (slot) {
+        // Same position: keep a deeper result from this search unless the new one is exact.
+        if (bound != BoundExact && slot->generation == generation_ && slot->depth > depth + 2)
+            return;
+    } else {
+        // Replace the entry that is oldest, then shallowest.
+        auto worth = [&](const TTEntry& e) {
+            return e.bound == BoundNone ? -1000
+                                        : int(e.depth) - (e.generation != generation_ ? 256 : 0);
+        };
+        slot = worth(b.entries[0]) <= worth(b.entries[1]) ? &b.entries[0] : &b.entries[1];
+    }
+    const bool keep_move = !move && slot->key == key && slot->has_move;
+    slot->key = key;
+    slot->score = std::int16_t(score);
+    slot->depth = std::int8_t(std::clamp(depth, -128, 127));
+    slot->bound = bound;
+    slot->generation = generation_;
+    if (move) {
+        slot->captured = move->captured;
+        slot->from = move->from;
+        slot->to = move->to;
+        slot->has_move = 1;
+    } else if (!keep_move) {
+        slot->has_move = 0;
+    }
+}
+
+int TranspositionTable::hashfull() const {
+    const std::size_t n = std::min<std::size_t>(buckets_.size(), 500);
+    int used = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (const TTEntry& e : buckets_[i].entries)
+            used += e.bound != BoundNone && e.generation == generation_;
+    return n ? int(used * 1000 / (2 * n)) : 0;
+}
+
+} // namespace fanorona

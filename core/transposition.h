@@ -1,0 +1,62 @@
+#pragma once
+// The transposition table: a power-of-two array of two-entry buckets sized in megabytes.
+// Entries hold the full 64-bit key, so a hit is the same position (up to the rare 64-bit
+// collision); the move is still only used after matching it against the generated moves.
+
+#include <cstdint>
+#include <vector>
+
+#include "types.h"
+
+namespace fanorona {
+
+enum Bound : std::uint8_t { BoundNone = 0, BoundUpper = 1, BoundLower = 2, BoundExact = 3 };
+
+// One stored search result. depth may be negative (forced-capture plies past the horizon).
+struct TTEntry {
+    Key key = 0;
+    Bitboard captured = 0; // the best move: captured set, from, to
+    std::int16_t score = 0;
+    std::int8_t depth = 0;
+    std::uint8_t bound = BoundNone;
+    std::uint8_t from = 0;
+    std::uint8_t to = 0;
+    std::uint8_t generation = 0;
+    std::uint8_t has_move = 0;
+
+    Move move() const { return Move{captured, from, to}; }
+};
+
+class TranspositionTable {
+public:
+    explicit TranspositionTable(std::size_t mb = 16) { resize(mb); }
+
+    void resize(std::size_t mb); // at least one bucket; clears
+    void clear();
+    void new_search() { ++generation_; }
+    std::size_t size_mb() const { return mb_; }
+
+    // The entry for `key`, or nullptr.
+    const TTEntry* probe(Key key) const {
+        const Bucket& b = buckets_[key & mask_];
+        for (const TTEntry& e : b.entries)
+            if (e.key == key && e.bound != BoundNone) return &e;
+        return nullptr;
+    }
+
+    void store(Key key, int score, int depth, Bound bound, const Move* move);
+
+    // Permille of the first 1000 buckets' entries written in this search (for `hashfull`).
+    int hashfull() const;
+
+private:
+    struct Bucket {
+        TTEntry entries[2];
+    };
+    std::vector<Bucket> buckets_;
+    std::size_t mask_ = 0;
+    std::size_t mb_ = 0;
+    std::uint8_t generation_ = 0;
+};
+
+} // namespace fanorona
