@@ -1,63 +1,204 @@
 #include "movegen.h"
 
+#include "walk_tables.h"
+
 namespace fanorona {
 
 namespace {
 
-// The unbroken line of opponent pieces starting at `first` and running in direction d.
-inline Bitboard capture_line(const Geometry& g, Square first, Direction d, Bitboard opp,
-                             bool single) {
-    Bitboard line = 0;
-    for (Square s = first; s != kNoSquare && (opp & bit(s)); s = g.neighbor[d][s]) {
-        line |= bit(s);
-        if (single) break;
-    }
-    return line;
+using walk::DirMask;
+using walk::WalkTables;
+
+// Why only chain moves (two or more steps) need a duplicate check.
+//
+// A one-step capture P -> Q = P + d takes a line L lying on the line through P and Q beyond its
+// ends: approach takes P + 2d, P + 3d, ..., withdrawal takes P - d, P - 2d, .... A chain from P
+// ending at Q with the same captures would have to take, on its first step P -> P + e, a nonempty
+// part of L, so its target would lie in L. An approach target P + 2e in L forces e = d (the only
+// point two steps from P in L is P + 2d), or, for a withdrawal L, e = -d, which would step onto
+// P - d, an opponent piece. A withdrawal target P - e in L forces P - e = P - d (the only point
+// of L next to P), so e = d. Either way the chain's first step arrives on Q, and a chain may never
+// come back to a point it has visited, so it cannot end there. Two one-step captures of one piece
+// differ in their end point or in the side they take (approach and withdrawal lines are
+// disjoint). So a one-step capture never equals another move, and only chains are compared.
+//
+// Chain moves are compared through a 64-bit filter with one bit per 6-bit hash of (end point,
+// captured set): the scan for an equal move only runs when the hash bit is already set. Equal
+// chains are rare (about one chain move in 10,000 in perft from the start).
+
+// The key of a chain move of a known piece: its captured set with the end point in the top 6 bits
+// (never board points: boards end at point 44). Returns the key's filter bit in `filter_bit`.
+inline Bitboard chain_key(Square to, Bitboard captured, Bitboard& filter_bit) {
+    const Bitboard key = captured | Bitboard(to) << 58;
+    filter_bit = bit(Square((key * 0x9E3779B97F4A7C15ULL) >> 58));
+    return key;
 }
 
-// State of the depth-first walk through one piece's capture chains.
-struct ChainWalk {
-    const Geometry& g;
-    TurnRights rights;
-    Square from;
-    StepPath* path; // recorded when not null
+// Bit i of m moved to bit 2i.
+inline unsigned spread(unsigned m) {
+    m = (m | m << 4) & 0x0F0F;
+    m = (m | m << 2) & 0x3333;
+    return (m | m << 1) & 0x5555;
+}
+
+// The rights of this turn and the board's tables, for an ordered walk.
+struct Walker {
+    const WalkTables& t;
+    bool single;
+    bool may_chain;
 };
 
-// Calls visit(to, captured) for every stopping point of every chain from `cur`; visit returns
-// false to stop the walk. `free` holds the empty points (captured ones included).
-template <class Visit>
-bool walk(const ChainWalk& w, Square cur, Bitboard visited, int last_dir, Bitboard captured,
-          Bitboard opp, Bitboard free, int depth, Visit& visit) {
-    const Geometry& g = w.g;
-    for (int dir = 0; dir < kDirections; ++dir) {
-        if (dir == last_dir) continue;
-        const Direction d = Direction(dir);
-        const Square q = g.neighbor[d][cur];
-        if (q == kNoSquare || !(free & bit(q)) || (visited & bit(q))) continue;
-        for (int kind = 0; kind < 2; ++kind) {
-            const Square target = kind == 0 ? g.neighbor[d][q] : g.neighbor[opposite(d)][cur];
-            if (target == kNoSquare || !(opp & bit(target))) continue;
-            const Bitboard line =
-                capture_line(g, target, kind == 0 ? d : opposite(d), opp, w.rights.single_capture);
-            if (w.path) {
-                w.path->steps[depth] = {q, kind == 0 ? CaptureKind::Approach
-                                                     : CaptureKind::Withdrawal};
-                w.path->length = depth + 1;
-            }
-            if (!visit(q, captured | line)) return false;
-            if (w.rights.may_chain && !walk(w, q, visited | bit(q), dir, captured | line,
-                                            opp ^ line, free | line, depth + 1, visit))
-                return false;
-        }
+// Reports to sink.stop(to, captured, first_step, approach, depth) every stopping point of every
+// chain continuing from `cur`, where the piece arrived by a step in direction last_dir (8 at the
+// start of the turn), in direction order, approach before withdrawal, each stopping point right
+// before its continuations. `visited` holds the points of the piece this turn, `free` the empty
+// points (captured ones included). Returns false as soon as sink.stop does.
+template <class Sink>
+bool continue_chain(const Walker& w, Sink& sink, Square cur, Bitboard visited, int last_dir,
+                    Bitboard captured, Bitboard opp, Bitboard free, int depth) {
+    const walk::NodeCaptures c = walk::node_captures(w.t, cur, free & ~visited, opp);
+    // Bit 2d: approach in direction d; bit 2d + 1: withdrawal in direction d.
+    unsigned steps = (spread(c.approach) | spread(c.withdraw) << 1) & ~(3u << (2 * last_dir));
+    for (; steps; steps &= steps - 1) {
+        const int i = std::countr_zero(steps), d = i >> 1, withdraw = i & 1;
+        const Square q = cur + kDelta[d];
+        const Square first = withdraw ? cur - kDelta[d] : q + kDelta[d];
+        const Bitboard line =
+            w.single ? bit(first) : walk::capture_line(w.t, first, d ^ (withdraw << 2), opp);
+        if (!sink.stop(q, captured | line, depth == 0, !withdraw, depth)) return false;
+        if (w.may_chain && !continue_chain(w, sink, q, visited | bit(q), d, captured | line,
+                                           opp ^ line, free | line, depth + 1))
+            return false;
     }
     return true;
 }
 
-template <class Visit>
-void walk_from(const Position& pos, const TurnRights& rights, Square from, StepPath* path,
-               Visit& visit) {
-    const ChainWalk w{pos.geo(), rights, from, path};
-    walk(w, from, bit(from), -1, 0, pos.opponent(), pos.empty(), 0, visit);
+template <class Sink>
+bool walk_piece(const Walker& w, Sink& sink, const Position& pos, Square from) {
+    const Bitboard opp = pos.opponent() & pos.geo().board;
+    return continue_chain(w, sink, from, bit(from), 8, 0, opp, pos.empty(), 0);
+}
+
+Walker make_walker(const Position& pos, const TurnRights& rights) {
+    return {walk::walk_tables(pos.variant()), rights.single_capture, rights.may_chain};
+}
+
+// Appends the moves of one piece to a MoveList, keeping the first of equal chain moves.
+struct ListSink {
+    MoveList& list;
+    Square from;
+    int piece_first; // index of this piece's first move in the list
+    Bitboard filter = 0;
+
+    bool stop(Square to, Bitboard captured, bool first_step, bool, int) {
+        const Move m{captured, std::uint8_t(from), std::uint8_t(to)};
+        if (!first_step) {
+            Bitboard filter_bit;
+            chain_key(to, captured, filter_bit);
+            if (filter & filter_bit)
+                for (int i = piece_first; i < list.count; ++i)
+                    if (list.moves[i] == m) return true;
+            filter |= filter_bit;
+        }
+        list.push(m);
+        return true;
+    }
+};
+
+// Records the path to each stopping point and stops at the one equal to `target`.
+struct PathSink {
+    Move target;
+    StepPath& path;
+    bool found = false;
+
+    bool stop(Square to, Bitboard captured, bool, bool approach, int depth) {
+        path.steps[depth] = {to, approach ? CaptureKind::Approach : CaptureKind::Withdrawal};
+        path.length = depth + 1;
+        found = to == target.to && captured == target.captured;
+        return !found;
+    }
+};
+
+// Counts the distinct moves of one piece, in any order (the fast path of count_moves when chains
+// are allowed and captures take whole lines). `seen` holds the keys of the chain moves found.
+struct Counter {
+    explicit Counter(const WalkTables& tables) : t(tables) {} // leaves `seen` uninitialised
+
+    const WalkTables& t;
+    int count = 0;
+    int chains = 0;
+    Bitboard filter = 0;
+    std::array<Bitboard, kMaxMoves> seen;
+
+    void add_chain(Square to, Bitboard captured) {
+        Bitboard filter_bit;
+        const Bitboard key = chain_key(to, captured, filter_bit);
+        if (filter & filter_bit)
+            for (int i = 0; i < chains; ++i)
+                if (seen[i] == key) return;
+        filter |= filter_bit;
+        if (chains < kMaxMoves) seen[chains++] = key;
+        ++count;
+    }
+
+    // The capturing steps from `cur` that a chain which arrived by a step in direction last_dir
+    // may take: bits 0-7 approach directions, bits 8-15 withdrawal directions.
+    unsigned continuations(Square cur, Bitboard open, Bitboard opp, int last_dir) const {
+        const walk::NodeCaptures c = walk::node_captures(t, cur, open, opp);
+        return (c.approach | c.withdraw << 8) & ~(0x101u << last_dir);
+    }
+
+    // Counts the chain moves that start with one of the steps in `steps` (see continuations)
+    // from `cur`, like continue_chain, looking ahead so that points with no
+    // continuation cost no call.
+    void chain(unsigned steps, Square cur, Bitboard visited, Bitboard captured, Bitboard opp,
+               Bitboard free) {
+        for (; steps; steps &= steps - 1) {
+            const int i = std::countr_zero(steps), d = i & 7, withdraw = i >> 3;
+            const Square q = cur + kDelta[d];
+            const Square first = withdraw ? cur - kDelta[d] : q + kDelta[d];
+            const Bitboard line = walk::capture_line(t, first, d ^ (withdraw << 2), opp);
+            add_chain(q, captured | line);
+            const Bitboard v = visited | bit(q), o = opp ^ line, f = free | line;
+            if (const unsigned next = continuations(q, f & ~v, o, d))
+                chain(next, q, v, captured | line, o, f);
+        }
+    }
+
+    // Counts every move of the piece on `from` when chains are allowed and captures take lines.
+    void piece(Square from, Bitboard opp, Bitboard empty) {
+        const walk::NodeCaptures c = walk::node_captures(t, from, empty, opp);
+        count += std::popcount(c.approach) + std::popcount(c.withdraw);
+        for (unsigned m = c.approach | c.withdraw << 8; m; m &= m - 1) {
+            const int i = std::countr_zero(m), d = i & 7, withdraw = i >> 3;
+            const Square q = from + kDelta[d];
+            const Square first = withdraw ? from - kDelta[d] : q + kDelta[d];
+            const Bitboard line = walk::capture_line(t, first, d ^ (withdraw << 2), opp);
+            const Bitboard v = bit(from) | bit(q), o = opp ^ line, f = empty | line;
+            if (const unsigned next = continuations(q, f & ~v, o, d)) chain(next, q, v, line, o, f);
+        }
+    }
+};
+
+void generate_paika(const Position& pos, MoveList& list) {
+    const Geometry& g = pos.geo();
+    const Bitboard empty = pos.empty(), own = pos.player();
+    for (int dir = 0; dir < kDirections; ++dir) {
+        const Direction d = Direction(dir);
+        for (Bitboard movers = own & g.shift(empty, opposite(d)); movers;) {
+            const Square from = pop_lsb(movers);
+            list.push(Move{0, std::uint8_t(from), std::uint8_t(from + kDelta[d])});
+        }
+    }
+}
+
+int count_paika(const Position& pos) {
+    const Geometry& g = pos.geo();
+    const Bitboard empty = pos.empty(), own = pos.player();
+    int n = 0;
+    for (int dir = 0; dir < kDirections; ++dir)
+        n += popcount(own & g.shift(empty, opposite(Direction(dir))));
+    return n;
 }
 
 } // namespace
@@ -91,31 +232,6 @@ Bitboard capturing_pieces(const Position& pos) {
     return result;
 }
 
-namespace {
-
-void generate_paika(const Position& pos, MoveList& list) {
-    const Geometry& g = pos.geo();
-    const Bitboard empty = pos.empty(), own = pos.player();
-    for (int dir = 0; dir < kDirections; ++dir) {
-        const Direction d = Direction(dir);
-        for (Bitboard movers = own & g.shift(empty, opposite(d)); movers;) {
-            const Square from = pop_lsb(movers);
-            list.push(Move{0, std::uint8_t(from), std::uint8_t(from + kDelta[d])});
-        }
-    }
-}
-
-int count_paika(const Position& pos) {
-    const Geometry& g = pos.geo();
-    const Bitboard empty = pos.empty(), own = pos.player();
-    int n = 0;
-    for (int dir = 0; dir < kDirections; ++dir)
-        n += popcount(own & g.shift(empty, opposite(Direction(dir))));
-    return n;
-}
-
-} // namespace
-
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list) {
     list.count = 0;
     const TurnRights rights = turn_rights(pos, rules);
@@ -124,31 +240,44 @@ void generate_moves(const Position& pos, const Rules& rules, MoveList& list) {
         generate_paika(pos, list);
         return;
     }
+    const Walker w = make_walker(pos, rights);
     for (Bitboard b = capturers; b;) {
         const Square from = pop_lsb(b);
-        const int first = list.count;
-        auto add = [&](Square to, Bitboard captured) {
-            const Move m{captured, std::uint8_t(from), std::uint8_t(to)};
-            for (int i = first; i < list.count; ++i)
-                if (list.moves[i] == m) return true;
-            list.push(m);
-            return true;
-        };
-        walk_from(pos, rights, from, nullptr, add);
+        ListSink sink{list, from, list.count};
+        walk_piece(w, sink, pos, from);
     }
 }
 
 int count_moves(const Position& pos, const Rules& rules) {
     const TurnRights rights = turn_rights(pos, rules);
-    if (!rights.may_capture || !capturing_pieces(pos)) return count_paika(pos);
-    MoveList list;
-    generate_moves(pos, rules, list);
-    return list.size();
+    const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
+    if (!capturers) return count_paika(pos);
+    const WalkTables& t = walk::walk_tables(pos.variant());
+    const Bitboard opp = pos.opponent() & pos.geo().board, empty = pos.empty();
+    int n = 0;
+    if (!rights.may_chain) {
+        // One-step captures only, all distinct (taking a single piece changes no count).
+        for (Bitboard b = capturers; b;) {
+            const walk::NodeCaptures c = walk::node_captures(t, pop_lsb(b), empty, opp);
+            n += std::popcount(c.approach) + std::popcount(c.withdraw);
+        }
+        return n;
+    }
+    if (rights.single_capture) { // no rule set chains single captures today; kept exact anyway
+        MoveList list;
+        generate_moves(pos, rules, list);
+        return list.size();
+    }
+    for (Bitboard b = capturers; b;) {
+        Counter counter(t);
+        counter.piece(pop_lsb(b), opp, empty);
+        n += counter.count;
+    }
+    return n;
 }
 
 StepPath find_path(const Position& pos, const Rules& rules, const Move& m) {
     StepPath path;
-    const TurnRights rights = turn_rights(pos, rules);
     if (!m.captured) {
         MoveList list;
         generate_moves(pos, rules, list);
@@ -158,14 +287,11 @@ StepPath find_path(const Position& pos, const Rules& rules, const Move& m) {
         }
         return path;
     }
-    if (!rights.may_capture || !(pos.player() & bit(m.from))) return path;
-    bool found = false;
-    auto match = [&](Square to, Bitboard captured) {
-        found = to == m.to && captured == m.captured;
-        return !found;
-    };
-    walk_from(pos, rights, m.from, &path, match);
-    if (!found) path.length = 0;
+    const TurnRights rights = turn_rights(pos, rules);
+    if (!rights.may_capture || m.from >= 64 || !(pos.player() & bit(m.from))) return path;
+    PathSink sink{m, path};
+    walk_piece(make_walker(pos, rights), sink, pos, m.from);
+    if (!sink.found) path.length = 0;
     return path;
 }
 
