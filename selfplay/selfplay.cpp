@@ -43,23 +43,6 @@ void check_config(const SelfplayConfig& c) {
         throw std::invalid_argument("--epsilon must lie between 0 and 1");
 }
 
-void check_resume_settings(const std::string& dir, const nlohmann::json& now) {
-    const std::string path = dir + "/settings.json";
-    nlohmann::json before;
-    try {
-        before = nlohmann::json::parse(read_text_file(path));
-    } catch (const std::exception& e) {
-        throw std::runtime_error(path + ": cannot resume: " + e.what());
-    }
-    for (const auto& [key, value] : now.items()) {
-        if (key == "games") continue;
-        if (!before.contains(key) || before[key] != value)
-            throw std::runtime_error(path + ": cannot resume: setting '" + key + "' was " +
-                                     (before.contains(key) ? before[key].dump() : "absent") +
-                                     ", now " + value.dump());
-    }
-}
-
 SelfplaySummary count_results(const std::string& dir) {
     SelfplaySummary s;
     const GamesFile file = read_games_file(RunFiles::games_path(dir));
@@ -119,7 +102,7 @@ SelfplaySummary run_selfplay(const SelfplayConfig& config) {
     const nlohmann::json settings = settings_json(config);
     const std::string settings_path = config.out_dir + "/settings.json";
     if (config.resume && std::filesystem::exists(settings_path))
-        check_resume_settings(config.out_dir, settings);
+        check_resume_settings(config.out_dir, settings, {"games"});
 
     const GamesHeader header{config.rules.variant, config.rules.ruleset};
     RunFiles files(config.out_dir, header, config.log_positions, config.resume);

@@ -6,10 +6,15 @@
 namespace fanorona::cli {
 
 void add_perft_command(CLI::App& app);
+void add_eval_command(CLI::App& app);
+void add_analyze_command(CLI::App& app);
+void add_engine_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 void add_stats_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);
 void add_dump_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
+void add_tournament_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
 
 } // namespace fanorona::cli

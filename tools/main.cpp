@@ -10,10 +10,15 @@ int main(int argc, char** argv) {
                  "Fanorona engines"};
     app.require_subcommand(1);
     fanorona::cli::add_perft_command(app);
+    fanorona::cli::add_eval_command(app);
+    fanorona::cli::add_analyze_command(app);
+    fanorona::cli::add_engine_command(app);
+    fanorona::cli::add_bench_command(app);
     fanorona::cli::add_stats_command(app);
     fanorona::cli::add_selfplay_command(app);
     fanorona::cli::add_dump_command(app);
     fanorona::cli::add_merge_command(app);
+    fanorona::cli::add_tournament_command(app);
     fanorona::cli::add_openings_command(app);
     try {
         app.parse(argc, argv);

@@ -1,5 +1,6 @@
 #include "run_files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -50,6 +51,24 @@ std::string read_text_file(const std::string& path) {
     std::stringstream buffer;
     buffer << in.rdbuf();
     return buffer.str();
+}
+
+void check_resume_settings(const std::string& dir, const nlohmann::json& now,
+                           const std::vector<std::string>& free_keys) {
+    const std::string path = dir + "/settings.json";
+    nlohmann::json before;
+    try {
+        before = nlohmann::json::parse(read_text_file(path));
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": cannot resume: " + e.what());
+    }
+    for (const auto& [key, value] : now.items()) {
+        if (std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end()) continue;
+        if (!before.contains(key) || before[key] != value)
+            throw std::runtime_error(path + ": cannot resume: setting '" + key + "' was " +
+                                     (before.contains(key) ? before[key].dump() : "absent") +
+                                     ", now " + value.dump());
+    }
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {

@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "game/game_runner.h"
 
@@ -44,6 +47,11 @@ private:
     std::uint64_t existing_ = 0;
     std::uint64_t positions_ = 0;
 };
+
+// Checks that DIR/settings.json holds the same values as `now` for every key but `free_keys`
+// (the ones a resumed run may change, such as the number of games); throws naming the setting.
+void check_resume_settings(const std::string& dir, const nlohmann::json& now,
+                           const std::vector<std::string>& free_keys);
 
 // Writes `text` to `path` atomically (a temporary file renamed over it).
 void write_file_atomically(const std::string& path, const std::string& text);

@@ -35,13 +35,15 @@ private:
     SearchLimits limits_;
 };
 
-// Random or greedy (most pieces captured) moves, seeded per game and turn.
+// Random or greedy (most pieces captured) moves, seeded by the seed and the position.
 class BaselinePlayer : public Player {
 public:
     enum class Kind { Random, Greedy };
     BaselinePlayer(Kind kind, std::uint64_t seed) : kind_(kind), seed_(seed) {}
     MoveChoice choose(const Game& game, const Clock&) override {
-        const std::uint64_t s = seed_ * 0x9E3779B97F4A7C15ULL + game.moves().size();
+        // Depends on the game only (never on which worker plays it).
+        const std::uint64_t s =
+            seed_ * 0x9E3779B97F4A7C15ULL ^ game.position().hash() ^ game.moves().size();
         const Move m = kind_ == Kind::Random ? random_move(game.position(), game.rules(), s)
                                              : greedy_move(game.position(), game.rules(), s);
         return MoveChoice{m, std::nullopt, 0, false};

@@ -1,0 +1,38 @@
+#pragma once
+// A child process with pipes to its standard input and output, read line by line with timeouts.
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace fanorona {
+
+// Owns one running child (or none). Invariant: pid_ > 0 exactly while a child was started and
+// not yet reaped; the destructor kills and reaps it.
+class ChildProcess {
+public:
+    ChildProcess() = default;
+    ~ChildProcess();
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
+
+    // Starts `argv[0]` (searched in PATH) with its standard error sent to /dev/null. Throws
+    // std::runtime_error when it cannot be started.
+    void start(const std::vector<std::string>& argv);
+    bool running() const { return pid_ > 0; }
+    // Writes one line; false when the child no longer reads (it died).
+    bool write_line(const std::string& line);
+    enum class ReadStatus { Line, Timeout, Closed };
+    // Reads the next line (without '\n') waiting at most timeout_ms.
+    ReadStatus read_line(std::string& line, int timeout_ms);
+    // Kills (SIGKILL) and reaps the child.
+    void kill();
+
+private:
+    pid_t pid_ = -1;
+    int to_child_ = -1;
+    int from_child_ = -1;
+    std::string buffer_;
+};
+
+} // namespace fanorona
