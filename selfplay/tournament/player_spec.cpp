@@ -107,6 +107,8 @@ PlayerSpec PlayerSpec::parse(const std::string& text) {
             s.time_control = parse_tc(value);
         else if (key == "timeout")
             s.timeout_ms = int(parse_number(key, value, 1, 86400000));
+        else if (key == "startup")
+            s.startup_timeout_ms = int(parse_number(key, value, 1, 600000));
         else if (key == "cmd") {
             s.kind = Kind::External;
             has_cmd = true;
@@ -129,7 +131,7 @@ PlayerSpec PlayerSpec::parse(const std::string& text) {
             if (!defaults.find(key))
                 throw std::invalid_argument("--player: unknown key '" + key +
                                             "' (name, weights, depth, nodes, movetime, tc, hash, "
-                                            "cmd, args, option.NAME, timeout, builtin, or a search "
+                                            "cmd, args, option.NAME, timeout, startup, builtin, or a search "
                                             "parameter)");
             const SearchParam* p = defaults.find(key);
             s.params.emplace_back(p->name, int(parse_number(key, value, p->min, p->max)));
@@ -205,6 +207,7 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec, const Rules& rules,
         c.options = spec.options;
         c.limits = spec.limits;
         c.fixed_limit_timeout_ms = spec.timeout_ms;
+        c.startup_timeout_ms = spec.startup_timeout_ms;
         return std::make_unique<ExternalPlayer>(c, rules);
     }
     }

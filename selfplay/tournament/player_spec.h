@@ -27,7 +27,8 @@ struct PlayerSpec {
     std::vector<std::pair<std::string, int>> params;          // search parameters by name
     std::vector<std::string> argv;                            // external: program and arguments
     std::vector<std::pair<std::string, std::string>> options; // external: setoption pairs
-    int timeout_ms = 60000; // external: longest wait for a depth/node-limited move
+    int timeout_ms = 60000;        // external: longest wait for a depth/node-limited move
+    int startup_timeout_ms = 5000; // external: longest wait for uciok / readyok
 
     // Throws std::invalid_argument naming the bad key; weights files and parameters are checked.
     static PlayerSpec parse(const std::string& text);

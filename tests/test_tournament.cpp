@@ -1,0 +1,133 @@
+// Tournaments end to end: external engines (the toolkit's own and misbehaving ones), resume and
+// extension, SPRT stopping, the live stream, bad player specs.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.h"
+#include "games_file.h"
+#include "tournament/player_spec.h"
+
+using namespace test_cli;
+
+namespace {
+
+std::string engine_script(const std::string& name) {
+    return std::string(FANORONA_TEST_DATA) + "/../engines/" + name + ".sh";
+}
+
+std::vector<fanorona::GameRecord> games_of(const std::string& dir) {
+    return fanorona::read_games_file(dir + "/games.tsv").games;
+}
+
+} // namespace
+
+TEST_CASE("the toolkit's engine over pipes plays the same games as in-process", "[tournament]") {
+    const std::string dir = fresh_dir("external_same");
+    const Run r = run_cli("tournament --quiet --games 4 --openings random:3 --out " + dir +
+                          " --player name=ext,cmd=" + FANORONA_BINARY +
+                          ",args=engine,depth=2 --player name=int,depth=2");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto games = games_of(dir);
+    REQUIRE(games.size() == 4);
+    // Game 2k has ext as White, 2k+1 int as White, from the same opening: the same engine at the
+    // same depth must then play the same moves.
+    CHECK(games[0].moves == games[1].moves);
+    CHECK(games[2].moves == games[3].moves);
+    CHECK(games[0].moves != games[2].moves);
+}
+
+TEST_CASE("each engine fault loses the game, is recorded, and the tournament goes on",
+          "[tournament]") {
+    const std::pair<const char*, const char*> faults[] = {{"crash", "crash"},
+                                                          {"hang", "timeout"},
+                                                          {"illegal", "illegal-move"},
+                                                          {"malformed", "illegal-move"},
+                                                          {"slowstart", "hang"}};
+    for (const auto& [script, reason] : faults) {
+        const std::string dir = fresh_dir(std::string("fault_") + script);
+        const Run r = run_cli("tournament --quiet --games 4 --out " + dir +
+                              " --player name=bad,cmd=" + engine_script(script) +
+                              ",depth=2,timeout=300,startup=300 --player name=rnd,builtin=random");
+        INFO(script << ": " << r.output);
+        REQUIRE(r.status == 0);
+        const auto games = games_of(dir);
+        REQUIRE(games.size() == 4);
+        for (const auto& g : games) {
+            CHECK(g.reason == reason);
+            const bool bad_is_white = g.white.rfind("bad(", 0) == 0;
+            CHECK(g.result == (bad_is_white ? fanorona::GameResult::BlackWins
+                                            : fanorona::GameResult::WhiteWins));
+        }
+    }
+}
+
+TEST_CASE("a tournament resumes and extends to the files of one longer run", "[tournament]") {
+    const std::string players = " --player name=a,depth=2 --player name=b,depth=1 "
+                                "--player name=c,builtin=greedy --format roundrobin "
+                                "--openings random:4 --quiet";
+    const std::string full = fresh_dir("t_full");
+    REQUIRE(run_cli("tournament --games 4" + players + " --out " + full).status == 0);
+    const std::string part = fresh_dir("t_part");
+    REQUIRE(run_cli("tournament --games 2" + players + " --out " + part).status == 0);
+    CHECK(games_of(part).size() == 6);
+    const Run again = run_cli("tournament --games 4" + players + " --out " + part);
+    CHECK(again.status != 0);
+    REQUIRE(run_cli("tournament --games 4" + players + " --resume --out " + part).status == 0);
+    CHECK(slurp(full + "/games.tsv") == slurp(part + "/games.tsv"));
+    CHECK(slurp(full + "/live.jsonl") == slurp(part + "/live.jsonl"));
+    const auto results = nlohmann::json::parse(slurp(part + "/results.json"));
+    CHECK(results["games"] == 12);
+    CHECK(results["complete"] == true);
+}
+
+TEST_CASE("an SPRT stops the tournament once it decides", "[tournament]") {
+    const std::string dir = fresh_dir("sprt");
+    const Run r = run_cli("tournament --quiet --sprt elo0=0,elo1=20 --games 400 --out " + dir +
+                          " --player name=engine,depth=2 --player name=rnd,builtin=random");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("H1 accepted"));
+    const auto results = nlohmann::json::parse(slurp(dir + "/results.json"));
+    CHECK(results["games"].get<int>() < 400);
+    CHECK(results["sprt"]["verdict"] == "H1 accepted");
+    CHECK(results["sprt"]["llr"].get<double>() >= results["sprt"]["upper_bound"].get<double>());
+    // One live line per finished pair, the last one carrying the verdict.
+    std::istringstream live(slurp(dir + "/live.jsonl"));
+    int lines = 0;
+    std::string line, last;
+    while (std::getline(live, line)) ++lines, last = line;
+    CHECK(lines == results["pairs"].get<int>());
+    CHECK(nlohmann::json::parse(last)["sprt"]["verdict"] == "H1 accepted");
+}
+
+TEST_CASE("bad player specs get one-line errors", "[tournament]") {
+    using fanorona::PlayerSpec;
+    CHECK_THROWS_WITH(PlayerSpec::parse("depth=3"), Catch::Contains("name=... is required"));
+    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,depth=x"), Catch::Contains("depth=x"));
+    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,colour=red"),
+                      Catch::Contains("unknown key 'colour'"));
+    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,weights=/no/such/file"),
+                      Catch::Contains("/no/such/file"));
+    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,builtin=smart"),
+                      Catch::Contains("random or greedy"));
+    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,tc=fast"), Catch::Contains("tc=fast"));
+    CHECK(PlayerSpec::parse("name=a,tc=2+0.05").time_control.inc_ms == 50);
+    const Run r = run_cli("tournament --player name=a,depth=2 --player name=a,depth=3 --out " +
+                          fresh_dir("dupe"));
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("used twice"));
+    const Run missing =
+        run_cli("tournament --quiet --games 2 --out " + fresh_dir("nocmd") +
+                " --player name=x,cmd=/no/such/engine --player name=r,builtin=random");
+    CHECK(missing.status == 0); // a program that cannot start forfeits its games
+    for (const auto& g :
+         games_of(fresh_dir("nocmd").empty() ? ""
+                                             : std::filesystem::temp_directory_path().string() +
+                                                   "/fanorona_cli_tests/nocmd"))
+        CHECK(g.reason == "crash");
+}
