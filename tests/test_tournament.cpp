@@ -121,13 +121,10 @@ TEST_CASE("bad player specs get one-line errors", "[tournament]") {
                           fresh_dir("dupe"));
     CHECK(r.status != 0);
     CHECK_THAT(r.output, Catch::Contains("used twice"));
+    const std::string nocmd = fresh_dir("nocmd");
     const Run missing =
-        run_cli("tournament --quiet --games 2 --out " + fresh_dir("nocmd") +
+        run_cli("tournament --quiet --games 2 --out " + nocmd +
                 " --player name=x,cmd=/no/such/engine --player name=r,builtin=random");
     CHECK(missing.status == 0); // a program that cannot start forfeits its games
-    for (const auto& g :
-         games_of(fresh_dir("nocmd").empty() ? ""
-                                             : std::filesystem::temp_directory_path().string() +
-                                                   "/fanorona_cli_tests/nocmd"))
-        CHECK(g.reason == "crash");
+    for (const auto& g : games_of(nocmd)) CHECK(g.reason == "crash");
 }
