@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Self-play speed: games/s and positions/s at --depth 4 and --nodes 2000 with 1 and 2 threads,
+# the 1 -> 2 thread speed-up (target >= 1.85x), the cost of logging positions (target <= 5%),
+# and memory per worker. Usage: tools/bench/selfplay.sh [GAMES]   (run on an idle machine)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${FANORONA:-build/tools/fanorona}
+GAMES=${1:-64}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | head -1 | awk '{print $2}'; }
+run() { # name, threads, extra args...
+    local name=$1 threads=$2; shift 2
+    /usr/bin/time -f "%M" -o "$TMP/$name.rss" "$BIN" selfplay --games "$GAMES" --threads "$threads" \
+        --openings random:6 --seed 11 --quiet --out "$TMP/$name" "$@" > /dev/null
+    echo "$(field "$TMP/$name/summary.json" games_per_second) $(field "$TMP/$name/summary.json" positions_per_second) $(cat "$TMP/$name.rss")"
+}
+
+for limit in "--depth 4" "--nodes 2000"; do
+    read -r g1 p1 m1 <<< "$(run one 1 $limit)"
+    read -r g2 p2 m2 <<< "$(run two 2 $limit)"
+    read -r g0 p0 m0 <<< "$(run nolog 1 $limit --no-positions)"
+    cmp -s "$TMP/one/games.tsv" "$TMP/two/games.tsv" && same=identical || same=DIFFERENT
+    printf '%-13s 1 thread: %7.2f games/s %9.0f positions/s | 2 threads: %7.2f games/s %9.0f positions/s | speed-up %.2fx (target 1.85) | games %s\n' \
+        "$limit" "$g1" "$p1" "$g2" "$p2" "$(awk "BEGIN{print $g2 / $g1}")" "$same"
+    printf '%-13s logging off: %7.2f games/s, logging costs %.1f%% (target <= 5%%) | max RSS 1 thread %d KB, 2 threads %d KB: %d KB per extra worker\n' \
+        "$limit" "$g0" "$(awk "BEGIN{print ($g0 - $g1) / $g0 * 100}")" "$m1" "$m2" "$((m2 - m1))"
+    rm -rf "$TMP"/one "$TMP"/two "$TMP"/nolog
+done
