@@ -15,6 +15,8 @@ void add_selfplay_command(CLI::App& app);
 void add_dump_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
+void add_loop_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
+void add_tune_command(CLI::App& app);
 
 } // namespace fanorona::cli

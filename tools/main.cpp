@@ -19,7 +19,9 @@ int main(int argc, char** argv) {
     fanorona::cli::add_dump_command(app);
     fanorona::cli::add_merge_command(app);
     fanorona::cli::add_tournament_command(app);
+    fanorona::cli::add_loop_command(app);
     fanorona::cli::add_openings_command(app);
+    fanorona::cli::add_tune_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
