@@ -24,10 +24,17 @@ inline void BoardOptions::add_to(CLI::App& cmd) {
     cmd.add_option("--variant", variant, "Board: tsivy (5x9) or dimy (5x5)")
         ->check(CLI::IsMember({"tsivy", "dimy"}))
         ->capture_default_str();
-    cmd.add_option("--rules", rules, "Rule set: standard, firstturn or vela")
+    cmd.add_option("--rules", rules,
+                   "Rule set: standard, firstturn (no chained capture on each side's first turn) "
+                   "or vela (White is the beneficiary; see RULES.md)")
         ->check(CLI::IsMember({"standard", "firstturn", "vela"}))
         ->capture_default_str();
-    cmd.add_option("--fen", fen, "Start from this position string (default: the start position)");
+    cmd.add_option("--fen", fen,
+                   "Start from this position string (default: the start position): ranks from "
+                   "the top down separated by '/', W and B for pieces, a digit for a run of empty "
+                   "points, then w or b for the side to move, optionally followed by the turns "
+                   "since the last capture and the turn number, e.g. "
+                   "\"BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w\"");
 }
 
 inline Rules BoardOptions::make_rules() const {
