@@ -11,6 +11,7 @@
 #include "batch/run_files.h"
 #include "game/players.h"
 #include "weights.h"
+#include "weights_fingerprint.h"
 
 namespace fanorona {
 
@@ -24,15 +25,6 @@ std::string limits_description(const SearchLimits& l) {
     if (l.movetime_ms) add("movetime=" + std::to_string(l.movetime_ms));
     if (s.empty()) add("depth=" + std::to_string(SearchLimits::kDefaultDepth));
     return s;
-}
-
-// A fingerprint of the weights, so a resume with other weights is caught.
-std::string weights_fingerprint(const Weights& w) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (char c : format_weights(w, {})) h = (h ^ std::uint8_t(c)) * 1099511628211ULL;
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
 }
 
 void check_config(const SelfplayConfig& c) {

@@ -11,6 +11,7 @@
 #include "tournament/tournament.h"
 #include "tune.h"
 #include "weights.h"
+#include "weights_fingerprint.h"
 #include "weights_io.h"
 
 namespace fanorona::cli {
@@ -64,7 +65,7 @@ Json estimate_json(const stats::EloEstimate& e) {
 // A match of `candidate` against `base` weights; returns the tournament result.
 TournamentResult match(const LoopConfig& c, const std::string& dir, const std::string& candidate,
                        const std::string& base, std::uint64_t games, bool use_sprt,
-                       const std::string& openings) {
+                       const std::string& openings, bool fresh = false) {
     TournamentConfig t;
     t.rules = c.rules;
     PlayerSpec a, b;
@@ -81,6 +82,14 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const std::s
     if (use_sprt) t.sprt = c.sprt;
     t.concurrency = c.threads;
     t.out_dir = dir;
+    // The final match is replayed when the loop grew: its candidate may have changed.
+    if (fresh && fs::exists(dir)) {
+        const auto old = Json::parse(read_text_file(dir + "/settings.json"));
+        if (old.value("weights_fingerprints", Json()) !=
+            Json::array({weights_fingerprint(load_weights_file(candidate)),
+                         weights_fingerprint(load_weights_file(base))}))
+            fs::remove_all(dir);
+    }
     t.resume = true;
     t.quiet = c.quiet;
     TournamentResult r = run_tournament(t);
@@ -214,8 +223,8 @@ Json run_loop(const LoopConfig& c) {
     Json final_json;
     if (current != start) {
         say(c, "final match: last accepted weights against the start weights");
-        const TournamentResult f =
-            match(c, c.out_dir + "/final", current, start, c.final_games, false, match_openings);
+        const TournamentResult f = match(c, c.out_dir + "/final", current, start, c.final_games,
+                                         false, match_openings, true);
         final_json = estimate_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
     } else {
         final_json = {{"games", 0},

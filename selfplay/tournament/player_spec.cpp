@@ -129,10 +129,11 @@ PlayerSpec PlayerSpec::parse(const std::string& text) {
         } else {
             const SearchParams defaults;
             if (!defaults.find(key))
-                throw std::invalid_argument("--player: unknown key '" + key +
-                                            "' (name, weights, depth, nodes, movetime, tc, hash, "
-                                            "cmd, args, option.NAME, timeout, startup, builtin, or a search "
-                                            "parameter)");
+                throw std::invalid_argument(
+                    "--player: unknown key '" + key +
+                    "' (name, weights, depth, nodes, movetime, tc, hash, "
+                    "cmd, args, option.NAME, timeout, startup, builtin, or a search "
+                    "parameter)");
             const SearchParam* p = defaults.find(key);
             s.params.emplace_back(p->name, int(parse_number(key, value, p->min, p->max)));
         }
@@ -212,6 +213,10 @@ std::unique_ptr<Player> make_player(const PlayerSpec& spec, const Rules& rules,
     }
     }
     return nullptr;
+}
+
+Weights load_player_weights(const PlayerSpec& spec) {
+    return load_weights(spec.weights);
 }
 
 std::string player_name_of(const std::string& description) {

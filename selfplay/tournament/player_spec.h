@@ -40,6 +40,9 @@ struct PlayerSpec {
 // external processes).
 std::unique_ptr<Player> make_player(const PlayerSpec& spec, const Rules& rules, std::uint64_t seed);
 
+// The weights an engine player uses (its file, or the built-in defaults).
+Weights load_player_weights(const PlayerSpec& spec);
+
 // The name part of a description: "A(depth=4)" -> "A".
 std::string player_name_of(const std::string& description);
 

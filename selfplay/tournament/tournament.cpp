@@ -12,6 +12,7 @@
 #include "batch/progress.h"
 #include "batch/run_files.h"
 #include "stats/elo.h"
+#include "weights_fingerprint.h"
 
 namespace fanorona {
 
@@ -33,12 +34,18 @@ void validate(const TournamentConfig& c) {
 }
 
 Json settings_json(const TournamentConfig& c) {
-    Json players = Json::array();
-    for (const auto& p : c.players) players.push_back(p.description());
+    Json players = Json::array(), fingerprints = Json::array();
+    for (const auto& p : c.players) {
+        players.push_back(p.description());
+        fingerprints.push_back(p.kind == PlayerSpec::Kind::Engine
+                                   ? weights_fingerprint(load_player_weights(p))
+                                   : std::string("-"));
+    }
     return {{"format", "fanorona-tournament-settings 1"},
             {"variant", variant_name(c.rules.variant)},
             {"rules", ruleset_name(c.rules.ruleset)},
             {"players", players},
+            {"weights_fingerprints", fingerprints},
             {"pairing", c.format == TournamentConfig::Format::Gauntlet ? "gauntlet" : "roundrobin"},
             {"rounds", c.rounds},
             {"openings", c.openings.describe()},

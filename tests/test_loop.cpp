@@ -1,0 +1,90 @@
+// The closed loop's mechanics on a tiny run: its files, accept and reject, resume.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.h"
+
+using namespace test_cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kTiny = " --games 12 --depth 1 --verify-games 8 --final-games 8 "
+                          "--match-openings random:3 --quiet --threads 2";
+
+std::string weak_weights() {
+    return std::string(FANORONA_TEST_DATA) + "/../../data/weights/weak.txt";
+}
+
+} // namespace
+
+TEST_CASE("a loop iteration writes its data, tuned weights, match and history", "[loop]") {
+    const std::string dir = fresh_dir("loop_files");
+    const Run r = run_cli("loop --iterations 2" + kTiny + " --weights " + weak_weights() +
+                          " --accept-los 0 --out " + dir);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    for (const char* f :
+         {"settings.json", "start.txt", "history.json", "history.txt", "final_weights.txt",
+          "iter-1/selfplay/games.tsv", "iter-1/selfplay/positions.bin", "iter-1/tune/weights.txt",
+          "iter-1/tune/loss.csv", "iter-1/tune/tune.json", "iter-1/match/results.json",
+          "iter-2/match/games.tsv", "final/results.json"})
+        CHECK(fs::exists(dir + "/" + f));
+    const auto h = nlohmann::json::parse(slurp(dir + "/history.json"));
+    REQUIRE(h["iterations"].size() == 2);
+    // --accept-los 0 accepts every candidate: the second iteration starts from the first's.
+    CHECK(h["iterations"][0]["accepted"] == true);
+    CHECK(h["iterations"][1]["current_before"] == h["iterations"][0]["candidate"]);
+    CHECK(h["final"]["weights"] == h["iterations"][1]["candidate"]);
+    CHECK(h["final"]["games"] == 8);
+    CHECK_THAT(r.output, Catch::Contains("Elo gained"));
+    // The tuned weights are a weights file the engine reads.
+    CHECK(run_cli("selfplay --games 2 --depth 1 --quiet --weights " + dir +
+                  "/final_weights.txt --out " + fresh_dir("loop_reuse"))
+              .status == 0);
+}
+
+TEST_CASE("a loop rejects candidates that do not win and keeps the current weights", "[loop]") {
+    const std::string dir = fresh_dir("loop_reject");
+    const Run r = run_cli("loop --iterations 1" + kTiny + " --accept-los 1.0 --out " + dir);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto h = nlohmann::json::parse(slurp(dir + "/history.json"));
+    CHECK(h["iterations"][0]["accepted"] == false);
+    CHECK(h["final"]["weights"] == dir + "/start.txt");
+    CHECK_FALSE(fs::exists(dir + "/final/results.json"));
+}
+
+TEST_CASE("a loop resumes where it stopped and refuses to overwrite", "[loop]") {
+    const std::string full = fresh_dir("loop_full");
+    REQUIRE(run_cli("loop --iterations 2" + kTiny + " --accept-los 0 --out " + full).status == 0);
+    const std::string part = fresh_dir("loop_part");
+    REQUIRE(run_cli("loop --iterations 1" + kTiny + " --accept-los 0 --out " + part).status == 0);
+    // Lose the end of the first iteration's match, as a crash would.
+    fs::remove(part + "/iter-1/match/results.json");
+    CHECK(run_cli("loop --iterations 2" + kTiny + " --accept-los 0 --out " + part).status != 0);
+    REQUIRE(
+        run_cli("loop --iterations 2" + kTiny + " --accept-los 0 --resume --out " + part).status ==
+        0);
+    for (const char* f : {"iter-1/selfplay/games.tsv", "iter-2/selfplay/positions.bin",
+                          "iter-2/match/games.tsv", "final/games.tsv"})
+        CHECK(slurp(full + "/" + f) == slurp(part + "/" + f));
+    // The tuned files name their folder in a comment; the weights themselves are the same.
+    auto weights_only = [](std::string text) {
+        std::string out, line;
+        std::istringstream in(text);
+        while (std::getline(in, line))
+            if (line.rfind("#", 0) != 0) out += line + "\n";
+        return out;
+    };
+    CHECK(weights_only(slurp(full + "/final_weights.txt")) ==
+          weights_only(slurp(part + "/final_weights.txt")));
+    const Run changed = run_cli(
+        "loop --iterations 2 --games 14 --depth 1 --accept-los 0 --quiet --resume --out " + part);
+    CHECK(changed.status != 0);
+    CHECK_THAT(changed.output, Catch::Contains("settings.json") && Catch::Contains("games"));
+}
