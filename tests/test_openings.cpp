@@ -19,6 +19,8 @@
 #include "openings.h"
 #include "openings/opening_book.h"
 #include "openings/opening_output.h"
+#include "openings/search_book.h"
+#include "search.h"
 
 using namespace fanorona;
 
@@ -322,4 +324,69 @@ TEST_CASE("fanorona openings writes files, explores and writes a book", "[openin
     CHECK(err.find("fanorona: ") == 0);
     CHECK(err.find("illegal.tsv:4:") != std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a book by search keeps the balanced positions after P turns", "[openings][search]") {
+    Rules rules;
+    rules.variant = Variant::Dimy;
+    auto openings = enumerate_openings(rules, 2);
+    // Distinct positions, each reached by its move list.
+    std::set<Key> seen;
+    std::set<Key> truth;
+    {
+        MoveList first;
+        Position start = Position::start(Variant::Dimy);
+        generate_moves(start, rules, first);
+        for (const Move& a : first) {
+            Position p = start;
+            p.make_move(a);
+            MoveList second;
+            generate_moves(p, rules, second);
+            for (const Move& b : second) {
+                Position q = p;
+                q.make_move(b);
+                if (count_moves(q, rules) > 0) truth.insert(q.hash());
+            }
+        }
+    }
+    for (const auto& o : openings) {
+        CHECK(seen.insert(o.position.hash()).second);
+        std::string line;
+        for (const auto& m : o.moves) line += " " + m;
+        CHECK(after(line, Variant::Dimy).hash() == o.position.hash());
+    }
+    CHECK(seen == truth);
+
+    auto again = openings;
+    score_openings(openings, rules, default_weights(), 3, 1);
+    score_openings(again, rules, default_weights(), 3, 2);
+    for (std::size_t i = 0; i < openings.size(); ++i) {
+        CHECK(openings[i].score == again[i].score);
+        CHECK(openings[i].depth == 3);
+    }
+    // White's point of view: after two turns White is to move, so the search's own score.
+    Searcher searcher(2);
+    Game game(rules, Position::start(Variant::Dimy));
+    for (const auto& m : openings[0].moves) game.play(m);
+    SearchLimits limits;
+    limits.depth = 3;
+    CHECK(searcher.search(game, limits).score == openings[0].score);
+
+    const ScoreRange range{-40, 40};
+    const auto book = balanced_search_book(openings, range);
+    std::size_t inside = 0;
+    for (const auto& o : openings) inside += range.contains(o.score);
+    REQUIRE(book.size() == inside);
+    const auto suite = parse_opening_suite(format_book(book, {}), rules, "book");
+    int last = 0;
+    for (const Opening& o : suite) {
+        const Position pos = after_moves(o);
+        const auto it = std::find_if(openings.begin(), openings.end(), [&](const auto& s) {
+            return s.position.hash() == pos.hash();
+        });
+        REQUIRE(it != openings.end());
+        CHECK(range.contains(it->score));
+        CHECK(std::abs(it->score) >= last); // most balanced first
+        last = std::abs(it->score);
+    }
 }

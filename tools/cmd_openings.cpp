@@ -1,6 +1,7 @@
 // `fanorona openings`: the opening tree of games files (text, JSON, CSV), an explorer view of one
 // position, and opening suites of balanced positions.
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,9 @@
 #include "openings.h"
 #include "openings/opening_book.h"
 #include "openings/opening_output.h"
+#include "openings/search_book.h"
+#include "options.h"
+#include "weights_io.h"
 
 namespace fanorona::cli {
 
@@ -25,6 +29,13 @@ struct OpeningsOptions {
     std::string explore;
     std::string book;
     std::string balanced = "0.4:0.6";
+    // --by-search
+    bool by_search = false;
+    BoardOptions board;
+    int depth = 4;
+    std::string balanced_cp = "-30:30";
+    std::string weights = "default";
+    int threads = 0;
 };
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -33,7 +44,49 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
     if (!out.flush()) throw std::runtime_error(path.string() + ": cannot write");
 }
 
+// --book with --by-search: every position after P turns, scored by a short search.
+void run_search_book(const OpeningsOptions& o) {
+    if (o.book.empty())
+        throw std::invalid_argument("--by-search: give the suite to write with --book");
+    if (!o.games.empty()) throw std::invalid_argument("--by-search: does not read --games");
+    if (!o.board.fen.empty())
+        throw std::invalid_argument(
+            "--by-search: starts from the start position; --fen is not used");
+    const ScoreRange range = parse_range(o.balanced_cp, "--balanced-cp");
+    const Rules rules = o.board.make_rules();
+    const Weights weights = load_weights_file(o.weights);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto openings = enumerate_openings(rules, o.plies);
+    score_openings(openings, rules, weights, o.depth, o.threads);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto entries = balanced_search_book(openings, range);
+    char header[200];
+    std::snprintf(header, sizeof header,
+                  "positions after %d turns (%s, %s rules) whose depth-%d search score is in "
+                  "[%g, %g] centi-pieces (White's view), weights %s",
+                  o.plies, o.board.variant.c_str(), o.board.rules.c_str(), o.depth, range.low,
+                  range.high, weights_display_name(o.weights).c_str());
+    write_file(o.book, format_book(entries, {"fanorona opening suite: " + std::string(header)}));
+    if (!o.out.empty()) {
+        std::filesystem::create_directories(o.out);
+        std::string csv = "line,position,score,depth,kept\n";
+        for (const auto& s : openings) {
+            std::string line;
+            for (const auto& m : s.moves) line += (line.empty() ? "" : " ") + m;
+            csv += line + "," + s.position.to_string() + "," + std::to_string(s.score) + "," +
+                   std::to_string(s.depth) + "," + (range.contains(s.score) ? "1" : "0") + "\n";
+        }
+        write_file(std::filesystem::path(o.out) / "search_scores.csv", csv);
+    }
+    std::printf("scored %zu positions after %d turns at depth %d in %.1f s; wrote %zu openings "
+                "with scores in [%g, %g] to %s\n",
+                openings.size(), o.plies, o.depth, secs, entries.size(), range.low, range.high,
+                o.book.c_str());
+}
+
 void run_openings(const OpeningsOptions& o) {
+    if (o.by_search) return run_search_book(o);
     if (o.games.empty()) throw std::invalid_argument("--games: give at least one games file");
     const OpeningTree tree = build_opening_tree(o.games, o.plies);
     OpeningView view;
@@ -112,6 +165,24 @@ void add_openings_command(CLI::App& app) {
     cmd->add_option("--balanced", o->balanced,
                     "With --book: keep positions whose White score (win 1, draw 0.5) lies in "
                     "LOW:HIGH")
+        ->capture_default_str();
+    cmd->add_flag("--by-search", o->by_search,
+                  "With --book: instead of games, take every distinct position after --plies "
+                  "turns from the start position, score each with a search of --depth, and keep "
+                  "those within --balanced-cp");
+    o->board.add_to(*cmd);
+    cmd->add_option("--depth", o->depth, "With --by-search: search depth per position")
+        ->check(CLI::Range(1, 30))
+        ->capture_default_str();
+    cmd->add_option("--balanced-cp", o->balanced_cp,
+                    "With --by-search: keep positions whose score (centi-pieces, White's view) "
+                    "lies in LOW:HIGH")
+        ->capture_default_str();
+    cmd->add_option("--weights", o->weights,
+                    "With --by-search: weights file (default: the built-in weights)")
+        ->capture_default_str();
+    cmd->add_option("--threads", o->threads, "With --by-search: worker threads (0: all cores)")
+        ->check(CLI::Range(0, 1024))
         ->capture_default_str();
     cmd->callback([o] { run_openings(*o); });
 }

@@ -1,0 +1,94 @@
+#include "openings/search_book.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_set>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "notation.h"
+#include "search.h"
+
+namespace fanorona {
+
+namespace {
+
+// Depth-first over whole turns; a position seen before at the same ply has the same subtree
+// and is skipped (its first move order is kept).
+void walk(Position& pos, const Rules& rules, int ply, int plies, std::vector<std::string>& line,
+          std::vector<std::unordered_set<Key>>& seen, std::vector<ScoredOpening>& out) {
+    if (!seen[std::size_t(ply)].insert(pos.hash()).second) return;
+    MoveList list;
+    generate_moves(pos, rules, list);
+    if (ply == plies) {
+        if (!list.empty() && pos.player()) out.push_back({line, pos, 0, 0});
+        return;
+    }
+    for (const Move& m : list) {
+        line.push_back(move_to_string(pos, rules, m));
+        const UndoInfo undo = pos.make_move(m);
+        walk(pos, rules, ply + 1, plies, line, seen, out);
+        pos.unmake_move(m, undo);
+        line.pop_back();
+    }
+}
+
+} // namespace
+
+std::vector<ScoredOpening> enumerate_openings(const Rules& rules, int plies) {
+    std::vector<ScoredOpening> out;
+    std::vector<std::unordered_set<Key>> seen(std::size_t(plies) + 1);
+    std::vector<std::string> line;
+    Position pos = Position::start(rules.variant);
+    walk(pos, rules, 0, plies, line, seen, out);
+    return out;
+}
+
+void score_openings(std::vector<ScoredOpening>& openings, const Rules& rules,
+                    const Weights& weights, int depth, int threads, std::size_t hash_mb) {
+    tbb::enumerable_thread_specific<Searcher> searchers([&] {
+        Searcher s(hash_mb);
+        s.set_weights(weights);
+        return s;
+    });
+    SearchLimits limits;
+    limits.depth = depth;
+    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+    arena.execute([&] {
+        tbb::parallel_for(std::size_t(0), openings.size(), [&](std::size_t i) {
+            ScoredOpening& o = openings[i];
+            Searcher& searcher = searchers.local();
+            searcher.clear(); // a fresh table for each position: results independent of order
+            Game game(rules, Position::start(rules.variant));
+            for (const auto& m : o.moves) game.play(m);
+            const SearchResult r = searcher.search(game, limits);
+            o.score = o.position.side_to_move() == Color::White ? r.score : -r.score;
+            o.depth = r.depth;
+        });
+    });
+}
+
+std::vector<BookEntry> balanced_search_book(const std::vector<ScoredOpening>& openings,
+                                            ScoreRange range) {
+    std::vector<std::size_t> kept;
+    for (std::size_t i = 0; i < openings.size(); ++i)
+        if (range.contains(openings[i].score)) kept.push_back(i);
+    std::stable_sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) {
+        return std::abs(openings[a].score) < std::abs(openings[b].score);
+    });
+    std::vector<BookEntry> out;
+    for (std::size_t i : kept) {
+        const ScoredOpening& o = openings[i];
+        std::string line;
+        for (const auto& m : o.moves) line += (line.empty() ? "" : " ") + m;
+        char comment[64];
+        std::snprintf(comment, sizeof comment, "search depth=%d score=%+d", o.depth, o.score);
+        out.push_back({line.empty() ? o.position.to_string() : line, comment});
+    }
+    return out;
+}
+
+} // namespace fanorona
