@@ -29,8 +29,10 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
+# The main job: a short closed loop (self-play, tune, verify) from deliberately weak weights.
+# It resumes where it stopped if interrupted; `rm -rf runs/main` starts it afresh.
 run: build
-	$(FANORONA) perft --depth 6
+	$(FANORONA) loop --weights data/weights/weak.txt --out runs/main --resume
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

@@ -16,7 +16,7 @@ namespace fanorona::cli {
 struct LoopConfig {
     Rules rules;
     int iterations = 3;
-    std::uint64_t games = 200; // self-play games per iteration
+    std::uint64_t games = 400; // self-play games per iteration
     SearchLimits limits;       // for self-play and the matches
     std::string start_weights = "default";
     std::string out_dir = "loop";
@@ -26,7 +26,7 @@ struct LoopConfig {
     double accept_los = 0.95;              // fixed match: accept when LOS reaches this
     int window = 2;                        // tune on the data of this many latest iterations
     std::string selfplay_openings = "random:6";
-    std::string match_openings = "random:4";
+    std::string match_openings = "balanced";
     double epsilon = 0.1; // self-play exploration
     int explore_turns = 12;
     std::string optimizer = "newton";
