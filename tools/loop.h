@@ -21,7 +21,7 @@ struct LoopConfig {
     std::string start_weights = "default";
     std::string out_dir = "loop";
     std::uint64_t verify_games = 200;      // the largest verification match
-    std::uint64_t final_games = 200;       // the final match, last weights against the start
+    std::uint64_t final_games = 400;       // the final match, last weights against the start
     std::optional<stats::SprtConfig> sprt; // verification by SPRT instead of a fixed match
     double accept_los = 0.95;              // fixed match: accept when LOS reaches this
     int window = 2;                        // tune on the data of this many latest iterations
