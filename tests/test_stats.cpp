@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <numbers>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -78,7 +80,7 @@ double sprt_acceptance(const SprtConfig& config, const GameLaw& law, int runs, s
         Pentanomial p;
         for (int pairs = 1; pairs <= 100000; ++pairs) {
             p.add_pair(play(rng, law) + play(rng, law));
-            if (pairs % 2) continue; // test every 2 pairs, as fishtest tests every batch
+            if (pairs % 4) continue; // test every 4 pairs, as fishtest tests every batch
             const SprtResult r = sprt_test(p, config);
             if (r.verdict == SprtVerdict::Continue) continue;
             h1 += r.verdict == SprtVerdict::AcceptH1;
@@ -269,4 +271,284 @@ TEST_CASE("SPRT accepts the true hypothesis at the designed rates", "[stats]") {
         CHECK(at1 >= 0.92);
         CHECK(at0 <= 0.08);
     }
+}
+
+namespace {
+
+constexpr double kEloPerNat = 400.0 / std::numbers::ln10;
+
+// Davidson's law for a rating difference `diff` (Elo) and draw parameter nu.
+GameLaw davidson_law(double diff, double nu) {
+    const double u = diff / kEloPerNat / 2;
+    const double d = std::exp(u) + std::exp(-u) + nu;
+    return {std::exp(u) / d, nu / d, std::exp(-u) / d};
+}
+
+// Every pairing plays `games` games drawn from law(r_i - r_j).
+template <typename Law>
+PairwiseResults round_robin(const std::vector<double>& ratings, int games, Law law, Rng& rng) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < ratings.size(); ++i) names.push_back("p" + std::to_string(i));
+    PairwiseResults r(names);
+    for (std::size_t i = 0; i < ratings.size(); ++i)
+        for (std::size_t j = i + 1; j < ratings.size(); ++j)
+            for (int g = 0; g < games; ++g) r.add(i, j, play(rng, law(ratings[i] - ratings[j])));
+    return r;
+}
+
+std::vector<double> centred(std::vector<double> r) {
+    double mean = 0;
+    for (const double x : r) mean += x / double(r.size());
+    for (double& x : r) x -= mean;
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("Pairwise results store each pairing once and flip it", "[stats]") {
+    PairwiseResults r({"a", "b", "c"});
+    r.add(0, 1, WDL{3, 2, 1});
+    r.add(1, 0, WDL{1, 0, 0});
+    r.add_pair(2, 0, WDL{1, 1, 0});
+    CHECK(r.wdl(0, 1) == WDL{3, 2, 2});
+    CHECK(r.wdl(1, 0) == WDL{2, 2, 3});
+    CHECK(r.wdl(0, 2) == WDL{0, 1, 1});
+    CHECK(r.pentanomial(2, 0) == penta({0, 0, 0, 1, 0}));
+    CHECK(r.pentanomial(0, 2) == penta({0, 1, 0, 0, 0}));
+    CHECK(r.total(0) == WDL{3, 3, 3});
+    CHECK(r.wdl(1, 2) == WDL{});
+    PairwiseResults twice = r;
+    twice += r;
+    CHECK(twice.wdl(0, 1) == WDL{6, 4, 4});
+    CHECK_THROWS(r.wdl(1, 1));
+    CHECK_THROWS(r.add(0, 3, WDL{1, 0, 0}));
+    CHECK_THROWS(twice += PairwiseResults({"a", "b"}));
+}
+
+TEST_CASE("Two-player ratings reduce to the match formulas", "[stats]") {
+    PairwiseResults r({"x", "y"});
+    r.add(0, 1, WDL{70, 20, 30}); // score 0.6667
+    RatingOptions o;
+    o.errors = ErrorModel::Trinomial;
+    o.anchor = 1;
+    const Ratings t = fit_ratings(r, o);
+    const EloEstimate e = estimate_elo(WDL{70, 20, 30});
+    CHECK(t.elo[1] == 0);
+    CHECK(t.error95[1] == 0);
+    CHECK(t.elo[0] == Approx(e.elo).epsilon(1e-9));
+    // Sandwich = delta method on the logit: sd(r) = sd(score) / (p (1 - p)) in natural units.
+    const double p = e.score;
+    CHECK(t.error95[0] == Approx(kZ95 * kEloPerNat * e.score_stderr / (p * (1 - p))).epsilon(1e-9));
+
+    o.errors = ErrorModel::Fisher;
+    o.anchor.reset();
+    const Ratings f = fit_ratings(r, o);
+    CHECK(f.elo[0] == Approx(e.elo / 2).epsilon(1e-9));
+    CHECK(f.elo[1] == Approx(-e.elo / 2).epsilon(1e-9));
+    // Binomial information n p (1 - p) (draws as half wins): wider than the trinomial interval.
+    const double fisher = kZ95 * kEloPerNat / std::sqrt(120 * p * (1 - p));
+    CHECK(f.difference_error95(0, 1) == Approx(fisher).epsilon(1e-9));
+    CHECK(f.error95[0] == Approx(fisher / 2).epsilon(1e-9));
+    CHECK(fisher > t.error95[0]);
+
+    // Davidson: P(win) / P(loss) = 10^(diff / 400), P(draw) fitted exactly with two players.
+    o.model = RatingModel::Davidson;
+    const Ratings d = fit_ratings(r, o);
+    CHECK(d.model == RatingModel::Davidson);
+    CHECK(d.elo[0] - d.elo[1] == Approx(400 * std::log10(70.0 / 30.0)).epsilon(1e-9));
+    CHECK(d.draw_nu / (std::sqrt(70.0 / 30.0) + std::sqrt(30.0 / 70.0) + d.draw_nu) ==
+          Approx(20.0 / 120).epsilon(1e-9));
+}
+
+TEST_CASE("Bradley-Terry and Davidson recover known ratings from simulated games", "[stats]") {
+    const std::vector<double> truth = centred({0, 80, -50, 150, -120});
+    Rng rng(2024);
+    SECTION("Bradley-Terry, draws as half wins") {
+        const auto results = round_robin(
+            truth, 2000, [](double diff) { return law_with_score(score_from_elo(diff), 0.3); },
+            rng);
+        const Ratings r = fit_ratings(results);
+        for (std::size_t i = 0; i < truth.size(); ++i) {
+            INFO("player " << i << " fit " << r.elo[i] << " +- " << r.error95[i]);
+            CHECK(std::abs(r.elo[i] - truth[i]) < 1.5 * r.error95[i]);
+            CHECK(r.error95[i] > 3);
+            CHECK(r.error95[i] < 15);
+        }
+        double sum = 0;
+        for (const double x : r.elo) sum += x;
+        CHECK(sum == Approx(0).margin(1e-9));
+    }
+    SECTION("Davidson") {
+        const auto results = round_robin(
+            truth, 2000, [](double diff) { return davidson_law(diff, 0.8); }, rng);
+        RatingOptions o;
+        o.model = RatingModel::Davidson;
+        o.anchor = 0;
+        const Ratings r = fit_ratings(results, o);
+        CHECK(r.model == RatingModel::Davidson);
+        CHECK(r.draw_nu == Approx(0.8).margin(0.05));
+        for (std::size_t i = 1; i < truth.size(); ++i) {
+            INFO("player " << i << " fit " << r.elo[i] << " +- " << r.error95[i]);
+            CHECK(std::abs(r.elo[i] - (truth[i] - truth[0])) < 1.5 * r.error95[i]);
+        }
+    }
+}
+
+// Game pairs with unbalanced openings: the first game favours A by b, the second (colours
+// swapped) favours B by b, so the two games of a pair are negatively correlated and the pair
+// score varies less than two independent games'. Pentanomial intervals see this; trinomial ones
+// do not (too wide). Over many simulated tournaments the pentanomial 95% intervals cover the
+// true ratings about 95% of the time.
+TEST_CASE("Pentanomial rating intervals account for correlated game pairs", "[stats]") {
+    const std::vector<double> truth = centred({0, 60, -40, 100});
+    int covered_penta = 0, covered_tri = 0, intervals = 0;
+    double width_penta = 0, width_tri = 0;
+    for (int t = 0; t < 200; ++t) {
+        Rng rng = Rng::derive(77, 2, std::uint64_t(t));
+        PairwiseResults results({"a", "b", "c", "d"});
+        for (std::size_t i = 0; i < truth.size(); ++i)
+            for (std::size_t j = i + 1; j < truth.size(); ++j)
+                for (int pair = 0; pair < 100; ++pair) {
+                    const double s = score_from_elo(truth[i] - truth[j]);
+                    const double b = rng.uniform() < 0.5 ? 0.2 : -0.2;
+                    results.add_pair(i, j,
+                                     play(rng, law_with_score(s + b, 0.2)) +
+                                         play(rng, law_with_score(s - b, 0.2)));
+                }
+        RatingOptions o;
+        const Ratings penta_fit = fit_ratings(results, o);
+        o.errors = ErrorModel::Trinomial;
+        const Ratings tri_fit = fit_ratings(results, o);
+        for (std::size_t i = 0; i < truth.size(); ++i) {
+            const double miss = std::abs(penta_fit.elo[i] - truth[i]);
+            covered_penta += miss <= penta_fit.error95[i];
+            covered_tri += miss <= tri_fit.error95[i];
+            width_penta += penta_fit.error95[i];
+            width_tri += tri_fit.error95[i];
+            ++intervals;
+        }
+    }
+    const double cp = double(covered_penta) / intervals, ct = double(covered_tri) / intervals;
+    INFO("coverage pentanomial " << cp << " trinomial " << ct << " width ratio "
+                                 << width_penta / width_tri);
+    CHECK(cp == Approx(0.95).margin(0.03));
+    CHECK(ct >= cp); // wider intervals
+    // Pair variance 2 * 0.2 - 2 * 0.04 against 2 * 0.2 (game variance 0.2): ratio sqrt(0.8).
+    CHECK(width_penta / width_tri == Approx(std::sqrt(0.8)).margin(0.03));
+}
+
+TEST_CASE("Ratings that do not exist are reported; prior draws make them exist", "[stats]") {
+    PairwiseResults r({"ace", "mid", "low"});
+    r.add(0, 1, WDL{10, 0, 0});
+    r.add(0, 2, WDL{10, 0, 0});
+    r.add(1, 2, WDL{5, 3, 2});
+    CHECK_THROWS_WITH(fit_ratings(r), Catch::Contains("ace scored every point"));
+    RatingOptions o;
+    o.prior_draws = 2;
+    const Ratings fit = fit_ratings(r, o);
+    CHECK(fit.elo[0] > fit.elo[1]);
+    CHECK(fit.elo[1] > fit.elo[2]);
+
+    PairwiseResults apart({"a", "b", "c", "d"});
+    apart.add(0, 1, WDL{3, 3, 3});
+    apart.add(2, 3, WDL{3, 3, 3});
+    CHECK_THROWS_WITH(fit_ratings(apart, o), Catch::Contains("never played"));
+
+    // Davidson without any draw falls back to Bradley-Terry.
+    PairwiseResults nodraw({"a", "b"});
+    nodraw.add(0, 1, WDL{6, 0, 4});
+    o = {};
+    o.model = RatingModel::Davidson;
+    CHECK(fit_ratings(nodraw, o).model == RatingModel::BradleyTerry);
+}
+
+TEST_CASE("The results table ranks players and renders text and JSON", "[stats]") {
+    PairwiseResults r({"base", "new", "old"});
+    r.add_pair(1, 0, WDL{1, 1, 0});
+    r.add_pair(1, 0, WDL{1, 0, 1});
+    r.add_pair(1, 0, WDL{2, 0, 0});
+    r.add(1, 2, WDL{8, 4, 3});
+    r.add(0, 2, WDL{5, 5, 5});
+    const ResultsTable t = make_results_table(r);
+    REQUIRE(t.ratings);
+    REQUIRE(t.rows.size() == 3);
+    CHECK(t.rows[0].name == "new");
+    CHECK(t.rows[0].total == WDL{12, 5, 4});
+    CHECK(t.pairings.size() == 3);
+    CHECK(t.pairings[0].estimate.pentanomial); // base vs new has game pairs
+    CHECK_FALSE(t.pairings[1].estimate.pentanomial);
+    const std::string text = render_text(t);
+    CHECK(text.find("new") < text.find("base"));
+    CHECK(text.find("bradley-terry") != std::string::npos);
+    CHECK(text.find("base vs new: 6 games, W 1 D 1 L 4") != std::string::npos);
+    CHECK(text.find("pentanomial [1,1,1,0,0]") != std::string::npos);
+    const nlohmann::json j = render_json(t);
+    CHECK(j["players"][0]["name"] == "new");
+    CHECK(j["players"][0]["games"] == 21);
+    CHECK(j["pairings"][0]["pentanomial"] == nlohmann::json::array({1, 1, 1, 0, 0}));
+    CHECK(j["pairings"][0]["stats"]["source"] == "pentanomial");
+    CHECK(j["pairings"][0]["rating_difference_error95"].get<double>() > 0);
+
+    PairwiseResults sweep({"a", "b"});
+    sweep.add(0, 1, WDL{4, 0, 0});
+    const ResultsTable s = make_results_table(sweep);
+    CHECK_FALSE(s.ratings);
+    CHECK(render_text(s).find("No ratings: ratings do not exist") != std::string::npos);
+    CHECK(render_json(s)["players"][0]["elo"].is_null());
+    CHECK(render_json(s)["players"][0]["name"] == "a");
+}
+
+namespace {
+
+// Runs `fanorona <args>`; returns the exit code and fills stdout and stderr.
+int run_fanorona(const std::string& args, std::string& out, std::string& err) {
+    const std::string o = "stats_test_out.txt", e = "stats_test_err.txt";
+    const int rc =
+        std::system((std::string(FANORONA_BINARY) + " " + args + " >" + o + " 2>" + e).c_str());
+    auto slurp = [](const std::string& path) {
+        std::string s;
+        if (FILE* f = std::fopen(path.c_str(), "rb")) {
+            char buf[4096];
+            std::size_t n;
+            while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+            std::fclose(f);
+        }
+        std::remove(path.c_str());
+        return s;
+    };
+    out = slurp(o);
+    err = slurp(e);
+    return rc;
+}
+
+} // namespace
+
+TEST_CASE("fanorona stats prints text and JSON and rejects bad counts", "[stats][cli]") {
+    std::string out, err;
+    REQUIRE(run_fanorona("stats --wdl 120,60,100 --sprt elo0=0,elo1=5", out, err) == 0);
+    CHECK(out.find("Games       280 (W 120, D 60, L 100)") != std::string::npos);
+    CHECK(out.find("Elo         24.86 +- 36.27") != std::string::npos);
+    CHECK(out.find("nElo        28.09 +- 40.70") != std::string::npos);
+    CHECK(out.find("LOS         91.19%") != std::string::npos);
+    CHECK(out.find("LLR         0.30 (bounds -2.94, 2.94): continue") != std::string::npos);
+
+    REQUIRE(run_fanorona("stats --penta 2,10,40,12,3 --sprt elo0=0,elo1=5,model=logistic --json",
+                         out, err) == 0);
+    const nlohmann::json j = nlohmann::json::parse(out);
+    CHECK(j["games"] == 134);
+    CHECK(j["elo"].get<double>() == Approx(10.3742936378));
+    CHECK(j["sprt"]["llr"].get<double>() == Approx(0.139852994539));
+    CHECK(j["sprt"]["verdict"] == "continue");
+    CHECK(j["pentanomial"] == nlohmann::json::array({2, 10, 40, 12, 3}));
+
+    CHECK(run_fanorona("stats --wdl 1,two,3", out, err) != 0);
+    CHECK(err == "fanorona: --wdl: field 2 of '1,two,3' (expected W,D,L): 'two' is not a "
+                 "non-negative integer\n");
+    CHECK(run_fanorona("stats --penta 1,2,3", out, err) != 0);
+    CHECK(err.find("expected 5") != std::string::npos);
+    CHECK(run_fanorona("stats --wdl 0,0,0", out, err) != 0);
+    CHECK(err.find("no games") != std::string::npos);
+    CHECK(run_fanorona("stats --wdl 1,2,3 --sprt elo0=5,elo1=0", out, err) != 0);
+    CHECK(err.find("smaller") != std::string::npos);
+    CHECK(out.empty());
 }

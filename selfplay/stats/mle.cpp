@@ -37,8 +37,7 @@ double solve_secular(const std::vector<double>& a, const std::vector<double>& p)
         }
         return value;
     };
-    double x = std::clamp(0.0, lo, hi);
-    if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    double x = 0; // lo < 0 < hi
     for (int iter = 0; iter < 200; ++iter) {
         double slope = 0;
         const double value = f(x, slope);
