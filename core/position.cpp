@@ -19,8 +19,9 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 int parse_counter(std::string_view field, const char* what) {
-    if (field.empty() || field.size() > 9)
-        throw std::invalid_argument(std::string("bad ") + what + " '" + std::string(field) + "'");
+    if (field.size() > 9)
+        throw std::invalid_argument(std::string("bad ") + what + " '" + std::string(field) +
+                                    "': too large");
     int value = 0;
     for (char c : field) {
         if (c < '0' || c > '9')
