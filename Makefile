@@ -38,7 +38,7 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 bench: build
-	$(FANORONA) perft --depth 7
+	FANORONA=$(FANORONA) OUT=$(BUILD)/bench/perft.json tools/bench/perft.sh
 
 # A Debug build of the tests with AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize: deps
