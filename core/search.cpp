@@ -20,6 +20,15 @@ constexpr int kLmrSize = 64;
 int score_to_tt(int s, int ply) {
     return s >= kWinScore - kMaxPly ? s + ply : s <= -(kWinScore - kMaxPly) ? s - ply : s;
 }
+// True when the side to move has a paika move (a piece next to an empty point on a line).
+bool has_paika(const Position& pos) {
+    const Geometry& g = pos.geo();
+    const Bitboard empty = pos.empty();
+    for (int d = 0; d < kDirections; ++d)
+        if (pos.player() & g.shift(empty, opposite(Direction(d)))) return true;
+    return false;
+}
+
 int score_from_tt(int s, int ply) {
     return s >= kWinScore - kMaxPly ? s - ply : s <= -(kWinScore - kMaxPly) ? s + ply : s;
 }
@@ -147,6 +156,7 @@ struct Searcher::Impl {
 
     void push(const Move& m, UndoInfo& undo, int ply) {
         undo = pos.make_move(m);
+        tt.prefetch(pos.hash());
         keys.push_back(pos.hash());
         plies[ply + 1].plies_from_null = plies[ply].plies_from_null + 1;
     }
@@ -163,6 +173,7 @@ struct Searcher::Impl {
 int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_null) {
     const bool pv_node = beta - alpha > 1;
     pv_length[ply] = ply;
+    if (stopped) return 0;
     ++nodes;
     if (ply > seldepth) seldepth = ply;
     if (check_stop()) return 0;
@@ -185,6 +196,18 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         if (alpha >= beta) return alpha;
     }
 
+    // The horizon: a quiet position gets its static score; forced captures go on (no stand pat:
+    // capturing is compulsory) for at most QsMaxDepth plies.
+    const bool captures = turn_rights(pos, rules).may_capture && capturing_pieces(pos);
+    if (depth <= 0) {
+        if (!captures) return has_paika(pos) ? static_eval() : -(kWinScore - ply);
+        if (depth <= -params[Param::QsMaxDepth]) return static_eval();
+        if (params[Param::QsCutMargin] >= 0 && !pv_node) {
+            const int e = static_eval();
+            if (e - params[Param::QsCutMargin] >= beta) return e;
+        }
+    }
+
     // Transposition table.
     const Key key = pos.hash();
     const TTEntry* entry = tt.probe(key);
@@ -203,18 +226,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     generate_moves(pos, rules, p.moves);
     if (p.moves.empty()) return -(kWinScore - ply);
-    const bool captures = p.moves[0].is_capture();
     const int move_count = p.moves.count;
-
-    // The horizon: a quiet position gets its static score; forced captures go on (no stand pat:
-    // capturing is compulsory) for at most QsMaxDepth plies.
-    if (depth <= 0) {
-        if (!captures || depth <= -params[Param::QsMaxDepth]) return static_eval();
-        if (params[Param::QsCutMargin] >= 0 && !pv_node) {
-            const int e = static_eval();
-            if (e - params[Param::QsCutMargin] >= beta) return e;
-        }
-    }
 
     // Pruning of quiet nodes from the static score.
     const bool prune_ok = !pv_node && !captures && depth > 0 && !is_decisive(beta);

@@ -4,7 +4,8 @@
 // collision); the move is still only used after matching it against the generated moves.
 
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include "types.h"
 
@@ -44,6 +45,9 @@ public:
         return nullptr;
     }
 
+    // Starts loading the bucket of `key` into the cache.
+    void prefetch(Key key) const { __builtin_prefetch(&buckets_[key & mask_]); }
+
     void store(Key key, int score, int depth, Bound bound, const Move* move);
 
     // Permille of the first 1000 buckets' entries written in this search (for `hashfull`).
@@ -53,7 +57,11 @@ private:
     struct Bucket {
         TTEntry entries[2];
     };
-    std::vector<Bucket> buckets_;
+    struct Free {
+        void operator()(Bucket* p) const { std::free(p); }
+    };
+    std::unique_ptr<Bucket[], Free> buckets_; // 2 MB aligned, so it can use huge pages
+    std::size_t count_ = 0;
     std::size_t mask_ = 0;
     std::size_t mb_ = 0;
     std::uint8_t generation_ = 0;

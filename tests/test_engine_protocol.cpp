@@ -1,0 +1,141 @@
+// The engine protocol end to end: `fanorona engine` driven through a pipe, bad lines included.
+
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cli_helpers.h"
+#include "notation.h"
+
+using namespace fanorona;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+// Runs the engine with `input` on standard input; returns its output lines.
+std::vector<std::string> run_engine(const std::string& name, const std::string& input) {
+    const std::string dir = test_cli::fresh_dir("engine_" + name);
+    std::filesystem::create_directories(dir);
+    const std::string path = dir + "/input.txt";
+    std::ofstream(path) << input;
+    const test_cli::Run r = test_cli::run_cli("engine < " + path);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    return lines_of(r.output);
+}
+
+int count_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
+    int n = 0;
+    for (const std::string& l : lines) n += l.rfind(prefix, 0) == 0;
+    return n;
+}
+
+std::string last_with(const std::vector<std::string>& lines, const std::string& prefix) {
+    std::string found;
+    for (const std::string& l : lines)
+        if (l.rfind(prefix, 0) == 0) found = l;
+    return found;
+}
+
+} // namespace
+
+TEST_CASE("The engine answers uci, isready and go through a pipe", "[protocol]") {
+    const auto out = run_engine("basic", "uci\nisready\nucinewgame\nposition startpos\ngo depth 4\n"
+                                         "isready\nquit\n");
+    CHECK(out.front() == "id name Fanorona Lab");
+    CHECK(count_prefix(out, "uciok") == 1);
+    CHECK(count_prefix(out, "option name Hash type spin") == 1);
+    CHECK(count_prefix(out, "option name Weights type string") == 1);
+    CHECK(count_prefix(out, "option name AspWindow type spin default") == 1);
+    CHECK(count_prefix(out, "readyok") == 2);
+    CHECK(count_prefix(out, "info depth 4 ") == 1);
+    const std::string best = last_with(out, "bestmove ");
+    REQUIRE(!best.empty());
+    const Rules rules;
+    CHECK_NOTHROW(parse_move(Position::start(Variant::Tsivy), rules, best.substr(9)));
+    const std::string info = last_with(out, "info depth 4 ");
+    CHECK(info.find(" score cp ") != std::string::npos);
+    CHECK(info.find(" nodes ") != std::string::npos);
+    CHECK(info.find(" nps ") != std::string::npos);
+    CHECK(info.find(" pv ") != std::string::npos);
+}
+
+TEST_CASE("Bad lines get an info string error and the engine goes on", "[protocol]") {
+    const auto out = run_engine("errors", "hello\n"
+                                          "position startpos moves e2e3\n"
+                                          "position fen BBBB/xx w\n"
+                                          "position sideways\n"
+                                          "go depth x\n"
+                                          "go sideways 3\n"
+                                          "setoption name NoSuchOption value 3\n"
+                                          "setoption name AspWindow value 0\n"
+                                          "setoption name Hash value lots\n"
+                                          "setoption name Weights value /no/such/weights.txt\n"
+                                          "setoption name Variant value chess\n"
+                                          "\n"
+                                          "isready\n"
+                                          "position startpos moves d3e3A\n"
+                                          "go depth 2\n");
+    CHECK(count_prefix(out, "info string error: ") == 11);
+    CHECK(count_prefix(out, "info string error: unknown command 'hello'") == 1);
+    CHECK(count_prefix(out, "info string error: position: move 1 'e2e3'") == 1);
+    CHECK(count_prefix(out, "info string error: /no/such/weights.txt: cannot open") == 1);
+    CHECK(count_prefix(out, "readyok") == 1);
+    // The last good position (after d3e3A) is searched: Black answers.
+    const std::string best = last_with(out, "bestmove ");
+    REQUIRE(!best.empty());
+    Position pos = Position::start(Variant::Tsivy);
+    const Rules rules;
+    pos.make_move(parse_move(pos, rules, "d3e3A"));
+    CHECK_NOTHROW(parse_move(pos, rules, best.substr(9)));
+}
+
+TEST_CASE("stop ends go infinite; the end of input waits for a search to answer", "[protocol]") {
+    auto out = run_engine("infinite", "position startpos\ngo infinite\nisready\nstop\nquit\n");
+    CHECK(count_prefix(out, "bestmove ") == 1);
+    CHECK(count_prefix(out, "readyok") == 1);
+    // End of input right after `go`: the search still answers.
+    out = run_engine("eof", "position startpos\ngo nodes 20000\n");
+    CHECK(count_prefix(out, "bestmove ") == 1);
+    out = run_engine("eof_infinite", "position startpos\ngo infinite\n");
+    CHECK(count_prefix(out, "bestmove ") == 1);
+}
+
+TEST_CASE("The engine plays every limit, variant and rule set", "[protocol]") {
+    const auto out = run_engine("options", "setoption name Variant value dimy\n"
+                                           "setoption name Hash value 2\n"
+                                           "setoption name QsMaxDepth value 4\n"
+                                           "setoption name Weights value default\n"
+                                           "position startpos moves b2c3A\n"
+                                           "go movetime 50\n"
+                                           "stop\n"
+                                           "position fen BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w 0 1\n"
+                                           "go wtime 1000 btime 1000 winc 10 binc 10\n"
+                                           "stop\n"
+                                           "setoption name Rules value vela\n"
+                                           "setoption name Variant value tsivy\n"
+                                           "position startpos\n"
+                                           "go nodes 3000\n");
+    CHECK(count_prefix(out, "info string error") == 0);
+    REQUIRE(count_prefix(out, "bestmove ") == 3);
+    // The last answer is a legal Vela move from the tsivy start (a single capture).
+    Rules vela;
+    vela.ruleset = RuleSet::Vela;
+    const std::string best = last_with(out, "bestmove ").substr(9);
+    const Move m = parse_move(Position::start(Variant::Tsivy), vela, best);
+    CHECK(popcount(m.captured) == 1);
+}
+
+TEST_CASE("A lost position answers bestmove (none)", "[protocol]") {
+    const auto out = run_engine("none", "setoption name Variant value dimy\n"
+                                        "position fen 5/5/5/5/W4 b\ngo depth 3\n");
+    CHECK(last_with(out, "bestmove ") == "bestmove (none)");
+}

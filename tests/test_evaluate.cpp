@@ -1,0 +1,159 @@
+// Tests of the evaluation: feature names, the exact evaluate/features relation, symmetry, and
+// the terms' meaning on hand-made positions.
+
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "baseline.h"
+#include "evaluate.h"
+#include "game.h"
+
+using namespace fanorona;
+
+namespace {
+
+// Positions from seeded random games on both boards.
+std::vector<std::pair<Position, Rules>> sample_positions() {
+    std::vector<std::pair<Position, Rules>> out;
+    for (Variant v : {Variant::Tsivy, Variant::Dimy})
+        for (RuleSet rs : {RuleSet::Standard, RuleSet::Vela})
+            for (std::uint64_t game = 0; game < 6; ++game) {
+                Rules rules;
+                rules.variant = v;
+                rules.ruleset = rs;
+                Game g(rules, Position::start(v));
+                while (!g.outcome().over() && g.moves().size() < 120) {
+                    out.emplace_back(g.position(), rules);
+                    g.play(random_move(g.position(), rules, game * 1000 + g.moves().size()));
+                }
+            }
+    return out;
+}
+
+// The position seen from the other side: board flipped top to bottom, colours swapped.
+Position colour_flipped(const Position& p) {
+    const Geometry& g = p.geo();
+    auto flip = [&](Bitboard b) {
+        Bitboard out = 0;
+        for (; b;) {
+            const Square s = pop_lsb(b);
+            out |= bit(make_square(file_of(s), g.height - 1 - rank_of(s)));
+        }
+        return out;
+    };
+    return Position::from_pieces(p.variant(), flip(p.pieces(Color::Black)),
+                                 flip(p.pieces(Color::White)), ~p.side_to_move(),
+                                 p.turns_since_capture(), p.turn());
+}
+
+// The position mirrored left to right.
+Position mirrored(const Position& p) {
+    const Geometry& g = p.geo();
+    auto flip = [&](Bitboard b) {
+        Bitboard out = 0;
+        for (; b;) {
+            const Square s = pop_lsb(b);
+            out |= bit(make_square(g.width - 1 - file_of(s), rank_of(s)));
+        }
+        return out;
+    };
+    return Position::from_pieces(p.variant(), flip(p.pieces(Color::White)),
+                                 flip(p.pieces(Color::Black)), p.side_to_move(),
+                                 p.turns_since_capture(), p.turn());
+}
+
+int raw_term(const Position& pos, Term t, const Rules& rules = {}) {
+    std::array<int, kTermCount> raw;
+    extract_terms(pos, rules, raw);
+    return raw[t];
+}
+
+} // namespace
+
+TEST_CASE("Feature names are unique and map back to their index", "[evaluate]") {
+    std::set<std::string> names;
+    for (int f = 0; f < kFeatureCount; ++f) {
+        const std::string name(feature_name(f));
+        CHECK(!name.empty());
+        CHECK(feature_index(name) == f);
+        CHECK(names.insert(name).second);
+        CHECK(name == std::string(term_name(f / 2)) + (f % 2 ? "_eg" : "_mg"));
+    }
+    CHECK(feature_index("material") == -1);
+    CHECK(feature_index("") == -1);
+    CHECK(feature_name(kFeatureCount).empty());
+    CHECK(feature_name(-1).empty());
+}
+
+TEST_CASE("evaluate() is trunc(sum of value * weight / kEvalScale) over the features",
+          "[evaluate]") {
+    Weights random_w;
+    for (int f = 0; f < kFeatureCount; ++f) random_w.values[f] = (f * 104729) % 1001 - 500;
+    for (const auto& [pos, rules] : sample_positions()) {
+        Features f;
+        extract_features(pos, rules, f);
+        REQUIRE(f.count <= kMaxActiveFeatures);
+        for (int i = 1; i < f.count; ++i) CHECK(f.entries[i - 1].index < f.entries[i].index);
+        for (const Weights& w : {default_weights(), random_w}) {
+            double sum = 0;
+            for (int i = 0; i < f.count; ++i) {
+                CHECK(f.entries[i].value != 0);
+                sum += double(f.entries[i].value) * w.values[f.entries[i].index];
+            }
+            const int expected = int(std::trunc(sum / kEvalScale));
+            REQUIRE(evaluate(pos, rules, w) == expected);
+            REQUIRE(evaluate_features(f, w) == expected);
+        }
+    }
+}
+
+TEST_CASE("The evaluation is the same for either colour and for mirrored boards", "[evaluate]") {
+    const Weights w = default_weights();
+    for (const auto& [pos, rules] : sample_positions()) {
+        if (rules.ruleset == RuleSet::Vela) continue; // Vela treats the colours differently
+        INFO(pos.to_string());
+        CHECK(evaluate(colour_flipped(pos), rules, w) == evaluate(pos, rules, w));
+        CHECK(evaluate(mirrored(pos), rules, w) == evaluate(pos, rules, w));
+    }
+}
+
+TEST_CASE("The terms mean what they say", "[evaluate]") {
+    const Position start = Position::start(Variant::Tsivy);
+    CHECK(raw_term(start, TermMaterial) == 0);
+    CHECK(raw_term(start, TermTempo) == 1);
+    CHECK(raw_term(start, TermCaptureNow) == 2); // the largest capture from the start
+    CHECK(game_phase(start) == kPhaseScale);
+
+    // White a1, b1; Black d1, e1 (in line) and i5. White to move: b1-c1 approaches d1 and e1.
+    const Position p = Position::from_string("8B/9/9/9/WW1BB4 w", Variant::Tsivy);
+    CHECK(raw_term(p, TermMaterial) == -1);
+    CHECK(raw_term(p, TermCaptureNow) == 2);
+    CHECK(raw_term(p, TermLoose) == 0 - 1); // i5 stands alone
+    // Black to move in the same place: d1-c1 approaches b1 and a1.
+    const Position q = Position::from_string("8B/9/9/9/WW1BB4 b", Variant::Tsivy);
+    CHECK(raw_term(q, TermCaptureNow) == 2);
+    CHECK(raw_term(q, TermExposed) == 2); // d1, e1 exposed to b1-c1
+    CHECK(raw_term(q, TermThreat) == 2);
+    CHECK(game_phase(q) == 5 * kPhaseScale / 44);
+
+    // Strong points: a1 is strong, b1 is not.
+    const Position strong = Position::from_string("9/9/9/9/W8 w", Variant::Tsivy);
+    CHECK(raw_term(Position::from_string("9/9/9/9/W7B w", Variant::Tsivy), TermStrong) == 0);
+    CHECK(raw_term(strong, TermStrong) == 1);
+    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), TermStrong) == 0);
+    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), TermCentre) == 1);
+    // Mobility: a corner piece on a strong point has three lines, b1 has three (no diagonals).
+    CHECK(raw_term(strong, TermMobility) == 3);
+    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), TermMobility) == 3);
+    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), TermMobility) == 8);
+}
+
+TEST_CASE("Vela restrictions shape the capture terms", "[evaluate]") {
+    Rules vela;
+    vela.ruleset = RuleSet::Vela;
+    // Black (the victim, 21 pieces) may not capture, so White has nothing exposed.
+    Position p = Position::start(Variant::Tsivy);
+    CHECK(raw_term(p, TermExposed, vela) == 0);
+    CHECK(raw_term(p, TermCaptureNow, vela) == 1); // single captures for the beneficiary
+}

@@ -1,0 +1,348 @@
+// Tests of the search: exact results in small endings, draws by rule, determinism, limits,
+// no allocation per node, the parameter table and the baseline movers.
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <new>
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+#include "baseline.h"
+#include "notation.h"
+#include "search.h"
+
+// Every allocation of the test program is counted, to check that searching allocates nothing
+// per node.
+namespace {
+std::atomic<std::uint64_t> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+using namespace fanorona;
+
+namespace {
+
+// Exact game value by plain minimax to `depth` plies: kWinScore - n for a win in n plies,
+// -(kWinScore - n) for a loss in n plies, 0 when neither is forced within the depth.
+int solve(Position& pos, const Rules& rules, int depth, int ply = 0) {
+    if (!pos.player()) return -(kWinScore - ply);
+    MoveList list;
+    generate_moves(pos, rules, list);
+    if (list.empty()) return -(kWinScore - ply);
+    if (depth == 0) return 0;
+    int best = -kInfiniteScore;
+    for (const Move& m : list) {
+        const UndoInfo undo = pos.make_move(m);
+        best = std::max(best, -solve(pos, rules, depth - 1, ply + 1));
+        pos.unmake_move(m, undo);
+    }
+    return best;
+}
+
+Rules rules_for(Variant v) {
+    Rules r;
+    r.variant = v;
+    return r;
+}
+
+SearchResult search_depth(const Game& game, int depth, Searcher* searcher = nullptr) {
+    Searcher local(1);
+    SearchLimits limits;
+    limits.depth = depth;
+    return (searcher ? *searcher : local).search(game, limits);
+}
+
+} // namespace
+
+TEST_CASE("A forced capture of every piece is found with its exact distance", "[search]") {
+    struct Case {
+        const char* position;
+        int plies;
+    };
+    const Case cases[] = {
+        {"9/9/1W7/1W7/3B5 w", 3}, {"9/9/W5W2/9/3BB4 w", 3}, {"9/5W2W/9/9/2W2B3 w", 3},
+        {"6W2/W3B4/9/9/W8 w", 5}, {"B3W4/9/9/9/9 w", 5},    {"9/W7W/9/9/B8 w", 5},
+    };
+    const Rules rules = rules_for(Variant::Tsivy);
+    for (const Case& c : cases) {
+        INFO(c.position);
+        Position pos = Position::from_string(c.position, Variant::Tsivy);
+        REQUIRE(solve(pos, rules, c.plies) == kWinScore - c.plies);
+        REQUIRE(solve(pos, rules, c.plies - 1) == 0); // no shorter win
+        const Game game(rules, pos);
+        const SearchResult r = search_depth(game, 8);
+        CHECK(r.score == kWinScore - c.plies);
+        CHECK(is_decisive(r.score));
+        CHECK(plies_to_end(r.score) == c.plies);
+        // Playing the principal variation out captures every black piece.
+        Game line = game;
+        for (const Move& m : r.pv) line.play(m);
+        CHECK(line.outcome().result == GameResult::WhiteWins);
+        CHECK(line.outcome().reason == EndReason::CaptureAll);
+    }
+}
+
+TEST_CASE("Search agrees with exact minimax in random small endings", "[search]") {
+    for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
+        const Rules rules = rules_for(v);
+        const Geometry& g = geometry(v);
+        std::uint64_t state = 12345;
+        auto next = [&] {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return state >> 33;
+        };
+        int checked = 0, decisive = 0;
+        while (checked < 40) {
+            Bitboard white = 0, black = 0;
+            const int nw = 1 + int(next() % 3), nb = 1 + int(next() % 3);
+            while (popcount(white) < nw)
+                white |= bit(make_square(next() % g.width, next() % g.height));
+            while (popcount(black) < nb) {
+                const Bitboard b = bit(make_square(next() % g.width, next() % g.height));
+                if (!(b & white)) black |= b;
+            }
+            Position pos = Position::from_pieces(v, white, black, Color::White);
+            const Game game(rules, pos);
+            if (game.outcome().over()) continue;
+            ++checked;
+            const int exact = solve(pos, rules, 4);
+            const SearchResult r = search_depth(game, 6);
+            INFO(pos.to_string() << " exact " << exact << " search " << r.score);
+            if (exact != 0) {
+                ++decisive;
+                CHECK(r.score == exact);
+            } else {
+                // No forced result within 4 plies: a decisive score must be beyond 4 plies.
+                if (is_decisive(r.score)) CHECK(std::abs(plies_to_end(r.score)) > 4);
+            }
+        }
+        CHECK(decisive >= 5);
+    }
+}
+
+TEST_CASE("The only move that does not lose, a quiet one, is found", "[search]") {
+    struct Case {
+        Variant variant;
+        const char* position;
+        const char* move;
+    };
+    const Case cases[] = {
+        {Variant::Tsivy, "5W3/7B1/9/5B1B1/5W3 w", "f5e5"},
+        {Variant::Tsivy, "5B3/9/9/4WWBB1/9 w", "e2d2"},
+        {Variant::Tsivy, "W2B5/2B6/9/3B5/3W5 w", "d1e1"},
+        {Variant::Dimy, "1W3/5/2B2/3B1/1B2W w", "b5b4"},
+        {Variant::Dimy, "5/WB3/1B3/2W2/B4 w", "c2b2"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.position);
+        const Rules rules = rules_for(c.variant);
+        Position pos = Position::from_string(c.position, c.variant);
+        const Move only = parse_move(pos, rules, c.move);
+        REQUIRE_FALSE(only.is_capture());
+        // The premise, checked exactly: every other move loses within 4 plies, this one does not.
+        MoveList list;
+        generate_moves(pos, rules, list);
+        for (const Move& m : list) {
+            const UndoInfo undo = pos.make_move(m);
+            const int value = -solve(pos, rules, 3, 1);
+            pos.unmake_move(m, undo);
+            if (m == only)
+                REQUIRE(value > -(kWinScore - kMaxPly));
+            else
+                REQUIRE(value < -(kWinScore - kMaxPly));
+        }
+        const SearchResult r = search_depth(Game(rules, pos), 8);
+        CHECK(r.best == only);
+        CHECK_FALSE(is_decisive(r.score));
+    }
+}
+
+TEST_CASE("The search sees a draw by repetition", "[search]") {
+    const Rules rules = rules_for(Variant::Dimy);
+    const Position start = Position::from_string("4B/5/5/5/WWW2 w", Variant::Dimy);
+    Game game(rules, start);
+    for (const char* m : {"a1a2", "e5e4", "a2a1", "e4e5", "a1a2", "e5e4", "a2a1"}) game.play(m);
+    REQUIRE_FALSE(game.outcome().over());
+    // Black, two pieces down, can repeat the position a third time.
+    const SearchResult r = search_depth(game, 4);
+    CHECK(move_to_string(game.position(), rules, r.best) == "e4e5");
+    CHECK(r.score == 0);
+    // Without the history the same position is simply lost material.
+    const SearchResult fresh = search_depth(Game(rules, game.position()), 4);
+    CHECK(fresh.score < -100);
+}
+
+TEST_CASE("The search sees a draw by the no-capture limit", "[search]") {
+    const Rules rules = rules_for(Variant::Dimy);
+    const Game at_limit(rules, Position::from_string("4B/5/5/5/WWW2 b 99 20", Variant::Dimy));
+    const Game early(rules, Position::from_string("4B/5/5/5/WWW2 b 0 20", Variant::Dimy));
+    CHECK(search_depth(at_limit, 5).score == 0);
+    CHECK(search_depth(early, 5).score < -100);
+    // The side ahead sees the draw coming one turn earlier.
+    const Game white(rules, Position::from_string("4B/5/5/5/WWW2 w 99 20", Variant::Dimy));
+    CHECK(search_depth(white, 5).score == 0);
+}
+
+TEST_CASE("Searches with depth and node limits are deterministic", "[search]") {
+    for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
+        const Game game(rules_for(v), Position::start(v));
+        Searcher a(4), b(4);
+        SearchLimits limits;
+        limits.depth = 6;
+        const SearchResult ra = a.search(game, limits);
+        const SearchResult rb = b.search(game, limits);
+        CHECK(ra.best == rb.best);
+        CHECK(ra.score == rb.score);
+        CHECK(ra.nodes == rb.nodes);
+        CHECK(ra.pv == rb.pv);
+        // The same searcher after clear() repeats itself too.
+        a.clear();
+        const SearchResult rc = a.search(game, limits);
+        CHECK(rc.nodes == ra.nodes);
+        CHECK(rc.best == ra.best);
+
+        SearchLimits by_nodes;
+        by_nodes.nodes = 20000;
+        a.clear();
+        b.clear();
+        const SearchResult na = a.search(game, by_nodes);
+        const SearchResult nb = b.search(game, by_nodes);
+        CHECK(na.nodes == nb.nodes);
+        CHECK(na.best == nb.best);
+        CHECK(na.score == nb.score);
+        CHECK(na.nodes <= 20000);
+        CHECK(na.has_move);
+    }
+}
+
+TEST_CASE("A fixed-depth search allocates nothing per node", "[search]") {
+    const Game game(rules_for(Variant::Tsivy), Position::start(Variant::Tsivy));
+    Searcher searcher(4);
+    SearchLimits limits;
+    limits.depth = 7;
+    searcher.search(game, limits); // warm up
+    searcher.clear();
+    const std::uint64_t before = g_allocations.load();
+    const SearchResult r = searcher.search(game, limits);
+    const std::uint64_t allocations = g_allocations.load() - before;
+    INFO("nodes " << r.nodes << ", allocations " << allocations);
+    CHECK(r.nodes > 20000);
+    // Only per search and per iteration (the principal variation), never per node.
+    CHECK(allocations <= 4 + 2 * std::uint64_t(r.depth));
+}
+
+TEST_CASE("The evaluation and move generation allocate nothing", "[search]") {
+    Position pos = Position::start(Variant::Tsivy);
+    const Rules rules = rules_for(Variant::Tsivy);
+    const Weights w = default_weights();
+    const std::uint64_t before = g_allocations.load();
+    int sum = 0;
+    for (int i = 0; i < 100; ++i) {
+        MoveList list;
+        generate_moves(pos, rules, list);
+        if (list.empty()) break;
+        sum += evaluate(pos, rules, w);
+        Features f;
+        extract_features(pos, rules, f);
+        sum += f.count;
+        pos.make_move(list[i % list.size()]);
+    }
+    CHECK(g_allocations.load() == before);
+    CHECK(sum != 0);
+}
+
+TEST_CASE("A node limit and a move time end the search; stop() ends an infinite one", "[search]") {
+    const Game game(rules_for(Variant::Tsivy), Position::start(Variant::Tsivy));
+    Searcher searcher(4);
+    SearchLimits limits;
+    limits.nodes = 5000;
+    SearchResult r = searcher.search(game, limits);
+    CHECK(r.nodes <= 5000);
+    CHECK(r.has_move);
+
+    SearchLimits timed;
+    timed.movetime_ms = 100;
+    const auto t0 = std::chrono::steady_clock::now();
+    r = searcher.search(game, timed);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(secs < 2.0);
+    CHECK(r.has_move);
+
+    SearchLimits infinite;
+    infinite.infinite = true;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        searcher.stop();
+    });
+    r = searcher.search(game, infinite);
+    stopper.join();
+    CHECK(r.has_move);
+    CHECK(r.depth >= 1);
+}
+
+TEST_CASE("A position without legal moves gives no move", "[search]") {
+    const Rules rules = rules_for(Variant::Dimy);
+    const Game lost(rules, Position::from_string("5/5/5/5/W4 b", Variant::Dimy));
+    const SearchResult r = search_depth(lost, 3);
+    CHECK_FALSE(r.has_move);
+}
+
+TEST_CASE("Search parameters are set by name within their range", "[search]") {
+    SearchParams p;
+    CHECK(p.set("AspWindow", 50));
+    CHECK(p.get("aspwindow") == 50);
+    CHECK(p[Param::AspWindow] == 50);
+    CHECK_FALSE(p.set("NoSuchParameter", 1));
+    CHECK_THROWS_AS(p.set("AspWindow", 0), std::out_of_range);
+    CHECK_THROWS_AS(p.get("NoSuchParameter"), std::out_of_range);
+    CHECK(int(p.list().size()) == kParamCount);
+    for (const SearchParam& param : p.list()) {
+        CHECK(param.min <= param.value);
+        CHECK(param.value <= param.max);
+    }
+}
+
+TEST_CASE("greedy_move takes the largest capture, seeded and deterministic", "[search]") {
+    const Rules rules = rules_for(Variant::Tsivy);
+    const Position start = Position::start(Variant::Tsivy);
+    MoveList list;
+    generate_moves(start, rules, list);
+    int best = 0;
+    for (const Move& m : list) best = std::max(best, popcount(m.captured));
+    bool varied = false;
+    const Move first = greedy_move(start, rules, 0);
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        const Move m = greedy_move(start, rules, seed);
+        CHECK(popcount(m.captured) == best);
+        CHECK(m == greedy_move(start, rules, seed));
+        varied = varied || !(m == first);
+    }
+    CHECK(varied); // several moves capture the most pieces from the start
+    const Position none = Position::from_string("5/5/5/5/W4 b", Variant::Dimy);
+    CHECK_THROWS_AS(greedy_move(none, rules_for(Variant::Dimy), 1), std::invalid_argument);
+}

@@ -1,0 +1,112 @@
+// `fanorona analyze`: searches one position, printing each iteration of iterative deepening.
+
+#include <cstdio>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "engine_protocol.h"
+#include "notation.h"
+#include "options.h"
+#include "search_options.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct AnalyzeOptions {
+    BoardOptions board;
+    SearchOptions search;
+    std::string moves;
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    int movetime = 0;
+    bool json = false;
+};
+
+std::string score_text(int score) {
+    if (!is_decisive(score)) return std::to_string(score);
+    const int plies = plies_to_end(score);
+    return plies > 0 ? "win in " + std::to_string(plies) : "loss in " + std::to_string(-plies);
+}
+
+void run_analyze(const AnalyzeOptions& o) {
+    const Rules rules = o.board.make_rules();
+    Game game(rules, o.board.make_position());
+    std::istringstream moves(o.moves);
+    int n = 0;
+    for (std::string m; moves >> m;) {
+        ++n;
+        try {
+            game.play(m);
+        } catch (const MoveError& e) {
+            throw std::invalid_argument("--moves: move " + std::to_string(n) + " '" + m +
+                                        "': " + e.what());
+        }
+    }
+    Searcher searcher;
+    o.search.apply(searcher);
+    SearchLimits limits;
+    limits.depth = o.depth;
+    limits.nodes = o.nodes;
+    limits.movetime_ms = o.movetime;
+    if (!o.json)
+        std::printf("position %s (%s, %s)\n", game.position().to_string().c_str(),
+                    std::string(variant_name(rules.variant)).c_str(),
+                    std::string(ruleset_name(rules.ruleset)).c_str());
+    const SearchResult r = searcher.search(game, limits, [&](const IterationInfo& it) {
+        const std::string pv = EngineProtocol::pv_string(game, it.pv);
+        const double nps = it.seconds > 0 ? double(it.nodes) / it.seconds : 0;
+        if (o.json) {
+            nlohmann::json j = {{"depth", it.depth},        {"seldepth", it.seldepth},
+                                {"score", it.score},        {"decisive", is_decisive(it.score)},
+                                {"nodes", it.nodes},        {"seconds", it.seconds},
+                                {"nps", std::llround(nps)}, {"pv", pv}};
+            std::printf("%s\n", j.dump().c_str());
+        } else {
+            std::printf("depth %2d/%-2d score %6s nodes %10llu nps %9.0f time %7.3f pv %s\n",
+                        it.depth, it.seldepth, score_text(it.score).c_str(),
+                        static_cast<unsigned long long>(it.nodes), nps, it.seconds, pv.c_str());
+        }
+        std::fflush(stdout);
+    });
+    const std::string best =
+        r.has_move ? move_to_string(game.position(), rules, r.best) : std::string("(none)");
+    if (o.json) {
+        nlohmann::json j = {{"bestmove", best},
+                            {"score", r.score},
+                            {"depth", r.depth},
+                            {"nodes", r.nodes},
+                            {"seconds", r.seconds}};
+        std::printf("%s\n", j.dump().c_str());
+    } else {
+        std::printf("bestmove %s score %s depth %d nodes %llu time %.3f\n", best.c_str(),
+                    score_text(r.score).c_str(), r.depth, static_cast<unsigned long long>(r.nodes),
+                    r.seconds);
+    }
+}
+
+} // namespace
+
+void add_analyze_command(CLI::App& app) {
+    auto o = std::make_shared<AnalyzeOptions>();
+    auto* cmd = app.add_subcommand(
+        "analyze", "Search a position, printing each iteration's depth, score, nodes, nodes per "
+                   "second and principal variation");
+    o->board.add_to(*cmd);
+    cmd->add_option("--moves", o->moves, "Moves to play from the position first, space-separated");
+    cmd->add_option("--depth", o->depth, "Search this many plies")
+        ->check(CLI::Range(1, kMaxPly - 1));
+    cmd->add_option("--nodes", o->nodes, "Stop after this many nodes");
+    cmd->add_option("--movetime", o->movetime, "Search this many milliseconds")
+        ->check(CLI::Range(1, 1 << 30));
+    o->search.add_to(*cmd);
+    cmd->add_flag("--json", o->json, "Print one JSON object per iteration, then the result");
+    cmd->footer("With no limit, searches to depth " + std::to_string(SearchLimits::kDefaultDepth) +
+                ". Limits combine: the first one reached ends the search.");
+    cmd->callback([o] { run_analyze(*o); });
+}
+
+} // namespace fanorona::cli

@@ -1,0 +1,349 @@
+#include "engine_protocol.h"
+
+#include <chrono>
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+#include "notation.h"
+#include "weights_io.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+std::vector<std::string> split_words(const std::string& line) {
+    std::vector<std::string> words;
+    std::istringstream in(line);
+    for (std::string w; in >> w;) words.push_back(w);
+    return words;
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return s;
+}
+
+// The words from `first` to `last` (exclusive) joined by single spaces.
+std::string join(const std::vector<std::string>& words, std::size_t first, std::size_t last) {
+    std::string out;
+    for (std::size_t i = first; i < last && i < words.size(); ++i)
+        out += (out.empty() ? "" : " ") + words[i];
+    return out;
+}
+
+// A non-negative integer option value, or an exception naming the option.
+long long parse_count(const std::string& word, const std::string& what) {
+    std::size_t used = 0;
+    long long v = -1;
+    try {
+        v = std::stoll(word, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != word.size() || v < 0)
+        throw std::invalid_argument(what + ": '" + word + "' is not a non-negative integer");
+    return v;
+}
+
+int parse_int_value(const std::string& word, const std::string& what) {
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(word, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != word.size() || word.empty() || v < -1000000000LL || v > 1000000000LL)
+        throw std::invalid_argument(what + ": '" + word + "' is not an integer");
+    return int(v);
+}
+
+} // namespace
+
+EngineProtocol::EngineProtocol(std::istream& in, std::ostream& out, std::size_t hash_mb)
+    : in_(in), out_(out), searcher_(hash_mb) {}
+
+EngineProtocol::~EngineProtocol() {
+    stop_search();
+}
+
+void EngineProtocol::send(const std::string& line) {
+    std::lock_guard lock(out_mutex_);
+    out_ << line << '\n' << std::flush;
+}
+
+void EngineProtocol::error(const std::string& message) {
+    send("info string error: " + message);
+}
+
+void EngineProtocol::run() {
+    std::string line;
+    while (std::getline(in_, line))
+        if (!handle(line)) return;
+    // End of input: let a running search answer (an infinite one is stopped), then quit.
+    bool infinite;
+    {
+        std::lock_guard lock(state_mutex_);
+        infinite = searching_ && infinite_;
+    }
+    if (infinite)
+        stop_search();
+    else
+        wait_search();
+}
+
+bool EngineProtocol::handle(const std::string& raw) {
+    std::string line = raw;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::vector<std::string> words = split_words(line);
+    if (words.empty()) return true;
+    const std::string cmd = words[0];
+    try {
+        if (cmd == "uci") {
+            cmd_uci();
+        } else if (cmd == "isready") {
+            send("readyok");
+        } else if (cmd == "ucinewgame") {
+            stop_search();
+            searcher_.clear();
+            game_ = Game(rules_, Position::start(rules_.variant));
+        } else if (cmd == "setoption") {
+            stop_search();
+            cmd_setoption(words);
+        } else if (cmd == "position") {
+            stop_search();
+            cmd_position(words);
+        } else if (cmd == "go") {
+            cmd_go(words);
+        } else if (cmd == "stop") {
+            stop_search();
+        } else if (cmd == "quit") {
+            stop_search();
+            return false;
+        } else {
+            error("unknown command '" + cmd + "'");
+        }
+    } catch (const std::exception& e) {
+        error(e.what());
+    }
+    return true;
+}
+
+void EngineProtocol::cmd_uci() {
+    send("id name Fanorona Lab");
+    send("id author the Fanorona Lab authors");
+    send("option name Hash type spin default 16 min 1 max 65536");
+    send("option name Clear Hash type button");
+    send("option name Weights type string default default");
+    send("option name Variant type combo default tsivy var tsivy var dimy");
+    send("option name Rules type combo default standard var standard var firstturn var vela");
+    for (const SearchParam& p : SearchParams().list())
+        send("option name " + std::string(p.name) + " type spin default " +
+             std::to_string(p.value) + " min " + std::to_string(p.min) + " max " +
+             std::to_string(p.max));
+    send("uciok");
+}
+
+void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
+    // setoption name <name words> [value <value words>]
+    if (words.size() < 3 || words[1] != "name")
+        throw std::invalid_argument("expected 'setoption name <name> value <value>'");
+    std::size_t value_at = words.size();
+    for (std::size_t i = 2; i < words.size(); ++i)
+        if (words[i] == "value") {
+            value_at = i;
+            break;
+        }
+    const std::string name = join(words, 2, value_at);
+    const std::string key = lower(name);
+    const bool has_value = value_at < words.size();
+    const std::string value = has_value ? join(words, value_at + 1, words.size()) : "";
+    if (name.empty()) throw std::invalid_argument("setoption: no option name");
+    if (key == "clear hash") {
+        searcher_.clear();
+        return;
+    }
+    if (!has_value || value.empty())
+        throw std::invalid_argument("setoption " + name + ": no value");
+    if (key == "hash") {
+        const long long mb = parse_count(value, "Hash");
+        if (mb < 1 || mb > 65536)
+            throw std::invalid_argument("Hash: " + value + " is outside [1, 65536]");
+        searcher_.set_hash_mb(std::size_t(mb));
+    } else if (key == "weights") {
+        searcher_.set_weights(load_weights_file(value));
+        weights_name_ = value;
+    } else if (key == "variant") {
+        const auto v = parse_variant(lower(value));
+        if (!v) throw std::invalid_argument("Variant: '" + value + "' is not tsivy or dimy");
+        rules_.variant = *v;
+        game_ = Game(rules_, Position::start(rules_.variant));
+    } else if (key == "rules") {
+        const auto r = parse_ruleset(lower(value));
+        if (!r)
+            throw std::invalid_argument("Rules: '" + value +
+                                        "' is not standard, firstturn or vela");
+        rules_.ruleset = *r;
+        // Replay the current game under the new rules, or start over when that is not legal.
+        Game replay(rules_, game_.start());
+        try {
+            Position p = game_.start();
+            for (const Move& m : game_.moves()) {
+                replay.play(move_to_string(p, game_.rules(), m));
+                p.make_move(m);
+            }
+            game_ = replay;
+        } catch (const MoveError&) {
+            game_ = Game(rules_, Position::start(rules_.variant));
+            throw std::invalid_argument("Rules: the current game is not legal under '" + value +
+                                        "'; the position is reset to the start");
+        }
+    } else {
+        const SearchParam* p = searcher_.params().find(name);
+        if (!p) throw std::invalid_argument("unknown option '" + name + "'");
+        searcher_.params().set(name, parse_int_value(value, p->name));
+    }
+}
+
+void EngineProtocol::cmd_position(const std::vector<std::string>& words) {
+    if (words.size() < 2) throw std::invalid_argument("expected 'position startpos|fen ...'");
+    std::size_t moves_at = words.size();
+    for (std::size_t i = 1; i < words.size(); ++i)
+        if (words[i] == "moves") {
+            moves_at = i;
+            break;
+        }
+    Position start;
+    if (words[1] == "startpos") {
+        if (moves_at != 2 && !(moves_at == words.size() && words.size() == 2))
+            throw std::invalid_argument("position startpos: unexpected '" + words[2] + "'");
+        start = Position::start(rules_.variant);
+    } else if (words[1] == "fen") {
+        const std::string fen = join(words, 2, moves_at);
+        if (fen.empty()) throw std::invalid_argument("position fen: no position string");
+        try {
+            start = Position::from_string(fen, rules_.variant);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("position fen: " + std::string(e.what()));
+        }
+    } else {
+        throw std::invalid_argument("position: expected startpos or fen, found '" + words[1] + "'");
+    }
+    Game game(rules_, start);
+    for (std::size_t i = moves_at + 1; i < words.size(); ++i) {
+        try {
+            game.play(words[i]);
+        } catch (const MoveError& e) {
+            throw std::invalid_argument("position: move " + std::to_string(i - moves_at) + " '" +
+                                        words[i] + "': " + e.what() +
+                                        " (the position is unchanged)");
+        }
+    }
+    game_ = std::move(game);
+}
+
+void EngineProtocol::cmd_go(const std::vector<std::string>& words) {
+    {
+        std::lock_guard lock(state_mutex_);
+        if (searching_) throw std::invalid_argument("go: a search is already running");
+    }
+    SearchLimits limits;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w == "infinite") {
+            limits.infinite = true;
+            continue;
+        }
+        if (w == "ponder") continue;
+        static const char* const kValued[] = {"depth", "nodes", "movetime", "wtime",
+                                              "btime", "winc",  "binc",     "movestogo"};
+        bool known = false;
+        for (const char* k : kValued) known = known || w == k;
+        if (!known) throw std::invalid_argument("go: unknown limit '" + w + "'");
+        if (i + 1 >= words.size()) throw std::invalid_argument("go " + w + ": no value");
+        const long long v = parse_count(words[++i], "go " + w);
+        const int clipped = int(std::min<long long>(v, 1000000000LL));
+        if (w == "depth") limits.depth = std::min(clipped, kMaxPly - 1);
+        if (w == "nodes") limits.nodes = std::uint64_t(v);
+        if (w == "movetime") limits.movetime_ms = clipped;
+        if (w == "wtime") limits.time_ms[int(Color::White)] = std::max(clipped, 1);
+        if (w == "btime") limits.time_ms[int(Color::Black)] = std::max(clipped, 1);
+        if (w == "winc") limits.inc_ms[int(Color::White)] = clipped;
+        if (w == "binc") limits.inc_ms[int(Color::Black)] = clipped;
+    }
+    if (thread_.joinable()) thread_.join();
+    {
+        std::lock_guard lock(state_mutex_);
+        searching_ = true;
+        infinite_ = limits.infinite;
+        stop_requested_ = false;
+    }
+    searcher_.clear_stop();
+    thread_ = std::thread([this, limits, game = game_] {
+        std::string answer;
+        try {
+            const SearchResult r = searcher_.search(game, limits, [&](const IterationInfo& info) {
+                send(info_line(info) + " pv " + pv_string(game, info.pv));
+            });
+            answer = r.has_move
+                         ? "bestmove " + move_to_string(game.position(), game.rules(), r.best)
+                         : "bestmove (none)";
+            if (r.has_move && r.depth == 0)
+                send("info depth 0 nodes " + std::to_string(r.nodes) + " string stopped early");
+        } catch (const std::exception& e) {
+            error(std::string("search failed: ") + e.what());
+            answer = "bestmove (none)";
+        }
+        std::unique_lock lock(state_mutex_);
+        if (limits.infinite) state_cv_.wait(lock, [this] { return stop_requested_; });
+        send(answer);
+        searching_ = false;
+        state_cv_.notify_all();
+    });
+}
+
+void EngineProtocol::stop_search() {
+    {
+        std::lock_guard lock(state_mutex_);
+        if (searching_) {
+            stop_requested_ = true;
+            searcher_.stop();
+            state_cv_.notify_all();
+        }
+    }
+    if (thread_.joinable()) thread_.join();
+}
+
+void EngineProtocol::wait_search() {
+    if (thread_.joinable()) thread_.join();
+}
+
+std::string EngineProtocol::pv_string(const Game& game, const std::vector<Move>& pv) {
+    std::string out;
+    Position p = game.position();
+    for (const Move& m : pv) {
+        if (!out.empty()) out += ' ';
+        out += move_to_string(p, game.rules(), m);
+        p.make_move(m);
+    }
+    return out;
+}
+
+std::string EngineProtocol::info_line(const IterationInfo& info) {
+    std::string score;
+    if (is_decisive(info.score)) {
+        const int plies = plies_to_end(info.score);
+        score = "mate " + std::to_string(plies > 0 ? (plies + 1) / 2 : -((-plies + 1) / 2));
+    } else {
+        score = "cp " + std::to_string(info.score);
+    }
+    const long long ms = (long long)(info.seconds * 1000);
+    const long long nps = info.seconds > 0 ? (long long)(double(info.nodes) / info.seconds) : 0;
+    return "info depth " + std::to_string(info.depth) + " seldepth " +
+           std::to_string(info.seldepth) + " score " + score + " nodes " +
+           std::to_string(info.nodes) + " nps " + std::to_string(nps) + " time " +
+           std::to_string(ms);
+}
+
+} // namespace fanorona::cli
