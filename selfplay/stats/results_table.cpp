@@ -133,7 +133,8 @@ std::string render_text(const ResultsTable& t) {
 
 nlohmann::json render_json(const ResultsTable& t) {
     nlohmann::json j;
-    j["model"] = t.ratings ? std::string(rating_model_name(t.ratings->model)) : "";
+    j["model"] = t.ratings ? nlohmann::json(std::string(rating_model_name(t.ratings->model)))
+                           : nlohmann::json(nullptr);
     j["errors"] = std::string(error_model_name(t.options.errors));
     j["anchor"] = t.options.anchor ? nlohmann::json(t.names[*t.options.anchor]) : nullptr;
     j["prior_draws"] = t.options.prior_draws;

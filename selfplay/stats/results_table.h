@@ -3,6 +3,7 @@
 // bradley_terry.h), games, score and draws per player, and every pairing's match statistics.
 // Rendered as text for people and as JSON for machines.
 
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
