@@ -9,6 +9,10 @@ int main(int argc, char** argv) {
     CLI::App app{"Fanorona Lab: self-play, tuning, tournaments and opening statistics for "
                  "Fanorona engines"};
     app.require_subcommand(1);
+    app.footer("Run 'fanorona <subcommand> --help' for a subcommand's options. Positions are "
+               "position strings and moves are move strings as in RULES.md (see 'fanorona perft "
+               "--help' for the position string). On an error the program prints one line "
+               "'fanorona: <message>' and exits with status 1.");
     fanorona::cli::add_perft_command(app);
     fanorona::cli::add_eval_command(app);
     fanorona::cli::add_analyze_command(app);
