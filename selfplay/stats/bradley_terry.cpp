@@ -6,6 +6,9 @@
 
 #include "stats/bradley_terry.h"
 
+#include <Eigen/Dense>
+
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -135,7 +138,7 @@ std::string_view error_model_name(ErrorModel m) {
 }
 
 double Ratings::difference_error95(std::size_t i, std::size_t j) const {
-    const double v = covariance(i, i) + covariance(j, j) - 2 * covariance(i, j);
+    const double v = cov(i, i) + cov(j, j) - 2 * cov(i, j);
     return kZ95 * std::sqrt(std::max(v, 0.0));
 }
 
@@ -148,7 +151,7 @@ Ratings fit_ratings(const PairwiseResults& results, const RatingOptions& options
     out.errors = options.errors;
     out.elo.assign(n, 0.0);
     out.error95.assign(n, 0.0);
-    out.covariance = Eigen::MatrixXd::Zero(Eigen::Index(n), Eigen::Index(n));
+    out.covariance.assign(n * n, 0.0);
     if (n < 2) return out;
 
     std::vector<PairCounts> pairs;
@@ -291,11 +294,13 @@ Ratings fit_ratings(const PairwiseResults& results, const RatingOptions& options
         r = p * r;
         cov = p * cov * p.transpose();
     }
-    out.covariance = cov * kEloPerNat * kEloPerNat;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            out.covariance[i * n + j] =
+                cov(Eigen::Index(i), Eigen::Index(j)) * kEloPerNat * kEloPerNat;
     for (std::size_t i = 0; i < n; ++i) {
         out.elo[i] = r(Eigen::Index(i)) * kEloPerNat;
-        out.error95[i] =
-            kZ95 * std::sqrt(std::max(out.covariance(Eigen::Index(i), Eigen::Index(i)), 0.0));
+        out.error95[i] = kZ95 * std::sqrt(std::max(out.cov(i, i), 0.0));
     }
     return out;
 }

@@ -28,8 +28,6 @@
 #include <string_view>
 #include <vector>
 
-#include <Eigen/Dense>
-
 #include "stats/pairwise.h"
 
 namespace fanorona::stats {
@@ -51,17 +49,19 @@ struct RatingOptions {
 };
 
 // Fitted ratings. elo, error95 and the covariance are in Elo (Elo^2); the anchor (if any) has
-// zero variance.
+// zero variance. covariance is n x n, row-major (no Eigen type in this header, so that users
+// need not be compiled with the same vectorisation flags).
 struct Ratings {
     RatingModel model = RatingModel::BradleyTerry; // the model actually fitted
     ErrorModel errors = ErrorModel::Pentanomial;
     std::vector<double> elo;
     std::vector<double> error95; // half-width of each rating's 95% interval
-    Eigen::MatrixXd covariance;
+    std::vector<double> covariance;
     double draw_nu = 0; // Davidson's nu (0 for Bradley-Terry)
     double log_likelihood = 0;
     int iterations = 0;
 
+    double cov(std::size_t i, std::size_t j) const { return covariance[i * elo.size() + j]; }
     // Half-width of the 95% interval of elo[i] - elo[j] (uses the covariance).
     double difference_error95(std::size_t i, std::size_t j) const;
 };

@@ -23,7 +23,7 @@ inline double normal_cdf(double z) {
 inline double elo_from_score(double score) {
     if (score <= 0) return -std::numeric_limits<double>::infinity();
     if (score >= 1) return std::numeric_limits<double>::infinity();
-    return -400.0 * std::log10(1.0 / score - 1.0);
+    return -400.0 * std::log10(1.0 / score - 1.0) + 0.0; // + 0.0: no -0 at score 1/2
 }
 
 // Expected score for a logistic Elo difference.
