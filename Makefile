@@ -4,8 +4,10 @@ BUILD    ?= build
 JOBS     ?= 2
 PACKAGES := cmake g++ make libeigen3-dev libtbb-dev libcli11-dev catch2 nlohmann-json3-dev libzstd-dev zlib1g-dev
 FANORONA := $(BUILD)/tools/fanorona
+# Only `make test` needs these: the report test loads the HTML report in headless Chromium.
+TEST_PACKAGES := chromium
 
-.PHONY: all deps configure build run test bench sanitize format clean
+.PHONY: all deps test-deps configure build run test bench sanitize format clean
 
 all: build
 
@@ -34,7 +36,20 @@ build: configure
 run: build
 	$(FANORONA) loop --weights data/weights/weak.txt --out runs/main --resume
 
-test: build
+# Installs the test-only packages as root when missing; without root the browser test is skipped.
+test-deps:
+	@for p in $(TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" && continue; \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing $$p (for the report's browser test)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p >/dev/null) || \
+	      echo "could not install $$p: the browser test will be skipped"; \
+	  else \
+	    echo "$$p is missing (sudo apt-get install -y $$p): the browser test will be skipped"; \
+	  fi; \
+	done
+
+test: build test-deps
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 bench: build

@@ -17,6 +17,7 @@ void add_merge_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_loop_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 
 } // namespace fanorona::cli

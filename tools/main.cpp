@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     fanorona::cli::add_tournament_command(app);
     fanorona::cli::add_loop_command(app);
     fanorona::cli::add_openings_command(app);
+    fanorona::cli::add_report_command(app);
     fanorona::cli::add_tune_command(app);
     try {
         app.parse(argc, argv);

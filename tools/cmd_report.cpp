@@ -1,0 +1,76 @@
+// `fanorona report`: one self-contained HTML page from self-play, tournament, openings and
+// tuning folders.
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "commands.h"
+#include "report/report.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct ReportOptions {
+    report::ReportInputs inputs;
+    std::string out = "report.html";
+    bool strict = false;
+};
+
+void run_report(const ReportOptions& o) {
+    for (const auto* dir :
+         {&o.inputs.selfplay, &o.inputs.tournament, &o.inputs.openings, &o.inputs.tune})
+        if (!dir->empty() && !std::filesystem::is_directory(*dir))
+            throw std::invalid_argument(*dir + ": not a folder");
+    const report::Report r = report::build_report(o.inputs);
+    const std::filesystem::path out(o.out);
+    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+    std::ofstream file(out, std::ios::binary);
+    file << r.html;
+    if (!file.flush()) throw std::runtime_error(o.out + ": cannot write");
+    for (const auto& w : r.warnings)
+        std::fprintf(stderr, "fanorona report: warning: %s\n", w.c_str());
+    std::printf("wrote %s (%zu bytes, %zu warnings)\n", o.out.c_str(), r.html.size(),
+                r.warnings.size());
+    if (o.strict && !r.warnings.empty())
+        throw std::runtime_error(std::to_string(r.warnings.size()) +
+                                 " inputs could not be read (see the warnings)");
+}
+
+} // namespace
+
+void add_report_command(CLI::App& app) {
+    auto o = std::make_shared<ReportOptions>();
+    auto* cmd = app.add_subcommand(
+        "report", "Write one self-contained HTML page (boards, opening tree, tournament table, "
+                  "Elo and SPRT curves, loss curves, changed weights) from result folders");
+    cmd->add_option("--out", o->out, "The HTML file to write")->capture_default_str();
+    cmd->add_option("--selfplay", o->inputs.selfplay,
+                    "A `fanorona selfplay` folder (summary.json, games.tsv)");
+    cmd->add_option("--tournament", o->inputs.tournament,
+                    "A `fanorona tournament` folder (results.json, live.jsonl, games.tsv)");
+    cmd->add_option("--openings", o->inputs.openings,
+                    "A `fanorona openings --out` folder (openings.json)");
+    cmd->add_option("--tune", o->inputs.tune,
+                    "A `fanorona tune` output folder (tune.json, loss.csv, weights files)");
+    cmd->add_option("--title", o->inputs.title, "The page's title")->capture_default_str();
+    cmd->add_option("--tree-depth", o->inputs.tree_depth, "Opening tree: turns shown")
+        ->check(CLI::Range(1, 200))
+        ->capture_default_str();
+    cmd->add_option("--tree-share", o->inputs.tree_share,
+                    "Opening tree: fold moves chosen in less than this share of a position's "
+                    "games")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--max-frames", o->inputs.max_frames,
+                    "Game viewer: show at most this many turns of a game")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    cmd->add_flag("--strict", o->strict,
+                  "Fail (exit code 1, after writing the page) when an input cannot be read");
+    cmd->callback([o] { run_report(*o); });
+}
+
+} // namespace fanorona::cli

@@ -1,0 +1,105 @@
+// What the report's sections share: tolerant input reading, small tables and bars.
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "html.h"
+#include "sections.h"
+
+namespace fanorona::report {
+
+std::string Notes::problem(const std::string& text) {
+    warnings.push_back(text);
+    return "<p class=\"error-note\">" + esc(text) + "</p>\n";
+}
+
+bool file_exists(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(path, ec);
+}
+
+std::optional<std::string> read_text(const std::string& path) {
+    if (!file_exists(path)) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::optional<nlohmann::json> read_json(const std::string& path, Notes& notes, std::string& html) {
+    const auto text = read_text(path);
+    if (!text) return std::nullopt;
+    try {
+        return nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::exception& e) {
+        html += notes.problem(path + ": not valid JSON: " + e.what());
+        return std::nullopt;
+    }
+}
+
+double number_of(const nlohmann::json& j) {
+    return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+double number_at(const nlohmann::json& j, const char* key) {
+    if (!j.is_object()) return std::numeric_limits<double>::quiet_NaN();
+    const auto it = j.find(key);
+    return it == j.end() ? std::numeric_limits<double>::quiet_NaN() : number_of(*it);
+}
+
+std::string string_at(const nlohmann::json& j, const char* key) {
+    if (!j.is_object()) return "";
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return "";
+    return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+namespace {
+
+void add_fields(const nlohmann::json& j, const std::string& prefix,
+                const std::vector<std::string>& skip, std::string& rows) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string name = prefix + it.key();
+        if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
+        const auto& v = it.value();
+        if (v.is_object()) {
+            add_fields(v, name + ".", skip, rows);
+            continue;
+        }
+        std::string text;
+        if (v.is_string())
+            text = v.get<std::string>();
+        else if (v.is_number_float())
+            text = fmt("%.6g", v.get<double>());
+        else if (v.is_array() && v.size() > 12)
+            text = fmt("[%zu items]", v.size());
+        else
+            text = v.dump();
+        rows += "<tr><th>" + esc(name) + "</th><td>" + esc(text) + "</td></tr>";
+    }
+}
+
+} // namespace
+
+std::string fields_table(const nlohmann::json& j, const std::vector<std::string>& skip) {
+    if (!j.is_object()) return "";
+    std::string rows;
+    add_fields(j, "", skip, rows);
+    return "<table class=\"fields\">" + rows + "</table>\n";
+}
+
+std::string wdl_bar(double white, double draws, double black) {
+    const double total = white + draws + black;
+    if (!(total > 0)) return "<span class=\"wdl empty\"></span>";
+    const auto part = [&](const char* cls, double n, const char* name) {
+        return fmt("<span class=\"%s\" style=\"width:%.2f%%\" title=\"%s %.0f (%.1f%%)\"></span>",
+                   cls, 100.0 * n / total, name, n, 100.0 * n / total);
+    };
+    return "<span class=\"wdl\">" + part("w", white, "White wins") + part("d", draws, "draws") +
+           part("b", black, "Black wins") + "</span>";
+}
+
+} // namespace fanorona::report

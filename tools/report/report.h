@@ -1,0 +1,57 @@
+#pragma once
+// `fanorona report`: one self-contained HTML page (no network, no external files) from the
+// folders other commands write. Every input is optional; a section whose folder is missing says
+// "not provided", and a file that cannot be read gives a note (and a warning) instead of failing.
+//
+// What is read (docs/formats.md, "Report"):
+//
+// --selfplay DIR
+//   summary.json   `games`, `results` {white_wins, draws, black_wins}, `positions`, `seconds`,
+//                  `games_per_second`, `settings` {...}; any other scalar fields are listed too
+//   games.tsv      the games file: results, reasons, lengths, and a game viewer
+// --tournament DIR
+//   results.json   `games`, `pairs`, `scheduled_games`, `complete`, `players` [description...],
+//                  `table` {`players` [{rank, name, elo, error95, games, wdl {wins, draws,
+//                  losses}, score}], `pairings` [{a, b, wdl, pentanomial, stats {elo,
+//                  elo_error95, elo_lower, elo_upper, nelo, nelo_error95, los, draw_ratio}}]},
+//                  `sprt` {llr, lower_bound, upper_bound, verdict, test}
+//   live.jsonl     one object per game pair: `games`, `players` [a, b], `pairing` {elo,
+//                  elo_lower, elo_upper}, `sprt` {llr, lower_bound, upper_bound}
+//   games.tsv      the games file, as for self-play
+// --openings DIR
+//   openings.json  written by `fanorona openings --out` (format "fanorona-openings 1")
+// --tune DIR
+//   tune.json      `data`, `positions` {...}, `settings` {...}, `start_train_loss`,
+//                  `start_validation_loss`, `final_train_loss`, `final_validation_loss`, `epochs`,
+//                  `best_epoch`, `changed_weights` [{name, start, final}]; without
+//                  `changed_weights`, the weights files `start_weights` (settings) and `out` are
+//                  compared instead
+//   loss.csv       header `epoch,train_loss,validation_loss[,...]`, one row per epoch
+// Null or missing numbers are shown as a dash.
+
+#include <string>
+#include <vector>
+
+namespace fanorona::report {
+
+// The folders to read (empty: not provided) and the page's options.
+struct ReportInputs {
+    std::string selfplay;
+    std::string tournament;
+    std::string openings;
+    std::string tune;
+    std::string title = "Fanorona Lab report";
+    int tree_depth = 6;       // opening tree: plies shown
+    double tree_share = 0.05; // opening tree: moves chosen by less than this share are folded
+    int max_frames = 300;     // game viewer: turns shown per game
+};
+
+// The page and what went wrong while reading the inputs (one line each, naming the file).
+struct Report {
+    std::string html;
+    std::vector<std::string> warnings;
+};
+
+Report build_report(const ReportInputs& inputs);
+
+} // namespace fanorona::report

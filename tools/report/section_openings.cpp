@@ -1,0 +1,209 @@
+// The openings section: the opening tree of `fanorona openings --out DIR` (openings.json) as
+// nested folding lists with statistics, the main line on boards, and the most played balanced
+// positions.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+#include "html.h"
+#include "notation.h"
+#include "sections.h"
+#include "svg_board.h"
+
+namespace fanorona::report {
+
+namespace {
+
+using Json = nlohmann::json;
+
+struct TreeView {
+    std::unordered_map<std::string, const Json*> by_hash;
+    std::set<std::string> expanded; // positions already shown in the tree
+    int max_ply;
+    double min_share;
+};
+
+std::string stats_cells(const Json& s, double share) {
+    const double w = number_at(s, "white_wins"), d = number_at(s, "draws"),
+                 b = number_at(s, "black_wins");
+    std::string out = "<span class=\"games\">" + num(number_at(s, "games"), 0) + "</span>";
+    if (std::isfinite(share))
+        out += fmt("<span class=\"share\" title=\"share of the position's games\"><span "
+                   "style=\"width:%.1f%%\"></span></span><span class=\"pct\">%s</span>",
+                   100.0 * share, percent(share, 0).c_str());
+    out += wdl_bar(w, d, b);
+    out += "<span class=\"score\" title=\"White's score\">" + num(number_at(s, "score"), 3) +
+           "</span><span class=\"len\" title=\"average game length\">" +
+           num(number_at(s, "avg_length"), 1) + " turns</span>";
+    const double e = number_at(s, "avg_eval");
+    if (std::isfinite(e))
+        out += "<span class=\"eval\" title=\"average engine score, centi-pieces, White's "
+               "view\">" +
+               signed_num(e, 0) + " cp</span>";
+    return out;
+}
+
+void render_moves(const Json& node, TreeView& v, std::string& out) {
+    const auto& moves = node.value("moves", Json::array());
+    const int ply = int(number_at(node, "ply"));
+    std::size_t folded = 0;
+    double folded_games = 0;
+    out += "<ul>";
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        const Json& m = moves[i];
+        const double share = number_at(m, "share");
+        if (i > 0 && !(share >= v.min_share)) {
+            ++folded;
+            folded_games += number_at(m, "games");
+            continue;
+        }
+        const std::string label = "<span class=\"mv\">" + std::to_string(ply + 1) + ". " +
+                                  esc(string_at(m, "move")) + "</span>" + stats_cells(m, share);
+        const auto it = v.by_hash.find(string_at(m, "child"));
+        const Json* child = it == v.by_hash.end() ? nullptr : it->second;
+        const bool has_moves = child && !child->value("moves", Json::array()).empty();
+        if (child && !v.expanded.insert(string_at(*child, "hash")).second) {
+            out += "<li class=\"leaf\">" + label +
+                   "<span class=\"transposition\">transposition: shown above</span></li>";
+            continue;
+        }
+        if (!has_moves || ply + 1 >= v.max_ply) {
+            out += "<li class=\"leaf\">" + label + "</li>";
+            continue;
+        }
+        out += std::string("<li><details") + (i == 0 && ply < 3 ? " open" : "") + "><summary>" +
+               label + "</summary>";
+        render_moves(*child, v, out);
+        out += "</details></li>";
+    }
+    if (folded > 0)
+        out += "<li class=\"folded\">" + std::to_string(folded) + " other move" +
+               (folded == 1 ? "" : "s") + " (" + num(folded_games, 0) + " games, each under " +
+               percent(v.min_share, 0) + ")</li>";
+    out += "</ul>";
+}
+
+} // namespace
+
+std::string openings_section(const ReportInputs& in, Notes& notes) {
+    std::string out = "<section id=\"openings\">\n<h2>Openings</h2>\n";
+    if (in.openings.empty())
+        return out + missing_note("Openings: not provided (--openings DIR).") + "</section>\n";
+    out += "<p class=\"source\">From <code>" + esc(in.openings) + "</code>.</p>\n";
+    const std::string path = in.openings + "/openings.json";
+    const auto j = read_json(path, notes, out);
+    if (!j) {
+        if (!file_exists(path)) out += notes.problem(path + ": not found");
+        return out + "</section>\n";
+    }
+    Rules rules;
+    rules.variant = parse_variant(string_at(*j, "variant")).value_or(Variant::Tsivy);
+    rules.ruleset = parse_ruleset(string_at(*j, "rules")).value_or(RuleSet::Standard);
+    TreeView v;
+    v.max_ply = in.tree_depth;
+    v.min_share = in.tree_share;
+    const auto& positions = j->value("positions", Json::array());
+    for (const auto& p : positions) v.by_hash[string_at(p, "hash")] = &p;
+    out += "<p>" + num(number_at(*j, "games"), 0) + " games, the first " +
+           num(number_at(*j, "plies"), 0) + " turns (" + esc(variant_name(rules.variant)) + ", " +
+           esc(ruleset_name(rules.ruleset)) + " rules), " + std::to_string(positions.size()) +
+           " positions with at least " + num(number_at(*j, "min_games"), 0) +
+           " games. Score is White's (win 1, draw &frac12;); the bar shows White wins, draws "
+           "and Black wins; moves chosen in fewer than " +
+           percent(in.tree_share, 0) + " of a position's games are folded.</p>\n";
+
+    // The tree.
+    out += "<div class=\"tree\" id=\"opening-tree\">";
+    std::vector<const Json*> roots;
+    for (const auto& r : j->value("roots", Json::array()))
+        if (r.is_string() && v.by_hash.contains(r.get<std::string>()))
+            roots.push_back(v.by_hash[r.get<std::string>()]);
+    if (roots.empty()) out += "<p class=\"note\">No positions in the tree.</p>";
+    for (const Json* root : roots) {
+        v.expanded.insert(string_at(*root, "hash"));
+        out += "<div class=\"root\"><div class=\"root-head\"><code>" +
+               esc(string_at(*root, "position")) + "</code>" +
+               stats_cells(*root, std::numeric_limits<double>::quiet_NaN()) + "</div>";
+        render_moves(*root, v, out);
+        out += "</div>";
+    }
+    out += "</div>\n";
+
+    // The main line of the first root on boards.
+    if (!roots.empty()) {
+        out += "<h3>Main line</h3>\n<p class=\"note\">The most played move at each turn.</p>\n"
+               "<div class=\"board-row\" id=\"main-line\">";
+        try {
+            const Json* node = roots[0];
+            Position pos = Position::from_string(string_at(*node, "position"), rules.variant);
+            out += "<figure>" + board_svg(pos, {}, "start") +
+                   "<figcaption>start</figcaption></figure>";
+            for (int ply = 0; ply < in.tree_depth; ++ply) {
+                const auto& moves = node->value("moves", Json::array());
+                if (moves.empty()) break;
+                const std::string text = string_at(moves[0], "move");
+                const Move m = parse_move(pos, rules, text);
+                const BoardMarks marks = move_marks(pos, rules, m);
+                pos.make_move(m);
+                const std::string caption = std::to_string(ply + 1) + ". " + text + " (" +
+                                            num(number_at(moves[0], "games"), 0) +
+                                            " games, score " +
+                                            num(number_at(moves[0], "score"), 3) + ")";
+                out += "<figure>" + board_svg(pos, marks, caption) + "<figcaption>" + esc(caption) +
+                       "</figcaption></figure>";
+                const auto it = v.by_hash.find(string_at(moves[0], "child"));
+                if (it == v.by_hash.end()) break;
+                node = it->second;
+            }
+        } catch (const std::exception& e) {
+            out += notes.problem(path + ": main line: " + e.what());
+        }
+        out += "</div>\n";
+    }
+
+    // The most played balanced positions at the tree's depth.
+    const int plies = int(number_at(*j, "plies"));
+    std::vector<const Json*> balanced;
+    for (const auto& p : positions) {
+        const double s = number_at(p, "score");
+        if (int(number_at(p, "ply")) == plies && s >= 0.4 && s <= 0.6) balanced.push_back(&p);
+    }
+    std::stable_sort(balanced.begin(), balanced.end(), [](const Json* a, const Json* b) {
+        return number_at(*a, "games") > number_at(*b, "games");
+    });
+    if (balanced.size() > 8) balanced.resize(8);
+    out += "<h3>Balanced openings</h3>\n";
+    if (balanced.empty()) {
+        out += "<p class=\"note\">No position after " + std::to_string(plies) +
+               " turns has White's score between 0.4 and 0.6.</p>\n";
+    } else {
+        out += "<p class=\"note\">The most played positions after " + std::to_string(plies) +
+               " turns with White's score between 0.4 and 0.6 (<code>fanorona openings --book "
+               "FILE --balanced 0.4:0.6</code> writes them as a suite).</p>\n<table class=\"data\" "
+               "id=\"balanced-table\"><thead><tr><th>position</th><th>line</th><th>games</th>"
+               "<th>results</th><th>score</th><th>eval</th></tr></thead><tbody>";
+        for (const Json* p : balanced) {
+            std::string board;
+            try {
+                board = board_svg(Position::from_string(string_at(*p, "position"), rules.variant),
+                                  {}, string_at(*p, "position"), 16);
+            } catch (const std::exception& e) {
+                board = notes.problem(path + ": position: " + e.what());
+            }
+            out += "<tr><td>" + board + "</td><td><code>" + esc(string_at(*p, "line")) +
+                   "</code></td><td class=\"num\">" + num(number_at(*p, "games"), 0) + "</td><td>" +
+                   wdl_bar(number_at(*p, "white_wins"), number_at(*p, "draws"),
+                           number_at(*p, "black_wins")) +
+                   "</td><td class=\"num\">" + num(number_at(*p, "score"), 3) +
+                   "</td><td class=\"num\">" + signed_num(number_at(*p, "avg_eval"), 0) +
+                   "</td></tr>";
+        }
+        out += "</tbody></table>\n";
+    }
+    return out + "</section>\n";
+}
+
+} // namespace fanorona::report

@@ -1,0 +1,197 @@
+// The tournament section: results.json (table, pairings, SPRT), live.jsonl (Elo and LLR over
+// the run) and games.tsv of a `fanorona tournament` run.
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "html.h"
+#include "sections.h"
+#include "svg_chart.h"
+
+namespace fanorona::report {
+
+namespace {
+
+std::string players_table(const nlohmann::json& results) {
+    const auto& table = results.value("table", nlohmann::json::object());
+    const auto& rows = table.value("players", nlohmann::json::array());
+    const auto descriptions = results.value("players", nlohmann::json::array());
+    std::string out = "<table class=\"data\" id=\"tournament-table\"><thead><tr><th>rank</th>"
+                      "<th>player</th><th>settings</th><th>Elo</th><th>&plusmn; 95%</th>"
+                      "<th>interval</th><th>games</th><th>W</th><th>D</th><th>L</th>"
+                      "<th>score</th></tr></thead><tbody>";
+    for (const auto& p : rows) {
+        const std::string name = string_at(p, "name");
+        std::string settings;
+        for (const auto& d : descriptions)
+            if (d.is_string() && d.get<std::string>().rfind(name + "(", 0) == 0)
+                settings = d.get<std::string>().substr(name.size());
+        const double elo = number_at(p, "elo"), err = number_at(p, "error95");
+        const auto& wdl = p.value("wdl", nlohmann::json::object());
+        out += "<tr><td>" + num(number_at(p, "rank"), 0) + "</td><td>" + esc(name) +
+               "</td><td class=\"settings\">" + esc(settings) + "</td><td class=\"num\">" +
+               signed_num(elo, 1) + "</td><td class=\"num\">" + num(err, 1) +
+               "</td><td class=\"num\">[" + signed_num(elo - err, 1) + ", " +
+               signed_num(elo + err, 1) + "]</td><td class=\"num\">" +
+               num(number_at(p, "games"), 0) + "</td><td class=\"num\">" +
+               num(number_at(wdl, "wins"), 0) + "</td><td class=\"num\">" +
+               num(number_at(wdl, "draws"), 0) + "</td><td class=\"num\">" +
+               num(number_at(wdl, "losses"), 0) + "</td><td class=\"num\">" +
+               percent(number_at(p, "score")) + "</td></tr>";
+    }
+    out += "</tbody></table>\n";
+    if (table.contains("model"))
+        out += "<p class=\"note\">Ratings: " + esc(string_at(table, "model")) + " model, " +
+               esc(string_at(table, "errors")) + " errors (95% intervals).</p>\n";
+    return out;
+}
+
+std::string pairings_table(const nlohmann::json& results) {
+    const auto& table = results.value("table", nlohmann::json::object());
+    const auto& rows = table.value("pairings", nlohmann::json::array());
+    if (rows.empty()) return "";
+    std::string out = "<h3>Pairings</h3>\n<table class=\"data\" id=\"pairings-table\"><thead><tr>"
+                      "<th>pairing</th><th>W</th><th>D</th><th>L</th><th></th><th>score</th>"
+                      "<th>Elo</th><th>interval (95%)</th><th>nElo</th><th>LOS</th>"
+                      "<th>pentanomial</th></tr></thead><tbody>";
+    for (const auto& p : rows) {
+        const auto& wdl = p.value("wdl", nlohmann::json::object());
+        const auto& s = p.value("stats", nlohmann::json::object());
+        const double w = number_at(wdl, "wins"), d = number_at(wdl, "draws"),
+                     l = number_at(wdl, "losses");
+        std::string penta = p.contains("pentanomial") ? p["pentanomial"].dump() : "";
+        out += "<tr><td>" + esc(string_at(p, "a")) + " vs " + esc(string_at(p, "b")) +
+               "</td><td class=\"num\">" + num(w, 0) + "</td><td class=\"num\">" + num(d, 0) +
+               "</td><td class=\"num\">" + num(l, 0) + "</td><td>" + wdl_bar(w, d, l) +
+               "</td><td class=\"num\">" + percent(number_at(s, "score")) +
+               "</td><td class=\"num\">" + signed_num(number_at(s, "elo")) + " &plusmn; " +
+               num(number_at(s, "elo_error95")) + "</td><td class=\"num\">[" +
+               signed_num(number_at(s, "elo_lower")) + ", " +
+               signed_num(number_at(s, "elo_upper")) + "]</td><td class=\"num\">" +
+               signed_num(number_at(s, "nelo")) + "</td><td class=\"num\">" +
+               percent(number_at(s, "los")) + "</td><td><code>" + esc(penta) + "</code></td></tr>";
+    }
+    return out + "</tbody></table>\n";
+}
+
+std::string sprt_box(const nlohmann::json& sprt) {
+    return "<h3>SPRT</h3>\n<table class=\"summary\" id=\"sprt-result\"><tr><th>test</th><td>" +
+           esc(string_at(sprt, "test")) + "</td></tr><tr><th>LLR</th><td>" +
+           num(number_at(sprt, "llr"), 3) + " in [" + num(number_at(sprt, "lower_bound"), 3) +
+           ", " + num(number_at(sprt, "upper_bound"), 3) + "]</td></tr><tr><th>verdict</th><td>" +
+           "<b>" + esc(string_at(sprt, "verdict")) + "</b></td></tr></table>\n";
+}
+
+const char* kColors[] = {"#2f6db8", "#b8452f", "#3a8a3a", "#8a3a8a", "#b88a2f", "#2f8a8a"};
+
+// Elo and LLR over the run from live.jsonl.
+std::string live_charts(const std::string& text, const std::string& path, Notes& notes) {
+    std::map<std::string, Series> elo;
+    std::vector<std::string> order;
+    Series llr{"LLR", "#2f6db8", {}, {}, {}, {}};
+    double lower = NAN, upper = NAN;
+    std::istringstream in(text);
+    std::string line, problems;
+    int line_no = 0, bad = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (line.empty()) continue;
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(line);
+        } catch (const nlohmann::json::exception& e) {
+            if (bad++ == 0)
+                problems = notes.problem(path + ":" + std::to_string(line_no) +
+                                         ": not valid JSON: " + e.what());
+            continue;
+        }
+        const double games = number_at(j, "games");
+        std::string key = "Elo";
+        if (j.contains("players") && j["players"].is_array() && j["players"].size() == 2 &&
+            j["players"][0].is_string() && j["players"][1].is_string())
+            key = j["players"][0].get<std::string>() + " vs " + j["players"][1].get<std::string>();
+        if (!elo.contains(key)) {
+            order.push_back(key);
+            elo[key] = Series{key, kColors[(order.size() - 1) % 6], {}, {}, {}, {}};
+        }
+        const auto& p = j.value("pairing", nlohmann::json::object());
+        Series& s = elo[key];
+        s.x.push_back(games);
+        s.y.push_back(number_at(p, "elo"));
+        s.low.push_back(number_at(p, "elo_lower"));
+        s.high.push_back(number_at(p, "elo_upper"));
+        if (j.contains("sprt")) {
+            const auto& sp = j["sprt"];
+            llr.x.push_back(games);
+            llr.y.push_back(number_at(sp, "llr"));
+            lower = number_at(sp, "lower_bound");
+            upper = number_at(sp, "upper_bound");
+        }
+    }
+    std::string out = problems;
+    Chart c;
+    c.id = "elo-chart";
+    c.title = "Elo over the run, with its 95% interval";
+    c.x_label = "games played";
+    c.y_label = "Elo";
+    for (const auto& k : order) c.series.push_back(elo[k]);
+    c.lines.push_back({"0", "#888888", 0});
+    out += chart_svg(c);
+    if (!llr.x.empty()) {
+        Chart s;
+        s.id = "sprt-chart";
+        s.title = "SPRT log-likelihood ratio";
+        s.x_label = "games played";
+        s.y_label = "LLR";
+        s.series.push_back(llr);
+        if (std::isfinite(upper)) s.lines.push_back({"accept H1", "#3a8a3a", upper});
+        if (std::isfinite(lower)) s.lines.push_back({"accept H0", "#b8452f", lower});
+        out += chart_svg(s);
+    } else {
+        out += "<p class=\"note\">No SPRT in this run.</p>\n";
+    }
+    return out;
+}
+
+} // namespace
+
+std::string tournament_section(const ReportInputs& in, Notes& notes) {
+    std::string out = "<section id=\"tournament\">\n<h2>Tournament</h2>\n";
+    if (in.tournament.empty())
+        return out + missing_note("Tournament: not provided (--tournament DIR).") + "</section>\n";
+    out += "<p class=\"source\">From <code>" + esc(in.tournament) + "</code>.</p>\n";
+    const std::string results_path = in.tournament + "/results.json";
+    const std::string live_path = in.tournament + "/live.jsonl";
+    const std::string games_path = in.tournament + "/games.tsv";
+    if (!file_exists(results_path) && !file_exists(live_path) && !file_exists(games_path))
+        return out +
+               notes.problem(in.tournament + ": no results.json, live.jsonl or games.tsv there") +
+               "</section>\n";
+    if (const auto j = read_json(results_path, notes, out)) {
+        out += "<p>" + num(number_at(*j, "games"), 0) + " games (" +
+               num(number_at(*j, "pairs"), 0) + " pairs) of " +
+               num(number_at(*j, "scheduled_games"), 0) + " scheduled" +
+               (j->value("complete", false) ? ", complete" : ", not complete") + ".</p>\n";
+        out += "<h3>Table</h3>\n" + players_table(*j) + pairings_table(*j);
+        if (j->contains("sprt") && (*j)["sprt"].is_object()) out += sprt_box((*j)["sprt"]);
+    } else if (!file_exists(results_path)) {
+        out += missing_note("results.json: not provided.");
+    }
+    if (const auto live = read_text(live_path)) {
+        out += "<h3>Over the run</h3>\n" + live_charts(*live, live_path, notes);
+    } else {
+        out += missing_note("live.jsonl: not provided.");
+    }
+    if (file_exists(games_path)) {
+        try {
+            const GamesFile file = read_games_file(games_path);
+            out += "<h3>Games</h3>\n" + games_overview(file, "tournament", in.max_frames, notes);
+        } catch (const std::exception& e) {
+            out += notes.problem(e.what());
+        }
+    }
+    return out + "</section>\n";
+}
+
+} // namespace fanorona::report

@@ -1,0 +1,55 @@
+#pragma once
+// The sections of the report page and what they share: reading inputs tolerantly, tables, the
+// game viewer. Each section returns its <section> element.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "games_file.h"
+#include "report.h"
+
+namespace fanorona::report {
+
+// Collects the problems met while reading inputs; each is also shown where it happened.
+struct Notes {
+    std::vector<std::string> warnings;
+    // Records a warning and returns the HTML note for the page.
+    std::string problem(const std::string& text);
+};
+
+// The JSON in `path`, or nullopt when the file does not exist (nothing noted) or is malformed
+// (noted).
+std::optional<nlohmann::json> read_json(const std::string& path, Notes& notes, std::string& html);
+// The text of `path`, or nullopt when it does not exist.
+std::optional<std::string> read_text(const std::string& path);
+bool file_exists(const std::string& path);
+
+// A number from a JSON value (NaN for null, missing or non-numbers).
+double number_at(const nlohmann::json& j, const char* key);
+double number_of(const nlohmann::json& j);
+std::string string_at(const nlohmann::json& j, const char* key);
+
+// A two-column table of a JSON object's scalar fields; nested objects become "a.b" rows.
+std::string fields_table(const nlohmann::json& j, const std::vector<std::string>& skip = {});
+
+// A horizontal bar of White wins / draws / Black wins.
+std::string wdl_bar(double white, double draws, double black);
+
+// Results, reasons and lengths of a games file, and a viewer of its first game.
+std::string games_overview(const GamesFile& file, const std::string& id_prefix, int max_frames,
+                           Notes& notes);
+
+// The viewer of one game: every position with the last move and its captures marked, stepped
+// through with buttons (or the arrow keys), and its scores over the game.
+std::string game_viewer(const GameRecord& game, const Rules& rules, const std::string& id,
+                        int max_frames, Notes& notes);
+
+std::string selfplay_section(const ReportInputs& in, Notes& notes);
+std::string tournament_section(const ReportInputs& in, Notes& notes);
+std::string openings_section(const ReportInputs& in, Notes& notes);
+std::string tune_section(const ReportInputs& in, Notes& notes);
+
+} // namespace fanorona::report
