@@ -49,7 +49,7 @@ std::string last_with(const std::vector<std::string>& lines, const std::string& 
 
 TEST_CASE("The engine answers uci, isready and go through a pipe", "[protocol]") {
     const auto out = run_engine("basic", "uci\nisready\nucinewgame\nposition startpos\ngo depth 4\n"
-                                         "isready\nquit\n");
+                                         "isready\n");
     CHECK(out.front() == "id name Fanorona Lab");
     CHECK(count_prefix(out, "uciok") == 1);
     CHECK(count_prefix(out, "option name Hash type spin") == 1);
