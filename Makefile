@@ -54,6 +54,7 @@ test: build test-deps
 
 bench: build
 	FANORONA=$(FANORONA) OUT=$(BUILD)/bench/perft.json tools/bench/perft.sh
+	$(FANORONA) bench
 
 # A Debug build of the tests with AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize: deps
