@@ -42,6 +42,7 @@ TEST_CASE("a loop iteration writes its data, tuned weights, match and history", 
     CHECK(h["final"]["weights"] == h["iterations"][1]["candidate"]);
     CHECK(h["final"]["games"] == 8);
     CHECK_THAT(r.output, Catch::Contains("Elo gained"));
+    CHECK(fs::exists(dir + "/report.html"));
     // The tuned weights are a weights file the engine reads.
     CHECK(run_cli("selfplay --games 2 --depth 1 --quiet --weights " + dir +
                   "/final_weights.txt --out " + fresh_dir("loop_reuse"))

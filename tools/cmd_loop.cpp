@@ -69,6 +69,7 @@ void run(LoopOptions& o) {
         static_cast<unsigned long long>(f.value("games", std::uint64_t(0))));
     std::printf("final weights: %s/final_weights.txt   history: %s/history.json\n",
                 c.out_dir.c_str(), c.out_dir.c_str());
+    std::printf("report: %s\n", history.value("report", std::string("-")).c_str());
 }
 
 } // namespace

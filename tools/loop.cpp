@@ -6,6 +6,7 @@
 
 #include "batch/run_files.h"
 #include "openings/search_book.h"
+#include "report/report.h"
 #include "selfplay.h"
 #include "stats/elo.h"
 #include "tournament/tournament.h"
