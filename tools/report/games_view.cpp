@@ -143,8 +143,7 @@ std::string games_overview(const GamesFile& file, const std::string& id_prefix, 
     for (const auto& g : games) counts[g.moves.size() / std::size_t(width)] += 1;
     std::vector<std::string> labels;
     for (std::size_t i = 0; i < counts.size(); ++i)
-        labels.push_back(std::to_string(int(i) * width) +
-                         (width > 1 ? "-" + std::to_string(int(i + 1) * width - 1) : ""));
+        labels.push_back(std::to_string(int(i) * width));
     out += bar_chart_svg(id_prefix + "-lengths",
                          "Game lengths (bars of " + std::to_string(width) + " turns)",
                          "turns (bar start)", labels, counts);

@@ -20,7 +20,7 @@ header h1 { margin: 0 0 6px; font-size: 24px; }
 header nav a { color: #cfe0ff; margin-right: 18px; text-decoration: none; }
 header .inputs { color: #aab4c6; font-size: 13px; margin: 6px 0 0; }
 main { max-width: 1180px; margin: 0 auto; padding: 8px 24px 40px; }
-section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 6px 22px 18px;
+section { overflow-x: auto; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 6px 22px 18px;
           margin: 22px 0; }
 h2 { border-bottom: 2px solid var(--accent); padding-bottom: 4px; }
 h3 { margin: 20px 0 8px; }

@@ -94,9 +94,13 @@ std::string board_svg(const Position& pos, const BoardMarks& marks, const std::s
     for (Bitboard b = marks.captured; b;) {
         const Square s = pop_lsb(b);
         const double x = L.x(s), y = L.y(s), k = r * 0.7;
-        out += fmt("<g class=\"captured\"><circle class=\"piece %s\" cx=\"%.1f\" cy=\"%.1f\" "
-                   "r=\"%.1f\"/><path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\"/></g>",
-                   marks.captured_color == Color::White ? "white" : "black", x, y, r, x - k, y - k,
+        // A point the capturing piece later stepped onto keeps that piece: only the cross.
+        const bool occupied = (pos.pieces(Color::White) | pos.pieces(Color::Black)) & bit(s);
+        out += "<g class=\"captured\">";
+        if (!occupied)
+            out += fmt("<circle class=\"piece %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"/>",
+                       marks.captured_color == Color::White ? "white" : "black", x, y, r);
+        out += fmt("<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\"/></g>", x - k, y - k,
                    x + k, y + k, x - k, y + k, x + k, y - k);
     }
     return out + "</svg>";

@@ -169,7 +169,9 @@ std::string bar_chart_svg(const std::string& id, const std::string& title,
     if (!id.empty()) out += " id=\"" + esc(id) + "\"";
     out += " aria-label=\"" + esc(title) + "\"><title>" + esc(title) + "</title>";
     out += fmt("<text class=\"chart-title\" x=\"%.1f\" y=\"18\">", left) + esc(title) + "</text>";
-    const auto ticks = nice_ticks(0, vmax > 0 ? vmax : 1, 4);
+    auto ticks = nice_ticks(0, vmax > 0 ? vmax : 1, 4);
+    if (ticks.size() > 1 && ticks.back() < vmax)
+        ticks.push_back(2 * ticks.back() - ticks[ticks.size() - 2]);
     const double top_value = std::max(ticks.back(), vmax > 0 ? vmax : 1.0);
     const auto Y = [&](double v) { return top + ph - v / top_value * ph; };
     for (double t : ticks) {
