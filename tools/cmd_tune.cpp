@@ -1,0 +1,172 @@
+// `fanorona tune`: fit the evaluation weights to positions logs (Texel tuning with Eigen).
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <tbb/global_control.h>
+
+#include "commands.h"
+#include "tune.h"
+#include "weights_io.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+// The options as typed; turned into a TuneConfig by run().
+struct TuneOptions {
+    TuneConfig config;
+    std::string weights = "default";
+    std::string target = "result";
+    std::string loss = "mse";
+    std::string optimizer = "newton";
+    std::string k = "auto";
+    std::string freeze;
+    bool check = false;
+    bool quiet = false;
+    bool keep_decisive = false;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+void run_check(const TuneOptions& o) {
+    const Weights w = load_weights_file(o.weights);
+    DataFilter filter;
+    filter.skip_decisive = !o.keep_decisive;
+    const CheckReport r = check_against_engine(o.config.data, w, filter);
+    std::printf("checked %llu positions: %llu mismatches between the feature matrix and "
+                "evaluate(); largest difference before truncation %.4f centi-pieces\n",
+                static_cast<unsigned long long>(r.positions),
+                static_cast<unsigned long long>(r.mismatches), r.max_difference);
+    for (const std::string& e : r.examples) std::printf("  mismatch: %s\n", e.c_str());
+    if (r.mismatches)
+        throw std::runtime_error("the feature matrix does not reproduce evaluate() for " +
+                                 std::to_string(r.mismatches) + " positions");
+}
+
+void run(TuneOptions& o) {
+    TuneConfig& c = o.config;
+    std::unique_ptr<tbb::global_control> limit;
+    if (c.threads > 0)
+        limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                      std::size_t(c.threads));
+    if (o.check) return run_check(o);
+    if (c.out.empty()) throw std::invalid_argument("--out is required (the weights file to write)");
+    c.start = load_weights_file(o.weights);
+    c.start_name = o.weights;
+    c.target = TargetSpec::parse(o.target);
+    c.loss = o.loss == "mse" ? LossKind::Mse : LossKind::CrossEntropy;
+    c.optimizer.kind = *parse_optimizer(o.optimizer);
+    if (o.k != "auto") {
+        std::size_t used = 0;
+        double k = 0;
+        try {
+            k = std::stod(o.k, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != o.k.size() || !(k > 0))
+            throw std::invalid_argument("--k: expected auto or a positive number, found '" + o.k +
+                                        "'");
+        c.k = k;
+    }
+    c.freeze = split_list(o.freeze);
+    c.filter.skip_decisive = !o.keep_decisive;
+    const bool quiet = o.quiet;
+    const TuneReport report = run_tune(c, [quiet](const std::string& line) {
+        if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    });
+    write_tune_outputs(c, report);
+    std::printf("wrote %s (and loss.csv, tune.json beside it)\n", c.out.c_str());
+}
+
+} // namespace
+
+void add_tune_command(CLI::App& app) {
+    auto o = std::make_shared<TuneOptions>();
+    TuneConfig& c = o->config;
+    auto* cmd = app.add_subcommand(
+        "tune", "Fit the evaluation weights to positions logs (Texel tuning: sigmoid(K * eval) "
+                "against game results or search scores)");
+    cmd->add_option("--data", c.data, "Positions logs (positions.bin of selfplay runs)")
+        ->required()
+        ->expected(1, -1);
+    cmd->add_option("--weights", o->weights, "Start weights file (default: the built-in weights)")
+        ->capture_default_str();
+    cmd->add_option("--out", c.out,
+                    "Tuned weights file to write; loss.csv and tune.json go beside it");
+    cmd->add_option("--target", o->target,
+                    "What sigmoid(K * eval) fits: result (the game result), score (the search "
+                    "score through the same sigmoid) or mix:L (L * result + (1 - L) * score)")
+        ->capture_default_str();
+    cmd->add_option("--loss", o->loss, "mse (the Texel loss) or cross-entropy")
+        ->check(CLI::IsMember({"mse", "cross-entropy"}))
+        ->capture_default_str();
+    cmd->add_option("--optimizer", o->optimizer,
+                    "newton (Gauss-Newton, Levenberg-Marquardt damped), lbfgs, or adam")
+        ->check(CLI::IsMember({"adam", "newton", "lbfgs"}))
+        ->capture_default_str();
+    cmd->add_option("--epochs", c.optimizer.epochs, "At most this many epochs")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmd->add_option("--batch", c.optimizer.batch,
+                    "Adam: positions per mini-batch, rounded up to blocks of 1024 (0: full batch)")
+        ->capture_default_str();
+    cmd->add_option("--lr", c.optimizer.lr, "Adam: step size in centi-pieces")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd->add_option("--lr-decay", c.optimizer.lr_decay,
+                    "Adam: the step size is multiplied by this after each epoch")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--l2", c.l2,
+                    "Adds C * sum of (weight - start weight)^2 over the free weights (weights "
+                    "in centi-pieces) to the loss")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_option("--k", o->k,
+                    "Sigmoid scale: auto (fit it to the results with the start weights) or a "
+                    "value")
+        ->capture_default_str();
+    cmd->add_option("--validation", c.validation,
+                    "Fraction of games held out for validation (0: none, no early stopping)")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+    cmd->add_option("--freeze", o->freeze,
+                    "Weights that stay as they are: names as in the weights file, a term name "
+                    "for both halves, or a prefix ending in '*', separated by commas");
+    cmd->add_option("--tolerance", c.optimizer.tolerance,
+                    "Converged when an epoch lowers the loss by less than this fraction")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_option("--patience", c.optimizer.patience,
+                    "Stop when the validation loss has not improved for this many epochs "
+                    "(0: never)")
+        ->check(CLI::Range(0, 1000000))
+        ->capture_default_str();
+    cmd->add_option("--threads", c.threads, "Worker threads (0: all cores)")
+        ->check(CLI::Range(0, 1024))
+        ->capture_default_str();
+    cmd->add_option("--seed", c.seed, "Seed of the validation split, row order and mini-batches")
+        ->capture_default_str();
+    cmd->add_flag("--keep-decisive", o->keep_decisive,
+                  "Also use positions whose search score is a forced win or loss (skipped by "
+                  "default)");
+    cmd->add_flag("--check", o->check,
+                  "Only check that the feature matrix reproduces the engine's evaluation of every "
+                  "position (with --weights), then exit");
+    cmd->add_flag("--quiet", o->quiet, "No line per epoch");
+    cmd->callback([o] { run(*o); });
+}
+
+} // namespace fanorona::cli

@@ -1,0 +1,108 @@
+#include "dataset.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "rng.h"
+#include "search.h"
+
+namespace fanorona {
+
+namespace {
+
+std::string rules_text(const PositionLogHeader& h) {
+    return "variant " + std::string(variant_name(h.variant)) + ", rules " +
+           std::string(ruleset_name(h.ruleset));
+}
+
+// Fisher-Yates with the project's portable generator (same order on every platform).
+template <class T> void shuffle(std::vector<T>& v, Rng& rng) {
+    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+} // namespace
+
+Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& filter) {
+    if (files.empty()) throw TuneDataError("no positions log given (--data FILE...)");
+    Dataset data;
+    PositionLogHeader first_header;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const std::string& path = files[f];
+        for (std::size_t g = 0; g < f; ++g)
+            if (files[g] == path) throw TuneDataError(path + ": positions log given twice");
+        const auto file = std::uint32_t(f);
+        const PositionLog log = scan_position_log(path, [&](const std::vector<PositionRecord>& c) {
+            GameSpan game{file, c.empty() ? 0 : c.front().game_index, data.records.size(), 0};
+            for (const PositionRecord& r : c) {
+                ++data.read;
+                if (filter.skip_decisive && is_decisive(r.score)) {
+                    ++data.skipped_decisive;
+                    continue;
+                }
+                data.records.push_back(r);
+                ++game.count;
+            }
+            if (game.count) data.games.push_back(game);
+        });
+        if (f == 0) {
+            first_header = log.header;
+        } else if (!(log.header == first_header)) {
+            throw TuneDataError(path + ": header: " + rules_text(log.header) + ", but " + files[0] +
+                                " has " + rules_text(first_header) +
+                                " (all logs of one tuning run must agree)");
+        }
+        if (!log.tail_problem.empty())
+            data.warnings.push_back(path + ": " + log.tail_problem + "; the " +
+                                    std::to_string(log.chunks) +
+                                    " intact games before it were read");
+        data.files.push_back(path);
+    }
+    data.rules.variant = first_header.variant;
+    data.rules.ruleset = first_header.ruleset;
+    if (data.records.empty()) {
+        std::string list;
+        for (const auto& f : files) list += (list.empty() ? "" : ", ") + f;
+        throw TuneDataError(list + ": no positions to tune on (" + std::to_string(data.read) +
+                            " read, " + std::to_string(data.skipped_decisive) +
+                            " skipped for decisive scores)");
+    }
+    if (data.records.size() > std::numeric_limits<std::uint32_t>::max())
+        throw TuneDataError("too many positions (more than 2^32)");
+    data.records.shrink_to_fit();
+    return data;
+}
+
+DataSplit split_by_game(const Dataset& data, double fraction, std::uint64_t seed) {
+    if (!(fraction >= 0 && fraction < 1))
+        throw TuneDataError("validation fraction " + std::to_string(fraction) +
+                            " is outside [0, 1)");
+    const std::size_t n_games = data.games.size();
+    std::size_t held = std::size_t(std::llround(fraction * double(n_games)));
+    if (fraction > 0) {
+        if (n_games < 2)
+            throw TuneDataError("a validation split needs at least 2 games, the data has " +
+                                std::to_string(n_games) + " (use --validation 0)");
+        held = std::clamp<std::size_t>(held, 1, n_games - 1);
+    }
+    std::vector<std::uint32_t> order(n_games);
+    std::iota(order.begin(), order.end(), 0u);
+    Rng rng = Rng::derive(seed, 0x5B117, 0);
+    shuffle(order, rng);
+    std::vector<bool> is_validation(n_games, false);
+    for (std::size_t i = 0; i < held; ++i) is_validation[order[i]] = true;
+
+    DataSplit split;
+    for (std::size_t g = 0; g < n_games; ++g) {
+        const GameSpan& game = data.games[g];
+        auto& rows = is_validation[g] ? split.validation : split.train;
+        for (std::uint32_t i = 0; i < game.count; ++i)
+            rows.push_back(std::uint32_t(game.first + i));
+        ++(is_validation[g] ? split.validation_games : split.train_games);
+    }
+    Rng row_rng = Rng::derive(seed, 0x5B117, 1);
+    shuffle(split.train, row_rng);
+    return split;
+}
+
+} // namespace fanorona

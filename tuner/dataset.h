@@ -1,0 +1,66 @@
+#pragma once
+// The tuner's data: the positions of one or more positions logs, grouped by game, and the
+// held-out validation split, chosen by game.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "position_log.h"
+
+namespace fanorona {
+
+// Bad tuner input (unknown file, mismatched logs, no usable data); what() names the file.
+struct TuneDataError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Which logged positions the tuner uses.
+struct DataFilter {
+    // Skip positions whose search score is decisive (a forced win or loss found by the search,
+    // see is_decisive() in search.h): like mate scores in chess, they say nothing about the
+    // evaluation and their score target would be saturated.
+    bool skip_decisive = true;
+};
+
+// One game of a dataset: its records are records[first, first + count).
+struct GameSpan {
+    std::uint32_t file = 0;       // index into Dataset::files
+    std::uint32_t game_index = 0; // the game's index in its log
+    std::uint64_t first = 0;
+    std::uint32_t count = 0;
+};
+
+// The usable positions of some logs, game after game. Every game holds at least one record,
+// all of one chunk (one game) of one file; all files share one variant and rule set.
+struct Dataset {
+    Rules rules;
+    std::vector<std::string> files;
+    std::vector<PositionRecord> records;
+    std::vector<GameSpan> games;
+    std::uint64_t read = 0;             // records read, before filtering
+    std::uint64_t skipped_decisive = 0; // records dropped by DataFilter::skip_decisive
+    std::vector<std::string> warnings;  // e.g. a torn tail that was dropped
+};
+
+// Reads the logs. Throws TuneDataError (or PositionLogError) naming the file for an unreadable
+// file, a bad header, a file given twice, logs of different variants or rules, and when no
+// position is left.
+Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& filter = {});
+
+// The rows (indices into Dataset::records) of the training and validation sets. A game's rows
+// are all in one set; the training rows are shuffled (seeded), the validation rows keep order.
+struct DataSplit {
+    std::vector<std::uint32_t> train;
+    std::vector<std::uint32_t> validation;
+    std::uint64_t train_games = 0;
+    std::uint64_t validation_games = 0;
+};
+
+// Holds out round(fraction * games) games, chosen at random from `seed` (at least one game
+// when fraction > 0). Throws TuneDataError when fraction is outside [0, 1) or leaves no
+// training game, or when fraction > 0 and there is only one game.
+DataSplit split_by_game(const Dataset& data, double fraction, std::uint64_t seed);
+
+} // namespace fanorona

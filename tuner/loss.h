@@ -1,0 +1,61 @@
+#pragma once
+// The Texel loss: how well sigmoid(K * e) predicts a target in [0, 1], for the evaluations e of
+// a feature matrix; its gradient and Gauss-Newton curvature with respect to the weights.
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "feature_matrix.h"
+
+namespace fanorona {
+
+// mse: mean of (sigmoid(K e) - y)^2 (the Texel loss). cross-entropy: mean of
+// -(y ln s + (1 - y) ln(1 - s)) with s = sigmoid(K e).
+enum class LossKind { Mse, CrossEntropy };
+
+// What a position's target is: result_weight * R + (1 - result_weight) * sigmoid(K * score),
+// R being the game's result for the side to move (1 win, 1/2 draw, 0 loss). 1 is the result
+// alone, 0 the search score alone.
+struct TargetSpec {
+    double result_weight = 1.0;
+    // "result", "score" or "mix:L" (L in [0, 1], the weight of the result).
+    static TargetSpec parse(const std::string& text);
+    std::string to_string() const;
+};
+
+std::string loss_name(LossKind kind);
+
+inline double sigmoid(double x) {
+    return 1.0 / (1.0 + std::exp(-x));
+}
+
+// Sets m.target for every row.
+void set_targets(FeatureMatrix& m, const TargetSpec& spec, double k);
+
+// The mean loss over the rows of the blocks listed in `ids` (all blocks when `ids` is empty),
+// and if asked its gradient and its Gauss-Newton
+// matrix (J^T C J / n: J the derivative of the evaluations, C the per-row curvature of the
+// loss) with respect to the weights, in feature order (2t mg, 2t+1 eg). Computed in parallel
+// with a deterministic reduction: the same numbers with any number of threads.
+struct LossOutput {
+    double loss = 0;
+    WeightVector gradient;
+    Eigen::Matrix<double, kFeatureCount, kFeatureCount> curvature;
+    std::size_t rows = 0;
+};
+LossOutput compute_loss(const FeatureMatrix& m, const WeightVector& w, LossKind kind, double k,
+                        std::span<const std::uint32_t> ids, bool gradient, bool curvature);
+
+inline double mean_loss(const FeatureMatrix& m, const WeightVector& w, LossKind kind, double k) {
+    return compute_loss(m, w, kind, k, {}, false, false).loss;
+}
+
+// The K that minimises the loss of the weights `w` against the game results (whatever the
+// tuning target: the score target itself depends on K). Golden-section search on log K in
+// [1e-6, 1]. Throws TuneDataError when every evaluation is 0 (K is then undetermined).
+double fit_k(const FeatureMatrix& m, const WeightVector& w, LossKind kind);
+
+} // namespace fanorona

@@ -1,0 +1,104 @@
+#include "optimizer.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "steppers.h"
+
+namespace fanorona {
+
+std::string optimizer_name(OptimizerKind kind) {
+    switch (kind) {
+    case OptimizerKind::Adam:
+        return "adam";
+    case OptimizerKind::Newton:
+        return "newton";
+    case OptimizerKind::Lbfgs:
+        return "lbfgs";
+    }
+    return "?";
+}
+
+std::optional<OptimizerKind> parse_optimizer(const std::string& name) {
+    for (OptimizerKind k : {OptimizerKind::Adam, OptimizerKind::Newton, OptimizerKind::Lbfgs})
+        if (optimizer_name(k) == name) return k;
+    return std::nullopt;
+}
+
+FitResult fit(const Problem& problem, const OptimizerSettings& settings,
+              const std::function<void(const EpochRecord&)>& on_epoch) {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+
+    std::unique_ptr<Stepper> stepper =
+        settings.kind == OptimizerKind::Adam     ? make_adam(problem, settings)
+        : settings.kind == OptimizerKind::Newton ? make_newton(problem, settings)
+                                                 : make_lbfgs(problem, settings);
+    FitResult result;
+    WeightVector w = problem.start;
+    std::uint64_t passes = 0;
+    auto record = [&](int epoch, const ObjectiveValue& v) {
+        EpochRecord r;
+        r.epoch = epoch;
+        r.train_loss = v.data;
+        r.objective = v.total;
+        r.validation_loss = problem.validation_loss(w);
+        r.passes = passes;
+        r.seconds = elapsed();
+        result.history.push_back(r);
+        if (on_epoch) on_epoch(r);
+        return r;
+    };
+
+    ++passes;
+    const EpochRecord first = record(0, problem.objective(w, false, false));
+    const bool has_validation = !std::isnan(first.validation_loss);
+    double best_validation = first.validation_loss;
+    result.weights = w;
+    int since_best = 0;
+    std::vector<double> best_objective = {first.objective}; // after each epoch
+    for (int epoch = 1; epoch <= settings.epochs; ++epoch) {
+        StepOutcome step = stepper->step(w, epoch);
+        passes += step.passes;
+        if (!step.value) {
+            step.value = problem.objective(w, false, false);
+            ++passes;
+        }
+        const EpochRecord r = record(epoch, *step.value);
+        if (has_validation) {
+            if (r.validation_loss < best_validation) {
+                best_validation = r.validation_loss;
+                result.weights = w;
+                result.best_epoch = epoch;
+                since_best = 0;
+            } else if (settings.patience > 0 && ++since_best >= settings.patience) {
+                result.stopped_early = true;
+                break;
+            }
+        } else if (r.objective < best_objective.back()) { // the lowest training objective
+            result.weights = w;
+            result.best_epoch = epoch;
+        }
+        if (step.stalled) {
+            result.converged = true;
+            break;
+        }
+        // Converged when the lowest objective so far is hardly lower than it was `window`
+        // epochs ago (for noisy methods, a worse epoch is not yet a verdict).
+        best_objective.push_back(std::min(best_objective.back(), r.objective));
+        const std::size_t window = std::size_t(stepper->convergence_window());
+        if (best_objective.size() > window) {
+            const double now = best_objective.back();
+            const double before = best_objective[best_objective.size() - 1 - window];
+            if (before - now <= settings.tolerance * std::abs(now)) {
+                result.converged = true;
+                break;
+            }
+        }
+    }
+    result.seconds = elapsed();
+    return result;
+}
+
+} // namespace fanorona

@@ -1,0 +1,64 @@
+#include "synthetic.h"
+
+#include <cmath>
+#include <fstream>
+
+#include "game.h"
+#include "rng.h"
+
+namespace fanorona {
+
+std::vector<PositionRecord> random_playout_game(const Rules& rules, std::uint32_t game_index,
+                                                std::uint64_t seed, int max_turns) {
+    Rng rng = Rng::derive(seed, 0x9A70, game_index);
+    Game game(rules, Position::start(rules.variant));
+    std::vector<PositionRecord> records;
+    MoveList moves;
+    while (!game.outcome().over() && int(game.moves().size()) < max_turns) {
+        const Position& pos = game.position();
+        generate_moves(pos, rules, moves);
+        if (moves.empty()) break;
+        PositionRecord r;
+        r.white = pos.pieces(Color::White);
+        r.black = pos.pieces(Color::Black);
+        r.game_index = game_index;
+        r.turn = std::uint16_t(pos.turn());
+        r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
+        r.side_to_move = pos.side_to_move();
+        records.push_back(r);
+        game.play(moves[int(rng.below(std::uint64_t(moves.size())))]);
+    }
+    const GameResult result = game.outcome().over() ? game.outcome().result : GameResult::Draw;
+    for (PositionRecord& r : records) r.result = result;
+    return records;
+}
+
+void write_position_log(const std::string& path, const PositionLogHeader& header,
+                        const std::vector<std::vector<PositionRecord>>& games) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw PositionLogError(path + ": cannot open for writing");
+    out << encode_log_header(header);
+    for (const auto& g : games) out << encode_chunk(g);
+    if (!out.flush()) throw PositionLogError(path + ": write failed");
+}
+
+void label_from_weights(std::vector<std::vector<PositionRecord>>& games, const Rules& rules,
+                        const Weights& w, double k, std::uint64_t seed) {
+    Features f;
+    std::uint64_t index = 0;
+    for (auto& game : games)
+        for (PositionRecord& r : game) {
+            const Position pos = r.position(rules.variant);
+            extract_features(pos, rules, f);
+            double sum = 0;
+            for (int i = 0; i < f.count; ++i)
+                sum += double(f.entries[i].value) * w.values[f.entries[i].index];
+            const double e = sum / kEvalScale;
+            const double p_win = 1.0 / (1.0 + std::exp(-k * e));
+            const bool mover_wins = Rng::derive(seed, 0x1AB, index++).uniform() < p_win;
+            const bool white_wins = mover_wins == (r.side_to_move == Color::White);
+            r.result = white_wins ? GameResult::WhiteWins : GameResult::BlackWins;
+        }
+}
+
+} // namespace fanorona

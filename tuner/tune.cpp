@@ -1,0 +1,214 @@
+#include "tune.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "features.h"
+
+namespace fanorona {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+std::string format(const char* fmt, auto... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    return buf;
+}
+
+WeightVector to_vector(const Weights& w) {
+    WeightVector v;
+    for (int f = 0; f < kFeatureCount; ++f) v[f] = w.values[f];
+    return v;
+}
+
+Weights round_weights(const WeightVector& v) {
+    Weights w;
+    for (int f = 0; f < kFeatureCount; ++f) {
+        if (!std::isfinite(v[f]) || std::abs(v[f]) > 1e9)
+            throw std::runtime_error("the fit diverged: weight " + std::string(feature_name(f)) +
+                                     " = " + std::to_string(v[f]) +
+                                     " (try a smaller --lr or a larger --l2)");
+        w.values[f] = std::int32_t(std::lround(v[f]));
+    }
+    return w;
+}
+
+std::string loss_text(double v) {
+    return std::isnan(v) ? "-" : format("%.6f", v);
+}
+
+} // namespace
+
+std::array<bool, kFeatureCount> resolve_frozen(const std::vector<std::string>& names) {
+    std::array<bool, kFeatureCount> frozen{};
+    for (const std::string& raw : names) {
+        if (raw.empty()) continue;
+        bool matched = false;
+        const bool prefix = raw.back() == '*';
+        const std::string stem = prefix ? raw.substr(0, raw.size() - 1) : raw;
+        for (int f = 0; f < kFeatureCount; ++f) {
+            const std::string_view feature = feature_name(f);
+            const std::string_view term = term_name(f / 2);
+            const bool hit =
+                prefix ? feature.substr(0, stem.size()) == stem : (feature == stem || term == stem);
+            if (hit) frozen[f] = matched = true;
+        }
+        if (!matched)
+            throw std::invalid_argument("--freeze: no weight or term is named '" + raw +
+                                        "' (names as in the weights file, a term name for "
+                                        "both halves, or a prefix ending in '*')");
+    }
+    return frozen;
+}
+
+TuneReport run_tune(const TuneConfig& config, const std::function<void(const std::string&)>& log) {
+    const auto t_start = Clock::now();
+    auto say = [&](const std::string& line) {
+        if (log) log(line);
+    };
+    TuneReport report;
+    const std::array<bool, kFeatureCount> frozen = resolve_frozen(config.freeze);
+    if (!(config.l2 >= 0)) throw std::invalid_argument("--l2 must be at least 0");
+    if (config.k && !(*config.k > 0)) throw std::invalid_argument("--k must be positive");
+
+    // Read and split.
+    Dataset data = load_dataset(config.data, config.filter);
+    for (const std::string& w : data.warnings) say("warning: " + w);
+    const DataSplit split = split_by_game(data, config.validation, config.seed);
+    report.files = data.files;
+    report.rules = data.rules;
+    report.positions_read = data.read;
+    report.skipped_decisive = data.skipped_decisive;
+    report.warnings = data.warnings;
+    report.train_positions = split.train.size();
+    report.validation_positions = split.validation.size();
+    report.train_games = split.train_games;
+    report.validation_games = split.validation_games;
+    say(format("read %llu positions of %zu games (%s, %s); %llu skipped for decisive scores",
+               (unsigned long long)data.read, data.games.size(),
+               std::string(variant_name(data.rules.variant)).c_str(),
+               std::string(ruleset_name(data.rules.ruleset)).c_str(),
+               (unsigned long long)data.skipped_decisive));
+    say(format("training: %zu positions of %llu games; validation: %zu positions of %llu games",
+               split.train.size(), (unsigned long long)split.train_games, split.validation.size(),
+               (unsigned long long)split.validation_games));
+
+    // Extract the features once.
+    const auto t_extract = Clock::now();
+    FeatureMatrix train = build_feature_matrix(data, split.train);
+    FeatureMatrix validation = build_feature_matrix(data, split.validation);
+    report.extraction_seconds = since(t_extract);
+    data = Dataset{}; // the records are no longer needed
+    report.nonzeros = train.nonzeros() + validation.nonzeros();
+    report.matrix_bytes = train.bytes() + validation.bytes();
+    const double n_rows = double(train.rows() + validation.rows());
+    say(format("features extracted in %.3f s (%.0f positions/s); %.1f non-zeros and %.1f bytes "
+               "per position",
+               report.extraction_seconds, n_rows / std::max(report.extraction_seconds, 1e-9),
+               double(report.nonzeros) / n_rows, double(report.matrix_bytes) / n_rows));
+
+    // K, then the targets.
+    const WeightVector start = to_vector(config.start);
+    report.k_fitted = !config.k;
+    report.k = config.k ? *config.k : fit_k(train, start, config.loss);
+    say(format("K = %.6g (%s)", report.k, report.k_fitted ? "fitted to the results" : "given"));
+    set_targets(train, config.target, report.k);
+    set_targets(validation, config.target, report.k);
+
+    // Which weights move.
+    Problem problem;
+    problem.train = &train;
+    problem.validation = &validation;
+    problem.loss = config.loss;
+    problem.k = report.k;
+    problem.l2 = config.l2;
+    problem.start = start;
+    const auto counts = train.feature_counts();
+    for (int f = 0; f < kFeatureCount; ++f) {
+        problem.free[f] = !frozen[f] && counts[f] > 0;
+        if (frozen[f])
+            report.frozen.emplace_back(feature_name(f));
+        else if (counts[f] == 0)
+            report.unused.emplace_back(feature_name(f));
+    }
+    if (!report.unused.empty())
+        say(format("%zu weights have no data and stay as they are", report.unused.size()));
+
+    // Fit.
+    say(format("fitting %d weights with %s (%s loss, target %s)", problem.free_count(),
+               optimizer_name(config.optimizer.kind).c_str(), loss_name(config.loss).c_str(),
+               config.target.to_string().c_str()));
+    OptimizerSettings settings = config.optimizer;
+    settings.seed = config.seed;
+    report.fit = fit(problem, settings, [&](const EpochRecord& r) {
+        say(format("epoch %4d  train %s  validation %s  %7.2f s", r.epoch,
+                   loss_text(r.train_loss).c_str(), loss_text(r.validation_loss).c_str(),
+                   r.seconds));
+    });
+    const FitResult& f = report.fit;
+    say(format("%s after %d epochs (%llu passes, %.2f s); best epoch %d",
+               f.converged       ? "converged"
+               : f.stopped_early ? "stopped early (validation loss)"
+                                 : "epoch limit reached",
+               int(f.history.size()) - 1, (unsigned long long)f.history.back().passes, f.seconds,
+               f.best_epoch));
+
+    // Round as the engine uses them.
+    report.final = round_weights(f.weights);
+    for (int i = 0; i < kFeatureCount; ++i)
+        if (report.final.values[i] != config.start.values[i])
+            report.changed.push_back(
+                {std::string(feature_name(i)), config.start.values[i], report.final.values[i]});
+    const WeightVector rounded = to_vector(report.final);
+    report.start_train_loss = problem.train_loss(start);
+    report.start_validation_loss = problem.validation_loss(start);
+    report.fitted_train_loss = problem.train_loss(f.weights);
+    report.fitted_validation_loss = problem.validation_loss(f.weights);
+    report.final_train_loss = problem.train_loss(rounded);
+    report.final_validation_loss = problem.validation_loss(rounded);
+    say(format("loss with the start weights: train %s, validation %s",
+               loss_text(report.start_train_loss).c_str(),
+               loss_text(report.start_validation_loss).c_str()));
+    say(format("loss with the tuned weights (rounded): train %s, validation %s; %zu weights "
+               "changed",
+               loss_text(report.final_train_loss).c_str(),
+               loss_text(report.final_validation_loss).c_str(), report.changed.size()));
+    report.seconds = since(t_start);
+    return report;
+}
+
+CheckReport check_against_engine(const std::vector<std::string>& files, const Weights& w,
+                                 const DataFilter& filter) {
+    const Dataset data = load_dataset(files, filter);
+    std::vector<std::uint32_t> rows(data.records.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = std::uint32_t(i);
+    const FeatureMatrix m = build_feature_matrix(data, rows);
+    const Eigen::VectorXd e = evaluate_rows(m, to_vector(w));
+    CheckReport report;
+    report.positions = rows.size();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const PositionRecord& r = data.records[i];
+        const Position pos = r.position(data.rules.variant);
+        const int engine = evaluate(pos, data.rules, w);
+        const double mine = e[Eigen::Index(i)];
+        report.max_difference = std::max(report.max_difference, std::abs(mine - engine));
+        if (int(std::trunc(mine)) != engine) {
+            if (report.examples.size() < 5)
+                report.examples.push_back(format("game %u turn %u: matrix %.4f, evaluate() %d  %s",
+                                                 r.game_index, unsigned(r.turn), mine, engine,
+                                                 pos.to_string().c_str()));
+            ++report.mismatches;
+        }
+    }
+    return report;
+}
+
+} // namespace fanorona
