@@ -62,11 +62,13 @@ ResultsTable make_results_table(const PairwiseResults& results, const RatingOpti
         }
         t.rows.push_back(row);
     }
-    std::stable_sort(t.rows.begin(), t.rows.end(), [&](const PlayerRow& x, const PlayerRow& y) {
-        if (t.ratings) return x.elo > y.elo;
-        const double sx = std::isnan(x.score) ? -1 : x.score,
-                     sy = std::isnan(y.score) ? -1 : y.score;
-        return sx > sy;
+    // Best first; ties keep the input order.
+    std::sort(t.rows.begin(), t.rows.end(), [&](const PlayerRow& x, const PlayerRow& y) {
+        const auto key = [&](const PlayerRow& r) {
+            return t.ratings ? r.elo : std::isnan(r.score) ? -1.0 : r.score;
+        };
+        if (key(x) != key(y)) return key(x) > key(y);
+        return x.player < y.player;
     });
     for (std::size_t a = 0; a < results.size(); ++a)
         for (std::size_t b = a + 1; b < results.size(); ++b) {
