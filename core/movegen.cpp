@@ -1,5 +1,10 @@
 #include "movegen.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "walk_tables.h"
 
 namespace fanorona {
@@ -120,13 +125,15 @@ struct PathSink {
 };
 
 // Counts the distinct moves of one piece, in any order (the fast path of count_moves when chains
-// are allowed and captures take whole lines). `seen` holds the keys of the chain moves found.
+// are allowed and captures take whole lines). `seen` holds the keys of the chain moves found;
+// when it is full, `overflow` is set and the count is no longer exact.
 struct Counter {
     explicit Counter(const WalkTables& tables) : t(tables) {} // leaves `seen` uninitialised
 
     const WalkTables& t;
     int count = 0;
     int chains = 0;
+    bool overflow = false;
     Bitboard filter = 0;
     std::array<Bitboard, kMaxMoves> seen;
 
@@ -137,7 +144,11 @@ struct Counter {
             for (int i = 0; i < chains; ++i)
                 if (seen[i] == key) return;
         filter |= filter_bit;
-        if (chains < kMaxMoves) seen[chains++] = key;
+        if (chains == kMaxMoves) [[unlikely]] {
+            overflow = true;
+            return;
+        }
+        seen[chains++] = key;
         ++count;
     }
 
@@ -179,6 +190,28 @@ struct Counter {
         }
     }
 };
+
+// The number of moves of one piece with no limit on their number: the keys of all chain moves
+// are sorted and counted once each. The slow path, for what Counter cannot hold.
+int count_piece_unbounded(const Walker& w, const Position& pos, Square from) {
+    struct KeySink {
+        int first_steps = 0;
+        std::vector<Bitboard> keys;
+
+        bool stop(Square to, Bitboard captured, bool first_step, bool, int) {
+            Bitboard unused;
+            if (first_step)
+                ++first_steps;
+            else
+                keys.push_back(chain_key(to, captured, unused));
+            return true;
+        }
+    } sink;
+    walk_piece(w, sink, pos, from);
+    std::sort(sink.keys.begin(), sink.keys.end());
+    const auto distinct = std::unique(sink.keys.begin(), sink.keys.end()) - sink.keys.begin();
+    return sink.first_steps + int(distinct);
+}
 
 void generate_paika(const Position& pos, MoveList& list) {
     const Geometry& g = pos.geo();
@@ -263,31 +296,40 @@ int count_moves(const Position& pos, const Rules& rules) {
         }
         return n;
     }
-    if (rights.single_capture) { // no rule set chains single captures today; kept exact anyway
-        MoveList list;
-        generate_moves(pos, rules, list);
-        return list.size();
-    }
+    const Walker w = make_walker(pos, rights);
     for (Bitboard b = capturers; b;) {
+        const Square from = pop_lsb(b);
+        if (rights.single_capture) { // no rule set chains single captures today
+            n += count_piece_unbounded(w, pos, from);
+            continue;
+        }
         Counter counter(t);
-        counter.piece(pop_lsb(b), opp, empty);
-        n += counter.count;
+        counter.piece(from, opp, empty);
+        n += counter.overflow ? count_piece_unbounded(w, pos, from) : counter.count;
     }
     return n;
 }
 
+void throw_move_list_full() {
+    throw std::length_error("a position with more than " + std::to_string(kMaxMoves) +
+                            " legal moves (only constructed positions have so many)");
+}
+
 StepPath find_path(const Position& pos, const Rules& rules, const Move& m) {
     StepPath path;
+    const TurnRights rights = turn_rights(pos, rules);
     if (!m.captured) {
-        MoveList list;
-        generate_moves(pos, rules, list);
-        if (list.contains(m)) {
+        // A paika move: one step along a line to an empty point, when no capture is possible.
+        const Geometry& g = pos.geo();
+        bool step = false;
+        for (int d = 0; d < kDirections && m.from < 64; ++d) step |= g.neighbor[d][m.from] == m.to;
+        if (step && (pos.player() & bit(m.from)) && (pos.empty() & bit(m.to)) &&
+            !(rights.may_capture && capturing_pieces(pos))) {
             path.steps[0] = {m.to, CaptureKind::None};
             path.length = 1;
         }
         return path;
     }
-    const TurnRights rights = turn_rights(pos, rules);
     if (!rights.may_capture || m.from >= 64 || !(pos.player() & bit(m.from))) return path;
     PathSink sink{m, path};
     walk_piece(make_walker(pos, rights), sink, pos, m.from);

@@ -9,7 +9,13 @@
 
 namespace fanorona {
 
+// Positions from games stay far below this (random games: at most 170 moves on 5x9), but a
+// constructed position can have thousands of moves (chains branch a lot): MoveList::push then
+// throws rather than drop moves. count_moves and find_path have no limit.
 inline constexpr int kMaxMoves = 512;
+
+// Throws std::length_error saying that a position has more than kMaxMoves legal moves.
+[[noreturn]] void throw_move_list_full();
 
 // A fixed-capacity list of moves; generation never allocates.
 struct MoveList {
@@ -17,8 +23,9 @@ struct MoveList {
     int count = 0;
 
     void push(const Move& m) {
-        assert(count < kMaxMoves);
-        if (count < kMaxMoves) moves[count++] = m;
+        if (count == kMaxMoves) [[unlikely]]
+            throw_move_list_full();
+        moves[count++] = m;
     }
     int size() const { return count; }
     bool empty() const { return count == 0; }
@@ -47,10 +54,11 @@ TurnRights turn_rights(const Position& pos, const Rules& rules);
 // Pieces of the side to move that can make a capture (ignoring turn rights).
 Bitboard capturing_pieces(const Position& pos);
 
-// Fills `list` with every legal move, each (from, to, captured) once.
+// Fills `list` with every legal move, each (from, to, captured) once; throws std::length_error
+// when there are more than kMaxMoves.
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list);
 
-// The number of legal moves, faster than generating them when there is no capture.
+// The number of legal moves, faster than generating them; exact for any position.
 int count_moves(const Position& pos, const Rules& rules);
 
 // One step of a capturing turn, as written in notation.

@@ -129,9 +129,10 @@ Move parse_move(const Position& pos, const Rules& rules, std::string_view text) 
         cur = to;
     }
     const Move m{captured, std::uint8_t(from), std::uint8_t(cur)};
-    MoveList legal;
-    generate_moves(pos, rules, legal);
-    if (!legal.contains(m)) throw MoveError("'" + std::string(text) + "' is not a legal move here");
+    // The steps were each checked above; find_path confirms the whole move (with no limit on
+    // the number of moves of the position, unlike generate_moves).
+    if (find_path(pos, rules, m).length == 0)
+        throw MoveError("'" + std::string(text) + "' is not a legal move here");
     return m;
 }
 
