@@ -237,6 +237,7 @@ struct Recovery {
         c.data = {path};
         c.start = start;
         c.k = k;
+        c.l2 = 0;
         c.validation = 0;
         c.target = TargetSpec{score_target ? 0.0 : 1.0};
         c.freeze = {"material", "strong", "centre"};
@@ -299,6 +300,7 @@ TEST_CASE("frozen weights stay and a strong L2 pull keeps the start", "[tuner]")
     c.k = rec.k;
     c.validation = 0.2;
     c.target = TargetSpec{0.0};
+    c.l2 = 0;
     c.freeze = {"tempo", "mobility_eg", "pst_tsivy_*", "material", "strong", "centre"};
     const TuneReport free_fit = run_tune(c, {});
     const auto frozen = resolve_frozen(c.freeze);

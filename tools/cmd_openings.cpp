@@ -49,9 +49,6 @@ void run_search_book(const OpeningsOptions& o) {
     if (o.book.empty())
         throw std::invalid_argument("--by-search: give the suite to write with --book");
     if (!o.games.empty()) throw std::invalid_argument("--by-search: does not read --games");
-    if (!o.board.fen.empty())
-        throw std::invalid_argument(
-            "--by-search: starts from the start position; --fen is not used");
     const ScoreRange range = parse_range(o.balanced_cp, "--balanced-cp");
     const Rules rules = o.board.make_rules();
     const Weights weights = load_weights_file(o.weights);
@@ -170,7 +167,8 @@ void add_openings_command(CLI::App& app) {
                   "With --book: instead of games, take every distinct position after --plies "
                   "turns from the start position, score each with a search of --depth, and keep "
                   "those within --balanced-cp");
-    o->board.add_to(*cmd);
+    o->board.add_to(*cmd); // --variant and --rules, for --by-search (games files name theirs)
+    cmd->remove_option(cmd->get_option("--fen"));
     cmd->add_option("--depth", o->depth, "With --by-search: search depth per position")
         ->check(CLI::Range(1, 30))
         ->capture_default_str();

@@ -297,8 +297,9 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& words) {
         }
         std::unique_lock lock(state_mutex_);
         if (limits.infinite) state_cv_.wait(lock, [this] { return stop_requested_; });
-        send(answer);
+        // Not searching any more before the answer is out, so a `go` right after it is accepted.
         searching_ = false;
+        send(answer);
         state_cv_.notify_all();
     });
 }

@@ -29,7 +29,8 @@ inline void SearchOptions::add_to(CLI::App& cmd) {
         ->capture_default_str()
         ->check(CLI::Range(1, 65536));
     std::string names;
-    for (const SearchParam& p : SearchParams().list())
+    const SearchParams defaults; // list() views this table: it must outlive the loop
+    for (const SearchParam& p : defaults.list())
         names += std::string(names.empty() ? "" : ", ") + p.name;
     cmd.add_option("--param", params,
                    "Set a search parameter, NAME=VALUE (repeatable). Parameters: " + names);

@@ -5,6 +5,8 @@
 // lower the lowest training objective (by the tolerance): mini-batch noise then dies down and
 // the convergence test can pass. Halved ten times, the fit has converged.
 
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "rng.h"

@@ -1,13 +1,13 @@
 #include "feature_matrix.h"
 
-#include "evaluate.h"
-
 #include <algorithm>
 #include <array>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+
+#include "evaluate.h"
 
 namespace fanorona {
 

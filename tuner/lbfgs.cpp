@@ -1,7 +1,9 @@
 // L-BFGS: a quasi-Newton direction from the last few steps (two-loop recursion), and a line
 // search for the weak Wolfe conditions (bisection and doubling). One epoch is one line search.
 
+#include <cmath>
 #include <deque>
+#include <limits>
 
 #include "steppers.h"
 
@@ -75,6 +77,7 @@ public:
     }
 
 private:
+    // One remembered step: s the change of the weights, y of the gradient, rho = 1 / (s . y) > 0.
     struct Pair {
         WeightVector s, y;
         double rho;

@@ -223,7 +223,7 @@ double fit_k(const FeatureMatrix& m, const WeightVector& w, LossKind kind) {
     double lo = std::log(1e-6), hi = std::log(1.0);
     double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
     double f1 = loss_at(x1), f2 = loss_at(x2);
-    while (hi - lo > 1e-7) {
+    while (hi - lo > 1e-5) { // K to a relative 1e-5
         if (f1 < f2) {
             hi = x2;
             x2 = x1;

@@ -50,7 +50,7 @@ public:
             ++out.passes;
             if (v.total <= current_->total && delta.allFinite()) {
                 w = trial;
-                lambda_ = std::max(lambda_ * 0.3, 1e-9);
+                lambda_ = std::max(lambda_ * 0.3, 1e-7);
                 current_ = std::move(v);
                 out.value = current_;
                 return out;

@@ -25,7 +25,8 @@ struct TuneConfig {
     TargetSpec target;
     LossKind loss = LossKind::Mse;
     OptimizerSettings optimizer;
-    double l2 = 0;                   // pull towards the start weights, see Problem
+    double l2 = 1e-7;                // pull towards the start weights, see Problem: it keeps
+                                     // collinear terms (material, point tables) from drifting
     std::optional<double> k;         // the sigmoid scale; fitted when empty
     double validation = 0.1;         // fraction of games held out
     std::vector<std::string> freeze; // weights that stay: see resolve_frozen
