@@ -4,9 +4,9 @@
 
 namespace fanorona {
 
-int evaluate(const Position& pos, const Rules& rules, const Weights& w) {
+int evaluate(const Position& pos, const Rules& rules, const Weights& w, int largest_capture) {
     std::array<int, kTermCount> raw;
-    extract_terms(pos, rules, raw);
+    extract_terms(pos, rules, raw, largest_capture);
     const std::int64_t mg = game_phase(pos), eg = kPhaseScale - mg;
     std::int64_t sum = 0;
     for (int t = 0; t < kTermCount; ++t)

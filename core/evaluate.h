@@ -24,7 +24,8 @@ struct Weights {
 
 // The position's score for the side to move; allocates nothing. Not meant for positions where
 // the game is over (the search handles those).
-int evaluate(const Position& pos, const Rules& rules, const Weights& w);
+// `largest_capture` is as for extract_terms(): -1, or the known value of the capture_now term.
+int evaluate(const Position& pos, const Rules& rules, const Weights& w, int largest_capture = -1);
 
 // The same score from already extracted features (what the tuner reproduces).
 int evaluate_features(const Features& f, const Weights& w);

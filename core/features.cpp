@@ -151,7 +151,8 @@ int game_phase(const Position& pos) {
     return min_int(kPhaseScale, total * kPhaseScale / start);
 }
 
-void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTermCount>& raw) {
+void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTermCount>& raw,
+                   int largest) {
     raw.fill(0);
     const Geometry& g = pos.geo();
     const Bitboard own = pos.player(), opp = pos.opponent(), empty = pos.empty();
@@ -163,7 +164,7 @@ void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTer
     raw[TermStrong] = diff(g.strong);
     raw[TermCentre] = diff(kMasks.centre[v]);
     raw[TermMobility] = step_count(g, own, empty) - step_count(g, opp, empty);
-    raw[TermCaptureNow] = largest_capture(pos, rules);
+    raw[TermCaptureNow] = largest >= 0 ? largest : largest_capture(pos, rules);
     raw[TermLoose] = popcount(loose_pieces(g, own)) - popcount(loose_pieces(g, opp));
 
     // The opponent's threats as if it were to move: respect Vela's restrictions on it.

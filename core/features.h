@@ -68,6 +68,9 @@ int game_phase(const Position& pos);
 void extract_features(const Position& pos, const Rules& rules, Features& out);
 
 // The raw (untapered) term values; what extract_features tapers. Allocates nothing.
-void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTermCount>& raw);
+// `largest_capture`, when not -1, is the known value of TermCaptureNow (the most pieces one legal
+// move captures, 0 when the side to move has no capture), which saves generating the moves.
+void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTermCount>& raw,
+                   int largest_capture = -1);
 
 } // namespace fanorona

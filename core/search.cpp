@@ -84,8 +84,9 @@ struct Searcher::Impl {
         return ply % 2 == 0 ? -params[Param::Contempt] : params[Param::Contempt];
     }
 
-    int static_eval() const {
-        return std::clamp(evaluate(pos, rules, weights), -kEvalLimit, kEvalLimit);
+    // The evaluation, clamped below decisive scores; `largest_capture` as for evaluate().
+    int static_eval(int largest_capture = -1) const {
+        return std::clamp(evaluate(pos, rules, weights, largest_capture), -kEvalLimit, kEvalLimit);
     }
 
     // True when the current position (keys.back()) repeats: within the search path, or often
@@ -199,14 +200,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     // The horizon: a quiet position gets its static score; forced captures go on (no stand pat:
     // capturing is compulsory) for at most QsMaxDepth plies.
     const bool captures = turn_rights(pos, rules).may_capture && capturing_pieces(pos);
-    if (depth <= 0) {
-        if (!captures) return has_paika(pos) ? static_eval() : -(kWinScore - ply);
-        if (depth <= -params[Param::QsMaxDepth]) return static_eval();
-        if (params[Param::QsCutMargin] >= 0 && !pv_node) {
-            const int e = static_eval();
-            if (e - params[Param::QsCutMargin] >= beta) return e;
-        }
-    }
+    if (depth <= 0 && !captures) return has_paika(pos) ? static_eval(0) : -(kWinScore - ply);
 
     // Transposition table.
     const Key key = pos.hash();
@@ -228,11 +222,23 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     if (p.moves.empty()) return -(kWinScore - ply);
     const int move_count = p.moves.count;
 
+    // Past the horizon in a capture position: stop at QsMaxDepth, or when the static score
+    // (which counts the largest capture) beats beta by QsCutMargin.
+    if (depth <= 0) {
+        int largest = 0;
+        for (const Move& m : p.moves) largest = std::max(largest, popcount(m.captured));
+        if (depth <= -params[Param::QsMaxDepth]) return static_eval(largest);
+        if (params[Param::QsCutMargin] >= 0 && !pv_node) {
+            const int e = static_eval(largest);
+            if (e - params[Param::QsCutMargin] >= beta) return e;
+        }
+    }
+
     // Pruning of quiet nodes from the static score.
     const bool prune_ok = !pv_node && !captures && depth > 0 && !is_decisive(beta);
     int eval = 0;
     if (prune_ok) {
-        eval = static_eval();
+        eval = static_eval(0);
         if (depth <= params[Param::RfpMaxDepth] && eval - params[Param::RfpMargin] * depth >= beta)
             return eval;
         if (allow_null && depth >= params[Param::NmpMinDepth] && eval >= beta &&
