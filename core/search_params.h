@@ -57,7 +57,9 @@ public:
     int get(std::string_view name) const;
     // Finds a parameter by name (case-insensitive), or nullptr.
     const SearchParam* find(std::string_view name) const;
-    std::span<const SearchParam> list() const { return table_; }
+    // A view of the table (so not on a temporary SearchParams).
+    std::span<const SearchParam> list() const& { return table_; }
+    std::span<const SearchParam> list() const&& = delete;
 
     friend bool operator==(const SearchParams& a, const SearchParams& b);
 

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace test_cli {
 
@@ -29,9 +30,11 @@ inline Run run_cli(const std::string& args) {
     return r;
 }
 
-// A fresh, empty folder under the temporary directory.
+// A fresh, empty folder under the temporary directory, private to this test process (CTest runs
+// test cases in parallel processes, so a shared name would be removed under another's feet).
 inline std::string fresh_dir(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "fanorona_cli_tests" / name;
+    const auto dir = std::filesystem::temp_directory_path() / "fanorona_cli_tests" /
+                     std::to_string(::getpid()) / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir.parent_path());
     return dir.string();

@@ -304,14 +304,17 @@ TEST_CASE("frozen weights stay and a strong L2 pull keeps the start", "[tuner]")
     c.freeze = {"tempo", "mobility_eg", "pst_tsivy_*", "material", "strong", "centre"};
     const TuneReport free_fit = run_tune(c, {});
     const auto frozen = resolve_frozen(c.freeze);
-    int moved = 0;
-    for (int f = 0; f < kFeatureCount; ++f) {
-        if (frozen[f])
-            CHECK(free_fit.final.values[f] == rec.start.values[f]);
-        else
-            moved += free_fit.final.values[f] != rec.start.values[f];
+    for (int f = 0; f < kFeatureCount; ++f)
+        if (frozen[f]) CHECK(free_fit.final.values[f] == rec.start.values[f]);
+    // The free middle-game terms are active in most positions: each moves off its start (the
+    // end-game ones may not, 100 short games hold few bare boards).
+    for (const char* name : {"mobility_mg", "capture_now_mg", "exposed_mg", "threat_mg", "loose_mg"}) {
+        const int f = feature_index(name);
+        REQUIRE(f >= 0);
+        INFO(name);
+        CHECK_FALSE(frozen[f]);
+        CHECK(free_fit.final.values[f] != rec.start.values[f]);
     }
-    CHECK(moved == 9); // mobility_mg, capture_now, exposed, threat, loose: all moved
     CHECK(free_fit.final_validation_loss < free_fit.start_validation_loss);
     CHECK(free_fit.frozen.size() == 2 + 1 + 2 * 15 + 2 * 3);
     // The validation loss of every epoch is recorded, and the best one is kept.

@@ -138,7 +138,8 @@ void EngineProtocol::cmd_uci() {
     send("option name Weights type string default default");
     send("option name Variant type combo default tsivy var tsivy var dimy");
     send("option name Rules type combo default standard var standard var firstturn var vela");
-    for (const SearchParam& p : SearchParams().list())
+    const SearchParams defaults; // list() views this table: it must outlive the loop
+    for (const SearchParam& p : defaults.list())
         send("option name " + std::string(p.name) + " type spin default " +
              std::to_string(p.value) + " min " + std::to_string(p.min) + " max " +
              std::to_string(p.max));

@@ -235,6 +235,22 @@ Json run_loop(const LoopConfig& c) {
     }
     final_json["weights"] = current;
     Json history = {{"settings", settings}, {"iterations", iterations}, {"final", final_json}};
+
+    // The report: the last iteration's self-play and tuning, and the final match (or the last
+    // verification match when nothing was accepted).
+    report::ReportInputs inputs;
+    const std::string last = c.out_dir + "/iter-" + std::to_string(c.iterations);
+    inputs.selfplay = last + "/selfplay";
+    inputs.tune = last + "/tune";
+    inputs.tournament = fs::exists(c.out_dir + "/final/results.json") && current != start
+                            ? c.out_dir + "/final"
+                            : last + "/match";
+    inputs.title = "Fanorona Lab loop: " + c.out_dir;
+    const report::Report page = report::build_report(inputs);
+    for (const std::string& w : page.warnings) say(c, "report: " + w);
+    const std::string report_path = c.out_dir + "/report.html";
+    write_file_atomically(report_path, page.html);
+    history["report"] = report_path;
     write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
     if (fs::exists(current))
         fs::copy_file(current, c.out_dir + "/final_weights.txt",

@@ -10,7 +10,9 @@
 // so the tapered features are never stored: this halves the non-zeros (about 11 a row).
 // evaluate() is trunc(e_i); the tuner fits e_i itself.
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,10 +27,11 @@
 namespace fanorona {
 
 // Rows per block. A block is the unit of parallel work and of mini-batches, and small enough
-// (at most kBlockRows * kTermCount non-zeros) for 16-bit sparse indices.
-inline constexpr int kBlockRows = 1024;
+// (at most kBlockRows * kTermCount non-zeros) for 16-bit sparse indices: 1024 rows while there
+// are at most 31 terms.
 using FeatureStorageIndex = std::int16_t;
-static_assert(kBlockRows * kTermCount < 32767, "block too large for 16-bit indices");
+inline constexpr int kBlockRows = std::min(1024, int(std::bit_floor(unsigned(32767 / kTermCount))));
+static_assert(kBlockRows * kTermCount <= 32767, "block too large for 16-bit indices");
 
 using BlockMatrix = Eigen::SparseMatrix<float, Eigen::RowMajor, FeatureStorageIndex>;
 // Weights as kTermCount rows of (mg, eg): a row-major view of the weight vector, whose feature
