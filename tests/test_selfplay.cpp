@@ -133,6 +133,10 @@ TEST_CASE("self-play reports bad input in one line", "[selfplay]") {
     r = run_cli("selfplay --games 2 --depth 1 --quiet --weights /nonexistent/w.txt --out " + dir);
     CHECK(r.status != 0);
     CHECK_THAT(r.output, Catch::Contains("/nonexistent/w.txt"));
+    // Games start from --openings: a --fen would be silently ignored, so it is refused.
+    r = run_cli("selfplay --games 2 --depth 1 --quiet --fen \"W4/5/5/5/4B w\" --out " + dir);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("--fen"));
     r = run_cli("selfplay --games 2 --depth 1 --quiet --out /proc/forbidden");
     CHECK(r.status != 0);
     CHECK_THAT(r.output, Catch::Contains("/proc/forbidden"));

@@ -79,7 +79,7 @@ void add_loop_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "loop", "The closed loop: self-play, tune, verify the tuned weights in a match, keep "
                 "them if they win, repeat");
-    o->board.add_to(*cmd);
+    o->board.add_to(*cmd, false); // games start from --openings (a suite file holds positions)
     cmd->add_option("--iterations", o->config.iterations, "Iterations")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));

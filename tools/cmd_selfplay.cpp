@@ -73,7 +73,7 @@ void add_selfplay_command(CLI::App& app) {
     auto o = std::make_shared<SelfplayOptions>();
     auto* cmd = app.add_subcommand(
         "selfplay", "Play the engine against itself on all cores and log games and positions");
-    o->board.add_to(*cmd);
+    o->board.add_to(*cmd, false); // games start from --openings (a suite file holds positions)
     cmd->add_option("--games", o->config.games, "Number of games (pairs share an opening)")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 31));

@@ -61,7 +61,7 @@ void add_tournament_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("tournament",
                                    "Play engines against each other in colour-swapped pairs; Elo, "
                                    "pentanomial statistics, SPRT");
-    o->board.add_to(*cmd);
+    o->board.add_to(*cmd, false); // games start from --openings (a suite file holds positions)
     cmd->add_option("--player", o->players,
                     "A player, repeatable: name=A,weights=FILE,depth=4|nodes=N|movetime=MS|"
                     "tc=10+0.1,hash=MB,PARAM=V  or  name=B,cmd=PATH,args=...,option.X=V  or  "

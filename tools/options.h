@@ -15,12 +15,13 @@ struct BoardOptions {
     std::string rules = "standard";
     std::string fen;
 
-    void add_to(CLI::App& cmd);
+    // Adds --variant and --rules, and --fen unless the command starts its games from openings.
+    void add_to(CLI::App& cmd, bool with_fen = true);
     Rules make_rules() const;       // throws std::invalid_argument on unknown names
     Position make_position() const; // the --fen position, or the start position
 };
 
-inline void BoardOptions::add_to(CLI::App& cmd) {
+inline void BoardOptions::add_to(CLI::App& cmd, bool with_fen) {
     cmd.add_option("--variant", variant, "Board: tsivy (5x9) or dimy (5x5)")
         ->check(CLI::IsMember({"tsivy", "dimy"}))
         ->capture_default_str();
@@ -29,6 +30,7 @@ inline void BoardOptions::add_to(CLI::App& cmd) {
                    "or vela (White is the beneficiary; see RULES.md)")
         ->check(CLI::IsMember({"standard", "firstturn", "vela"}))
         ->capture_default_str();
+    if (!with_fen) return;
     cmd.add_option("--fen", fen,
                    "Start from this position string (default: the start position): ranks from "
                    "the top down separated by '/', W and B for pieces, a digit for a run of empty "
