@@ -16,6 +16,8 @@ MAKE_POSITIONS=$BUILD/tools/make_positions
 THREADS=2
 mkdir -p "$OUT"
 LOG=$OUT/positions.bin
+# The fit starts from the material-only weights, so it has the other terms to find.
+START=${START:-$(dirname "$0")/../../data/weights/weak.txt}
 
 # Results drawn from the built-in weights through sigmoid(K * eval), K = 1/200: the fit has
 # something to find (the random games' own results would do as well, with a flatter loss).
@@ -35,7 +37,7 @@ echo "optimizer,positions,extraction_s,positions_per_s,epochs,passes,fit_s,s_per
 for OPT in newton lbfgs adam; do
     RUN=$OUT/$OPT
     KB=$(peak_kb "$FANORONA" tune --data "$LOG" --optimizer "$OPT" --threads $THREADS \
-        --out "$RUN/weights.txt")
+        --weights "$START" --out "$RUN/weights.txt")
     grep -E "^(features|converged|stopped|epoch limit|loss with)" "$OUT/run.txt" | sed "s/^/[$OPT] /"
     python3 - "$RUN/tune.json" "$OPT" "$KB" "$BASE_KB" >> "$OUT/bench.csv" <<'PY'
 import json, sys
