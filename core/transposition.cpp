@@ -24,11 +24,17 @@ void TranspositionTable::resize(std::size_t mb) {
 #endif
     count_ = count;
     mask_ = count - 1;
-    clear();
+    wipe();
+}
+
+void TranspositionTable::wipe() {
+    std::memset(static_cast<void*>(buckets_.get()), 0, count_ * sizeof(Bucket));
+    epoch_ = 1;
+    generation_ = 0;
 }
 
 void TranspositionTable::clear() {
-    std::memset(static_cast<void*>(buckets_.get()), 0, count_ * sizeof(Bucket));
+    if (++epoch_ == 0) return wipe(); // the epoch byte wrapped: old entries could come back
     generation_ = 0;
 }
 
@@ -36,7 +42,7 @@ void TranspositionTable::store(Key key, int score, int depth, Bound bound, const
     Bucket& b = buckets_[key & mask_];
     TTEntry* slot = nullptr;
     for (TTEntry& e : b.entries)
-        if (e.key == key) slot = &e;
+        if (e.key == key && e.epoch == epoch_) slot = &e;
     if (slot) {
         // Same position: keep a deeper result from this search unless the new one is exact.
         if (bound != BoundExact && slot->generation == generation_ && slot->depth > depth + 2)
@@ -44,17 +50,17 @@ void TranspositionTable::store(Key key, int score, int depth, Bound bound, const
     } else {
         // Replace the entry that is oldest, then shallowest.
         auto worth = [&](const TTEntry& e) {
-            return e.bound == BoundNone ? -1000
-                                        : int(e.depth) - (e.generation != generation_ ? 256 : 0);
+            return !live(e) ? -1000 : int(e.depth) - (e.generation != generation_ ? 256 : 0);
         };
         slot = worth(b.entries[0]) <= worth(b.entries[1]) ? &b.entries[0] : &b.entries[1];
     }
-    const bool keep_move = !move && slot->key == key && slot->has_move;
+    const bool keep_move = !move && slot->key == key && live(*slot) && slot->has_move;
     slot->key = key;
     slot->score = std::int16_t(score);
     slot->depth = std::int8_t(std::clamp(depth, -128, 127));
     slot->bound = bound;
     slot->generation = generation_;
+    slot->epoch = epoch_;
     if (move) {
         slot->captured = move->captured;
         slot->from = move->from;
@@ -70,7 +76,7 @@ int TranspositionTable::hashfull() const {
     int used = 0;
     for (std::size_t i = 0; i < n; ++i)
         for (const TTEntry& e : buckets_[i].entries)
-            used += e.bound != BoundNone && e.generation == generation_;
+            used += live(e) && e.generation == generation_;
     return n ? int(used * 1000 / (2 * n)) : 0;
 }
 

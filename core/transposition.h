@@ -2,6 +2,8 @@
 // The transposition table: a power-of-two array of two-entry buckets sized in megabytes.
 // Entries hold the full 64-bit key, so a hit is the same position (up to the rare 64-bit
 // collision); the move is still only used after matching it against the generated moves.
+// clear() is O(1): it starts a new epoch, and an entry of another epoch is an empty one (the
+// memory is wiped once every 255 clears), so a table behaves exactly as if freshly zeroed.
 
 #include <cstdint>
 #include <cstdlib>
@@ -19,11 +21,12 @@ struct TTEntry {
     Bitboard captured = 0; // the best move: captured set, from, to
     std::int16_t score = 0;
     std::int8_t depth = 0;
-    std::uint8_t bound = BoundNone;
+    std::uint8_t bound : 2 = BoundNone;
+    std::uint8_t has_move : 1 = 0;
     std::uint8_t from = 0;
     std::uint8_t to = 0;
-    std::uint8_t generation = 0;
-    std::uint8_t has_move = 0;
+    std::uint8_t generation = 0; // the search that wrote it (ages entries within a game)
+    std::uint8_t epoch = 0;      // the clear() it belongs to: other epochs are empty entries
 
     Move move() const { return Move{captured, from, to}; }
 };
@@ -33,7 +36,7 @@ public:
     explicit TranspositionTable(std::size_t mb = 16) { resize(mb); }
 
     void resize(std::size_t mb); // at least one bucket; clears
-    void clear();
+    void clear();                // every entry empty again, in O(1) (see above)
     void new_search() { ++generation_; }
     std::size_t size_mb() const { return mb_; }
 
@@ -41,7 +44,7 @@ public:
     const TTEntry* probe(Key key) const {
         const Bucket& b = buckets_[key & mask_];
         for (const TTEntry& e : b.entries)
-            if (e.key == key && e.bound != BoundNone) return &e;
+            if (e.key == key && live(e)) return &e;
         return nullptr;
     }
 
@@ -54,6 +57,9 @@ public:
     int hashfull() const;
 
 private:
+    bool live(const TTEntry& e) const { return e.epoch == epoch_ && e.bound != BoundNone; }
+    void wipe(); // zeroes the memory; epoch 1 begins
+
     struct Bucket {
         TTEntry entries[2];
     };
@@ -65,6 +71,8 @@ private:
     std::size_t mask_ = 0;
     std::size_t mb_ = 0;
     std::uint8_t generation_ = 0;
+    std::uint8_t epoch_ = 1; // never 0, the epoch of zeroed memory
 };
+static_assert(sizeof(TTEntry) == 24, "two entries per 48-byte bucket");
 
 } // namespace fanorona

@@ -250,6 +250,8 @@ TournamentResult run_tournament(const TournamentConfig& c) {
                 {"pairs", result.pairs},
                 {"scheduled_games", total},
                 {"complete", result.games == total || standings.decided()},
+                {"games_this_run", result.played_now},
+                {"seconds", result.seconds},
                 {"players", descriptions},
                 {"table", stats::render_json(result.table)}};
     if (c.players.size() == 2)
