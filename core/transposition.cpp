@@ -75,8 +75,7 @@ int TranspositionTable::hashfull() const {
     const std::size_t n = std::min<std::size_t>(count_, 500);
     int used = 0;
     for (std::size_t i = 0; i < n; ++i)
-        for (const TTEntry& e : buckets_[i].entries)
-            used += live(e) && e.generation == generation_;
+        for (const TTEntry& e : buckets_[i].entries) used += live(e) && e.generation == generation_;
     return n ? int(used * 1000 / (2 * n)) : 0;
 }
 

@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kTiny = " --games 12 --depth 1 --verify-games 8 --final-games 8 "
+const std::string kTiny = " --games 40 --depth 1 --verify-games 8 --final-games 8 "
                           "--match-openings random:3 --quiet --threads 2";
 
 std::string weak_weights() {
@@ -51,10 +51,12 @@ TEST_CASE("a loop iteration writes its data, tuned weights, match and history", 
 
 TEST_CASE("a loop rejects candidates that do not win and keeps the current weights", "[loop]") {
     const std::string dir = fresh_dir("loop_reject");
-    const Run r = run_cli("loop --iterations 1" + kTiny + " --accept-los 1.0 --out " + dir);
+    const Run r = run_cli("loop --iterations 1" + kTiny + " --weights " + weak_weights() +
+                          " --accept-los 1.0 --out " + dir);
     INFO(r.output);
     REQUIRE(r.status == 0);
     const auto h = nlohmann::json::parse(slurp(dir + "/history.json"));
+    CHECK(h["iterations"][0]["match"]["games"] == 8); // a match was played, and lost or drawn
     CHECK(h["iterations"][0]["accepted"] == false);
     CHECK(h["final"]["weights"] == dir + "/start.txt");
     CHECK_FALSE(fs::exists(dir + "/final/results.json"));
@@ -88,4 +90,18 @@ TEST_CASE("a loop resumes where it stopped and refuses to overwrite", "[loop]") 
         "loop --iterations 2 --games 14 --depth 1 --accept-los 0 --quiet --resume --out " + part);
     CHECK(changed.status != 0);
     CHECK_THAT(changed.output, Catch::Contains("settings.json") && Catch::Contains("games"));
+}
+
+TEST_CASE("a loop plays no match when the tuner changed no weight", "[loop]") {
+    const std::string dir = fresh_dir("loop_unchanged");
+    // An overwhelming L2 pull keeps every weight where it starts.
+    const Run r = run_cli("loop --iterations 1" + kTiny + " --l2 1e9 --out " + dir);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto h = nlohmann::json::parse(slurp(dir + "/history.json"));
+    CHECK(h["iterations"][0]["accepted"] == false);
+    CHECK(h["iterations"][0]["match"]["games"] == 0);
+    CHECK_FALSE(fs::exists(dir + "/iter-1/match"));
+    CHECK(h["final"]["games"] == 0);
+    CHECK(fs::exists(dir + "/report.html"));
 }

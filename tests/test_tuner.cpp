@@ -311,7 +311,8 @@ TEST_CASE("frozen weights stay and a strong L2 pull keeps the start", "[tuner]")
         if (frozen[f]) CHECK(free_fit.final.values[f] == rec.start.values[f]);
     // The free middle-game terms are active in most positions: each moves off its start (the
     // end-game ones may not, 100 short games hold few bare boards).
-    for (const char* name : {"mobility_mg", "capture_now_mg", "exposed_mg", "threat_mg", "loose_mg"}) {
+    for (const char* name :
+         {"mobility_mg", "capture_now_mg", "exposed_mg", "threat_mg", "loose_mg"}) {
         const int f = feature_index(name);
         REQUIRE(f >= 0);
         INFO(name);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "batch/run_files.h"
 #include "openings/search_book.h"
@@ -188,13 +189,22 @@ Json run_loop(const LoopConfig& c) {
         }
         tune_info = Json::parse(read_text_file(dir + "/tune/tune.json"));
 
-        // Step 3. Verify: the tuned weights against the current ones.
-        say(c, "iteration " + std::to_string(n) + ": verification match");
-        const TournamentResult m = match(c, dir + "/match", tuned, current, c.verify_games,
-                                         c.sprt.has_value(), match_openings);
-        const auto e = stats::estimate_elo(m.results.pentanomial(0, 1));
-        const bool accepted = m.sprt ? m.sprt->verdict == stats::SprtVerdict::AcceptH1
-                                     : std::isfinite(e.los) && e.los >= c.accept_los;
+        // Step 3. Verify: the tuned weights against the current ones (unless the tuner kept every
+        // weight: the same engine twice proves nothing).
+        const bool unchanged = load_weights_file(tuned) == load_weights_file(current);
+        std::optional<TournamentResult> m;
+        if (unchanged) {
+            say(c, "iteration " + std::to_string(n) + ": the tuner changed no weight, no match");
+        } else {
+            say(c, "iteration " + std::to_string(n) + ": verification match");
+            m = match(c, dir + "/match", tuned, current, c.verify_games, c.sprt.has_value(),
+                      match_openings);
+        }
+        const stats::EloEstimate e =
+            m ? stats::estimate_elo(m->results.pentanomial(0, 1)) : stats::EloEstimate{};
+        const bool accepted = !m        ? false
+                              : m->sprt ? m->sprt->verdict == stats::SprtVerdict::AcceptH1
+                                        : std::isfinite(e.los) && e.los >= c.accept_los;
         Json record = {{"iteration", n},
                        {"current_before", current},
                        {"candidate", tuned},
@@ -209,8 +219,9 @@ Json run_loop(const LoopConfig& c) {
                         {{"k", tune_info.value("k", 0.0)},
                          {"start_validation_loss", tune_info.value("start_validation_loss", 0.0)},
                          {"final_validation_loss", tune_info.value("final_validation_loss", 0.0)}}},
-                       {"match", estimate_json(e)}};
-        if (m.sprt) record["match"]["sprt"] = stats::verdict_name(m.sprt->verdict);
+                       {"match", m ? estimate_json(e)
+                                   : Json{{"games", 0}, {"note", "the tuner changed no weight"}}}};
+        if (m && m->sprt) record["match"]["sprt"] = stats::verdict_name(m->sprt->verdict);
         // Step 4. Keep the winner.
         if (accepted) current = tuned;
         record["current_after"] = current;
@@ -242,9 +253,13 @@ Json run_loop(const LoopConfig& c) {
     const std::string last = c.out_dir + "/iter-" + std::to_string(c.iterations);
     inputs.selfplay = last + "/selfplay";
     inputs.tune = last + "/tune";
-    inputs.tournament = fs::exists(c.out_dir + "/final/results.json") && current != start
-                            ? c.out_dir + "/final"
-                            : last + "/match";
+    if (fs::exists(c.out_dir + "/final/results.json") && current != start)
+        inputs.tournament = c.out_dir + "/final";
+    else // the latest verification match, if the tuner ever changed a weight
+        for (int n = c.iterations; n >= 1 && inputs.tournament.empty(); --n)
+            if (const std::string d = c.out_dir + "/iter-" + std::to_string(n) + "/match";
+                fs::exists(d + "/results.json"))
+                inputs.tournament = d;
     inputs.title = "Fanorona Lab loop: " + c.out_dir;
     const report::Report page = report::build_report(inputs);
     for (const std::string& w : page.warnings) say(c, "report: " + w);
