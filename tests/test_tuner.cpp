@@ -457,4 +457,12 @@ TEST_CASE("fanorona tune writes the weights, loss.csv and tune.json", "[tuner][c
         ++rows;
     }
     CHECK(rows == j["epochs"].get<int>() + 1);
+
+    // Without the L2 pull, material and the point tables are collinear: the user is told.
+    CHECK_THAT(run.output, !Catch::Contains("collinear"));
+    const auto no_pull = test_cli::run_cli("tune --data " + a + " --out " + dir +
+                                           "/no_pull/weights.txt --threads 2 --l2 0");
+    CHECK(no_pull.status == 0);
+    CHECK_THAT(no_pull.output, Catch::Contains("warning: --l2 0 with material and the point "
+                                               "tables free: they are collinear"));
 }

@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "selfplay.h"
 #include "stats/elo.h"
+#include "stats/stats_json.h"
 #include "tournament/tournament.h"
 #include "tune.h"
 #include "weights.h"
@@ -48,20 +49,6 @@ Json loop_settings(const LoopConfig& c) {
             {"optimizer", c.optimizer},
             {"l2", c.l2},
             {"seed", c.seed}};
-}
-
-Json num(double x) {
-    return std::isfinite(x) ? Json(x) : Json(nullptr);
-}
-
-Json estimate_json(const stats::EloEstimate& e) {
-    return {{"games", e.games},
-            {"score", num(e.score)},
-            {"elo", num(e.elo)},
-            {"elo_error95", num(e.elo_error95)},
-            {"elo_lower", num(e.elo_lower)},
-            {"elo_upper", num(e.elo_upper)},
-            {"los", num(e.los)}};
 }
 
 // A match of `candidate` against `base` weights; returns the tournament result.
@@ -104,9 +91,11 @@ std::string balanced_openings(const LoopConfig& c) {
     if (c.match_openings != "balanced") return c.match_openings;
     const std::string path = c.out_dir + "/openings.txt";
     if (fs::exists(path)) return path;
-    say(c, "building a balanced opening suite (positions after 3 turns, scored at depth 3)");
-    auto openings = enumerate_openings(c.rules, 3);
-    score_openings(openings, c.rules, default_weights(), 3, c.threads);
+    // Thousands of openings, so that matches do not replay the same games: every position
+    // after 4 turns (17075 on the 5x9 board), scored by a depth-2 search.
+    say(c, "building a balanced opening suite (positions after 4 turns, scored at depth 2)");
+    auto openings = enumerate_openings(c.rules, 4);
+    score_openings(openings, c.rules, default_weights(), 2, c.threads);
     auto book = balanced_search_book(openings, ScoreRange{-60, 60});
     if (book.size() < 8) book = balanced_search_book(openings, ScoreRange{-150, 150});
     if (book.empty()) return "random:4";
@@ -219,7 +208,7 @@ Json run_loop(const LoopConfig& c) {
                         {{"k", tune_info.value("k", 0.0)},
                          {"start_validation_loss", tune_info.value("start_validation_loss", 0.0)},
                          {"final_validation_loss", tune_info.value("final_validation_loss", 0.0)}}},
-                       {"match", m ? estimate_json(e)
+                       {"match", m ? stats::to_json(e)
                                    : Json{{"games", 0}, {"note", "the tuner changed no weight"}}}};
         if (m && m->sprt) record["match"]["sprt"] = stats::verdict_name(m->sprt->verdict);
         // Step 4. Keep the winner.
@@ -237,7 +226,7 @@ Json run_loop(const LoopConfig& c) {
         say(c, "final match: last accepted weights against the start weights");
         const TournamentResult f = match(c, c.out_dir + "/final", current, start, c.final_games,
                                          false, match_openings, true);
-        final_json = estimate_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
+        final_json = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
     } else {
         final_json = {{"games", 0},
                       {"elo", 0.0},

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "tune.h"
+
 #include <nlohmann/json.hpp>
 
 #include "search.h"
@@ -30,7 +32,9 @@ struct LoopConfig {
     double epsilon = 0.1; // self-play exploration
     int explore_turns = 12;
     std::string optimizer = "newton";
-    double l2 = 0.0;
+    // The tuner's own default: the point tables sum to the material term, so without a pull
+    // Newton's steps run off along that direction (weights like -331 that play badly).
+    double l2 = TuneConfig{}.l2;
     std::uint64_t seed = 1;
     int threads = 0;
     bool resume = false;

@@ -141,6 +141,12 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     }
     if (!report.unused.empty())
         say(format("%zu weights have no data and stay as they are", report.unused.size()));
+    // The point tables of a board sum to the material term: with material and a whole table
+    // free, only the L2 pull makes the fit unique.
+    const int material = feature_of(TermMaterial, false);
+    if (config.l2 <= 0 && problem.free[material] && problem.free[feature_of(TermPstTsivy0, false)])
+        say("warning: --l2 0 with material and the point tables free: they are collinear, so "
+            "the weights may drift far from the start (use the default --l2)");
 
     // Fit.
     say(format("fitting %d weights with %s (%s loss, target %s)", problem.free_count(),

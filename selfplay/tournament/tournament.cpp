@@ -12,6 +12,7 @@
 #include "batch/progress.h"
 #include "batch/run_files.h"
 #include "stats/elo.h"
+#include "stats/stats_json.h"
 #include "weights_fingerprint.h"
 
 namespace fanorona {
@@ -60,27 +61,11 @@ double finite_or_null(double x) {
     return std::isfinite(x) ? x : NAN;
 }
 
-Json estimate_json(const stats::EloEstimate& e) {
-    auto num = [](double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); };
-    return {{"games", e.games},
-            {"pairs", e.pairs},
-            {"score", num(e.score)},
-            {"elo", num(e.elo)},
-            {"elo_error95", num(e.elo_error95)},
-            {"elo_lower", num(e.elo_lower)},
-            {"elo_upper", num(e.elo_upper)},
-            {"nelo", num(e.nelo)},
-            {"nelo_error95", num(e.nelo_error95)},
-            {"los", num(e.los)},
-            {"draw_ratio", num(e.draw_ratio)}};
-}
-
+// The SPRT state as stats_json writes it, plus the test's settings as typed.
 Json sprt_json(const stats::SprtResult& r, const stats::SprtConfig& c) {
-    return {{"llr", r.llr},
-            {"lower_bound", r.lower_bound},
-            {"upper_bound", r.upper_bound},
-            {"verdict", stats::verdict_name(r.verdict)},
-            {"test", c.to_string()}};
+    Json j = stats::to_json(c, r);
+    j["test"] = c.to_string();
+    return j;
 }
 
 // The running state fed by finished games, in game order.
@@ -139,6 +124,13 @@ TournamentResult run_tournament(const TournamentConfig& c) {
     RunFiles files(c.out_dir, {c.rules.variant, c.rules.ruleset}, false, c.resume);
     write_file_atomically(settings_path, settings.dump(2) + "\n");
     const auto openings = load_openings(c.openings, c.rules, c.rounds, c.seed);
+    if (!c.quiet && openings.size() < c.rounds && c.openings.kind == OpeningSpec::Kind::File)
+        std::fprintf(stderr,
+                     "warning: %llu rounds but %zu openings in %s: openings repeat, and "
+                     "deterministic players replay the same games (the error bars are then too "
+                     "narrow)\n",
+                     static_cast<unsigned long long>(c.rounds), openings.size(),
+                     c.openings.path.c_str());
 
     std::vector<std::string> names, descriptions;
     for (const auto& p : c.players) {
@@ -224,7 +216,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
                          {"pair_score",
                           standings.results.pentanomial(std::size_t(a), std::size_t(b)).counts},
                          {"reasons", {game.record.reason}},
-                         {"pairing", estimate_json(e)}};
+                         {"pairing", stats::to_json(e)}};
             if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c.sprt);
             live << line.dump() << "\n" << std::flush;
             if (standings.decided()) stop = true;
@@ -255,7 +247,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
                 {"players", descriptions},
                 {"table", stats::render_json(result.table)}};
     if (c.players.size() == 2)
-        out["match"] = estimate_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
+        out["match"] = stats::to_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
     if (standings.sprt) out["sprt"] = sprt_json(*standings.sprt, *c.sprt);
     write_file_atomically(c.out_dir + "/results.json", out.dump(2) + "\n");
     write_file_atomically(c.out_dir + "/results.txt", stats::render_text(result.table));
