@@ -29,6 +29,13 @@ std::string fmt(const nlohmann::json& v, const char* spec) {
     return buf;
 }
 
+// j[key], or null when j has no such key (const operator[] must not be asked for a missing key).
+const nlohmann::json& field(const nlohmann::json& j, const char* key) {
+    static const nlohmann::json null;
+    const auto it = j.find(key);
+    return it == j.end() ? null : *it;
+}
+
 // The history as a table, for people; history.json has the same for machines.
 std::string history_table(const nlohmann::json& h) {
     std::string out =
@@ -40,11 +47,12 @@ std::string history_table(const nlohmann::json& h) {
             it["iteration"].get<int>(),
             static_cast<unsigned long long>(it["selfplay"]["games"].get<std::uint64_t>()),
             static_cast<unsigned long long>(it["selfplay"]["positions"].get<std::uint64_t>()),
-            fmt(it["tune"]["start_validation_loss"], "%.5f").c_str(),
-            fmt(it["tune"]["final_validation_loss"], "%.5f").c_str(),
-            fmt(it["match"]["elo"], "%+.1f").c_str(),
-            fmt(it["match"]["elo_error95"], "%.1f").c_str(),
-            fmt(it["match"]["los"], "%.3f").c_str(), it["accepted"].get<bool>() ? "yes" : "no");
+            fmt(field(it["tune"], "start_validation_loss"), "%.5f").c_str(),
+            fmt(field(it["tune"], "final_validation_loss"), "%.5f").c_str(),
+            fmt(field(it["match"], "elo"), "%+.1f").c_str(),
+            fmt(field(it["match"], "elo_error95"), "%.1f").c_str(),
+            fmt(field(it["match"], "los"), "%.3f").c_str(),
+            it["accepted"].get<bool>() ? "yes" : "no");
         out += line;
     }
     return out;
@@ -65,7 +73,7 @@ void run(LoopOptions& o) {
     const auto& f = history["final"];
     std::printf(
         "Elo gained, final weights against the start weights: %s +- %s (95%%), %llu games\n",
-        fmt(f["elo"], "%+.1f").c_str(), fmt(f["elo_error95"], "%.1f").c_str(),
+        fmt(field(f, "elo"), "%+.1f").c_str(), fmt(field(f, "elo_error95"), "%.1f").c_str(),
         static_cast<unsigned long long>(f.value("games", std::uint64_t(0))));
     std::printf("final weights: %s/final_weights.txt   history: %s/history.json\n",
                 c.out_dir.c_str(), c.out_dir.c_str());
