@@ -90,7 +90,8 @@ void add_selfplay_command(CLI::App& app) {
     depth->excludes(nodes)->excludes(movetime);
     nodes->excludes(movetime);
     cmd->add_option("--weights", o->weights, "Weights file (default: the built-in weights)");
-    cmd->add_option("--hash", o->config.hash_mb, "Transposition table per worker, MB (raise it for deep searches)")
+    cmd->add_option("--hash", o->config.hash_mb,
+                    "Transposition table per worker, MB (raise it for deep searches)")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--openings", o->openings,
