@@ -19,19 +19,23 @@ run_once() { # name, threads, extra args...: "games/s positions/s maxRSS_KB"
         --openings random:6 --seed 11 --quiet --out "$TMP/$name" "$@" > /dev/null
     echo "$(field "$TMP/$name/summary.json" games_per_second) $(field "$TMP/$name/summary.json" positions_per_second) $(cat "$TMP/$name.rss")"
 }
-run() { # the best of REPEATS runs (single runs of a few seconds vary by several percent)
-    local best="0 0 0" line
+best() { printf '%s\n%s\n' "$1" "$2" | sort -g -k1,1 | tail -1; }
+# The three runs are interleaved, REPEATS rounds, keeping each one's best: this machine's speed
+# drifts by several percent over minutes, which would otherwise pass for a cost of logging.
+measure() { # limit...: sets ONE, TWO and NOLOG to "games/s positions/s maxRSS_KB"
+    ONE="0 0 0" TWO="0 0 0" NOLOG="0 0 0"
     for _ in $(seq "$REPEATS"); do
-        line=$(run_once "$@")
-        best=$(printf '%s\n%s\n' "$best" "$line" | sort -g -k1,1 | tail -1)
+        ONE=$(best "$ONE" "$(run_once one 1 "$@")")
+        NOLOG=$(best "$NOLOG" "$(run_once nolog 1 "$@" --no-positions)")
+        TWO=$(best "$TWO" "$(run_once two 2 "$@")")
     done
-    echo "$best"
 }
 
 for limit in "--depth 4" "--nodes 2000"; do
-    read -r g1 p1 m1 <<< "$(run one 1 $limit)"
-    read -r g2 p2 m2 <<< "$(run two 2 $limit)"
-    read -r g0 p0 m0 <<< "$(run nolog 1 $limit --no-positions)"
+    measure $limit
+    read -r g1 p1 m1 <<< "$ONE"
+    read -r g2 p2 m2 <<< "$TWO"
+    read -r g0 p0 m0 <<< "$NOLOG"
     cmp -s "$TMP/one/games.tsv" "$TMP/two/games.tsv" && same=identical || same=DIFFERENT
     printf '%-13s 1 thread: %7.2f games/s %9.0f positions/s | 2 threads: %7.2f games/s %9.0f positions/s | speed-up %.2fx (target 1.85) | games %s\n' \
         "$limit" "$g1" "$p1" "$g2" "$p2" "$(awk "BEGIN{print $g2 / $g1}")" "$same"
