@@ -42,7 +42,7 @@ void TranspositionTable::store(Key key, int score, int depth, Bound bound, const
     Bucket& b = buckets_[key & mask_];
     TTEntry* slot = nullptr;
     for (TTEntry& e : b.entries)
-        if (e.key == key && e.epoch == epoch_) slot = &e;
+        if (e.key == key && live(e)) slot = &e;
     if (slot) {
         // Same position: keep a deeper result from this search unless the new one is exact.
         if (bound != BoundExact && slot->generation == generation_ && slot->depth > depth + 2)

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "loop.h"
 #include "options.h"
+#include "report/sections.h"
 
 namespace fanorona::cli {
 
@@ -22,18 +23,12 @@ struct LoopOptions {
     std::string sprt;
 };
 
-std::string fmt(const nlohmann::json& v, const char* spec) {
-    if (!v.is_number()) return "-";
+// A number of history.json (NaN when missing or null: report::number_at) as text, "-" for NaN.
+std::string fmt(double v, const char* spec) {
+    if (std::isnan(v)) return "-";
     char buf[32];
-    std::snprintf(buf, sizeof buf, spec, v.get<double>());
+    std::snprintf(buf, sizeof buf, spec, v);
     return buf;
-}
-
-// j[key], or null when j has no such key (const operator[] must not be asked for a missing key).
-const nlohmann::json& field(const nlohmann::json& j, const char* key) {
-    static const nlohmann::json null;
-    const auto it = j.find(key);
-    return it == j.end() ? null : *it;
 }
 
 // The history as a table, for people; history.json has the same for machines.
@@ -47,11 +42,11 @@ std::string history_table(const nlohmann::json& h) {
             it["iteration"].get<int>(),
             static_cast<unsigned long long>(it["selfplay"]["games"].get<std::uint64_t>()),
             static_cast<unsigned long long>(it["selfplay"]["positions"].get<std::uint64_t>()),
-            fmt(field(it["tune"], "start_validation_loss"), "%.5f").c_str(),
-            fmt(field(it["tune"], "final_validation_loss"), "%.5f").c_str(),
-            fmt(field(it["match"], "elo"), "%+.1f").c_str(),
-            fmt(field(it["match"], "elo_error95"), "%.1f").c_str(),
-            fmt(field(it["match"], "los"), "%.3f").c_str(),
+            fmt(report::number_at(it["tune"], "start_validation_loss"), "%.5f").c_str(),
+            fmt(report::number_at(it["tune"], "final_validation_loss"), "%.5f").c_str(),
+            fmt(report::number_at(it["match"], "elo"), "%+.1f").c_str(),
+            fmt(report::number_at(it["match"], "elo_error95"), "%.1f").c_str(),
+            fmt(report::number_at(it["match"], "los"), "%.3f").c_str(),
             it["accepted"].get<bool>() ? "yes" : "no");
         out += line;
     }
@@ -73,7 +68,8 @@ void run(LoopOptions& o) {
     const auto& f = history["final"];
     std::printf(
         "Elo gained, final weights against the start weights: %s +- %s (95%%), %llu games\n",
-        fmt(field(f, "elo"), "%+.1f").c_str(), fmt(field(f, "elo_error95"), "%.1f").c_str(),
+        fmt(report::number_at(f, "elo"), "%+.1f").c_str(),
+        fmt(report::number_at(f, "elo_error95"), "%.1f").c_str(),
         static_cast<unsigned long long>(f.value("games", std::uint64_t(0))));
     std::printf("final weights: %s/final_weights.txt   history: %s/history.json\n",
                 c.out_dir.c_str(), c.out_dir.c_str());

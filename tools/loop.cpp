@@ -180,7 +180,7 @@ Json run_loop(const LoopConfig& c) {
 
         // Step 3. Verify: the tuned weights against the current ones (unless the tuner kept every
         // weight: the same engine twice proves nothing).
-        const bool unchanged = load_weights_file(tuned) == load_weights_file(current);
+        const bool unchanged = tune_info.value("changed_weights", Json::array()).empty();
         std::optional<TournamentResult> m;
         if (unchanged) {
             say(c, "iteration " + std::to_string(n) + ": the tuner changed no weight, no match");
@@ -191,9 +191,8 @@ Json run_loop(const LoopConfig& c) {
         }
         const stats::EloEstimate e =
             m ? stats::estimate_elo(m->results.pentanomial(0, 1)) : stats::EloEstimate{};
-        const bool accepted = !m        ? false
-                              : m->sprt ? m->sprt->verdict == stats::SprtVerdict::AcceptH1
-                                        : std::isfinite(e.los) && e.los >= c.accept_los;
+        const bool accepted = m && (m->sprt ? m->sprt->verdict == stats::SprtVerdict::AcceptH1
+                                            : std::isfinite(e.los) && e.los >= c.accept_los);
         Json record = {{"iteration", n},
                        {"current_before", current},
                        {"candidate", tuned},

@@ -6,12 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "tune.h"
-
 #include <nlohmann/json.hpp>
 
 #include "search.h"
 #include "stats/sprt.h"
+#include "tune.h"
 
 namespace fanorona::cli {
 

@@ -143,8 +143,9 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
         say(format("%zu weights have no data and stay as they are", report.unused.size()));
     // The point tables of a board sum to the material term: with material and a whole table
     // free, only the L2 pull makes the fit unique.
-    const int material = feature_of(TermMaterial, false);
-    if (config.l2 <= 0 && problem.free[material] && problem.free[feature_of(TermPstTsivy0, false)])
+    const bool table_free = problem.free[feature_of(TermPstTsivy0, false)] ||
+                            problem.free[feature_of(TermPstDimy0, false)];
+    if (config.l2 <= 0 && problem.free[feature_of(TermMaterial, false)] && table_free)
         say("warning: --l2 0 with material and the point tables free: they are collinear, so "
             "the weights may drift far from the start (use the default --l2)");
 
