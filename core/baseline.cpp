@@ -1,4 +1,4 @@
-#include "baseline.h"
+#include "core/baseline.h"
 
 #include <stdexcept>
 

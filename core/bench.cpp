@@ -1,4 +1,4 @@
-#include "bench.h"
+#include "core/bench.h"
 
 #include <array>
 

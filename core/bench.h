@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "search.h"
+#include "core/search.h"
 
 namespace fanorona {
 

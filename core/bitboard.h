@@ -5,7 +5,7 @@
 #include <array>
 #include <bit>
 
-#include "types.h"
+#include "core/types.h"
 
 namespace fanorona {
 

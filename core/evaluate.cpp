@@ -1,6 +1,6 @@
-#include "evaluate.h"
+#include "core/evaluate.h"
 
-#include "weights.h"
+#include "core/weights.h"
 
 namespace fanorona {
 

@@ -10,7 +10,7 @@
 #include <array>
 #include <cstdint>
 
-#include "features.h"
+#include "core/features.h"
 
 namespace fanorona {
 

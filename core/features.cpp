@@ -1,6 +1,6 @@
-#include "features.h"
+#include "core/features.h"
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace fanorona {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace fanorona {
 

@@ -1,8 +1,8 @@
-#include "game.h"
+#include "core/game.h"
 
 #include <algorithm>
 
-#include "notation.h"
+#include "core/notation.h"
 
 namespace fanorona {
 

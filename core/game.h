@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace fanorona {
 

@@ -1,11 +1,11 @@
-#include "movegen.h"
+#include "core/movegen.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "walk_tables.h"
+#include "core/walk_tables.h"
 
 namespace fanorona {
 

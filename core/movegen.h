@@ -5,7 +5,7 @@
 #include <array>
 #include <cassert>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace fanorona {
 

@@ -1,4 +1,4 @@
-#include "notation.h"
+#include "core/notation.h"
 
 #include <cctype>
 #include <vector>

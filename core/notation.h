@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace fanorona {
 

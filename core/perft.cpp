@@ -1,4 +1,4 @@
-#include "perft.h"
+#include "core/perft.h"
 
 namespace fanorona {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace fanorona {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "bitboard.h"
-#include "rules.h"
-#include "zobrist.h"
+#include "core/bitboard.h"
+#include "core/rules.h"
+#include "core/zobrist.h"
 
 namespace fanorona {
 

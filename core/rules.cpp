@@ -1,4 +1,4 @@
-#include "rules.h"
+#include "core/rules.h"
 
 namespace fanorona {
 

@@ -1,11 +1,11 @@
-#include "search.h"
+#include "core/search.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 
-#include "transposition.h"
+#include "core/transposition.h"
 
 namespace fanorona {
 

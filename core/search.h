@@ -16,9 +16,9 @@
 #include <memory>
 #include <vector>
 
-#include "evaluate.h"
-#include "game.h"
-#include "search_params.h"
+#include "core/evaluate.h"
+#include "core/game.h"
+#include "core/search_params.h"
 
 namespace fanorona {
 

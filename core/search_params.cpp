@@ -1,4 +1,4 @@
-#include "search_params.h"
+#include "core/search_params.h"
 
 #include <stdexcept>
 #include <string>

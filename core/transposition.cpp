@@ -1,4 +1,4 @@
-#include "transposition.h"
+#include "core/transposition.h"
 
 #include <algorithm>
 #include <cstring>

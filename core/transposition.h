@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "types.h"
+#include "core/types.h"
 
 namespace fanorona {
 

@@ -17,7 +17,7 @@
 #include <immintrin.h>
 #endif
 
-#include "bitboard.h"
+#include "core/bitboard.h"
 
 namespace fanorona::walk {
 

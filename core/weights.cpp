@@ -1,4 +1,4 @@
-#include "weights.h"
+#include "core/weights.h"
 
 #include <charconv>
 

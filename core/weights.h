@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "evaluate.h"
+#include "core/evaluate.h"
 
 namespace fanorona {
 

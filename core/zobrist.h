@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "types.h"
+#include "core/types.h"
 
 namespace fanorona {
 

@@ -1,9 +1,9 @@
-#include "games_file.h"
+#include "selfplay/games_file.h"
 
 #include <fstream>
 #include <sstream>
 
-#include "notation.h"
+#include "core/notation.h"
 
 namespace fanorona {
 

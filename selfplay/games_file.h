@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "game.h"
+#include "core/game.h"
 
 namespace fanorona {
 

@@ -1,4 +1,4 @@
-#include "position_log.h"
+#include "selfplay/position_log.h"
 
 #include <cstring>
 #include <fstream>

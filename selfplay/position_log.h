@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "game.h"
+#include "core/game.h"
 
 namespace fanorona {
 

@@ -1,4 +1,4 @@
-#include "selfplay.h"
+#include "selfplay/selfplay.h"
 
 #include <filesystem>
 #include <map>
@@ -6,12 +6,12 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
-#include "batch/batch_runner.h"
-#include "batch/progress.h"
-#include "batch/run_files.h"
-#include "game/players.h"
-#include "weights.h"
-#include "weights_fingerprint.h"
+#include "common/weights_fingerprint.h"
+#include "core/weights.h"
+#include "selfplay/batch/batch_runner.h"
+#include "selfplay/batch/progress.h"
+#include "selfplay/batch/run_files.h"
+#include "selfplay/game/players.h"
 
 namespace fanorona {
 

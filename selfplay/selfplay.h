@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "game/game_runner.h"
-#include "search.h"
+#include "core/search.h"
+#include "selfplay/game/game_runner.h"
 
 namespace fanorona {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "notation.h"
+#include "core/notation.h"
 
 namespace fanorona::test {
 

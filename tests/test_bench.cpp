@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "bench.h"
+#include "core/bench.h"
 
 using namespace fanorona;
 

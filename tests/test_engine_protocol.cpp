@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli_helpers.h"
-#include "notation.h"
+#include "core/notation.h"
+#include "tests/cli_helpers.h"
 
 using namespace fanorona;
 

@@ -5,9 +5,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "baseline.h"
-#include "evaluate.h"
-#include "game.h"
+#include "core/baseline.h"
+#include "core/evaluate.h"
+#include "core/game.h"
 
 using namespace fanorona;
 

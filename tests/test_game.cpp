@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "game.h"
-#include "rules_helpers.h"
+#include "core/game.h"
+#include "tests/rules_helpers.h"
 
 using namespace fanorona;
 using namespace fanorona::test;

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "openings.h"
+#include "selfplay/openings/openings.h"
 
 using namespace fanorona;
 

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "perft.h"
+#include "core/perft.h"
 
 using namespace fanorona;
 

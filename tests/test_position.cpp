@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "rules_helpers.h"
+#include "tests/rules_helpers.h"
 
 using namespace fanorona;
 using namespace fanorona::test;

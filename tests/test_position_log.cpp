@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "position_log.h"
+#include "selfplay/position_log.h"
 
 using namespace fanorona;
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <regex>
 
-#include "cli_helpers.h"
+#include "tests/cli_helpers.h"
 
 using namespace test_cli;
 

@@ -9,9 +9,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "baseline.h"
-#include "notation.h"
-#include "search.h"
+#include "core/baseline.h"
+#include "core/notation.h"
+#include "core/search.h"
 
 // Every allocation of the test program is counted, to check that searching allocates nothing
 // per node.

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli_helpers.h"
-#include "games_file.h"
-#include "position_log.h"
+#include "selfplay/games_file.h"
+#include "selfplay/position_log.h"
+#include "tests/cli_helpers.h"
 
 using namespace test_cli;
 

@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "rng.h"
+#include "common/rng.h"
 #include "stats/bradley_terry.h"
 #include "stats/counts.h"
 #include "stats/elo.h"

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_helpers.h"
-#include "games_file.h"
-#include "tournament/player_spec.h"
+#include "selfplay/games_file.h"
+#include "selfplay/tournament/player_spec.h"
+#include "tests/cli_helpers.h"
 
 using namespace test_cli;
 

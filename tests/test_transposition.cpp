@@ -5,8 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "search.h"
-#include "transposition.h"
+#include "core/search.h"
+#include "core/transposition.h"
 
 using namespace fanorona;
 

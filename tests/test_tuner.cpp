@@ -14,10 +14,10 @@
 #include <nlohmann/json.hpp>
 #include <tbb/global_control.h>
 
-#include "cli_helpers.h"
-#include "synthetic.h"
-#include "tune.h"
-#include "weights.h"
+#include "core/weights.h"
+#include "tests/cli_helpers.h"
+#include "tuner/synthetic.h"
+#include "tuner/tune.h"
 
 using namespace fanorona;
 

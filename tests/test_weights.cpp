@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "weights.h"
+#include "core/weights.h"
 
 using namespace fanorona;
 

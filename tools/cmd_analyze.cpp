@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
-#include "engine_protocol.h"
-#include "notation.h"
-#include "options.h"
-#include "search_options.h"
+#include "core/notation.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+#include "tools/protocol/engine_protocol.h"
+#include "tools/search_options.h"
 
 namespace fanorona::cli {
 

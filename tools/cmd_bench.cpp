@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench.h"
-#include "commands.h"
-#include "notation.h"
-#include "search_options.h"
+#include "core/bench.h"
+#include "core/notation.h"
+#include "tools/commands.h"
+#include "tools/search_options.h"
 
 namespace fanorona::cli {
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "commands.h"
-#include "position_log.h"
+#include "selfplay/position_log.h"
+#include "tools/commands.h"
 
 namespace fanorona::cli {
 

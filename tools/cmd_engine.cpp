@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "commands.h"
-#include "engine_protocol.h"
+#include "tools/commands.h"
+#include "tools/protocol/engine_protocol.h"
 
 namespace fanorona::cli {
 

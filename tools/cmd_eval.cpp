@@ -5,10 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
-#include "evaluate.h"
-#include "options.h"
-#include "weights_io.h"
+#include "common/weights_file.h"
+#include "core/evaluate.h"
+#include "tools/commands.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 

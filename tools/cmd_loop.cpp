@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <memory>
 
-#include "batch/batch_runner.h"
-#include "batch/run_files.h"
-#include "commands.h"
-#include "loop.h"
-#include "options.h"
-#include "report/sections.h"
+#include "selfplay/batch/batch_runner.h"
+#include "selfplay/batch/run_files.h"
+#include "tools/commands.h"
+#include "tools/loop/loop.h"
+#include "tools/options.h"
+#include "tools/report/sections.h"
 
 namespace fanorona::cli {
 

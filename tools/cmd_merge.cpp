@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "commands.h"
-#include "selfplay.h"
+#include "selfplay/selfplay.h"
+#include "tools/commands.h"
 
 namespace fanorona::cli {
 

@@ -7,13 +7,13 @@
 #include <fstream>
 #include <memory>
 
-#include "commands.h"
-#include "openings.h"
-#include "openings/opening_book.h"
-#include "openings/opening_output.h"
-#include "openings/search_book.h"
-#include "options.h"
-#include "weights_io.h"
+#include "common/weights_file.h"
+#include "selfplay/openings/opening_book.h"
+#include "selfplay/openings/opening_output.h"
+#include "selfplay/openings/openings.h"
+#include "selfplay/openings/search_book.h"
+#include "tools/commands.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 

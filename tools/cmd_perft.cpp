@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
-#include "notation.h"
-#include "options.h"
-#include "perft.h"
+#include "core/notation.h"
+#include "core/perft.h"
+#include "tools/commands.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <memory>
 
-#include "commands.h"
-#include "report/report.h"
+#include "tools/commands.h"
+#include "tools/report/report.h"
 
 namespace fanorona::cli {
 

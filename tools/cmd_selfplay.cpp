@@ -4,11 +4,11 @@
 #include <iostream>
 #include <memory>
 
-#include "batch/batch_runner.h"
-#include "commands.h"
-#include "options.h"
-#include "selfplay.h"
-#include "weights_io.h"
+#include "common/weights_file.h"
+#include "selfplay/batch/batch_runner.h"
+#include "selfplay/selfplay.h"
+#include "tools/commands.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 

@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "commands.h"
 #include "stats/elo.h"
 #include "stats/sprt.h"
 #include "stats/stats_json.h"
+#include "tools/commands.h"
 
 namespace fanorona::cli {
 

@@ -4,10 +4,10 @@
 #include <iostream>
 #include <memory>
 
-#include "batch/batch_runner.h"
-#include "commands.h"
-#include "options.h"
-#include "tournament/tournament.h"
+#include "selfplay/batch/batch_runner.h"
+#include "selfplay/tournament/tournament.h"
+#include "tools/commands.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 

@@ -7,9 +7,9 @@
 
 #include <tbb/global_control.h>
 
-#include "commands.h"
-#include "tune.h"
-#include "weights_io.h"
+#include "common/weights_file.h"
+#include "tools/commands.h"
+#include "tuner/tune.h"
 
 namespace fanorona::cli {
 

@@ -3,7 +3,7 @@
 #include <exception>
 #include <iostream>
 
-#include "commands.h"
+#include "tools/commands.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"Fanorona Lab: self-play, tuning, tournaments and opening statistics for "

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "position.h"
+#include "core/position.h"
 
 namespace fanorona::cli {
 

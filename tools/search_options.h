@@ -6,8 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "search.h"
-#include "weights_io.h"
+#include "common/weights_file.h"
+#include "core/search.h"
 
 namespace fanorona::cli {
 

@@ -9,8 +9,8 @@
 #include <limits>
 #include <numeric>
 
-#include "rng.h"
-#include "steppers.h"
+#include "common/rng.h"
+#include "tuner/steppers.h"
 
 namespace fanorona {
 

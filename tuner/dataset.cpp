@@ -1,12 +1,12 @@
-#include "dataset.h"
+#include "tuner/dataset.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "rng.h"
-#include "search.h"
+#include "common/rng.h"
+#include "core/search.h"
 
 namespace fanorona {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "position_log.h"
+#include "selfplay/position_log.h"
 
 namespace fanorona {
 

@@ -1,4 +1,4 @@
-#include "feature_matrix.h"
+#include "tuner/feature_matrix.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#include "evaluate.h"
+#include "core/evaluate.h"
 
 namespace fanorona {
 

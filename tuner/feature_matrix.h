@@ -21,8 +21,8 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
-#include "dataset.h"
-#include "features.h"
+#include "core/features.h"
+#include "tuner/dataset.h"
 
 namespace fanorona {
 

@@ -5,7 +5,7 @@
 #include <deque>
 #include <limits>
 
-#include "steppers.h"
+#include "tuner/steppers.h"
 
 namespace fanorona {
 

@@ -1,4 +1,4 @@
-#include "loss.h"
+#include "tuner/loss.h"
 
 #include <cmath>
 #include <memory>

@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "feature_matrix.h"
+#include "tuner/feature_matrix.h"
 
 namespace fanorona {
 

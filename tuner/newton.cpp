@@ -5,7 +5,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "steppers.h"
+#include "tuner/steppers.h"
 
 namespace fanorona {
 

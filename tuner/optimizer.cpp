@@ -1,9 +1,9 @@
-#include "optimizer.h"
+#include "tuner/optimizer.h"
 
 #include <chrono>
 #include <cmath>
 
-#include "steppers.h"
+#include "tuner/steppers.h"
 
 namespace fanorona {
 

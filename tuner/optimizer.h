@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "problem.h"
+#include "tuner/problem.h"
 
 namespace fanorona {
 

@@ -1,4 +1,4 @@
-#include "problem.h"
+#include "tuner/problem.h"
 
 namespace fanorona {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "loss.h"
+#include "tuner/loss.h"
 
 namespace fanorona {
 

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "optimizer.h"
+#include "tuner/optimizer.h"
 
 namespace fanorona {
 

@@ -1,10 +1,10 @@
-#include "synthetic.h"
+#include "tuner/synthetic.h"
 
 #include <cmath>
 #include <fstream>
 
-#include "game.h"
-#include "rng.h"
+#include "common/rng.h"
+#include "core/game.h"
 
 namespace fanorona {
 

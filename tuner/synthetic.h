@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "evaluate.h"
-#include "position_log.h"
+#include "core/evaluate.h"
+#include "selfplay/position_log.h"
 
 namespace fanorona {
 

@@ -1,11 +1,11 @@
-#include "tune.h"
+#include "tuner/tune.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "features.h"
+#include "core/features.h"
 
 namespace fanorona {
 

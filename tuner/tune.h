@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dataset.h"
-#include "evaluate.h"
-#include "optimizer.h"
+#include "core/evaluate.h"
+#include "tuner/dataset.h"
+#include "tuner/optimizer.h"
 
 namespace fanorona {
 

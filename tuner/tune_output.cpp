@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "batch/run_files.h"
-#include "tune.h"
-#include "weights.h"
+#include "core/weights.h"
+#include "selfplay/batch/run_files.h"
+#include "tuner/tune.h"
 
 namespace fanorona {
 

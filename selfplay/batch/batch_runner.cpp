@@ -1,4 +1,4 @@
-#include "batch_runner.h"
+#include "selfplay/batch/batch_runner.h"
 
 #include <csignal>
 #include <exception>

@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "game/game_runner.h"
+#include "selfplay/game/game_runner.h"
 
 namespace fanorona {
 

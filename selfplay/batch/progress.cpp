@@ -1,4 +1,4 @@
-#include "progress.h"
+#include "selfplay/batch/progress.h"
 
 #include <cstdio>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "run_files.h"
+#include "selfplay/batch/run_files.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -45,14 +45,6 @@ GamesScan scan_games(const std::string& path) {
 
 } // namespace
 
-std::string read_text_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(path + ": cannot open for reading");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys) {
     const std::string path = dir + "/settings.json";
@@ -69,23 +61,6 @@ void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                                      (before.contains(key) ? before[key].dump() : "absent") +
                                      ", now " + value.dump());
     }
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw RunFilesError(tmp + ": cannot create: " + error_text());
-    const bool ok =
-        std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-    const std::string why = error_text();
-    std::fclose(f);
-    if (!ok) {
-        std::remove(tmp.c_str());
-        throw RunFilesError(tmp + ": write failed: " + why);
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) throw RunFilesError(path + ": cannot replace: " + ec.message());
 }
 
 RunFiles::RunFiles(const std::string& dir, const GamesHeader& header, bool log_positions,

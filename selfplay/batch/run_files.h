@@ -10,7 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "game/game_runner.h"
+#include "common/files.h"
+#include "selfplay/game/game_runner.h"
 
 namespace fanorona {
 
@@ -52,9 +53,5 @@ private:
 // (the ones a resumed run may change, such as the number of games); throws naming the setting.
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys);
-
-// Writes `text` to `path` atomically (a temporary file renamed over it).
-void write_file_atomically(const std::string& path, const std::string& text);
-std::string read_text_file(const std::string& path); // throws std::runtime_error
 
 } // namespace fanorona

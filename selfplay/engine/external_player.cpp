@@ -1,8 +1,8 @@
-#include "external_player.h"
+#include "selfplay/engine/external_player.h"
 
 #include <sstream>
 
-#include "notation.h"
+#include "core/notation.h"
 
 namespace fanorona {
 

@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/process.h"
-#include "game/player.h"
-#include "search.h"
+#include "core/search.h"
+#include "selfplay/engine/process.h"
+#include "selfplay/game/player.h"
 
 namespace fanorona {
 

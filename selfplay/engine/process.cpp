@@ -1,4 +1,4 @@
-#include "process.h"
+#include "selfplay/engine/process.h"
 
 #include <cerrno>
 #include <chrono>

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "game.h"
+#include "core/game.h"
 
 namespace fanorona {
 

@@ -1,10 +1,10 @@
-#include "game_runner.h"
+#include "selfplay/game/game_runner.h"
 
 #include <algorithm>
 #include <chrono>
 
-#include "notation.h"
-#include "rng.h"
+#include "common/rng.h"
+#include "core/notation.h"
 
 namespace fanorona {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "adjudication.h"
-#include "games_file.h"
-#include "openings.h"
-#include "player.h"
-#include "position_log.h"
+#include "selfplay/game/adjudication.h"
+#include "selfplay/game/player.h"
+#include "selfplay/games_file.h"
+#include "selfplay/openings/openings.h"
+#include "selfplay/position_log.h"
 
 namespace fanorona {
 

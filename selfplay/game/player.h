@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "game.h"
+#include "core/game.h"
 
 namespace fanorona {
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <string>
 
-#include "baseline.h"
-#include "player.h"
-#include "search.h"
+#include "core/baseline.h"
+#include "core/search.h"
+#include "selfplay/game/player.h"
 
 namespace fanorona {
 

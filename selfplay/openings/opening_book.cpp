@@ -1,4 +1,4 @@
-#include "openings/opening_book.h"
+#include "selfplay/openings/opening_book.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace fanorona {
 

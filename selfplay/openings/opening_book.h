@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "openings/opening_tree.h"
+#include "selfplay/openings/opening_tree.h"
 
 namespace fanorona {
 

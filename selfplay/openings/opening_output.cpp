@@ -1,4 +1,4 @@
-#include "openings/opening_output.h"
+#include "selfplay/openings/opening_output.h"
 
 #include <cinttypes>
 #include <cmath>

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "openings/opening_tree.h"
+#include "selfplay/openings/opening_tree.h"
 
 namespace fanorona {
 

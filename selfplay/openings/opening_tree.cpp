@@ -1,10 +1,10 @@
-#include "openings/opening_tree.h"
+#include "selfplay/openings/opening_tree.h"
 
 #include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
-#include "notation.h"
+#include "core/notation.h"
 
 namespace fanorona {
 

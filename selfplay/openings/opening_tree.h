@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "games_file.h"
+#include "selfplay/games_file.h"
 
 namespace fanorona {
 

@@ -1,4 +1,4 @@
-#include "openings/search_book.h"
+#include "selfplay/openings/search_book.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,8 +9,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "notation.h"
-#include "search.h"
+#include "core/notation.h"
+#include "core/search.h"
 
 namespace fanorona {
 

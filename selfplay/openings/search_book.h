@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "evaluate.h"
-#include "openings/opening_book.h"
+#include "core/evaluate.h"
+#include "selfplay/openings/opening_book.h"
 
 namespace fanorona {
 

@@ -1,10 +1,10 @@
-#include "player_spec.h"
+#include "selfplay/tournament/player_spec.h"
 
 #include <sstream>
 
-#include "batch/run_files.h"
-#include "game/players.h"
-#include "weights.h"
+#include "core/weights.h"
+#include "selfplay/batch/run_files.h"
+#include "selfplay/game/players.h"
 
 namespace fanorona {
 

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/external_player.h"
-#include "game/game_runner.h"
-#include "search.h"
+#include "core/search.h"
+#include "selfplay/engine/external_player.h"
+#include "selfplay/game/game_runner.h"
 
 namespace fanorona {
 

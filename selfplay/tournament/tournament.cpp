@@ -1,4 +1,4 @@
-#include "tournament.h"
+#include "selfplay/tournament/tournament.h"
 
 #include <cmath>
 #include <cstdio>
@@ -8,12 +8,12 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
-#include "batch/batch_runner.h"
-#include "batch/progress.h"
-#include "batch/run_files.h"
+#include "common/weights_fingerprint.h"
+#include "selfplay/batch/batch_runner.h"
+#include "selfplay/batch/progress.h"
+#include "selfplay/batch/run_files.h"
 #include "stats/elo.h"
 #include "stats/stats_json.h"
-#include "weights_fingerprint.h"
 
 namespace fanorona {
 

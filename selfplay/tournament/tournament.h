@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "selfplay/tournament/player_spec.h"
 #include "stats/results_table.h"
 #include "stats/sprt.h"
-#include "tournament/player_spec.h"
 
 namespace fanorona {
 

@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "../weights_io.h"
-#include "synthetic.h"
+#include "common/weights_file.h"
+#include "tuner/synthetic.h"
 
 int main(int argc, char** argv) {
     using namespace fanorona;
@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
             total += games.back().size();
         }
         if (label_k > 0)
-            label_from_weights(games, r, cli::load_weights_file(label_weights), label_k, seed);
+            label_from_weights(games, r, load_weights_file(label_weights), label_k, seed);
         write_position_log(out, {r.variant, r.ruleset}, games);
         std::printf("%llu positions of %zu games written to %s\n",
                     static_cast<unsigned long long>(total), games.size(), out.c_str());

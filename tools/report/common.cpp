@@ -5,8 +5,8 @@
 #include <limits>
 #include <sstream>
 
-#include "html.h"
-#include "sections.h"
+#include "tools/report/html.h"
+#include "tools/report/sections.h"
 
 namespace fanorona::report {
 

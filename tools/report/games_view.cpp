@@ -5,11 +5,11 @@
 #include <limits>
 #include <map>
 
-#include "html.h"
-#include "notation.h"
-#include "sections.h"
-#include "svg_board.h"
-#include "svg_chart.h"
+#include "core/notation.h"
+#include "tools/report/html.h"
+#include "tools/report/sections.h"
+#include "tools/report/svg_board.h"
+#include "tools/report/svg_chart.h"
 
 namespace fanorona::report {
 

@@ -1,9 +1,9 @@
 // The report page: header, navigation, the four sections, the style sheet and the small script
 // of the game viewers. Nothing is loaded from elsewhere (a Content-Security-Policy forbids it).
 
-#include "html.h"
-#include "report.h"
-#include "sections.h"
+#include "tools/report/html.h"
+#include "tools/report/report.h"
+#include "tools/report/sections.h"
 
 namespace fanorona::report {
 

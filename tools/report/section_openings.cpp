@@ -8,10 +8,10 @@
 #include <set>
 #include <unordered_map>
 
-#include "html.h"
-#include "notation.h"
-#include "sections.h"
-#include "svg_board.h"
+#include "core/notation.h"
+#include "tools/report/html.h"
+#include "tools/report/sections.h"
+#include "tools/report/svg_board.h"
 
 namespace fanorona::report {
 

@@ -1,7 +1,7 @@
 // The self-play section: summary.json and games.tsv of a `fanorona selfplay` run.
 
-#include "html.h"
-#include "sections.h"
+#include "tools/report/html.h"
+#include "tools/report/sections.h"
 
 namespace fanorona::report {
 

@@ -5,9 +5,9 @@
 #include <map>
 #include <sstream>
 
-#include "html.h"
-#include "sections.h"
-#include "svg_chart.h"
+#include "tools/report/html.h"
+#include "tools/report/sections.h"
+#include "tools/report/svg_chart.h"
 
 namespace fanorona::report {
 

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "games_file.h"
-#include "report.h"
+#include "selfplay/games_file.h"
+#include "tools/report/report.h"
 
 namespace fanorona::report {
 

@@ -1,8 +1,8 @@
-#include "svg_board.h"
+#include "tools/report/svg_board.h"
 
 #include <cmath>
 
-#include "html.h"
+#include "tools/report/html.h"
 
 namespace fanorona::report {
 

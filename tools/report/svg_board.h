@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "movegen.h"
+#include "core/movegen.h"
 
 namespace fanorona::report {
 

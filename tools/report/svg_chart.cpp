@@ -1,10 +1,10 @@
-#include "svg_chart.h"
+#include "tools/report/svg_chart.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "html.h"
+#include "tools/report/html.h"
 
 namespace fanorona::report {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "evaluate.h"
+#include "core/evaluate.h"
 
 namespace fanorona {
 

@@ -1,23 +1,23 @@
-#include "loop.h"
+#include "tools/loop/loop.h"
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 
-#include "batch/run_files.h"
-#include "openings/search_book.h"
-#include "report/report.h"
-#include "selfplay.h"
+#include "common/weights_file.h"
+#include "common/weights_fingerprint.h"
+#include "core/weights.h"
+#include "selfplay/batch/run_files.h"
+#include "selfplay/openings/search_book.h"
+#include "selfplay/selfplay.h"
+#include "selfplay/tournament/tournament.h"
 #include "stats/elo.h"
 #include "stats/stats_json.h"
-#include "tournament/tournament.h"
-#include "tune.h"
-#include "weights.h"
-#include "weights_fingerprint.h"
-#include "weights_io.h"
+#include "tools/report/report.h"
+#include "tuner/tune.h"
 
-namespace fanorona::cli {
+namespace fanorona {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
@@ -261,4 +261,4 @@ Json run_loop(const LoopConfig& c) {
     return history;
 }
 
-} // namespace fanorona::cli
+} // namespace fanorona

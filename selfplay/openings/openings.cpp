@@ -1,11 +1,11 @@
-#include "openings.h"
+#include "selfplay/openings/openings.h"
 
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
 
-#include "notation.h"
-#include "rng.h"
+#include "common/rng.h"
+#include "core/notation.h"
 
 namespace fanorona {
 

@@ -10,10 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include "game.h"
-#include "search.h"
+#include "core/game.h"
+#include "core/search.h"
 
-namespace fanorona::cli {
+namespace fanorona {
 
 // One engine session. Invariant: at most one search thread runs, and every `go` is answered by
 // exactly one `bestmove` line (a `go infinite` only after `stop`, `quit` or the end of input).
@@ -64,4 +64,4 @@ private:
     bool infinite_ = false;
 };
 
-} // namespace fanorona::cli
+} // namespace fanorona

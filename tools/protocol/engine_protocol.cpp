@@ -1,14 +1,14 @@
-#include "engine_protocol.h"
+#include "tools/protocol/engine_protocol.h"
 
 #include <chrono>
 #include <istream>
 #include <ostream>
 #include <sstream>
 
-#include "notation.h"
-#include "weights_io.h"
+#include "common/weights_file.h"
+#include "core/notation.h"
 
-namespace fanorona::cli {
+namespace fanorona {
 
 namespace {
 
@@ -348,4 +348,4 @@ std::string EngineProtocol::info_line(const IterationInfo& info) {
            std::to_string(ms);
 }
 
-} // namespace fanorona::cli
+} // namespace fanorona

@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "search.h"
+#include "core/search.h"
 #include "stats/sprt.h"
-#include "tune.h"
+#include "tuner/tune.h"
 
-namespace fanorona::cli {
+namespace fanorona {
 
 struct LoopConfig {
     Rules rules;
@@ -51,4 +51,4 @@ struct IterationRecord {
 // Runs or resumes the loop; returns history.json's content.
 nlohmann::json run_loop(const LoopConfig& config);
 
-} // namespace fanorona::cli
+} // namespace fanorona
