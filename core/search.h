@@ -45,7 +45,7 @@ struct SearchLimits {
     int inc_ms[2] = {0, 0};
     bool infinite = false;
 
-    static constexpr int kDefaultDepth = 8;
+    static constexpr int kDefaultDepth = 4; // the one default of every engine (EngineSpec)
 };
 
 // One completed iteration of iterative deepening.

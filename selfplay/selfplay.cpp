@@ -2,81 +2,38 @@
 
 #include <filesystem>
 #include <map>
-#include <memory>
+#include <ranges>
 
-#include <tbb/enumerable_thread_specific.h>
-
-#include "common/weights_fingerprint.h"
-#include "core/weights.h"
-#include "selfplay/batch/batch_runner.h"
-#include "selfplay/batch/progress.h"
 #include "selfplay/batch/run_files.h"
-#include "selfplay/game/players.h"
 
 namespace fanorona {
 
 namespace {
 
-std::string limits_description(const SearchLimits& l) {
-    std::string s;
-    auto add = [&s](const std::string& part) { s += (s.empty() ? "" : ",") + part; };
-    if (l.depth) add("depth=" + std::to_string(l.depth));
-    if (l.nodes) add("nodes=" + std::to_string(l.nodes));
-    if (l.movetime_ms) add("movetime=" + std::to_string(l.movetime_ms));
-    if (s.empty()) add("depth=" + std::to_string(SearchLimits::kDefaultDepth));
-    return s;
-}
-
-void check_config(const SelfplayConfig& c) {
-    if (c.games == 0) throw std::invalid_argument("--games must be at least 1");
-    if (c.shard_count < 1 || c.shard_index < 0 || c.shard_index >= c.shard_count)
-        throw std::invalid_argument("--shard I/N needs 0 <= I < N");
-    if (c.exploration.epsilon < 0 || c.exploration.epsilon > 1)
-        throw std::invalid_argument("--epsilon must lie between 0 and 1");
-}
-
-SelfplaySummary count_results(const std::string& dir) {
-    SelfplaySummary s;
-    const GamesFile file = read_games_file(RunFiles::games_path(dir));
-    for (const GameRecord& g : file.games) {
-        ++s.games;
-        if (g.result == GameResult::WhiteWins) ++s.white_wins;
-        if (g.result == GameResult::BlackWins) ++s.black_wins;
-        if (g.result == GameResult::Draw) ++s.draws;
+// Counts White wins, draws and Black wins for the summary and the progress line.
+class ResultCounter : public GameObserver {
+public:
+    void replay(const GameRecord& g, const GameSlot&) override { count(g); }
+    void add(const PlayedGame& g, const GameSlot&) override { count(g.record); }
+    std::string progress() const override {
+        return "W " + std::to_string(white) + " D " + std::to_string(draws) + " B " +
+               std::to_string(black);
     }
-    return s;
-}
+    std::uint64_t white = 0, draws = 0, black = 0;
+
+private:
+    void count(const GameRecord& g) {
+        (g.result == GameResult::WhiteWins   ? white
+         : g.result == GameResult::BlackWins ? black
+                                             : draws)++;
+    }
+};
 
 } // namespace
 
-std::string player_description(const SelfplayConfig& c) {
-    return "fanorona(" + limits_description(c.limits) + ",weights=" + c.weights_name + ")";
-}
-
-nlohmann::json settings_json(const SelfplayConfig& c) {
+nlohmann::json SelfplaySummary::to_json(const RunConfig& config) const {
     return {
-        {"format", "fanorona-selfplay-settings 1"},
-        {"variant", variant_name(c.rules.variant)},
-        {"rules", ruleset_name(c.rules.ruleset)},
-        {"games", c.games},
-        {"limits", limits_description(c.limits)},
-        {"weights", c.weights_name},
-        {"weights_fingerprint", weights_fingerprint(c.weights)},
-        {"hash_mb", c.hash_mb},
-        {"openings", c.openings.describe()},
-        {"seed", c.seed},
-        {"max_turns", c.adjudication.max_turns},
-        {"win_margin", c.adjudication.win_margin},
-        {"win_turns", c.adjudication.win_turns},
-        {"epsilon", c.exploration.epsilon},
-        {"explore_turns", c.exploration.turns},
-        {"log_positions", c.log_positions},
-        {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
-    };
-}
-
-nlohmann::json SelfplaySummary::to_json(const SelfplayConfig& config) const {
-    return {
+        {"format", "fanorona-selfplay-summary 1"},
         {"settings", settings_json(config)},
         {"games", games},
         {"played_now", played_now},
@@ -85,82 +42,24 @@ nlohmann::json SelfplaySummary::to_json(const SelfplayConfig& config) const {
         {"positions", positions},
         {"seconds", seconds},
         {"games_per_second", seconds > 0 ? double(played_now) / seconds : 0.0},
-        {"positions_per_second", seconds > 0 ? double(positions) / seconds : 0.0},
+        {"positions_per_second", 0.0},
     };
 }
 
-SelfplaySummary run_selfplay(const SelfplayConfig& config) {
-    check_config(config);
-    const nlohmann::json settings = settings_json(config);
-    const std::string settings_path = config.out_dir + "/settings.json";
-    if (config.resume && std::filesystem::exists(settings_path))
-        check_resume_settings(config.out_dir, settings, {"games"});
-
-    const GamesHeader header{config.rules.variant, config.rules.ruleset};
-    RunFiles files(config.out_dir, header, config.log_positions, config.resume);
-    write_file_atomically(settings_path, settings.dump(2) + "\n");
-
-    const std::uint64_t pairs = (config.games + 1) / 2;
-    const std::vector<Opening> openings =
-        load_openings(config.openings, config.rules, pairs, config.seed);
-
-    std::vector<std::uint64_t> indices;
-    for (std::uint64_t i = config.shard_index; i < config.games; i += config.shard_count)
-        indices.push_back(i);
-    const std::uint64_t skip =
-        std::min<std::uint64_t>(files.games_already_written(), indices.size());
-    indices.erase(indices.begin(), indices.begin() + std::ptrdiff_t(skip));
-    const std::uint64_t positions_before = files.positions_written();
-
-    const std::string name = player_description(config);
-    tbb::enumerable_thread_specific<std::unique_ptr<Searcher>> searchers;
-    auto play = [&](std::uint64_t index) {
-        auto& searcher = searchers.local();
-        if (!searcher) {
-            searcher = std::make_unique<Searcher>(config.hash_mb);
-            searcher->set_weights(config.weights);
-        }
-        SearchPlayer player(*searcher, config.limits);
-        GameSetup setup;
-        setup.rules = config.rules;
-        setup.opening = openings[(index / 2) % openings.size()];
-        setup.index = index;
-        setup.seed = config.seed;
-        setup.adjudication = config.adjudication;
-        setup.exploration = config.exploration;
-        setup.white_name = setup.black_name = name;
-        PlayedGame game = play_game(setup, player, player);
-        if (!config.log_positions) game.positions.clear();
-        return game;
-    };
-
+SelfplaySummary run_selfplay(const RunConfig& config) {
+    ResultCounter counter;
+    const RunOutcome run = run_games(config, counter);
     SelfplaySummary summary;
-    ProgressLine progress(indices.size() + skip, config.quiet);
-    std::uint64_t done = skip, w = 0, d = 0, b = 0;
-    auto sink = [&](PlayedGame&& game) {
-        files.append(game);
-        ++done;
-        (game.record.result == GameResult::WhiteWins   ? w
-         : game.record.result == GameResult::BlackWins ? b
-                                                       : d)++;
-        progress.update(done, "W " + std::to_string(w) + " D " + std::to_string(d) + " B " +
-                                  std::to_string(b));
-    };
-    progress.update(done, "", true);
-    summary.played_now = run_batch(indices, BatchOptions{config.threads}, play, sink);
-    progress.finish();
-    summary.seconds = progress.elapsed_seconds();
-    summary.interrupted = summary.played_now < indices.size();
-
-    const SelfplaySummary counts = count_results(config.out_dir);
-    summary.games = counts.games;
-    summary.white_wins = counts.white_wins;
-    summary.draws = counts.draws;
-    summary.black_wins = counts.black_wins;
-    summary.positions = files.positions_written();
-    const std::uint64_t new_positions = summary.positions - positions_before;
+    summary.games = run.games;
+    summary.played_now = run.played_now;
+    summary.white_wins = counter.white;
+    summary.draws = counter.draws;
+    summary.black_wins = counter.black;
+    summary.positions = run.positions;
+    summary.seconds = run.seconds;
+    summary.interrupted = run.interrupted;
     nlohmann::json j = summary.to_json(config);
-    j["positions_per_second"] = summary.seconds > 0 ? double(new_positions) / summary.seconds : 0.0;
+    j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
     write_file_atomically(config.out_dir + "/summary.json", j.dump(2) + "\n");
     return summary;
 }
@@ -228,9 +127,16 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     nlohmann::json ordered = nlohmann::json::parse(base.dump()); // same key order as a run
     write_file_atomically(out_dir + "/settings.json", ordered.dump(2) + "\n");
     for (auto& [index, g] : games) files.append(g);
-    SelfplaySummary summary = count_results(out_dir);
+    SelfplaySummary summary;
+    for (const PlayedGame& g : games | std::views::values) {
+        ++summary.games;
+        (g.record.result == GameResult::WhiteWins   ? summary.white_wins
+         : g.record.result == GameResult::BlackWins ? summary.black_wins
+                                                    : summary.draws)++;
+    }
     summary.positions = files.positions_written();
-    nlohmann::json j = {{"settings", ordered},
+    nlohmann::json j = {{"format", "fanorona-selfplay-summary 1"},
+                        {"settings", ordered},
                         {"games", summary.games},
                         {"merged_from", dirs},
                         {"results",

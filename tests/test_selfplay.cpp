@@ -100,7 +100,8 @@ TEST_CASE("a resume with other settings is refused", "[selfplay]") {
     REQUIRE(run_cli("selfplay --games 2 --depth 1 --quiet --out " + dir).status == 0);
     const Run r = run_cli("selfplay --games 2 --depth 2 --quiet --resume --out " + dir);
     CHECK(r.status != 0);
-    CHECK_THAT(r.output, Catch::Contains("settings.json") && Catch::Contains("limits"));
+    CHECK_THAT(r.output, Catch::Contains("settings.json") && Catch::Contains("players") &&
+                             Catch::Contains("depth=2"));
 }
 
 TEST_CASE("shards merge into exactly the files of one run", "[selfplay]") {

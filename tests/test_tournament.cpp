@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "selfplay/engine/engine_spec.h"
 #include "selfplay/games_file.h"
-#include "selfplay/tournament/player_spec.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
@@ -106,17 +106,17 @@ TEST_CASE("an SPRT stops the tournament once it decides", "[tournament]") {
 }
 
 TEST_CASE("bad player specs get one-line errors", "[tournament]") {
-    using fanorona::PlayerSpec;
-    CHECK_THROWS_WITH(PlayerSpec::parse("depth=3"), Catch::Contains("name=... is required"));
-    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,depth=x"), Catch::Contains("depth=x"));
-    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,colour=red"),
+    using fanorona::EngineSpec;
+    CHECK_THROWS_WITH(EngineSpec::parse("depth=3"), Catch::Contains("name=... is required"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,depth=x"), Catch::Contains("depth=x"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,colour=red"),
                       Catch::Contains("unknown key 'colour'"));
-    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,weights=/no/such/file"),
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,weights=/no/such/file"),
                       Catch::Contains("/no/such/file"));
-    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,builtin=smart"),
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,builtin=smart"),
                       Catch::Contains("random or greedy"));
-    CHECK_THROWS_WITH(PlayerSpec::parse("name=a,tc=fast"), Catch::Contains("tc=fast"));
-    CHECK(PlayerSpec::parse("name=a,tc=2+0.05").time_control.inc_ms == 50);
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,tc=fast"), Catch::Contains("tc=fast"));
+    CHECK(EngineSpec::parse("name=a,tc=2+0.05").time_control.inc_ms == 50);
     const Run r = run_cli("tournament --player name=a,depth=2 --player name=a,depth=3 --out " +
                           fresh_dir("dupe"));
     CHECK(r.status != 0);

@@ -10,7 +10,6 @@
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/protocol/engine_protocol.h"
-#include "tools/search_options.h"
 
 namespace fanorona::cli {
 
@@ -18,11 +17,8 @@ namespace {
 
 struct AnalyzeOptions {
     BoardOptions board;
-    SearchOptions search;
+    EngineOptions engine;
     std::string moves;
-    int depth = 0;
-    std::uint64_t nodes = 0;
-    int movetime = 0;
     bool json = false;
 };
 
@@ -46,12 +42,11 @@ void run_analyze(const AnalyzeOptions& o) {
                                         "': " + e.what());
         }
     }
-    Searcher searcher;
-    o.search.apply(searcher);
-    SearchLimits limits;
-    limits.depth = o.depth;
-    limits.nodes = o.nodes;
-    limits.movetime_ms = o.movetime;
+    EngineSpec spec;
+    o.engine.apply(spec);
+    Searcher searcher(spec.hash_mb);
+    spec.configure(searcher);
+    const SearchLimits limits = spec.search_limits();
     if (!o.json)
         std::printf("position %s (%s, %s)\n", game.position().to_string().c_str(),
                     std::string(variant_name(rules.variant)).c_str(),
@@ -97,14 +92,9 @@ void add_analyze_command(CLI::App& app) {
                    "second and principal variation");
     o->board.add_to(*cmd);
     cmd->add_option("--moves", o->moves, "Moves to play from the position first, space-separated");
-    cmd->add_option("--depth", o->depth, "Search this many plies")
-        ->check(CLI::Range(1, kMaxPly - 1));
-    cmd->add_option("--nodes", o->nodes, "Stop after this many nodes");
-    cmd->add_option("--movetime", o->movetime, "Search this many milliseconds")
-        ->check(CLI::Range(1, 1 << 30));
-    o->search.add_to(*cmd);
+    o->engine.add_to(*cmd);
     cmd->add_flag("--json", o->json, "Print one JSON object per iteration, then the result");
-    cmd->footer("With no limit, searches to depth " + std::to_string(SearchLimits::kDefaultDepth) +
+    cmd->footer("With no limit, searches to depth " + std::to_string(EngineSpec::kDefaultDepth) +
                 ". Limits combine: the first one reached ends the search.");
     cmd->callback([o] { run_analyze(*o); });
 }

@@ -9,21 +9,23 @@
 #include "core/bench.h"
 #include "core/notation.h"
 #include "tools/commands.h"
-#include "tools/search_options.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 
 namespace {
 
 struct BenchOptions {
-    SearchOptions search;
+    EngineOptions engine;
     int depth = kBenchDepth;
     bool json = false;
 };
 
 void run_bench_command(const BenchOptions& o) {
-    Searcher searcher;
-    o.search.apply(searcher);
+    EngineSpec spec;
+    o.engine.apply(spec);
+    Searcher searcher(spec.hash_mb);
+    spec.configure(searcher);
     nlohmann::json positions = nlohmann::json::array();
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint64_t total = run_bench(searcher, o.depth, [&](const BenchEntry& e) {
@@ -73,7 +75,7 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--depth", o->depth, "Search depth")
         ->capture_default_str()
         ->check(CLI::Range(1, kMaxPly - 1));
-    o->search.add_to(*cmd);
+    o->engine.add_to(*cmd, false);
     cmd->add_flag("--json", o->json, "Print the results as JSON");
     cmd->footer("The signature (node count with the default settings) is kept in "
                 "data/bench_signature.txt and checked by the tests.");

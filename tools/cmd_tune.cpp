@@ -5,10 +5,10 @@
 #include <memory>
 #include <sstream>
 
-#include <tbb/global_control.h>
-
 #include "common/weights_file.h"
+#include "selfplay/batch/thread_limit.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tuner/tune.h"
 
 namespace fanorona::cli {
@@ -55,10 +55,7 @@ void run_check(const TuneOptions& o) {
 
 void run(TuneOptions& o) {
     TuneConfig& c = o.config;
-    std::unique_ptr<tbb::global_control> limit;
-    if (c.threads > 0)
-        limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
-                                                      std::size_t(c.threads));
+    const ThreadLimit limit(c.threads);
     if (o.check) return run_check(o);
     if (c.out.empty()) throw std::invalid_argument("--out is required (the weights file to write)");
     c.start = load_weights_file(o.weights);
@@ -154,9 +151,7 @@ void add_tune_command(CLI::App& app) {
                     "(0: never)")
         ->check(CLI::Range(0, 1000000))
         ->capture_default_str();
-    cmd->add_option("--threads", c.threads, "Worker threads (0: all cores)")
-        ->check(CLI::Range(0, 1024))
-        ->capture_default_str();
+    add_threads_option(*cmd, c.threads);
     cmd->add_option("--seed", c.seed, "Seed of the validation split, row order and mini-batches")
         ->capture_default_str();
     cmd->add_flag("--keep-decisive", o->keep_decisive,

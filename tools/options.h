@@ -1,11 +1,15 @@
 #pragma once
-// Options shared by several subcommands: variant, rules and a start position.
+// Option groups shared by subcommands: the board (variant, rules, start position) and the engine.
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "core/position.h"
+#include "selfplay/driver/driver.h"
+#include "selfplay/engine/engine_spec.h"
 
 namespace fanorona::cli {
 
@@ -54,6 +58,128 @@ inline Position BoardOptions::make_position() const {
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("--fen: " + std::string(e.what()));
     }
+}
+
+} // namespace fanorona::cli
+
+namespace fanorona::cli {
+
+// The engine options every searching command shares (--weights, --depth, --nodes, --movetime,
+// --hash, --param NAME=VALUE), as typed; apply() maps them onto EngineSpec::set, so ranges,
+// defaults and errors are the spec's own. `with_limits` false leaves out the limits (bench has
+// its own fixed depth).
+struct EngineOptions {
+    std::string weights, depth, nodes, movetime, hash;
+    std::vector<std::string> params;
+
+    void add_to(CLI::App& cmd, bool with_limits = true);
+    // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why".
+    void apply(EngineSpec& spec) const;
+};
+
+inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
+    auto range = [](const char* key) {
+        for (const SpecRange& r : EngineSpec::ranges())
+            if (std::string_view(key) == r.key)
+                return " (" + std::to_string(r.min) + " to " + std::to_string(r.max) + " " +
+                       r.what + ")";
+        return std::string();
+    };
+    cmd.add_option("--weights", weights,
+                   "Weights file (default: the compiled-in data/weights/default.txt)");
+    if (with_limits) {
+        auto* d = cmd.add_option("--depth", depth,
+                                 "Search depth per move" + range("depth") + "; the default " +
+                                     std::to_string(EngineSpec::kDefaultDepth) +
+                                     " when no limit is given");
+        auto* n = cmd.add_option("--nodes", nodes, "Search nodes per move" + range("nodes"));
+        auto* t = cmd.add_option("--movetime", movetime,
+                                 "Milliseconds per move" + range("movetime") +
+                                     "; games then depend on timing");
+        (void)d, (void)n, (void)t;
+    }
+    cmd.add_option("--hash", hash,
+                   "Transposition table per engine, MB" + range("hash") + "; default " +
+                       std::to_string(EngineSpec::kDefaultHashMb));
+    std::string names;
+    const SearchParams defaults; // list() views this table: it must outlive the loop
+    for (const SearchParam& p : defaults.list())
+        names += std::string(names.empty() ? "" : ", ") + p.name;
+    cmd.add_option("--param", params,
+                   "Set a search parameter, NAME=VALUE (repeatable). Parameters: " + names);
+}
+
+inline void EngineOptions::apply(EngineSpec& spec) const {
+    auto set = [&spec](const char* option, const char* key, const std::string& value) {
+        if (value.empty()) return;
+        try {
+            spec.set(key, value);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string(option) + ": " + e.what());
+        }
+    };
+    set("--weights", "weights", weights);
+    set("--depth", "depth", depth);
+    set("--nodes", "nodes", nodes);
+    set("--movetime", "movetime", movetime);
+    set("--hash", "hash", hash);
+    for (const std::string& p : params) {
+        const auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument("--param: expected NAME=VALUE, found '" + p + "'");
+        if (!SearchParams().find(p.substr(0, eq)))
+            throw std::invalid_argument("--param: unknown search parameter '" + p.substr(0, eq) +
+                                        "'");
+        set("--param", p.substr(0, eq).c_str(), p.substr(eq + 1));
+    }
+    spec.validate();
+}
+
+} // namespace fanorona::cli
+
+namespace fanorona::cli {
+
+// The options of every command that plays games through the driver (selfplay, tournament):
+// openings, seed, adjudication, threads, the output folder, resume and quiet.
+struct RunOptions {
+    std::string openings = "random:4";
+
+    void add_to(CLI::App& cmd, RunConfig& run);
+    // Fills the fields that need parsing (the openings).
+    void apply(RunConfig& run) const { run.openings = OpeningSpec::parse(openings); }
+};
+
+// --threads N, the one thread limit of every command (0: all cores).
+inline void add_threads_option(CLI::App& cmd, int& threads) {
+    cmd.add_option("--threads", threads, "Worker threads (0: all cores)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+}
+
+inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
+    cmd.add_option("--openings", openings,
+                   "random:TURNS (random turns from the start), a suite FILE, or start")
+        ->capture_default_str();
+    cmd.add_option("--seed", run.seed, "Seed: the same seed and settings play the same games")
+        ->capture_default_str();
+    add_threads_option(cmd, run.threads);
+    cmd.add_option("--out", run.out_dir, "Output folder (created; see docs/formats.md)")
+        ->capture_default_str();
+    cmd.add_flag("--resume", run.resume,
+                 "Continue the run in --out where it stopped (same settings; --games may grow)");
+    cmd.add_option("--max-turns", run.adjudication.max_turns,
+                   "Adjudicate a draw (length-cap) after this many turns (0: never)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000));
+    cmd.add_option("--win-margin", run.adjudication.win_margin,
+                   "Adjudicate a win when both sides' scores pass this many centi-pieces (0: off)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000));
+    cmd.add_option("--win-turns", run.adjudication.win_turns,
+                   "... for this many consecutive turns of each side")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    cmd.add_flag("--quiet", run.quiet, "No progress line");
 }
 
 } // namespace fanorona::cli

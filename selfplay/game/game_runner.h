@@ -20,14 +20,6 @@ struct ExplorationConfig {
     int turns = 0;
 };
 
-// A clock for each side: `base_ms` at the start, `inc_ms` added after each turn. A player whose
-// time runs out by more than `margin_ms` loses ("timeout").
-struct TimeControl {
-    int base_ms = 0; // 0: no clock
-    int inc_ms = 0;
-    int margin_ms = 100;
-};
-
 // Everything that decides one game besides the players.
 struct GameSetup {
     Rules rules;

@@ -26,6 +26,14 @@ struct PlayerFault : std::runtime_error {
     std::string reason;
 };
 
+// A clock for each side: `base_ms` at the start, `inc_ms` added after each turn. A player whose
+// time runs out by more than `margin_ms` loses ("timeout").
+struct TimeControl {
+    int base_ms = 0; // 0: no clock
+    int inc_ms = 0;
+    int margin_ms = 100;
+};
+
 // The clocks of a game with a time control: milliseconds left and the increment per turn, by
 // colour. Without a time control `enabled` is false and players use their own limits.
 struct Clock {

@@ -13,11 +13,11 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 seconds() { grep -o "\"seconds\": [0-9.e+-]*" "$1/results.json" | head -1 | awk '{print $2}'; }
-match() { # name, concurrency, player A, player B: the best wall time of REPEATS runs
+match() { # name, threads, player A, player B: the best wall time of REPEATS runs
     local best=""
     for _ in $(seq "$REPEATS"); do
         rm -rf "${TMP:?}/$1"
-        "$BIN" tournament --games "$GAMES" --concurrency "$2" --openings random:4 --seed 3 \
+        "$BIN" tournament --games "$GAMES" --threads "$2" --openings random:4 --seed 3 \
             --quiet --player "$3" --player "$4" --out "$TMP/$1" > /dev/null
         best=$(printf '%s\n%s\n' "$best" "$(seconds "$TMP/$1")" | sed '/^$/d' | sort -g | head -1)
     done

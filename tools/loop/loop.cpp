@@ -5,17 +5,18 @@
 #include <filesystem>
 #include <optional>
 
+#include "common/files.h"
 #include "common/weights_file.h"
 #include "common/weights_fingerprint.h"
-#include "core/weights.h"
 #include "selfplay/batch/run_files.h"
+#include "selfplay/batch/thread_limit.h"
 #include "selfplay/openings/search_book.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/tournament/tournament.h"
 #include "stats/elo.h"
 #include "stats/stats_json.h"
 #include "tools/report/report.h"
-#include "tuner/tune.h"
+#include "tools/report/sections.h"
 
 namespace fanorona {
 
@@ -24,19 +25,20 @@ using Json = nlohmann::json;
 
 namespace {
 
-void say(const LoopConfig& c, const std::string& text) {
-    if (!c.quiet) std::fprintf(stderr, "%s\n", text.c_str());
-}
+// Weights with the file they live in (the loop's records name files; play uses the values).
+struct NamedWeights {
+    Weights values;
+    std::string path;
+};
 
 Json loop_settings(const LoopConfig& c) {
-    return {{"format", "fanorona-loop-settings 1"},
+    return {{"format", "fanorona-loop-settings 2"},
             {"variant", variant_name(c.rules.variant)},
             {"rules", ruleset_name(c.rules.ruleset)},
             {"iterations", c.iterations},
             {"games", c.games},
-            {"depth", c.limits.depth},
-            {"nodes", c.limits.nodes},
-            {"start_weights", c.start_weights},
+            {"engine", c.engine.description()},
+            {"start_weights_fingerprint", weights_fingerprint(c.engine.weights)},
             {"verify_games", c.verify_games},
             {"final_games", c.final_games},
             {"sprt", c.sprt ? c.sprt->to_string() : ""},
@@ -51,49 +53,51 @@ Json loop_settings(const LoopConfig& c) {
             {"seed", c.seed}};
 }
 
-// A match of `candidate` against `base` weights; returns the tournament result.
-TournamentResult match(const LoopConfig& c, const std::string& dir, const std::string& candidate,
-                       const std::string& base, std::uint64_t games, bool use_sprt,
+// The loop's engine with other weights and another name.
+EngineSpec engine_with(const LoopConfig& c, const NamedWeights& w, const std::string& name) {
+    EngineSpec e = c.engine;
+    e.name = name;
+    e.weights = w.values;
+    e.weights_name = fs::path(w.path).filename().string();
+    return e;
+}
+
+// A match of `candidate` against `base`; `fresh` replays a folder that holds another pairing.
+TournamentResult match(const LoopConfig& c, const std::string& dir, const NamedWeights& candidate,
+                       const NamedWeights& base, std::uint64_t games, bool use_sprt,
                        const std::string& openings, bool fresh = false) {
     TournamentConfig t;
-    t.rules = c.rules;
-    PlayerSpec a, b;
-    a.name = "new";
-    a.weights = candidate;
-    a.limits = c.limits;
-    b.name = "base";
-    b.weights = base;
-    b.limits = c.limits;
-    t.players = {a, b};
-    t.rounds = std::max<std::uint64_t>(1, games / 2);
-    t.openings = OpeningSpec::parse(openings);
-    t.seed = c.seed;
+    t.run.rules = c.rules;
+    t.run.players = {engine_with(c, candidate, "new"), engine_with(c, base, "base")};
+    t.run.games = 2 * std::max<std::uint64_t>(1, games / 2);
+    t.run.openings = OpeningSpec::parse(openings);
+    t.run.seed = c.seed;
     if (use_sprt) t.sprt = c.sprt;
-    t.concurrency = c.threads;
-    t.out_dir = dir;
+    t.run.threads = c.threads;
+    t.run.out_dir = dir;
     // The final match is replayed when the loop grew: its candidate may have changed.
-    if (fresh && fs::exists(dir)) {
-        const auto old = Json::parse(read_text_file(dir + "/settings.json"));
+    if (fresh && fs::exists(dir + "/settings.json")) {
+        const Json old = Json::parse(read_text_file(dir + "/settings.json"));
         if (old.value("weights_fingerprints", Json()) !=
-            Json::array({weights_fingerprint(load_weights_file(candidate)),
-                         weights_fingerprint(load_weights_file(base))}))
+            settings_json(t.run)["weights_fingerprints"])
             fs::remove_all(dir);
     }
-    t.resume = true;
-    t.quiet = c.quiet;
+    t.run.resume = true;
+    t.run.quiet = c.quiet;
     TournamentResult r = run_tournament(t);
     if (r.interrupted) throw std::runtime_error("interrupted: run again with --resume");
     return r;
 }
 
 // A suite of balanced openings scored by a short search with the start weights, built once.
-std::string balanced_openings(const LoopConfig& c) {
+std::string balanced_openings(const LoopConfig& c,
+                              const std::function<void(const std::string&)>& say) {
     if (c.match_openings != "balanced") return c.match_openings;
     const std::string path = c.out_dir + "/openings.txt";
     if (fs::exists(path)) return path;
     // Thousands of openings, so that matches do not replay the same games: every position
     // after 4 turns (17075 on the 5x9 board), scored by a depth-2 search.
-    say(c, "building a balanced opening suite (positions after 4 turns, scored at depth 2)");
+    say("building a balanced opening suite (positions after 4 turns, scored at depth 2)");
     auto openings = enumerate_openings(c.rules, 4);
     score_openings(openings, c.rules, default_weights(), 2, c.threads);
     auto book = balanced_search_book(openings, ScoreRange{-60, 60});
@@ -103,10 +107,71 @@ std::string balanced_openings(const LoopConfig& c) {
     return path;
 }
 
+// Step 2 of an iteration: tunes on the window, or reads the finished step back on a resume.
+NamedWeights tune_step(const LoopConfig& c, int n, const NamedWeights& current,
+                       const std::function<void(const std::string&)>& say) {
+    const std::string dir = c.out_dir + "/iter-" + std::to_string(n);
+    const std::string tuned = dir + "/tune/weights.txt";
+    if (fs::exists(tuned)) return {load_weights_file(tuned), tuned};
+    say("iteration " + std::to_string(n) + ": tuning");
+    TuneConfig t;
+    for (int k = std::max(1, n - c.window + 1); k <= n; ++k)
+        t.data.push_back(c.out_dir + "/iter-" + std::to_string(k) + "/selfplay/positions.bin");
+    t.start = current.values;
+    t.start_name = current.path;
+    const std::string partial = dir + "/tune.partial";
+    fs::remove_all(partial);
+    t.out = partial + "/weights.txt";
+    t.optimizer.kind = *parse_optimizer(c.optimizer);
+    t.l2 = c.l2;
+    t.seed = c.seed + std::uint64_t(n);
+    t.threads = c.threads;
+    const TuneReport report = run_tune(t, [&](const std::string& line) { say("  " + line); });
+    write_tune_outputs(t, report);
+    fs::remove_all(dir + "/tune");
+    fs::rename(partial, dir + "/tune"); // the step counts as done only once complete
+    return {report.final, tuned};
+}
+
+// The validation losses of a finished tuning step (for the history), from its tune.json.
+Json tune_summary(const std::string& dir) {
+    const Json j = Json::parse(read_text_file(dir + "/tune/tune.json"));
+    return {{"k", j.value("k", 0.0)},
+            {"start_validation_loss", j.value("start_validation_loss", 0.0)},
+            {"final_validation_loss", j.value("final_validation_loss", 0.0)}};
+}
+
+// A number of history.json (NaN when missing or null) as text, "-" for NaN.
+std::string fmt(double v, const char* spec) {
+    if (std::isnan(v)) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, spec, v);
+    return buf;
+}
+
 } // namespace
 
-Json run_loop(const LoopConfig& c) {
-    if (c.iterations < 1) throw std::invalid_argument("--iterations must be at least 1");
+void LoopConfig::validate() const {
+    if (iterations < 1) throw std::invalid_argument("--iterations must be at least 1");
+    if (games < 2) throw std::invalid_argument("--games must be at least 2");
+    if (window < 1) throw std::invalid_argument("--window must be at least 1");
+    if (!(accept_los >= 0 && accept_los <= 1))
+        throw std::invalid_argument("--accept-los must lie between 0 and 1");
+    if (!(epsilon >= 0 && epsilon <= 1))
+        throw std::invalid_argument("--epsilon must lie between 0 and 1");
+    if (!parse_optimizer(optimizer))
+        throw std::invalid_argument("--optimizer: expected adam, newton or lbfgs");
+    if (!(l2 >= 0)) throw std::invalid_argument("--l2 must be at least 0");
+    if (engine.kind != EngineSpec::Kind::Engine)
+        throw std::invalid_argument("the loop tunes the toolkit's own engine");
+}
+
+Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>& log) {
+    c.validate();
+    auto say = [&](const std::string& text) {
+        if (!c.quiet && log) log(text);
+    };
+    const ThreadLimit limit(c.threads); // self-play, opening scoring, tuning and matches
     fs::create_directories(c.out_dir);
     const Json settings = loop_settings(c);
     const std::string settings_path = c.out_dir + "/settings.json";
@@ -119,26 +184,23 @@ Json run_loop(const LoopConfig& c) {
     write_file_atomically(settings_path, settings.dump(2) + "\n");
 
     // The start weights are copied in, so the folder says everything about the run.
-    const std::string start = c.out_dir + "/start.txt";
-    if (!fs::exists(start))
-        write_file_atomically(
-            start, format_weights(load_weights_file(c.start_weights),
-                                  {"start weights of the loop, from " + c.start_weights}));
-    const std::string match_openings = balanced_openings(c);
+    const NamedWeights start{c.engine.weights, c.out_dir + "/start.txt"};
+    if (!fs::exists(start.path))
+        save_weights_file(start.path, start.values,
+                          {"start weights of the loop, from " + c.engine.weights_name});
+    const std::string match_openings = balanced_openings(c, say);
 
     Json iterations = Json::array();
-    std::string current = start;
+    NamedWeights current = start;
     for (int n = 1; n <= c.iterations; ++n) {
         const std::string dir = c.out_dir + "/iter-" + std::to_string(n);
-        say(c, "iteration " + std::to_string(n) + ": self-play (" + std::to_string(c.games) +
-                   " games)");
+        const std::string it = "iteration " + std::to_string(n) + ": ";
+        say(it + "self-play (" + std::to_string(c.games) + " games)");
         // Step 1. Self-play with the current weights.
-        SelfplayConfig sp;
+        RunConfig sp;
         sp.rules = c.rules;
         sp.games = c.games;
-        sp.limits = c.limits;
-        sp.weights = load_weights_file(current);
-        sp.weights_name = fs::path(current).filename().string();
+        sp.players = {engine_with(c, current, c.engine.name)};
         sp.openings = OpeningSpec::parse(c.selfplay_openings);
         sp.seed = c.seed * 1000 + std::uint64_t(n);
         sp.exploration = {c.epsilon, c.explore_turns};
@@ -150,42 +212,15 @@ Json run_loop(const LoopConfig& c) {
         if (played.interrupted) throw std::runtime_error("interrupted: run again with --resume");
 
         // Step 2. Tune on the window of recent iterations, from the current weights.
-        const std::string tuned = dir + "/tune/weights.txt";
-        Json tune_info;
-        if (!fs::exists(tuned)) {
-            say(c, "iteration " + std::to_string(n) + ": tuning");
-            TuneConfig t;
-            for (int k = std::max(1, n - c.window + 1); k <= n; ++k)
-                t.data.push_back(c.out_dir + "/iter-" + std::to_string(k) +
-                                 "/selfplay/positions.bin");
-            t.start = load_weights_file(current);
-            t.start_name = current;
-            const std::string partial = dir + "/tune.partial";
-            fs::remove_all(partial);
-            t.out = partial + "/weights.txt";
-            const auto kind = parse_optimizer(c.optimizer);
-            if (!kind) throw std::invalid_argument("--optimizer: expected adam, newton or lbfgs");
-            t.optimizer.kind = *kind;
-            t.l2 = c.l2;
-            t.seed = c.seed + std::uint64_t(n);
-            t.threads = c.threads;
-            const TuneReport report = run_tune(t, [&](const std::string& line) {
-                if (!c.quiet) std::fprintf(stderr, "  %s\n", line.c_str());
-            });
-            write_tune_outputs(t, report);
-            fs::remove_all(dir + "/tune");
-            fs::rename(partial, dir + "/tune"); // the step counts as done only once complete
-        }
-        tune_info = Json::parse(read_text_file(dir + "/tune/tune.json"));
+        const NamedWeights tuned = tune_step(c, n, current, say);
 
         // Step 3. Verify: the tuned weights against the current ones (unless the tuner kept every
         // weight: the same engine twice proves nothing).
-        const bool unchanged = tune_info.value("changed_weights", Json::array()).empty();
         std::optional<TournamentResult> m;
-        if (unchanged) {
-            say(c, "iteration " + std::to_string(n) + ": the tuner changed no weight, no match");
+        if (tuned.values == current.values) {
+            say(it + "the tuner changed no weight, no match");
         } else {
-            say(c, "iteration " + std::to_string(n) + ": verification match");
+            say(it + "verification match");
             m = match(c, dir + "/match", tuned, current, c.verify_games, c.sprt.has_value(),
                       match_openings);
         }
@@ -194,8 +229,8 @@ Json run_loop(const LoopConfig& c) {
         const bool accepted = m && (m->sprt ? m->sprt->verdict == stats::SprtVerdict::AcceptH1
                                             : std::isfinite(e.los) && e.los >= c.accept_los);
         Json record = {{"iteration", n},
-                       {"current_before", current},
-                       {"candidate", tuned},
+                       {"current_before", current.path},
+                       {"candidate", tuned.path},
                        {"accepted", accepted},
                        {"selfplay",
                         {{"games", played.games},
@@ -203,26 +238,24 @@ Json run_loop(const LoopConfig& c) {
                          {"draws", played.draws},
                          {"white_wins", played.white_wins},
                          {"black_wins", played.black_wins}}},
-                       {"tune",
-                        {{"k", tune_info.value("k", 0.0)},
-                         {"start_validation_loss", tune_info.value("start_validation_loss", 0.0)},
-                         {"final_validation_loss", tune_info.value("final_validation_loss", 0.0)}}},
+                       {"tune", tune_summary(dir)},
                        {"match", m ? stats::to_json(e)
                                    : Json{{"games", 0}, {"note", "the tuner changed no weight"}}}};
         if (m && m->sprt) record["match"]["sprt"] = stats::verdict_name(m->sprt->verdict);
         // Step 4. Keep the winner.
         if (accepted) current = tuned;
-        record["current_after"] = current;
+        record["current_after"] = current.path;
         iterations.push_back(record);
-        say(c, "iteration " + std::to_string(n) + ": " + (accepted ? "accepted" : "rejected"));
-        Json partial_history = {{"settings", settings}, {"iterations", iterations}};
+        say(it + (accepted ? "accepted" : "rejected"));
+        const Json partial_history = {{"settings", settings}, {"iterations", iterations}};
         write_file_atomically(c.out_dir + "/history.json", partial_history.dump(2) + "\n");
     }
 
     // Finally: the last weights against the start weights.
     Json final_json;
-    if (current != start) {
-        say(c, "final match: last accepted weights against the start weights");
+    const bool changed = current.values != start.values;
+    if (changed) {
+        say("final match: last accepted weights against the start weights");
         const TournamentResult f = match(c, c.out_dir + "/final", current, start, c.final_games,
                                          false, match_openings, true);
         final_json = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
@@ -232,7 +265,7 @@ Json run_loop(const LoopConfig& c) {
                       {"elo_error95", 0.0},
                       {"note", "no iteration was accepted: the weights did not change"}};
     }
-    final_json["weights"] = current;
+    final_json["weights"] = current.path;
     Json history = {{"settings", settings}, {"iterations", iterations}, {"final", final_json}};
 
     // The report: the last iteration's self-play and tuning, and the final match (or the last
@@ -241,7 +274,7 @@ Json run_loop(const LoopConfig& c) {
     const std::string last = c.out_dir + "/iter-" + std::to_string(c.iterations);
     inputs.selfplay = last + "/selfplay";
     inputs.tune = last + "/tune";
-    if (fs::exists(c.out_dir + "/final/results.json") && current != start)
+    if (changed && fs::exists(c.out_dir + "/final/results.json"))
         inputs.tournament = c.out_dir + "/final";
     else // the latest verification match, if the tuner ever changed a weight
         for (int n = c.iterations; n >= 1 && inputs.tournament.empty(); --n)
@@ -250,15 +283,36 @@ Json run_loop(const LoopConfig& c) {
                 inputs.tournament = d;
     inputs.title = "Fanorona Lab loop: " + c.out_dir;
     const report::Report page = report::build_report(inputs);
-    for (const std::string& w : page.warnings) say(c, "report: " + w);
+    for (const std::string& w : page.warnings) say("report: " + w);
     const std::string report_path = c.out_dir + "/report.html";
     write_file_atomically(report_path, page.html);
     history["report"] = report_path;
     write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
-    if (fs::exists(current))
-        fs::copy_file(current, c.out_dir + "/final_weights.txt",
-                      fs::copy_options::overwrite_existing);
+    write_file_atomically(c.out_dir + "/history.txt", loop_history_table(history));
+    save_weights_file(c.out_dir + "/final_weights.txt", current.values,
+                      {"final weights of the loop in " + c.out_dir, "from " + current.path});
     return history;
+}
+
+std::string loop_history_table(const Json& h) {
+    std::string out =
+        "iter  selfplay games  positions  val.loss start -> tuned   match Elo      LOS    kept\n";
+    for (const auto& it : h.value("iterations", Json::array())) {
+        char line[200];
+        std::snprintf(
+            line, sizeof line, "%4d  %14llu  %9llu  %10s -> %-8s %6s +- %-5s %5s  %s\n",
+            it.value("iteration", 0),
+            static_cast<unsigned long long>(it["selfplay"].value("games", std::uint64_t(0))),
+            static_cast<unsigned long long>(it["selfplay"].value("positions", std::uint64_t(0))),
+            fmt(report::number_at(it["tune"], "start_validation_loss"), "%.5f").c_str(),
+            fmt(report::number_at(it["tune"], "final_validation_loss"), "%.5f").c_str(),
+            fmt(report::number_at(it["match"], "elo"), "%+.1f").c_str(),
+            fmt(report::number_at(it["match"], "elo_error95"), "%.1f").c_str(),
+            fmt(report::number_at(it["match"], "los"), "%.3f").c_str(),
+            it.value("accepted", false) ? "yes" : "no");
+        out += line;
+    }
+    return out;
 }
 
 } // namespace fanorona

@@ -1,25 +1,28 @@
 #pragma once
 // The closed loop: self-play with the current weights, tune on the recent data, verify the new
 // weights against the current ones in a match, keep them if they win; repeat; finally measure
-// the last weights against the start weights. Every step is resumable.
+// the last weights against the start weights. Weights and tuning results pass between the steps
+// in memory; every step also leaves its files, so the loop resumes at the step it stopped.
 
+#include <functional>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "core/search.h"
+#include "selfplay/engine/engine_spec.h"
 #include "stats/sprt.h"
 #include "tuner/tune.h"
 
 namespace fanorona {
 
+// Every setting of a loop. `engine` plays every game (limits, hash, search parameters); its
+// weights are the start weights.
 struct LoopConfig {
     Rules rules;
     int iterations = 3;
     std::uint64_t games = 400; // self-play games per iteration
-    SearchLimits limits;       // for self-play and the matches
-    std::string start_weights = "default";
+    EngineSpec engine;
     std::string out_dir = "loop";
     std::uint64_t verify_games = 200;      // the largest verification match
     std::uint64_t final_games = 400;       // the final match, last weights against the start
@@ -35,20 +38,20 @@ struct LoopConfig {
     // Newton's steps run off along that direction (weights like -331 that play badly).
     double l2 = TuneConfig{}.l2;
     std::uint64_t seed = 1;
-    int threads = 0;
+    int threads = 0; // the limit of every step, tuning included (0: all cores)
     bool resume = false;
     bool quiet = false;
+
+    // Throws std::invalid_argument naming the bad setting.
+    void validate() const;
 };
 
-// One iteration's record in history.json.
-struct IterationRecord {
-    int iteration = 0;
-    std::string current_before, candidate, current_after;
-    bool accepted = false;
-    nlohmann::json selfplay, tune, match;
-};
+// Runs or resumes the loop; `say` receives progress lines (none when config.quiet). Returns
+// history.json's content (also written, with history.txt, report.html, final_weights.txt).
+nlohmann::json run_loop(const LoopConfig& config,
+                        const std::function<void(const std::string&)>& say = {});
 
-// Runs or resumes the loop; returns history.json's content.
-nlohmann::json run_loop(const LoopConfig& config);
+// The history as a table, for people; history.json has the same for machines.
+std::string loop_history_table(const nlohmann::json& history);
 
 } // namespace fanorona

@@ -1,0 +1,191 @@
+#include "selfplay/driver/driver.h"
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <set>
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include "common/weights_fingerprint.h"
+#include "selfplay/batch/batch_runner.h"
+#include "selfplay/batch/progress.h"
+#include "selfplay/batch/run_files.h"
+
+namespace fanorona {
+
+namespace {
+
+const char* pairing_name(Pairing p) {
+    return p == Pairing::SelfPlay ? "self" : p == Pairing::Gauntlet ? "gauntlet" : "roundrobin";
+}
+
+// The indices of this shard's games, in order.
+std::vector<std::uint64_t> shard_indices(const RunConfig& c) {
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = std::uint64_t(c.shard_index); i < c.games;
+         i += std::uint64_t(c.shard_count))
+        indices.push_back(i);
+    return indices;
+}
+
+} // namespace
+
+void RunConfig::validate() const {
+    if (players.empty()) throw std::invalid_argument("no player given");
+    if (pairing == Pairing::SelfPlay && players.size() != 1)
+        throw std::invalid_argument("self-play takes exactly one engine");
+    if (pairing != Pairing::SelfPlay && players.size() < 2)
+        throw std::invalid_argument("a match needs at least two --player");
+    std::set<std::string> names;
+    for (const EngineSpec& p : players)
+        if (!names.insert(p.name).second)
+            throw std::invalid_argument("--player: the name '" + p.name + "' is used twice");
+    if (games == 0) throw std::invalid_argument("--games must be at least 1");
+    if (shard_count < 1 || shard_index < 0 || shard_index >= shard_count)
+        throw std::invalid_argument("--shard I/N needs 0 <= I < N");
+    if (!(exploration.epsilon >= 0 && exploration.epsilon <= 1))
+        throw std::invalid_argument("--epsilon must lie between 0 and 1");
+    if (exploration.turns < 0) throw std::invalid_argument("--explore-turns must be at least 0");
+    if (adjudication.max_turns < 0)
+        throw std::invalid_argument("--max-turns must be at least 0 (0: never)");
+    if (adjudication.win_margin < 0)
+        throw std::invalid_argument("--win-margin must be at least 0 (0: off)");
+    if (adjudication.win_turns < 1) throw std::invalid_argument("--win-turns must be at least 1");
+}
+
+nlohmann::json settings_json(const RunConfig& c) {
+    nlohmann::json players = nlohmann::json::array(), fingerprints = nlohmann::json::array();
+    for (const EngineSpec& p : c.players) {
+        players.push_back(p.description());
+        fingerprints.push_back(p.kind == EngineSpec::Kind::Engine ? weights_fingerprint(p.weights)
+                                                                  : std::string("-"));
+    }
+    nlohmann::json j = {
+        {"format", "fanorona-run-settings 1"},
+        {"kind", c.kind},
+        {"variant", variant_name(c.rules.variant)},
+        {"rules", ruleset_name(c.rules.ruleset)},
+        {"players", players},
+        {"weights_fingerprints", fingerprints},
+        {"pairing", pairing_name(c.pairing)},
+        {"games", c.games},
+        {"openings", c.openings.describe()},
+        {"seed", c.seed},
+        {"max_turns", c.adjudication.max_turns},
+        {"win_margin", c.adjudication.win_margin},
+        {"win_turns", c.adjudication.win_turns},
+        {"epsilon", c.exploration.epsilon},
+        {"explore_turns", c.exploration.turns},
+        {"log_positions", c.log_positions},
+        {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
+    };
+    for (const auto& [key, value] : c.extra_settings.items()) j[key] = value;
+    return j;
+}
+
+RunOutcome run_games(const RunConfig& c, GameObserver& observer) {
+    c.validate();
+    const Schedule schedule = c.schedule();
+    const nlohmann::json settings = settings_json(c);
+    const std::string settings_path = c.out_dir + "/settings.json";
+    if (c.resume && std::filesystem::exists(settings_path))
+        check_resume_settings(c.out_dir, settings, {"games"});
+
+    RunFiles files(c.out_dir, GamesHeader{c.rules.variant, c.rules.ruleset}, c.log_positions,
+                   c.resume);
+    write_file_atomically(settings_path, settings.dump(2) + "\n");
+    const std::vector<Opening> openings =
+        load_openings(c.openings, c.rules, schedule.rounds_for(c.games), c.seed);
+    if (!c.quiet && c.pairing != Pairing::SelfPlay && c.openings.kind == OpeningSpec::Kind::File &&
+        openings.size() < schedule.rounds_for(c.games))
+        std::fprintf(stderr,
+                     "warning: %llu rounds but %zu openings in %s: openings repeat, and "
+                     "deterministic players replay the same games (the error bars are then too "
+                     "narrow)\n",
+                     static_cast<unsigned long long>(schedule.rounds_for(c.games)), openings.size(),
+                     c.openings.path.c_str());
+
+    std::vector<std::string> descriptions;
+    for (const EngineSpec& p : c.players) descriptions.push_back(p.description());
+
+    // Step 1. The games already in the folder: each must be the scheduled game at its place.
+    std::vector<std::uint64_t> indices = shard_indices(c);
+    RunOutcome outcome;
+    outcome.scheduled = indices.size();
+    const std::uint64_t existing =
+        std::min<std::uint64_t>(files.games_already_written(), indices.size());
+    if (files.games_already_written() > indices.size())
+        throw std::runtime_error(RunFiles::games_path(c.out_dir) + ": holds " +
+                                 std::to_string(files.games_already_written()) +
+                                 " games, more than the " + std::to_string(indices.size()) +
+                                 " scheduled (--games may grow on a resume, not shrink)");
+    if (existing > 0) {
+        const GamesFile old = read_games_file(RunFiles::games_path(c.out_dir));
+        for (std::uint64_t k = 0; k < existing; ++k) {
+            const GameRecord& g = old.games[k];
+            const GameSlot slot = schedule.slot(indices[k]);
+            if (g.index != indices[k] || g.white != descriptions[std::size_t(slot.white)] ||
+                g.black != descriptions[std::size_t(slot.black)])
+                throw std::runtime_error(
+                    RunFiles::games_path(c.out_dir) + ": game " + std::to_string(g.index) +
+                    " does not match this run's schedule (expected game " +
+                    std::to_string(indices[k]) + ", " + descriptions[std::size_t(slot.white)] +
+                    " against " + descriptions[std::size_t(slot.black)] + ")");
+            observer.replay(g, slot);
+        }
+    }
+    indices.erase(indices.begin(), indices.begin() + std::ptrdiff_t(existing));
+    const std::uint64_t positions_before = files.positions_written();
+
+    // Step 2. Play the rest on oneTBB workers, each with its own players.
+    tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Player>>> workers;
+    auto play = [&](std::uint64_t index) {
+        auto& mine = workers.local();
+        if (mine.empty()) mine.resize(c.players.size());
+        const GameSlot slot = schedule.slot(index);
+        for (int p : {slot.white, slot.black})
+            if (!mine[std::size_t(p)])
+                mine[std::size_t(p)] = make_player(c.players[std::size_t(p)], c.rules, c.seed);
+        GameSetup setup;
+        setup.rules = c.rules;
+        setup.opening = openings[slot.opening % openings.size()];
+        setup.index = index;
+        setup.seed = c.seed;
+        setup.adjudication = c.adjudication;
+        setup.exploration = c.exploration;
+        setup.time_control = c.players[std::size_t(slot.white)].time_control;
+        setup.black_time_control = c.players[std::size_t(slot.black)].time_control;
+        setup.white_name = descriptions[std::size_t(slot.white)];
+        setup.black_name = descriptions[std::size_t(slot.black)];
+        PlayedGame game =
+            play_game(setup, *mine[std::size_t(slot.white)], *mine[std::size_t(slot.black)]);
+        if (!c.log_positions) game.positions.clear();
+        return game;
+    };
+
+    // Step 3. Write each game in order, then let the observer count it.
+    std::atomic<bool> stop{observer.finished()};
+    ProgressLine progress(outcome.scheduled, c.quiet);
+    std::uint64_t done = existing;
+    auto sink = [&](PlayedGame&& game) {
+        files.append(game);
+        ++done;
+        observer.add(game, schedule.slot(game.record.index));
+        if (observer.finished()) stop = true;
+        progress.update(done, observer.progress());
+    };
+    if (!stop) {
+        progress.update(done, observer.progress(), true);
+        outcome.played_now = run_batch(indices, BatchOptions{c.threads, &stop}, play, sink);
+        progress.finish();
+    }
+    outcome.seconds = progress.elapsed_seconds();
+    outcome.games = done;
+    outcome.interrupted = done < outcome.scheduled && !observer.finished();
+    outcome.positions = files.positions_written();
+    outcome.new_positions = outcome.positions - positions_before;
+    return outcome;
+}
+
+} // namespace fanorona
