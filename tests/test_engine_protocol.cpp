@@ -1,4 +1,5 @@
-// The engine protocol end to end: `fanorona engine` driven through a pipe, bad lines included.
+// The engine protocol: the EngineProtocol object driven through string streams, and once end to
+// end as `fanorona engine` through a pipe; bad lines included.
 
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "core/notation.h"
 #include "tests/cli_helpers.h"
+#include "tools/protocol/engine_protocol.h"
 
 using namespace fanorona;
 
@@ -30,6 +32,17 @@ std::vector<std::string> run_engine(const std::string& name, const std::string& 
     INFO(r.output);
     REQUIRE(r.status == 0);
     return lines_of(r.output);
+}
+
+// Runs an in-process engine on `input` (the end of input ends it); returns its output lines.
+std::vector<std::string> run_protocol(const std::string& input, const EngineSpec& spec = {}) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    {
+        EngineProtocol protocol(in, out, spec);
+        protocol.run();
+    }
+    return lines_of(out.str());
 }
 
 int count_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
@@ -69,21 +82,21 @@ TEST_CASE("The engine answers uci, isready and go through a pipe", "[protocol]")
 }
 
 TEST_CASE("Bad lines get an info string error and the engine goes on", "[protocol]") {
-    const auto out = run_engine("errors", "hello\n"
-                                          "position startpos moves e2e3\n"
-                                          "position fen BBBB/xx w\n"
-                                          "position sideways\n"
-                                          "go depth x\n"
-                                          "go sideways 3\n"
-                                          "setoption name NoSuchOption value 3\n"
-                                          "setoption name AspWindow value 0\n"
-                                          "setoption name Hash value lots\n"
-                                          "setoption name Weights value /no/such/weights.txt\n"
-                                          "setoption name Variant value chess\n"
-                                          "\n"
-                                          "isready\n"
-                                          "position startpos moves d3e3A\n"
-                                          "go depth 2\n");
+    const auto out = run_protocol("hello\n"
+                                  "position startpos moves e2e3\n"
+                                  "position fen BBBB/xx w\n"
+                                  "position sideways\n"
+                                  "go depth x\n"
+                                  "go sideways 3\n"
+                                  "setoption name NoSuchOption value 3\n"
+                                  "setoption name AspWindow value 0\n"
+                                  "setoption name Hash value lots\n"
+                                  "setoption name Weights value /no/such/weights.txt\n"
+                                  "setoption name Variant value chess\n"
+                                  "\n"
+                                  "isready\n"
+                                  "position startpos moves d3e3A\n"
+                                  "go depth 2\n");
     CHECK(count_prefix(out, "info string error: ") == 11);
     CHECK(count_prefix(out, "info string error: unknown command 'hello'") == 1);
     CHECK(count_prefix(out, "info string error: position: move 1 'e2e3'") == 1);
@@ -99,31 +112,31 @@ TEST_CASE("Bad lines get an info string error and the engine goes on", "[protoco
 }
 
 TEST_CASE("stop ends go infinite; the end of input waits for a search to answer", "[protocol]") {
-    auto out = run_engine("infinite", "position startpos\ngo infinite\nisready\nstop\nquit\n");
+    auto out = run_protocol("position startpos\ngo infinite\nisready\nstop\nquit\n");
     CHECK(count_prefix(out, "bestmove ") == 1);
     CHECK(count_prefix(out, "readyok") == 1);
     // End of input right after `go`: the search still answers.
-    out = run_engine("eof", "position startpos\ngo nodes 20000\n");
+    out = run_protocol("position startpos\ngo nodes 20000\n");
     CHECK(count_prefix(out, "bestmove ") == 1);
-    out = run_engine("eof_infinite", "position startpos\ngo infinite\n");
+    out = run_protocol("position startpos\ngo infinite\n");
     CHECK(count_prefix(out, "bestmove ") == 1);
 }
 
 TEST_CASE("The engine plays every limit, variant and rule set", "[protocol]") {
-    const auto out = run_engine("options", "setoption name Variant value dimy\n"
-                                           "setoption name Hash value 2\n"
-                                           "setoption name QsMaxDepth value 4\n"
-                                           "setoption name Weights value default\n"
-                                           "position startpos moves b2c3A\n"
-                                           "go movetime 50\n"
-                                           "stop\n"
-                                           "position fen BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w 0 1\n"
-                                           "go wtime 1000 btime 1000 winc 10 binc 10\n"
-                                           "stop\n"
-                                           "setoption name Rules value vela\n"
-                                           "setoption name Variant value tsivy\n"
-                                           "position startpos\n"
-                                           "go nodes 3000\n");
+    const auto out = run_protocol("setoption name Variant value dimy\n"
+                                  "setoption name Hash value 2\n"
+                                  "setoption name QsMaxDepth value 4\n"
+                                  "setoption name Weights value default\n"
+                                  "position startpos moves b2c3A\n"
+                                  "go movetime 50\n"
+                                  "stop\n"
+                                  "position fen BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w 0 1\n"
+                                  "go wtime 1000 btime 1000 winc 10 binc 10\n"
+                                  "stop\n"
+                                  "setoption name Rules value vela\n"
+                                  "setoption name Variant value tsivy\n"
+                                  "position startpos\n"
+                                  "go nodes 3000\n");
     CHECK(count_prefix(out, "info string error") == 0);
     REQUIRE(count_prefix(out, "bestmove ") == 3);
     // The last answer is a legal Vela move from the tsivy start (a single capture).
@@ -135,7 +148,45 @@ TEST_CASE("The engine plays every limit, variant and rule set", "[protocol]") {
 }
 
 TEST_CASE("A lost position answers bestmove (none)", "[protocol]") {
-    const auto out = run_engine("none", "setoption name Variant value dimy\n"
-                                        "position fen 5/5/5/5/W4 b\ngo depth 3\n");
+    const auto out = run_protocol("setoption name Variant value dimy\n"
+                                  "position fen 5/5/5/5/W4 b\ngo depth 3\n");
     CHECK(last_with(out, "bestmove ") == "bestmove (none)");
+}
+
+TEST_CASE("setoption takes the engine spec's keys, ranges and errors, and keeps the engine whole",
+          "[protocol]") {
+    const auto out = run_protocol("setoption name Hash value 0\n"
+                                  "setoption name Hash value 70000\n"
+                                  "setoption name LmrBase value 100000\n"
+                                  "setoption name lmrbase value 90\n"
+                                  "setoption name Weights value /no/such/weights.txt\n"
+                                  "uci\n"
+                                  "position startpos\n"
+                                  "go depth 3\n");
+    CHECK(count_prefix(out, "info string error: hash=0: expected a whole number from 1 to") == 1);
+    CHECK(count_prefix(out, "info string error: hash=70000: expected a whole number from 1") == 1);
+    CHECK(count_prefix(out, "info string error: LmrBase=100000: expected a whole number") == 1);
+    CHECK(count_prefix(out, "info string error: /no/such/weights.txt: cannot open") == 1);
+    // The accepted value shows in the option list; the failed ones changed nothing.
+    CHECK(count_prefix(out, "option name LmrBase type spin default 90 ") == 1);
+    CHECK(count_prefix(out, "option name Hash type spin default 16 min 1 max 65536") == 1);
+    CHECK(count_prefix(out, "option name Weights type string default default") == 1);
+    CHECK(count_prefix(out, "bestmove ") == 1);
+}
+
+TEST_CASE("A bare go searches with the engine spec's limits", "[protocol]") {
+    EngineSpec spec;
+    spec.set("depth", "2");
+    spec.set("hash", "4");
+    const auto out = run_protocol("uci\nposition startpos\ngo\n", spec);
+    CHECK(count_prefix(out, "option name Hash type spin default 4 ") == 1);
+    CHECK(count_prefix(out, "info depth 2 ") == 1);
+    CHECK(count_prefix(out, "info depth 3 ") == 0);
+    CHECK(count_prefix(out, "bestmove ") == 1);
+    // Without a limit, the one default depth of every engine.
+    const auto plain = run_protocol("position startpos\ngo\n");
+    CHECK(count_prefix(plain, "info depth " + std::to_string(EngineSpec::kDefaultDepth) + " ") ==
+          1);
+    CHECK(count_prefix(plain,
+                       "info depth " + std::to_string(EngineSpec::kDefaultDepth + 1) + " ") == 0);
 }

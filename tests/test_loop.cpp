@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/weights_file.h"
 #include "tests/cli_helpers.h"
+#include "tools/loop/loop.h"
 
 using namespace test_cli;
 namespace fs = std::filesystem;
@@ -104,4 +106,33 @@ TEST_CASE("a loop plays no match when the tuner changed no weight", "[loop]") {
     CHECK_FALSE(fs::exists(dir + "/iter-1/match"));
     CHECK(h["final"]["games"] == 0);
     CHECK(fs::exists(dir + "/report.html"));
+}
+
+TEST_CASE("the loop runs in-process, passing weights in memory", "[loop]") {
+    fanorona::LoopConfig c;
+    c.iterations = 1;
+    c.games = 40;
+    c.engine.set("weights", weak_weights());
+    c.engine.set("depth", "1");
+    c.verify_games = 4;
+    c.final_games = 4;
+    c.match_openings = "random:3";
+    c.accept_los = 0;
+    c.threads = 1;
+    c.out_dir = fresh_dir("loop_in_process");
+    std::vector<std::string> lines;
+    const nlohmann::json h =
+        fanorona::run_loop(c, [&](const std::string& line) { lines.push_back(line); });
+    REQUIRE(h["iterations"].size() == 1);
+    CHECK(h["iterations"][0]["accepted"] == true);
+    CHECK(h["final"]["games"] == 4);
+    CHECK(!lines.empty());
+    // The kept weights are the tuner's, as written in the iteration's folder and at the end.
+    const fanorona::Weights tuned =
+        fanorona::load_weights_file(c.out_dir + "/iter-1/tune/weights.txt");
+    CHECK(fanorona::load_weights_file(c.out_dir + "/final_weights.txt") == tuned);
+    CHECK(tuned != c.engine.weights);
+    CHECK(fanorona::loop_history_table(h).find("   1 ") != std::string::npos);
+    // A second run into the folder without resume is refused.
+    CHECK_THROWS_WITH(fanorona::run_loop(c), Catch::Contains("already holds a loop"));
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/protocol/engine_protocol.h"
 
 namespace fanorona::cli {
@@ -11,13 +12,14 @@ namespace fanorona::cli {
 void add_engine_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "engine", "Speak the engine protocol (RULES.md, UCI-like) on standard input and output");
-    auto hash = std::make_shared<std::size_t>(16);
-    cmd->add_option("--hash", *hash, "Initial transposition table size in MB (setoption Hash)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 65536));
-    cmd->callback([hash] {
+    auto engine = std::make_shared<EngineOptions>();
+    engine->add_to(*cmd); // the start settings; setoption Hash / Weights / NAME change them
+    cmd->footer("--depth, --nodes and --movetime are the limits of a bare 'go'.");
+    cmd->callback([engine] {
+        EngineSpec spec;
+        engine->apply(spec);
         std::ios::sync_with_stdio(false);
-        EngineProtocol protocol(std::cin, std::cout, *hash);
+        EngineProtocol protocol(std::cin, std::cout, spec);
         protocol.run();
     });
 }

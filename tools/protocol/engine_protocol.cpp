@@ -46,23 +46,12 @@ long long parse_count(const std::string& word, const std::string& what) {
     return v;
 }
 
-int parse_int_value(const std::string& word, const std::string& what) {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-        v = std::stoll(word, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != word.size() || word.empty() || v < -1000000000LL || v > 1000000000LL)
-        throw std::invalid_argument(what + ": '" + word + "' is not an integer");
-    return int(v);
-}
-
 } // namespace
 
-EngineProtocol::EngineProtocol(std::istream& in, std::ostream& out, std::size_t hash_mb)
-    : in_(in), out_(out), searcher_(hash_mb) {}
+EngineProtocol::EngineProtocol(std::istream& in, std::ostream& out, const EngineSpec& spec)
+    : in_(in), out_(out), spec_(spec), searcher_(spec.hash_mb) {
+    spec_.configure(searcher_);
+}
 
 EngineProtocol::~EngineProtocol() {
     stop_search();
@@ -133,13 +122,16 @@ bool EngineProtocol::handle(const std::string& raw) {
 void EngineProtocol::cmd_uci() {
     send("id name Fanorona Lab");
     send("id author the Fanorona Lab authors");
-    send("option name Hash type spin default 16 min 1 max 65536");
+    for (const SpecRange& r : EngineSpec::ranges())
+        if (std::string_view(r.key) == "hash")
+            send("option name Hash type spin default " + std::to_string(spec_.hash_mb) + " min " +
+                 std::to_string(r.min) + " max " + std::to_string(r.max));
     send("option name Clear Hash type button");
-    send("option name Weights type string default default");
+    send("option name Weights type string default " + spec_.weights_name);
     send("option name Variant type combo default tsivy var tsivy var dimy");
     send("option name Rules type combo default standard var standard var firstturn var vela");
-    const SearchParams defaults; // list() views this table: it must outlive the loop
-    for (const SearchParam& p : defaults.list())
+    const SearchParams current = spec_.search_params(); // list() views it: it must outlive the loop
+    for (const SearchParam& p : current.list())
         send("option name " + std::string(p.name) + " type spin default " +
              std::to_string(p.value) + " min " + std::to_string(p.min) + " max " +
              std::to_string(p.max));
@@ -167,15 +159,24 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
     }
     if (!has_value || value.empty())
         throw std::invalid_argument("setoption " + name + ": no value");
-    if (key == "hash") {
-        const long long mb = parse_count(value, "Hash");
-        if (mb < 1 || mb > 65536)
-            throw std::invalid_argument("Hash: " + value + " is outside [1, 65536]");
-        searcher_.set_hash_mb(std::size_t(mb));
-    } else if (key == "weights") {
-        searcher_.set_weights(load_weights_file(value));
-        weights_name_ = value;
-    } else if (key == "variant") {
+    if (key == "variant" || key == "rules") return set_rules_option(key, value);
+    // Hash, Weights and the search parameters are the engine spec's own keys: the same parser,
+    // ranges and errors as --hash, --weights and --param. The spec changes only once the searcher
+    // took the new settings.
+    EngineSpec next = spec_;
+    const SearchParams names;
+    if (key == "hash" || key == "weights")
+        next.set(key, value);
+    else if (const SearchParam* p = names.find(name))
+        next.set(p->name, value);
+    else
+        throw std::invalid_argument("unknown option '" + name + "'");
+    next.configure(searcher_);
+    spec_ = std::move(next);
+}
+
+void EngineProtocol::set_rules_option(const std::string& key, const std::string& value) {
+    if (key == "variant") {
         const auto v = parse_variant(lower(value));
         if (!v) throw std::invalid_argument("Variant: '" + value + "' is not tsivy or dimy");
         rules_.variant = *v;
@@ -200,10 +201,6 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
             throw std::invalid_argument("Rules: the current game is not legal under '" + value +
                                         "'; the position is reset to the start");
         }
-    } else {
-        const SearchParam* p = searcher_.params().find(name);
-        if (!p) throw std::invalid_argument("unknown option '" + name + "'");
-        searcher_.params().set(name, parse_int_value(value, p->name));
     }
 }
 
@@ -249,7 +246,8 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& words) {
         std::lock_guard lock(state_mutex_);
         if (searching_) throw std::invalid_argument("go: a search is already running");
     }
-    SearchLimits limits;
+    // A bare `go` searches with the engine's own limits (the spec's default depth).
+    SearchLimits limits = words.size() == 1 ? spec_.search_limits() : SearchLimits{};
     for (std::size_t i = 1; i < words.size(); ++i) {
         const std::string& w = words[i];
         if (w == "infinite") {

@@ -12,6 +12,7 @@
 
 #include "core/game.h"
 #include "core/search.h"
+#include "selfplay/engine/engine_spec.h"
 
 namespace fanorona {
 
@@ -19,7 +20,9 @@ namespace fanorona {
 // exactly one `bestmove` line (a `go infinite` only after `stop`, `quit` or the end of input).
 class EngineProtocol {
 public:
-    EngineProtocol(std::istream& in, std::ostream& out, std::size_t hash_mb = 16);
+    // The engine starts with `spec`'s weights, hash and search parameters; a bare `go` searches
+    // with its limits.
+    EngineProtocol(std::istream& in, std::ostream& out, const EngineSpec& spec = EngineSpec{});
     ~EngineProtocol();
     EngineProtocol(const EngineProtocol&) = delete;
     EngineProtocol& operator=(const EngineProtocol&) = delete;
@@ -36,6 +39,7 @@ private:
     void error(const std::string& message);
     void cmd_uci();
     void cmd_setoption(const std::vector<std::string>& words);
+    void set_rules_option(const std::string& key, const std::string& value); // Variant, Rules
     void cmd_position(const std::vector<std::string>& words);
     void cmd_go(const std::vector<std::string>& words);
     void stop_search(); // stops a running search and waits for its bestmove
@@ -51,10 +55,10 @@ private:
     std::istream& in_;
     std::ostream& out_;
     std::mutex out_mutex_;
+    EngineSpec spec_; // what the searcher is set to (Hash, Weights, parameters)
     Searcher searcher_;
     Rules rules_;
     Game game_;
-    std::string weights_name_ = "default";
 
     std::thread thread_;
     std::mutex state_mutex_;

@@ -1,0 +1,96 @@
+// The one engine spec: the --player language, the command-line options and the protocol map onto
+// the same fields, with the same ranges, defaults and errors.
+
+#include <catch2/catch.hpp>
+
+#include "common/weights_file.h"
+#include "selfplay/engine/engine_spec.h"
+#include "tests/cli_helpers.h"
+
+using namespace fanorona;
+using test_cli::run_cli;
+
+TEST_CASE("an engine spec parses every key onto its fields", "[spec]") {
+    const EngineSpec s = EngineSpec::parse("name=A,depth=5,nodes=900,movetime=40,hash=8,"
+                                           "tc=2+0.05,lmrbase=80,AspWindow=30");
+    CHECK(s.name == "A");
+    CHECK(s.kind == EngineSpec::Kind::Engine);
+    CHECK(s.limits.depth == 5);
+    CHECK(s.limits.nodes == 900);
+    CHECK(s.limits.movetime_ms == 40);
+    CHECK(s.hash_mb == 8);
+    CHECK(s.time_control.base_ms == 2000);
+    CHECK(s.time_control.inc_ms == 50);
+    CHECK(s.search_params().get("LmrBase") == 80);
+    CHECK(s.search_params().get("AspWindow") == 30);
+    CHECK(s.description() ==
+          "A(weights=default,LmrBase=80,AspWindow=30,depth=5,nodes=900,movetime=40,"
+          "tc=2000ms+50ms,hash=8)");
+
+    const EngineSpec x = EngineSpec::parse("args=-q -v,name=X,cmd=/bin/engine,option.Hash=32");
+    CHECK(x.kind == EngineSpec::Kind::External);
+    CHECK(x.argv == std::vector<std::string>{"/bin/engine", "-q", "-v"});
+    CHECK(x.description() == "X(cmd=/bin/engine -q -v,option.Hash=32)");
+    CHECK(EngineSpec::parse("name=R,builtin=greedy").description() == "R(builtin=greedy)");
+}
+
+TEST_CASE("one default for every engine: depth, hash, weights", "[spec]") {
+    EngineSpec s = EngineSpec::parse("name=A");
+    CHECK(s.limits.depth == EngineSpec::kDefaultDepth);
+    CHECK(s.hash_mb == EngineSpec::kDefaultHashMb);
+    CHECK(s.weights == default_weights());
+    EngineSpec plain;
+    CHECK(plain.search_limits().depth == EngineSpec::kDefaultDepth);
+    // A later value of the same parameter replaces the earlier one.
+    plain.set("LmrBase", "70");
+    plain.set("lmrbase", "75");
+    REQUIRE(plain.params.size() == 1);
+    CHECK(plain.params[0] == std::pair<std::string, int>{"LmrBase", 75});
+}
+
+TEST_CASE("engine spec errors name the key, the value and the range", "[spec]") {
+    CHECK_THROWS_WITH(EngineSpec::parse("depth=3"), Catch::Contains("name=... is required"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,depth=x"), Catch::Contains("depth=x"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,depth=0"),
+                      Catch::Contains("depth=0: expected a whole number from 1 to 60"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,hash=65537"), Catch::Contains("1 to 65536"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,colour=red"), Catch::Contains("unknown key"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,weights=/no/such/file"),
+                      Catch::Contains("/no/such/file"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,builtin=smart"), Catch::Contains("builtin"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,tc=fast"), Catch::Contains("tc=fast"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,LmrBase=99999"), Catch::Contains("LmrBase=99999"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a b"), Catch::Contains("without spaces"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,args=-x"), Catch::Contains("args without cmd"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,cmd=x,builtin=random"),
+                      Catch::Contains("exclude each other"));
+}
+
+TEST_CASE("every command takes the same engine options with the same ranges", "[spec][cli]") {
+    // The same bad depth, through four commands and the --player language.
+    for (const std::string& cmd :
+         {std::string("selfplay --games 2 --quiet --depth 0 --out ") +
+              test_cli::fresh_dir("spec_sp"),
+          std::string("analyze --depth 0"),
+          std::string("loop --iterations 1 --depth 0 --out ") + test_cli::fresh_dir("spec_loop"),
+          std::string("tournament --games 2 --quiet --player name=a,depth=0 --player "
+                      "name=b,depth=1 --out ") +
+              test_cli::fresh_dir("spec_t")}) {
+        const test_cli::Run r = run_cli(cmd);
+        INFO(cmd << "\n" << r.output);
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Catch::Contains("depth=0: expected a whole number from 1 to 60"));
+    }
+    const test_cli::Run param = run_cli("analyze --depth 1 --param LmrBase=99999");
+    CHECK(param.status == 1);
+    CHECK_THAT(param.output, Catch::Contains("--param: LmrBase=99999"));
+    const test_cli::Run ok = run_cli("analyze --depth 2 --hash 2 --param LmrBase=90");
+    CHECK(ok.status == 0);
+    // A tournament refuses what self-play refuses: the adjudication ranges are shared.
+    const test_cli::Run turns =
+        run_cli("tournament --games 2 --quiet --win-turns 0 --player name=a,depth=1 --player "
+                "name=b,depth=1 --out " +
+                test_cli::fresh_dir("spec_turns"));
+    CHECK(turns.status != 0);
+    CHECK_THAT(turns.output, Catch::Contains("--win-turns"));
+}
