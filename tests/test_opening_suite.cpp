@@ -58,5 +58,5 @@ TEST_CASE("opening specs parse", "[openings]") {
     CHECK(OpeningSpec::parse("random:8").kind == OpeningSpec::Kind::Random);
     CHECK(OpeningSpec::parse("random:8").plies == 8);
     CHECK(OpeningSpec::parse("book.txt").kind == OpeningSpec::Kind::File);
-    CHECK_THROWS_WITH(OpeningSpec::parse("random:x"), Catch::Contains("random:PLIES"));
+    CHECK_THROWS_WITH(OpeningSpec::parse("random:x"), Catch::Contains("random:TURNS"));
 }

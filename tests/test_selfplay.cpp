@@ -130,7 +130,7 @@ TEST_CASE("self-play reports bad input in one line", "[selfplay]") {
     CHECK_THAT(r.output, Catch::Contains(suite + ":3: move 2 'q7q8'"));
     r = run_cli("selfplay --games 2 --depth 1 --quiet --openings random:x --out " + dir);
     CHECK(r.status != 0);
-    CHECK_THAT(r.output, Catch::Contains("random:PLIES"));
+    CHECK_THAT(r.output, Catch::Contains("random:TURNS"));
     r = run_cli("selfplay --games 2 --depth 1 --quiet --weights /nonexistent/w.txt --out " + dir);
     CHECK(r.status != 0);
     CHECK_THAT(r.output, Catch::Contains("/nonexistent/w.txt"));

@@ -398,7 +398,7 @@ TEST_CASE("bad tuner input gets a clear error", "[tuner]") {
         {"--data " + good + " --k -1", "--k"},
     };
     for (const Case& c : cases) {
-        const auto run = test_cli::run_cli("tune " + c.args + " --out " + dir + "/w.txt");
+        const auto run = test_cli::run_cli("tune " + c.args + " --out " + dir + "/w");
         INFO(c.args << "\n" << run.output);
         CHECK(run.status == 1);
         CHECK_THAT(run.output, Catch::StartsWith("fanorona: ") && Catch::Contains(c.expect));
@@ -410,7 +410,7 @@ TEST_CASE("fanorona tune writes the weights, loss.csv and tune.json", "[tuner][c
     const std::string b = playout_log("cli_b.bin", make_rules(Variant::Tsivy), 60, 22);
     const std::string dir = test_cli::fresh_dir("tune_cli");
     const std::string out = dir + "/sub/weights.txt";
-    const auto run = test_cli::run_cli("tune --data " + a + " " + b + " --out " + out +
+    const auto run = test_cli::run_cli("tune --data " + a + " " + b + " --out " + dir + "/sub" +
                                        " --threads 2 --freeze tempo --l2 1e-6 --seed 3");
     INFO(run.output);
     REQUIRE(run.status == 0);
@@ -437,7 +437,7 @@ TEST_CASE("fanorona tune writes the weights, loss.csv and tune.json", "[tuner][c
     CHECK(j["settings"]["seed"] == 3);
     CHECK(j["k"].get<double>() > 0);
     CHECK(j["final_validation_loss"].get<double>() < j["start_validation_loss"].get<double>());
-    CHECK(j["out"] == out);
+    CHECK(j["out_dir"] == dir + "/sub");
     for (const auto& c : j["changed_weights"]) {
         const int f = feature_index(c["name"].get<std::string>());
         REQUIRE(f >= 0);
@@ -460,8 +460,8 @@ TEST_CASE("fanorona tune writes the weights, loss.csv and tune.json", "[tuner][c
 
     // Without the L2 pull, material and the point tables are collinear: the user is told.
     CHECK_THAT(run.output, !Catch::Contains("collinear"));
-    const auto no_pull = test_cli::run_cli("tune --data " + a + " --out " + dir +
-                                           "/no_pull/weights.txt --threads 2 --l2 0");
+    const auto no_pull =
+        test_cli::run_cli("tune --data " + a + " --out " + dir + "/no_pull --threads 2 --l2 0");
     CHECK(no_pull.status == 0);
     CHECK_THAT(no_pull.output, Catch::Contains("warning: --l2 0 with material and the point "
                                                "tables free: they are collinear"));

@@ -137,14 +137,15 @@ void add_openings_command(CLI::App& app) {
                     "explorer view of one position, and suites of balanced openings");
     cmd->add_option("--games", o->games, "Games files (games.tsv of self-play or tournaments)")
         ->check(CLI::ExistingFile);
-    cmd->add_option("--plies", o->plies, "Build the tree of the first P turns of each game")
+    cmd->add_option("--turns,--plies", o->plies, "Build the tree of the first N turns of each game")
         ->check(CLI::Range(0, 200))
         ->capture_default_str();
     cmd->add_option("--min-games", o->min_games,
                     "Leave out positions and moves played in fewer than K games")
         ->capture_default_str();
-    cmd->add_option("--out", o->out,
-                    "Write openings.json, positions.csv, moves.csv and tree.txt to this folder");
+    cmd->add_option(
+        "--out", o->out,
+        "Output folder (created): openings.json, positions.csv, moves.csv and tree.txt");
     cmd->add_option("--width", o->width, "Text tree: list at most this many moves per position")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
@@ -157,14 +158,14 @@ void add_openings_command(CLI::App& app) {
                     "Print the statistics of every move of one position: a position string or a "
                     "move list from the start position (quoted)");
     cmd->add_option("--book", o->book,
-                    "Write an opening suite (one opening per line) of the positions after P "
+                    "Write an opening suite (one opening per line) of the positions after --turns "
                     "turns whose White score is within --balanced");
     cmd->add_option("--balanced", o->balanced,
                     "With --book: keep positions whose White score (win 1, draw 0.5) lies in "
                     "LOW:HIGH")
         ->capture_default_str();
     cmd->add_flag("--by-search", o->by_search,
-                  "With --book: instead of games, take every distinct position after --plies "
+                  "With --book: instead of games, take every distinct position after --turns "
                   "turns from the start position, score each with a search of --depth, and keep "
                   "those within --balanced-cp");
     o->board.add_to(*cmd); // --variant and --rules, for --by-search (games files name theirs)
@@ -179,9 +180,7 @@ void add_openings_command(CLI::App& app) {
     cmd->add_option("--weights", o->weights,
                     "With --by-search: weights file (default: the built-in weights)")
         ->capture_default_str();
-    cmd->add_option("--threads", o->threads, "With --by-search: worker threads (0: all cores)")
-        ->check(CLI::Range(0, 1024))
-        ->capture_default_str();
+    add_threads_option(*cmd, o->threads);
     cmd->callback([o] { run_openings(*o); });
 }
 

@@ -57,7 +57,8 @@ void run(TuneOptions& o) {
     TuneConfig& c = o.config;
     const ThreadLimit limit(c.threads);
     if (o.check) return run_check(o);
-    if (c.out.empty()) throw std::invalid_argument("--out is required (the weights file to write)");
+    if (c.out_dir.empty())
+        throw std::invalid_argument("--out is required (the folder to write the tuned weights to)");
     c.start = load_weights_file(o.weights);
     c.start_name = o.weights;
     c.target = TargetSpec::parse(o.target);
@@ -84,7 +85,7 @@ void run(TuneOptions& o) {
         std::fflush(stdout);
     });
     write_tune_outputs(c, report);
-    std::printf("wrote %s (and loss.csv, tune.json beside it)\n", c.out.c_str());
+    std::printf("wrote %s/weights.txt (and loss.csv, tune.json beside it)\n", c.out_dir.c_str());
 }
 
 } // namespace
@@ -100,8 +101,9 @@ void add_tune_command(CLI::App& app) {
         ->expected(1, -1);
     cmd->add_option("--weights", o->weights, "Start weights file (default: the built-in weights)")
         ->capture_default_str();
-    cmd->add_option("--out", c.out,
-                    "Tuned weights file to write; loss.csv and tune.json go beside it");
+    cmd->add_option(
+        "--out", c.out_dir,
+        "Output folder (created): weights.txt (the tuned weights), loss.csv, tune.json");
     cmd->add_option("--target", o->target,
                     "What sigmoid(K * eval) fits: result (the game result), score (the search "
                     "score through the same sigmoid) or mix:L (L * result + (1 - L) * score)")

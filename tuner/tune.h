@@ -21,7 +21,7 @@ struct TuneConfig {
     std::vector<std::string> data;      // positions logs
     Weights start;                      // the start weights
     std::string start_name = "default"; // the file they came from ("default": built in)
-    std::string out;                    // the weights file to write ("" to write nothing)
+    std::string out_dir; // the folder to write weights.txt, loss.csv, tune.json to ("": none)
     TargetSpec target;
     LossKind loss = LossKind::Mse;
     OptimizerSettings optimizer;
@@ -83,7 +83,7 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
 std::string tuned_weights_text(const TuneConfig& config, const TuneReport& report);
 nlohmann::ordered_json tune_json(const TuneConfig& config, const TuneReport& report);
 std::string loss_csv(const TuneReport& report);
-// Writes config.out, and loss.csv and tune.json beside it (creating its folder).
+// Writes weights.txt, loss.csv and tune.json into config.out_dir (creating it).
 void write_tune_outputs(const TuneConfig& config, const TuneReport& report);
 
 // `fanorona tune --check`: the evaluation computed through the feature matrix against the

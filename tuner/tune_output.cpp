@@ -128,7 +128,7 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
         {"unused", r.unused},
         {"changed_weights", changed},
         {"warnings", r.warnings},
-        {"out", c.out},
+        {"out_dir", c.out_dir},
     };
     return j;
 }
@@ -142,13 +142,12 @@ std::string loss_csv(const TuneReport& r) {
 }
 
 void write_tune_outputs(const TuneConfig& c, const TuneReport& r) {
-    if (c.out.empty()) return;
-    const std::filesystem::path out(c.out);
-    const std::filesystem::path dir = out.has_parent_path() ? out.parent_path() : ".";
+    if (c.out_dir.empty()) return;
+    const std::filesystem::path dir(c.out_dir);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw std::runtime_error(dir.string() + ": cannot create the folder: " + ec.message());
-    write_file_atomically(c.out, tuned_weights_text(c, r));
+    write_file_atomically((dir / "weights.txt").string(), tuned_weights_text(c, r));
     write_file_atomically((dir / "loss.csv").string(), loss_csv(r));
     write_file_atomically((dir / "tune.json").string(), tune_json(c, r).dump(2) + "\n");
 }

@@ -15,7 +15,7 @@ OpeningSpec OpeningSpec::parse(const std::string& text) {
     if (text.rfind("random:", 0) == 0) {
         const std::string n = text.substr(7);
         if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos)
-            throw std::invalid_argument("--openings: expected random:PLIES with PLIES a number "
+            throw std::invalid_argument("--openings: expected random:TURNS with TURNS a number "
                                         "from 0 to 999, found '" +
                                         text + "'");
         s.kind = Kind::Random;

@@ -31,13 +31,13 @@ peak_kb() { # peak resident memory of a command, in kB (GNU time)
 # Baseline: the same program on a log of one game (no data to speak of).
 "$MAKE_POSITIONS" --positions 1 --out "$OUT/tiny.bin" > /dev/null
 BASE_KB=$(peak_kb "$FANORONA" tune --data "$OUT/tiny.bin" --validation 0 --epochs 1 \
-    --threads $THREADS --out "$OUT/tiny/weights.txt")
+    --threads $THREADS --out "$OUT/tiny")
 
 echo "optimizer,positions,extraction_s,positions_per_s,epochs,passes,fit_s,s_per_epoch,matrix_bytes_per_position,rss_bytes_per_position,start_validation_loss,final_validation_loss" > "$OUT/bench.csv"
 for OPT in newton lbfgs adam; do
     RUN=$OUT/$OPT
     KB=$(peak_kb "$FANORONA" tune --data "$LOG" --optimizer "$OPT" --threads $THREADS \
-        --weights "$START" --out "$RUN/weights.txt")
+        --weights "$START" --out "$RUN")
     grep -E "^(features|converged|stopped|epoch limit|loss with)" "$OUT/run.txt" | sed "s/^/[$OPT] /"
     python3 - "$RUN/tune.json" "$OPT" "$KB" "$BASE_KB" >> "$OUT/bench.csv" <<'PY'
 import json, sys

@@ -121,7 +121,7 @@ NamedWeights tune_step(const LoopConfig& c, int n, const NamedWeights& current,
     t.start_name = current.path;
     const std::string partial = dir + "/tune.partial";
     fs::remove_all(partial);
-    t.out = partial + "/weights.txt";
+    t.out_dir = partial;
     t.optimizer.kind = *parse_optimizer(c.optimizer);
     t.l2 = c.l2;
     t.seed = c.seed + std::uint64_t(n);
