@@ -10,7 +10,7 @@
 #include "core/weights.h"
 #include "selfplay/batch/batch_runner.h"
 #include "selfplay/batch/progress.h"
-#include "selfplay/batch/run_files.h"
+#include "selfplay/batch/run_folder.h"
 #include "selfplay/game/players.h"
 
 namespace fanorona {
@@ -37,7 +37,7 @@ void check_config(const SelfplayConfig& c) {
 
 SelfplaySummary count_results(const std::string& dir) {
     SelfplaySummary s;
-    const GamesFile file = read_games_file(RunFiles::games_path(dir));
+    const GamesFile file = read_games_file(RunFolder::games_path(dir));
     for (const GameRecord& g : file.games) {
         ++s.games;
         if (g.result == GameResult::WhiteWins) ++s.white_wins;
@@ -77,6 +77,7 @@ nlohmann::json settings_json(const SelfplayConfig& c) {
 
 nlohmann::json SelfplaySummary::to_json(const SelfplayConfig& config) const {
     return {
+        {"format", kSelfplaySummaryFormat},
         {"settings", settings_json(config)},
         {"games", games},
         {"played_now", played_now},
@@ -91,14 +92,19 @@ nlohmann::json SelfplaySummary::to_json(const SelfplayConfig& config) const {
 
 SelfplaySummary run_selfplay(const SelfplayConfig& config) {
     check_config(config);
-    const nlohmann::json settings = settings_json(config);
-    const std::string settings_path = config.out_dir + "/settings.json";
-    if (config.resume && std::filesystem::exists(settings_path))
-        check_resume_settings(config.out_dir, settings, {"games"});
-
-    const GamesHeader header{config.rules.variant, config.rules.ruleset};
-    RunFiles files(config.out_dir, header, config.log_positions, config.resume);
-    write_file_atomically(settings_path, settings.dump(2) + "\n");
+    RunFolderSpec spec;
+    spec.dir = config.out_dir;
+    spec.settings = settings_json(config);
+    spec.free_keys = {"games"};
+    spec.header = {config.rules.variant, config.rules.ruleset};
+    spec.log_positions = config.log_positions;
+    spec.summary_files = {"summary.json"};
+    spec.summary_format = kSelfplaySummaryFormat;
+    spec.first_index = std::uint64_t(config.shard_index);
+    spec.index_step = std::uint64_t(config.shard_count);
+    spec.resume = config.resume;
+    spec.quiet = config.quiet;
+    RunFolder files(spec);
 
     const std::uint64_t pairs = (config.games + 1) / 2;
     const std::vector<Opening> openings =
@@ -161,7 +167,7 @@ SelfplaySummary run_selfplay(const SelfplayConfig& config) {
     const std::uint64_t new_positions = summary.positions - positions_before;
     nlohmann::json j = summary.to_json(config);
     j["positions_per_second"] = summary.seconds > 0 ? double(new_positions) / summary.seconds : 0.0;
-    write_file_atomically(config.out_dir + "/summary.json", j.dump(2) + "\n");
+    files.finish("summary.json", j.dump(2) + "\n");
     return summary;
 }
 
@@ -179,6 +185,10 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         } catch (const std::exception& e) {
             throw std::runtime_error(spath + ": " + e.what());
         }
+        if (s.value("format", nlohmann::json()) != "fanorona-selfplay-settings 1")
+            throw std::runtime_error(spath + ": format " +
+                                     s.value("format", nlohmann::json()).dump() +
+                                     ", expected \"fanorona-selfplay-settings 1\"");
         nlohmann::json comparable = s;
         comparable.erase("shard");
         if (base.is_null())
@@ -187,16 +197,16 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
             throw std::runtime_error(spath + ": settings differ from " + dirs.front() +
                                      "/settings.json (only the shard may differ)");
         log_positions = s.value("log_positions", true);
-        const GamesFile gf = read_games_file(RunFiles::games_path(dir));
+        const GamesFile gf = read_games_file(RunFolder::games_path(dir));
         if (header &&
             (header->variant != gf.header.variant || header->ruleset != gf.header.ruleset))
-            throw std::runtime_error(RunFiles::games_path(dir) +
+            throw std::runtime_error(RunFolder::games_path(dir) +
                                      ":1: header: variant or rules differ");
         header = gf.header;
         std::vector<std::vector<PositionRecord>> chunks;
         if (log_positions) {
             const PositionLog log = scan_position_log(
-                RunFiles::positions_path(dir),
+                RunFolder::positions_path(dir),
                 [&chunks](const std::vector<PositionRecord>& r) { chunks.push_back(r); });
             (void)log;
         }
@@ -204,7 +214,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
             if (log_positions && k >= chunks.size()) break; // game without its positions
             PlayedGame g{gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}};
             if (!games.emplace(g.record.index, std::move(g)).second)
-                throw std::runtime_error(RunFiles::games_path(dir) + ": game " +
+                throw std::runtime_error(RunFolder::games_path(dir) + ": game " +
                                          std::to_string(gf.games[k].index) +
                                          " appears in more than one shard");
         }
@@ -220,17 +230,23 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     if (expected != total)
         throw std::runtime_error("merge: the shards hold " + std::to_string(expected) + " of " +
                                  std::to_string(total) + " games");
-    if (std::filesystem::exists(RunFiles::games_path(out_dir)))
-        throw std::runtime_error(RunFiles::games_path(out_dir) +
+    if (std::filesystem::exists(RunFolder::games_path(out_dir)))
+        throw std::runtime_error(RunFolder::games_path(out_dir) +
                                  ": already exists; merge into a new folder");
-    RunFiles files(out_dir, *header, log_positions, false);
     base["shard"] = "0/1";
     nlohmann::json ordered = nlohmann::json::parse(base.dump()); // same key order as a run
-    write_file_atomically(out_dir + "/settings.json", ordered.dump(2) + "\n");
+    RunFolderSpec spec;
+    spec.dir = out_dir;
+    spec.settings = ordered;
+    spec.header = *header;
+    spec.log_positions = log_positions;
+    spec.summary_files = {"summary.json"};
+    RunFolder files(spec);
     for (auto& [index, g] : games) files.append(g);
     SelfplaySummary summary = count_results(out_dir);
     summary.positions = files.positions_written();
-    nlohmann::json j = {{"settings", ordered},
+    nlohmann::json j = {{"format", kSelfplaySummaryFormat},
+                        {"settings", ordered},
                         {"games", summary.games},
                         {"merged_from", dirs},
                         {"results",
@@ -238,7 +254,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
                           {"draws", summary.draws},
                           {"black_wins", summary.black_wins}}},
                         {"positions", summary.positions}};
-    write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
+    files.finish("summary.json", j.dump(2) + "\n");
     return summary;
 }
 

@@ -37,6 +37,8 @@ struct SelfplayConfig {
     bool quiet = false;
 };
 
+inline constexpr const char* kSelfplaySummaryFormat = "fanorona-selfplay-summary 1";
+
 nlohmann::json settings_json(const SelfplayConfig& config);
 std::string player_description(const SelfplayConfig& config); // "fanorona(depth=4,weights=...)"
 

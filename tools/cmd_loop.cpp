@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "common/files.h"
 #include "selfplay/batch/batch_runner.h"
-#include "selfplay/batch/run_files.h"
 #include "tools/commands.h"
 #include "tools/loop/loop.h"
 #include "tools/options.h"

@@ -2,8 +2,8 @@
 
 #include <sstream>
 
+#include "common/files.h"
 #include "core/weights.h"
-#include "selfplay/batch/run_files.h"
 #include "selfplay/game/players.h"
 
 namespace fanorona {

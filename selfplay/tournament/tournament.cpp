@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -11,7 +10,7 @@
 #include "common/weights_fingerprint.h"
 #include "selfplay/batch/batch_runner.h"
 #include "selfplay/batch/progress.h"
-#include "selfplay/batch/run_files.h"
+#include "selfplay/batch/run_folder.h"
 #include "stats/elo.h"
 #include "stats/stats_json.h"
 
@@ -117,12 +116,17 @@ TournamentResult run_tournament(const TournamentConfig& c) {
     const auto pairings = tournament_pairings(c);
     const std::uint64_t per_round = 2 * pairings.size();
     const std::uint64_t total = per_round * c.rounds;
-    const Json settings = settings_json(c);
-    const std::string settings_path = c.out_dir + "/settings.json";
-    if (c.resume && std::filesystem::exists(settings_path))
-        check_resume_settings(c.out_dir, settings, {"rounds"});
-    RunFiles files(c.out_dir, {c.rules.variant, c.rules.ruleset}, false, c.resume);
-    write_file_atomically(settings_path, settings.dump(2) + "\n");
+    RunFolderSpec spec;
+    spec.dir = c.out_dir;
+    spec.settings = settings_json(c);
+    spec.free_keys = {"rounds"};
+    spec.header = {c.rules.variant, c.rules.ruleset};
+    spec.live_path = c.live_path.empty() ? c.out_dir + "/live.jsonl" : c.live_path;
+    spec.summary_files = {"results.json", "results.txt"};
+    spec.summary_format = "fanorona-tournament-results 1";
+    spec.resume = c.resume;
+    spec.quiet = c.quiet;
+    RunFolder files(spec);
     const auto openings = load_openings(c.openings, c.rules, c.rounds, c.seed);
     if (!c.quiet && openings.size() < c.rounds && c.openings.kind == OpeningSpec::Kind::File)
         std::fprintf(stderr,
@@ -146,21 +150,18 @@ TournamentResult run_tournament(const TournamentConfig& c) {
     standings.results = stats::PairwiseResults(names);
     const std::uint64_t existing = files.games_already_written();
     if (existing > 0) {
-        const GamesFile old = read_games_file(RunFiles::games_path(c.out_dir));
+        const GamesFile old = read_games_file(RunFolder::games_path(c.out_dir));
         for (std::uint64_t i = 0; i < existing && i < old.games.size(); ++i) {
             const auto [a, b, a_white] = place(i);
             const GameRecord& g = old.games[i];
             const std::string expect_white = descriptions[a_white ? a : b];
             if (g.index != i || g.white != expect_white)
-                throw std::runtime_error(RunFiles::games_path(c.out_dir) + ": game " +
+                throw std::runtime_error(RunFolder::games_path(c.out_dir) + ": game " +
                                          std::to_string(g.index) +
                                          " does not match this tournament's schedule");
             standings.add(g, a, b, a_white, c.sprt);
         }
     }
-    const std::string live_path = c.live_path.empty() ? c.out_dir + "/live.jsonl" : c.live_path;
-    std::ofstream live(live_path, existing > 0 ? std::ios::app : std::ios::trunc);
-    if (!live) throw std::runtime_error(live_path + ": cannot open for writing");
 
     std::vector<std::uint64_t> indices;
     for (std::uint64_t i = existing; i < total; ++i) indices.push_back(i);
@@ -218,7 +219,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
                          {"reasons", {game.record.reason}},
                          {"pairing", stats::to_json(e)}};
             if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c.sprt);
-            live << line.dump() << "\n" << std::flush;
+            files.append_live(line);
             if (standings.decided()) stop = true;
         }
         progress.update(standings.games, describe());
@@ -249,8 +250,8 @@ TournamentResult run_tournament(const TournamentConfig& c) {
     if (c.players.size() == 2)
         out["match"] = stats::to_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
     if (standings.sprt) out["sprt"] = sprt_json(*standings.sprt, *c.sprt);
-    write_file_atomically(c.out_dir + "/results.json", out.dump(2) + "\n");
-    write_file_atomically(c.out_dir + "/results.txt", stats::render_text(result.table));
+    files.finish("results.json", out.dump(2) + "\n");
+    files.finish("results.txt", stats::render_text(result.table));
     return result;
 }
 

@@ -8,7 +8,7 @@
 #include "common/weights_file.h"
 #include "common/weights_fingerprint.h"
 #include "core/weights.h"
-#include "selfplay/batch/run_files.h"
+#include "selfplay/batch/run_folder.h"
 #include "selfplay/openings/search_book.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/tournament/tournament.h"
@@ -107,7 +107,7 @@ std::string balanced_openings(const LoopConfig& c) {
 
 Json run_loop(const LoopConfig& c) {
     if (c.iterations < 1) throw std::invalid_argument("--iterations must be at least 1");
-    fs::create_directories(c.out_dir);
+    const FolderLock lock(c.out_dir); // creates the folder; one loop at a time in it
     const Json settings = loop_settings(c);
     const std::string settings_path = c.out_dir + "/settings.json";
     if (fs::exists(settings_path)) {
