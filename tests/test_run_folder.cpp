@@ -152,7 +152,7 @@ void expect_refused(const std::string& command, const std::string& dir,
 
 } // namespace
 
-TEST_CASE("a second run into a folder in use is refused at once, the first ends intact",
+TEST_CASE("a second run into a folder in use is refused at once and the first ends intact",
           "[runfolder]") {
     const std::string dir = fresh_dir("rf_race");
     const pid_t first =
@@ -307,7 +307,7 @@ TEST_CASE("a resume repairs torn and mismatched tails to the files of an uninter
     }
 }
 
-TEST_CASE("a resume refuses a folder whose files disagree, naming the file and changing nothing",
+TEST_CASE("a resume refuses a folder whose files disagree: it names the file and changes nothing",
           "[runfolder]") {
     const std::string resume = "selfplay " + kSettings;
     SECTION("settings.json missing beside games") {
