@@ -146,6 +146,14 @@ GamesFile read_games_file(const std::string& path) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         const std::string where = path + ":" + std::to_string(line_no);
         if (line.rfind("# fanorona-games", 0) == 0) {
+            const auto head = words(line);
+            if (head.size() < 3 || head[1] != "fanorona-games")
+                fail(where, "header", "expected '# fanorona-games 1 variant=... rules=...'");
+            if (head[2] != "1")
+                fail(where, "header",
+                     "games file format version " + head[2] + " (this build reads version 1)");
+            if (header_seen || line_no != 1)
+                fail(where, "header", "the '# fanorona-games' line must be the first line, once");
             for (const auto& w : words(line)) {
                 if (w.rfind("variant=", 0) == 0) {
                     const auto v = parse_variant(w.substr(8));

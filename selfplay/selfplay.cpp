@@ -4,7 +4,7 @@
 #include <map>
 #include <ranges>
 
-#include "selfplay/batch/run_files.h"
+#include "common/files.h"
 
 namespace fanorona {
 
@@ -14,7 +14,7 @@ namespace {
 class ResultCounter : public GameObserver {
 public:
     void replay(const GameRecord& g, const GameSlot&) override { count(g); }
-    void add(const PlayedGame& g, const GameSlot&) override { count(g.record); }
+    void add(const PlayedGame& g, const GameSlot&, RunFolder&) override { count(g.record); }
     std::string progress() const override {
         return "W " + std::to_string(white) + " D " + std::to_string(draws) + " B " +
                std::to_string(black);
@@ -33,7 +33,7 @@ private:
 
 nlohmann::json SelfplaySummary::to_json(const RunConfig& config) const {
     return {
-        {"format", "fanorona-selfplay-summary 1"},
+        {"format", kSelfplaySummaryFormat},
         {"settings", settings_json(config)},
         {"games", games},
         {"played_now", played_now},
@@ -47,20 +47,24 @@ nlohmann::json SelfplaySummary::to_json(const RunConfig& config) const {
 }
 
 SelfplaySummary run_selfplay(const RunConfig& config) {
+    RunConfig c = config;
+    c.summary_files = {"summary.json"};
+    c.summary_format = kSelfplaySummaryFormat;
     ResultCounter counter;
-    const RunOutcome run = run_games(config, counter);
     SelfplaySummary summary;
-    summary.games = run.games;
-    summary.played_now = run.played_now;
-    summary.white_wins = counter.white;
-    summary.draws = counter.draws;
-    summary.black_wins = counter.black;
-    summary.positions = run.positions;
-    summary.seconds = run.seconds;
-    summary.interrupted = run.interrupted;
-    nlohmann::json j = summary.to_json(config);
-    j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
-    write_file_atomically(config.out_dir + "/summary.json", j.dump(2) + "\n");
+    run_games(c, counter, [&](const RunOutcome& run, RunFolder& folder) {
+        summary.games = run.games;
+        summary.played_now = run.played_now;
+        summary.white_wins = counter.white;
+        summary.draws = counter.draws;
+        summary.black_wins = counter.black;
+        summary.positions = run.positions;
+        summary.seconds = run.seconds;
+        summary.interrupted = run.interrupted;
+        nlohmann::json j = summary.to_json(c);
+        j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
+        folder.finish("summary.json", j.dump(2) + "\n");
+    });
     return summary;
 }
 
@@ -78,6 +82,10 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         } catch (const std::exception& e) {
             throw std::runtime_error(spath + ": " + e.what());
         }
+        if (s.value("format", nlohmann::json()) != kRunSettingsFormat)
+            throw std::runtime_error(spath + ": format " +
+                                     s.value("format", nlohmann::json()).dump() + ", expected \"" +
+                                     kRunSettingsFormat + "\"");
         nlohmann::json comparable = s;
         comparable.erase("shard");
         if (base.is_null())
@@ -86,16 +94,16 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
             throw std::runtime_error(spath + ": settings differ from " + dirs.front() +
                                      "/settings.json (only the shard may differ)");
         log_positions = s.value("log_positions", true);
-        const GamesFile gf = read_games_file(RunFiles::games_path(dir));
+        const GamesFile gf = read_games_file(RunFolder::games_path(dir));
         if (header &&
             (header->variant != gf.header.variant || header->ruleset != gf.header.ruleset))
-            throw std::runtime_error(RunFiles::games_path(dir) +
+            throw std::runtime_error(RunFolder::games_path(dir) +
                                      ":1: header: variant or rules differ");
         header = gf.header;
         std::vector<std::vector<PositionRecord>> chunks;
         if (log_positions) {
             const PositionLog log = scan_position_log(
-                RunFiles::positions_path(dir),
+                RunFolder::positions_path(dir),
                 [&chunks](const std::vector<PositionRecord>& r) { chunks.push_back(r); });
             (void)log;
         }
@@ -103,7 +111,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
             if (log_positions && k >= chunks.size()) break; // game without its positions
             PlayedGame g{gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}};
             if (!games.emplace(g.record.index, std::move(g)).second)
-                throw std::runtime_error(RunFiles::games_path(dir) + ": game " +
+                throw std::runtime_error(RunFolder::games_path(dir) + ": game " +
                                          std::to_string(gf.games[k].index) +
                                          " appears in more than one shard");
         }
@@ -119,13 +127,18 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     if (expected != total)
         throw std::runtime_error("merge: the shards hold " + std::to_string(expected) + " of " +
                                  std::to_string(total) + " games");
-    if (std::filesystem::exists(RunFiles::games_path(out_dir)))
-        throw std::runtime_error(RunFiles::games_path(out_dir) +
+    if (std::filesystem::exists(RunFolder::games_path(out_dir)))
+        throw std::runtime_error(RunFolder::games_path(out_dir) +
                                  ": already exists; merge into a new folder");
-    RunFiles files(out_dir, *header, log_positions, false);
     base["shard"] = "0/1";
     nlohmann::json ordered = nlohmann::json::parse(base.dump()); // same key order as a run
-    write_file_atomically(out_dir + "/settings.json", ordered.dump(2) + "\n");
+    RunFolderSpec spec;
+    spec.dir = out_dir;
+    spec.settings = ordered;
+    spec.header = *header;
+    spec.log_positions = log_positions;
+    spec.summary_files = {"summary.json"};
+    RunFolder files(spec);
     for (auto& [index, g] : games) files.append(g);
     SelfplaySummary summary;
     for (const PlayedGame& g : games | std::views::values) {
@@ -135,7 +148,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
                                                     : summary.draws)++;
     }
     summary.positions = files.positions_written();
-    nlohmann::json j = {{"format", "fanorona-selfplay-summary 1"},
+    nlohmann::json j = {{"format", kSelfplaySummaryFormat},
                         {"settings", ordered},
                         {"games", summary.games},
                         {"merged_from", dirs},
@@ -144,7 +157,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
                           {"draws", summary.draws},
                           {"black_wins", summary.black_wins}}},
                         {"positions", summary.positions}};
-    write_file_atomically(out_dir + "/summary.json", j.dump(2) + "\n");
+    files.finish("summary.json", j.dump(2) + "\n");
     return summary;
 }
 

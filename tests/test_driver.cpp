@@ -17,7 +17,7 @@ namespace {
 // Counts the games an observer sees, replayed and new.
 struct Counter : GameObserver {
     void replay(const GameRecord&, const GameSlot&) override { ++replayed; }
-    void add(const PlayedGame& g, const GameSlot& s) override {
+    void add(const PlayedGame& g, const GameSlot& s, RunFolder&) override {
         ++added;
         last_index = g.record.index;
         whites.push_back(s.white);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "common/files.h"
 #include "selfplay/batch/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/loop/loop.h"

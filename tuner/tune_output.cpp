@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "common/files.h"
 #include "core/weights.h"
-#include "selfplay/batch/run_files.h"
 #include "tuner/tune.h"
 
 namespace fanorona {

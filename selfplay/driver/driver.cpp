@@ -10,7 +10,7 @@
 #include "common/weights_fingerprint.h"
 #include "selfplay/batch/batch_runner.h"
 #include "selfplay/batch/progress.h"
-#include "selfplay/batch/run_files.h"
+#include "selfplay/batch/thread_limit.h"
 
 namespace fanorona {
 
@@ -62,7 +62,7 @@ nlohmann::json settings_json(const RunConfig& c) {
                                                                   : std::string("-"));
     }
     nlohmann::json j = {
-        {"format", "fanorona-run-settings 1"},
+        {"format", kRunSettingsFormat},
         {"kind", c.kind},
         {"variant", variant_name(c.rules.variant)},
         {"rules", ruleset_name(c.rules.ruleset)},
@@ -84,17 +84,24 @@ nlohmann::json settings_json(const RunConfig& c) {
     return j;
 }
 
-RunOutcome run_games(const RunConfig& c, GameObserver& observer) {
+RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinisher& finish) {
     c.validate();
+    const ThreadLimit limit(c.threads);
     const Schedule schedule = c.schedule();
-    const nlohmann::json settings = settings_json(c);
-    const std::string settings_path = c.out_dir + "/settings.json";
-    if (c.resume && std::filesystem::exists(settings_path))
-        check_resume_settings(c.out_dir, settings, {"games"});
-
-    RunFiles files(c.out_dir, GamesHeader{c.rules.variant, c.rules.ruleset}, c.log_positions,
-                   c.resume);
-    write_file_atomically(settings_path, settings.dump(2) + "\n");
+    RunFolderSpec folder;
+    folder.dir = c.out_dir;
+    folder.settings = settings_json(c);
+    folder.free_keys = {"games"};
+    folder.header = GamesHeader{c.rules.variant, c.rules.ruleset};
+    folder.log_positions = c.log_positions;
+    folder.live_path = c.live_path;
+    folder.summary_files = c.summary_files;
+    folder.summary_format = c.summary_format;
+    folder.first_index = std::uint64_t(c.shard_index);
+    folder.index_step = std::uint64_t(c.shard_count);
+    folder.resume = c.resume;
+    folder.quiet = c.quiet;
+    RunFolder files(folder);
     const std::vector<Opening> openings =
         load_openings(c.openings, c.rules, schedule.rounds_for(c.games), c.seed);
     if (!c.quiet && c.pairing != Pairing::SelfPlay && c.openings.kind == OpeningSpec::Kind::File &&
@@ -116,19 +123,19 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer) {
     const std::uint64_t existing =
         std::min<std::uint64_t>(files.games_already_written(), indices.size());
     if (files.games_already_written() > indices.size())
-        throw std::runtime_error(RunFiles::games_path(c.out_dir) + ": holds " +
+        throw std::runtime_error(RunFolder::games_path(c.out_dir) + ": holds " +
                                  std::to_string(files.games_already_written()) +
                                  " games, more than the " + std::to_string(indices.size()) +
                                  " scheduled (--games may grow on a resume, not shrink)");
     if (existing > 0) {
-        const GamesFile old = read_games_file(RunFiles::games_path(c.out_dir));
+        const GamesFile old = read_games_file(RunFolder::games_path(c.out_dir));
         for (std::uint64_t k = 0; k < existing; ++k) {
             const GameRecord& g = old.games[k];
             const GameSlot slot = schedule.slot(indices[k]);
             if (g.index != indices[k] || g.white != descriptions[std::size_t(slot.white)] ||
                 g.black != descriptions[std::size_t(slot.black)])
                 throw std::runtime_error(
-                    RunFiles::games_path(c.out_dir) + ": game " + std::to_string(g.index) +
+                    RunFolder::games_path(c.out_dir) + ": game " + std::to_string(g.index) +
                     " does not match this run's schedule (expected game " +
                     std::to_string(indices[k]) + ", " + descriptions[std::size_t(slot.white)] +
                     " against " + descriptions[std::size_t(slot.black)] + ")");
@@ -171,7 +178,7 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer) {
     auto sink = [&](PlayedGame&& game) {
         files.append(game);
         ++done;
-        observer.add(game, schedule.slot(game.record.index));
+        observer.add(game, schedule.slot(game.record.index), files);
         if (observer.finished()) stop = true;
         progress.update(done, observer.progress());
     };
@@ -185,6 +192,7 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer) {
     outcome.interrupted = done < outcome.scheduled && !observer.finished();
     outcome.positions = files.positions_written();
     outcome.new_positions = outcome.positions - positions_before;
+    if (finish) finish(outcome, files);
     return outcome;
 }
 

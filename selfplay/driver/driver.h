@@ -5,11 +5,13 @@
 // the loop and every later command run their games through run_games().
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "selfplay/batch/run_folder.h"
 #include "selfplay/driver/schedule.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/game/game_runner.h"
@@ -32,6 +34,9 @@ struct RunConfig {
     int shard_index = 0; // play only the games whose index % shard_count == shard_index
     int shard_count = 1;
     nlohmann::json extra_settings = nlohmann::json::object(); // e.g. the SPRT of a tournament
+    std::string live_path; // a stream of one JSON line per game pair (tournaments); "": none
+    std::vector<std::string> summary_files; // written at the end (RunFolder::finish)
+    std::string summary_format;             // the "format" of summary_files[0]
 
     int threads = 0; // 0: all cores
     std::string out_dir = "run";
@@ -43,6 +48,8 @@ struct RunConfig {
     void validate() const;
 };
 
+inline constexpr const char* kRunSettingsFormat = "fanorona-run-settings 1";
+
 // settings.json of a run: the format, the kind, and every field that decides the games.
 nlohmann::json settings_json(const RunConfig& config);
 
@@ -52,13 +59,17 @@ public:
     virtual ~GameObserver() = default;
     // A game already in the folder when a run resumes (before any new game).
     virtual void replay(const GameRecord& game, const GameSlot& slot) = 0;
-    // A game just played and written.
-    virtual void add(const PlayedGame& game, const GameSlot& slot) = 0;
+    // A game just played and written; `folder` takes the live stream's lines.
+    virtual void add(const PlayedGame& game, const GameSlot& slot, RunFolder& folder) = 0;
     // The progress line's text after the count of games (e.g. "W 10 D 4 B 6").
     virtual std::string progress() const { return {}; }
     // True when no further game should start (e.g. an SPRT decided).
     virtual bool finished() const { return false; }
 };
+
+struct RunOutcome;
+// What the caller writes once the games are in: the summary files, through folder.finish().
+using RunFinisher = std::function<void(const RunOutcome&, RunFolder& folder)>;
 
 // What a run did.
 struct RunOutcome {
@@ -71,9 +82,12 @@ struct RunOutcome {
     bool interrupted = false; // stopped by a signal before the schedule (or the observer) ended
 };
 
-// Runs (or resumes) the games of `config` into config.out_dir: settings.json, games.tsv and,
-// with log_positions, positions.bin. Throws std::runtime_error (or a subclass) with a one-line
-// message for bad settings, a mismatched resume, or an unwritable folder.
-RunOutcome run_games(const RunConfig& config, GameObserver& observer);
+// Runs (or resumes) the games of `config` into config.out_dir (a RunFolder: locked, checked and
+// repaired on resume): settings.json, games.tsv, with log_positions positions.bin, with a
+// live_path the live stream; then `finish` writes the summary files. Throws std::runtime_error
+// (or a subclass) with a one-line message for bad settings, a mismatched resume, a folder in use
+// or a failed write.
+RunOutcome run_games(const RunConfig& config, GameObserver& observer,
+                     const RunFinisher& finish = {});
 
 } // namespace fanorona

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <set>
 
-#include "selfplay/batch/run_files.h"
 #include "stats/elo.h"
 #include "stats/stats_json.h"
 
@@ -75,24 +74,16 @@ namespace {
 // The tournament's side of the driver: standings, the SPRT and the live stream.
 class TournamentObserver : public GameObserver {
 public:
-    TournamentObserver(const TournamentConfig& c, std::vector<std::string> names,
-                       std::string live_path)
-        : c_(c), names_(std::move(names)), live_path_(std::move(live_path)) {
+    TournamentObserver(const TournamentConfig& c, std::vector<std::string> names)
+        : c_(c), names_(std::move(names)) {
         standings.results = stats::PairwiseResults(names_);
     }
     void replay(const GameRecord& g, const GameSlot& s) override {
         standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
-        ++replayed_;
     }
-    void add(const PlayedGame& game, const GameSlot& s) override {
+    void add(const PlayedGame& game, const GameSlot& s, RunFolder& folder) override {
         const int a = s.first, b = s.second;
         if (!standings.add(game.record, a, b, s.first_of_pair, c_.sprt)) return;
-        // Opened at the first new pair, once the run folder is known to be this run's: a
-        // resumed run appends to the lines of the pairs already played.
-        if (!live_.is_open()) {
-            live_.open(live_path_, replayed_ > 0 ? std::ios::app : std::ios::trunc);
-            if (!live_) throw std::runtime_error(live_path_ + ": cannot open for writing");
-        }
         const auto e =
             stats::estimate_elo(standings.results.pentanomial(std::size_t(a), std::size_t(b)));
         Json line = {
@@ -103,8 +94,7 @@ public:
             {"reasons", {game.record.reason}},
             {"pairing", stats::to_json(e)}};
         if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
-        live_ << line.dump() << "\n" << std::flush;
-        if (!live_) throw std::runtime_error(live_path_ + ": write failed");
+        folder.append_live(line);
     }
     std::string progress() const override {
         if (names_.size() != 2) return std::to_string(standings.pairs) + " pairs";
@@ -127,9 +117,6 @@ public:
 private:
     const TournamentConfig& c_;
     std::vector<std::string> names_;
-    std::string live_path_;
-    std::ofstream live_;
-    std::uint64_t replayed_ = 0;
 };
 
 } // namespace
@@ -150,35 +137,37 @@ TournamentResult run_tournament(const TournamentConfig& c) {
         names.push_back(p.name);
         descriptions.push_back(p.description());
     }
-    TournamentObserver observer(c, names,
-                                c.live_path.empty() ? run.out_dir + "/live.jsonl" : c.live_path);
-    const RunOutcome outcome = run_games(run, observer);
+    run.live_path = c.live_path.empty() ? run.out_dir + "/live.jsonl" : c.live_path;
+    run.summary_files = {"results.json", "results.txt"};
+    run.summary_format = "fanorona-tournament-results 1";
+    TournamentObserver observer(c, names);
     const Standings& standings = observer.standings;
-
     TournamentResult result;
-    result.played_now = outcome.played_now;
-    result.seconds = outcome.seconds;
-    result.interrupted = !standings.decided() && standings.games < run.games;
-    result.results = standings.results;
-    result.games = standings.games;
-    result.pairs = standings.pairs;
-    result.sprt = standings.sprt;
-    result.table = stats::make_results_table(standings.results);
+    run_games(run, observer, [&](const RunOutcome& outcome, RunFolder& folder) {
+        result.played_now = outcome.played_now;
+        result.seconds = outcome.seconds;
+        result.interrupted = !standings.decided() && standings.games < run.games;
+        result.results = standings.results;
+        result.games = standings.games;
+        result.pairs = standings.pairs;
+        result.sprt = standings.sprt;
+        result.table = stats::make_results_table(standings.results);
 
-    Json out = {{"format", "fanorona-tournament-results 1"},
-                {"games", result.games},
-                {"pairs", result.pairs},
-                {"scheduled_games", run.games},
-                {"complete", result.games == run.games || standings.decided()},
-                {"games_this_run", result.played_now},
-                {"seconds", result.seconds},
-                {"players", descriptions},
-                {"table", stats::render_json(result.table)}};
-    if (run.players.size() == 2)
-        out["match"] = stats::to_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
-    if (standings.sprt) out["sprt"] = sprt_json(*standings.sprt, *c.sprt);
-    write_file_atomically(run.out_dir + "/results.json", out.dump(2) + "\n");
-    write_file_atomically(run.out_dir + "/results.txt", stats::render_text(result.table));
+        Json out = {{"format", "fanorona-tournament-results 1"},
+                    {"games", result.games},
+                    {"pairs", result.pairs},
+                    {"scheduled_games", run.games},
+                    {"complete", result.games == run.games || standings.decided()},
+                    {"games_this_run", result.played_now},
+                    {"seconds", result.seconds},
+                    {"players", descriptions},
+                    {"table", stats::render_json(result.table)}};
+        if (run.players.size() == 2)
+            out["match"] = stats::to_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
+        if (standings.sprt) out["sprt"] = sprt_json(*standings.sprt, *c.sprt);
+        folder.finish("results.json", out.dump(2) + "\n");
+        folder.finish("results.txt", stats::render_text(result.table));
+    });
     return result;
 }
 

@@ -6,9 +6,10 @@
 #include <optional>
 
 #include "common/files.h"
+#include "common/folder_lock.h"
 #include "common/weights_file.h"
 #include "common/weights_fingerprint.h"
-#include "selfplay/batch/run_files.h"
+#include "selfplay/batch/run_folder.h"
 #include "selfplay/batch/thread_limit.h"
 #include "selfplay/openings/search_book.h"
 #include "selfplay/selfplay.h"
@@ -172,7 +173,7 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
         if (!c.quiet && log) log(text);
     };
     const ThreadLimit limit(c.threads); // self-play, opening scoring, tuning and matches
-    fs::create_directories(c.out_dir);
+    const FolderLock lock(c.out_dir);   // creates the folder; one loop at a time in it
     const Json settings = loop_settings(c);
     const std::string settings_path = c.out_dir + "/settings.json";
     if (fs::exists(settings_path)) {

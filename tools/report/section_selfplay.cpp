@@ -16,6 +16,9 @@ std::string selfplay_section(const ReportInputs& in, Notes& notes) {
         return out + notes.problem(in.selfplay + ": no summary.json or games.tsv there") +
                "</section>\n";
     if (const auto j = read_json(summary_path, notes, out)) {
+        if (j->contains("format") && (*j)["format"] != "fanorona-selfplay-summary 1")
+            out += notes.problem(summary_path + ": format " + (*j)["format"].dump() +
+                                 " (this build reads \"fanorona-selfplay-summary 1\")");
         const auto& r = (*j).contains("results") ? (*j)["results"] : nlohmann::json::object();
         const double w = number_at(r, "white_wins"), d = number_at(r, "draws"),
                      b = number_at(r, "black_wins");
