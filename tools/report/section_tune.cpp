@@ -191,7 +191,9 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
     } else if (j) {
         const auto start =
             find_weights(string_at(j->value("settings", Json::object()), "start_weights"), in.tune);
-        const auto final = find_weights(string_at(*j, "out"), in.tune);
+        const std::string out = j->contains("out_dir") ? string_at(*j, "out_dir") + "/weights.txt"
+                                                       : string_at(*j, "out");
+        const auto final = find_weights(out, in.tune);
         if (start && final) {
             known = true;
             const auto a = read_weights(*start), b = read_weights(*final);
