@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/weights.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
@@ -93,18 +94,16 @@ std::string loss_chart(const std::string& text, const std::string& path, Notes& 
     return problems + chart_svg(c);
 }
 
-// name -> value from a weights file ("name value" lines; other lines ignored).
+// name -> value of a weights file's text (through the one weights parser); empty when the text is
+// not a valid weights file (the section then says the changes are unknown).
 std::map<std::string, double> read_weights(const std::string& text) {
     std::map<std::string, double> w;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#') continue;
-        std::istringstream words(line);
-        std::string name, value, extra;
-        if (!(words >> name >> value) || (words >> extra)) continue;
-        const double v = parse_double(value);
-        if (std::isfinite(v)) w[name] = v;
+    try {
+        const Weights values = parse_weights(text, "weights");
+        for (int f = 0; f < kFeatureCount; ++f)
+            w[std::string(feature_name(f))] = values.values[std::size_t(f)];
+    } catch (const std::exception&) {
+        w.clear();
     }
     return w;
 }
