@@ -2,7 +2,7 @@
 
 BUILD    ?= build
 JOBS     ?= 2
-PACKAGES := cmake g++ make libeigen3-dev libtbb-dev libcli11-dev catch2 nlohmann-json3-dev libzstd-dev zlib1g-dev
+PACKAGES := cmake g++ make libeigen3-dev libtbb-dev libcli11-dev catch2 nlohmann-json3-dev libzstd-dev zlib1g-dev libopenmpi-dev openmpi-bin
 FANORONA := $(BUILD)/tools/fanorona
 # Only `make test` needs these: the report test loads the HTML report in headless Chromium.
 TEST_PACKAGES := chromium
@@ -60,7 +60,7 @@ bench: build
 sanitize: deps
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DFANORONA_SANITIZE=ON >/dev/null
 	@cmake --build $(BUILD)-asan -j$(JOBS)
-	$(BUILD)-asan/tests/fanorona_tests '~[slow]'
+	$(BUILD)-asan/tests/fanorona_tests '~[slow]~[mpi]'
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

@@ -3,9 +3,12 @@
 #include <exception>
 #include <iostream>
 
+#include "selfplay/distributed/cluster.h"
 #include "tools/commands.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
     CLI::App app{"Fanorona Lab: self-play, tuning, tournaments and opening statistics for "
                  "Fanorona engines"};
     app.require_subcommand(1);
@@ -36,4 +39,21 @@ int main(int argc, char** argv) {
         return 1;
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // Under mpirun or srun, the ranks other than 0 play the games rank 0 hands out.
+    int rank = 0;
+    try {
+        rank = fanorona::cluster::start(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "fanorona: " << e.what() << "\n";
+        return 1;
+    }
+    if (rank != 0) return fanorona::cluster::serve_as_worker();
+    const int status = run_command(argc, argv);
+    fanorona::cluster::finish(status != 0);
+    return status;
 }

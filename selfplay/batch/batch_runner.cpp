@@ -4,6 +4,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
@@ -28,14 +29,63 @@ void install_interrupt_handlers() {
     std::signal(SIGTERM, on_interrupt);
 }
 
+std::pair<std::size_t, std::size_t> BatchQueue::claim(std::size_t n) {
+    std::lock_guard lock(mutex_);
+    if (stopping() || claimed_ >= indices_.size()) return {claimed_, claimed_};
+    const std::size_t first = claimed_;
+    claimed_ = std::min(indices_.size(), claimed_ + std::max<std::size_t>(n, 1));
+    return {first, claimed_};
+}
+
+void BatchQueue::deliver(std::size_t position, PlayedGame&& game) {
+    std::lock_guard lock(mutex_);
+    pending_.emplace(position, std::move(game));
+    while (!failed_ && !pending_.empty() && pending_.begin()->first == next_) {
+        try {
+            sink_(std::move(pending_.begin()->second));
+        } catch (...) {
+            if (!failure_) failure_ = std::current_exception();
+            failed_ = true;
+            break;
+        }
+        pending_.erase(pending_.begin());
+        ++next_;
+    }
+}
+
+void BatchQueue::fail(std::exception_ptr failure) {
+    std::lock_guard lock(mutex_);
+    if (!failure_) failure_ = failure;
+    failed_ = true;
+}
+
+bool BatchQueue::stopping() const {
+    return interrupt_flag().load() || failed_.load() || (options_.stop && options_.stop->load());
+}
+
+std::uint64_t BatchQueue::delivered() const {
+    std::lock_guard lock(mutex_);
+    return next_;
+}
+
+void BatchQueue::rethrow_failure() const {
+    std::lock_guard lock(mutex_);
+    if (failure_) std::rethrow_exception(failure_);
+}
+
 std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOptions& options,
                         const std::function<PlayedGame(std::uint64_t index)>& play,
                         const std::function<void(PlayedGame&&)>& sink) {
-    std::mutex mutex;
-    std::map<std::size_t, PlayedGame> pending;
-    std::size_t next = 0;
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
+    BatchQueue queue(indices, options, sink);
+    std::thread remote;
+    if (options.remote)
+        remote = std::thread([&] {
+            try {
+                options.remote->serve(queue);
+            } catch (...) {
+                queue.fail(std::current_exception());
+            }
+        });
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::task_arena arena(threads);
     arena.execute([&] {
@@ -43,37 +93,23 @@ std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOp
             tbb::blocked_range<std::size_t>(0, indices.size(), 1),
             [&](const tbb::blocked_range<std::size_t>& range) {
                 for (std::size_t slot = range.begin(); slot != range.end(); ++slot) {
-                    if (interrupt_flag().load() || failed.load() ||
-                        (options.stop && options.stop->load()))
-                        return;
-                    PlayedGame game;
+                    // Each task plays the next unclaimed game, so that remote ranks and local
+                    // workers share one list.
+                    const auto [position, end] = queue.claim(1);
+                    if (position == end) return;
                     try {
-                        game = play(indices[slot]);
+                        queue.deliver(position, play(indices[position]));
                     } catch (...) {
-                        std::lock_guard lock(mutex);
-                        if (!failure) failure = std::current_exception();
-                        failed = true;
+                        queue.fail(std::current_exception());
                         return;
-                    }
-                    std::lock_guard lock(mutex);
-                    pending.emplace(slot, std::move(game));
-                    while (!failed && !pending.empty() && pending.begin()->first == next) {
-                        try {
-                            sink(std::move(pending.begin()->second));
-                        } catch (...) {
-                            failure = std::current_exception();
-                            failed = true;
-                            break;
-                        }
-                        pending.erase(pending.begin());
-                        ++next;
                     }
                 }
             },
             tbb::simple_partitioner());
     });
-    if (failure) std::rethrow_exception(failure);
-    return next;
+    if (remote.joinable()) remote.join();
+    queue.rethrow_failure();
+    return queue.delivered();
 }
 
 } // namespace fanorona

@@ -5,12 +5,12 @@
 #include <memory>
 #include <set>
 
-#include <tbb/enumerable_thread_specific.h>
-
 #include "common/weights_fingerprint.h"
 #include "selfplay/batch/batch_runner.h"
 #include "selfplay/batch/progress.h"
 #include "selfplay/batch/thread_limit.h"
+#include "selfplay/distributed/cluster.h"
+#include "selfplay/driver/scheduled_games.h"
 
 namespace fanorona {
 
@@ -145,31 +145,10 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     indices.erase(indices.begin(), indices.begin() + std::ptrdiff_t(existing));
     const std::uint64_t positions_before = files.positions_written();
 
-    // Step 2. Play the rest on oneTBB workers, each with its own players.
-    tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Player>>> workers;
-    auto play = [&](std::uint64_t index) {
-        auto& mine = workers.local();
-        if (mine.empty()) mine.resize(c.players.size());
-        const GameSlot slot = schedule.slot(index);
-        for (int p : {slot.white, slot.black})
-            if (!mine[std::size_t(p)])
-                mine[std::size_t(p)] = make_player(c.players[std::size_t(p)], c.rules, c.seed);
-        GameSetup setup;
-        setup.rules = c.rules;
-        setup.opening = openings[slot.opening % openings.size()];
-        setup.index = index;
-        setup.seed = c.seed;
-        setup.adjudication = c.adjudication;
-        setup.exploration = c.exploration;
-        setup.time_control = c.players[std::size_t(slot.white)].time_control;
-        setup.black_time_control = c.players[std::size_t(slot.black)].time_control;
-        setup.white_name = descriptions[std::size_t(slot.white)];
-        setup.black_name = descriptions[std::size_t(slot.black)];
-        PlayedGame game =
-            play_game(setup, *mine[std::size_t(slot.white)], *mine[std::size_t(slot.black)]);
-        if (!c.log_positions) game.positions.clear();
-        return game;
-    };
+    // Step 2. Play the rest on oneTBB workers, each with its own players (and on the other
+    // ranks of an MPI job, which receive the settings and openings).
+    ScheduledGames games(c, openings);
+    const std::unique_ptr<RemotePlayers> remote = cluster::remote_players(games);
 
     // Step 3. Write each game in order, then let the observer count it.
     std::atomic<bool> stop{observer.finished()};
@@ -184,7 +163,9 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     };
     if (!stop) {
         progress.update(done, observer.progress(), true);
-        outcome.played_now = run_batch(indices, BatchOptions{c.threads, &stop}, play, sink);
+        outcome.played_now = run_batch(
+            indices, BatchOptions{c.threads, &stop, remote.get()},
+            [&games](std::uint64_t index) { return games.play(index); }, sink);
         progress.finish();
     }
     outcome.seconds = progress.elapsed_seconds();

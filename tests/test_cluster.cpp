@@ -1,0 +1,192 @@
+// Runs under MPI: the same commands launched by mpirun spread their games over the ranks and
+// write exactly the files one process writes; a job that loses a rank resumes (with another
+// number of ranks) without losing or repeating a game. The encoding of what travels is checked
+// without MPI.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "selfplay/distributed/job.h"
+#include "selfplay/driver/scheduled_games.h"
+#include "tests/cli_helpers.h"
+
+using namespace test_cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool mpi_ready() {
+#if FANORONA_MPI_BUILD
+    return std::system("command -v mpirun > /dev/null 2>&1") == 0;
+#else
+    return false;
+#endif
+}
+
+// `fanorona ARGS` under mpirun with `ranks` processes (as root, more ranks than cores).
+Run run_mpi(int ranks, const std::string& args) {
+    const std::string cmd = "env OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun "
+                            "--allow-run-as-root --oversubscribe -np " +
+                            std::to_string(ranks) + " " + std::string(FANORONA_BINARY) + " " +
+                            args + " 2>&1";
+    Run r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, p)) r.output += buf;
+    const int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
+}
+
+void same_files(const std::string& a, const std::string& b,
+                std::initializer_list<const char*> names) {
+    for (const char* n : names) {
+        INFO(n);
+        CHECK(slurp(a + "/" + n) == slurp(b + "/" + n));
+    }
+}
+
+} // namespace
+
+TEST_CASE("a job travels between ranks and comes back the same", "[cluster]") {
+    using namespace fanorona;
+    RunConfig c;
+    c.rules.ruleset = RuleSet::FirstTurn;
+    c.players = {EngineSpec::parse(
+                     "name=a,depth=3,LmrBase=80,hash=4,weights=" + std::string(FANORONA_TEST_DATA) +
+                     "/../../data/weights/weak.txt"),
+                 EngineSpec::parse("name=r,builtin=random")};
+    c.pairing = Pairing::Gauntlet;
+    c.games = 10;
+    c.seed = 9;
+    c.exploration = {0.25, 3};
+    c.adjudication = {300, 500, 2};
+    c.threads = 3;
+    const auto openings = load_openings(OpeningSpec::parse("random:3"), c.rules, 5, 9);
+    const GamesJob back = decode_job(nlohmann::json::parse(encode_job(c, openings).dump()));
+    CHECK(settings_json(back.config) == settings_json(c));
+    CHECK(back.config.threads == 3);
+    CHECK(back.config.players[0].weights == c.players[0].weights);
+    REQUIRE(back.openings.size() == openings.size());
+    for (std::size_t k = 0; k < openings.size(); ++k) {
+        CHECK(back.openings[k].start.to_string() == openings[k].start.to_string());
+        CHECK(back.openings[k].moves.size() == openings[k].moves.size());
+    }
+    // Games as bytes: the same games-file line and position records.
+    ScheduledGames games(c, openings);
+    std::string bytes;
+    const PlayedGame g0 = games.play(0), g3 = games.play(3);
+    append_game_bytes(bytes, 7, g0);
+    append_game_bytes(bytes, 8, g3);
+    const auto decoded = decode_game_bytes(bytes);
+    REQUIRE(decoded.size() == 2);
+    CHECK(decoded[0].first == 7);
+    CHECK(format_game_record(decoded[0].second.record) == format_game_record(g0.record));
+    CHECK(format_game_record(decoded[1].second.record) == format_game_record(g3.record));
+    CHECK(encode_chunk(decoded[1].second.positions) == encode_chunk(g3.positions));
+    CHECK_THROWS(decode_game_bytes(bytes.substr(0, bytes.size() - 5)));
+}
+
+TEST_CASE("self-play and tournaments under mpirun write the files of one process",
+          "[cluster][mpi]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    const std::string sp =
+        " --games 30 --depth 2 --openings random:4 --seed 5 --threads 1 --quiet ";
+    const std::string one = fresh_dir("mpi_sp_one"), two = fresh_dir("mpi_sp_two"),
+                      three = fresh_dir("mpi_sp_three");
+    REQUIRE(run_cli("selfplay" + sp + "--out " + one).status == 0);
+    const Run r2 = run_mpi(2, "selfplay" + sp + "--out " + two);
+    INFO(r2.output);
+    REQUIRE(r2.status == 0);
+    same_files(one, two, {"games.tsv", "positions.bin", "settings.json"});
+    const Run r3 = run_mpi(3, "selfplay" + sp + "--out " + three);
+    INFO(r3.output);
+    REQUIRE(r3.status == 0);
+    same_files(one, three, {"games.tsv", "positions.bin", "settings.json"});
+
+    const std::string t = " --games 6 --format roundrobin --seed 2 --threads 1 --quiet "
+                          "--player name=a,depth=2 --player name=b,depth=1 "
+                          "--player name=g,builtin=greedy --positions ";
+    const std::string t1 = fresh_dir("mpi_t_one"), t3 = fresh_dir("mpi_t_three");
+    REQUIRE(run_cli("tournament" + t + "--out " + t1).status == 0);
+    const Run rt = run_mpi(3, "tournament" + t + "--out " + t3);
+    INFO(rt.output);
+    REQUIRE(rt.status == 0);
+    same_files(t1, t3,
+               {"games.tsv", "positions.bin", "live.jsonl", "settings.json", "results.txt"});
+}
+
+TEST_CASE("an SPRT decided under mpirun stops every rank and records each game once",
+          "[cluster][mpi]") {
+    if (!mpi_ready()) return;
+    const std::string dir = fresh_dir("mpi_sprt");
+    const Run r = run_mpi(3, "tournament --sprt elo0=0,elo1=60,alpha=0.1,beta=0.1 --threads 1 "
+                             "--quiet --player name=a,depth=2 --player name=r,builtin=random "
+                             "--out " +
+                                 dir);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("H1 accepted"));
+    // The games are 0..n-1, each once, and a resume finds nothing to repair or play.
+    std::ifstream in(dir + "/games.tsv");
+    std::uint64_t expected = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        CHECK(std::stoull(line.substr(0, line.find('\t'))) == expected);
+        ++expected;
+    }
+    CHECK(expected > 0);
+    const std::string before = slurp(dir + "/games.tsv");
+    const Run again = run_mpi(2, "tournament --sprt elo0=0,elo1=60,alpha=0.1,beta=0.1 --threads "
+                                 "1 --quiet --player name=a,depth=2 --player name=r,builtin=random "
+                                 "--resume --out " +
+                                     dir);
+    CHECK(again.status == 0);
+    CHECK(slurp(dir + "/games.tsv") == before);
+}
+
+TEST_CASE("a job that loses a rank ends naming it and resumes with other ranks, losing no game",
+          "[cluster][mpi]") {
+    if (!mpi_ready()) return;
+    const std::string sp =
+        " --games 120 --depth 3 --openings random:4 --seed 3 --threads 1 --quiet ";
+    const std::string ref = fresh_dir("mpi_kill_ref"), dir = fresh_dir("mpi_kill");
+    REQUIRE(run_cli("selfplay" + sp + "--out " + ref).status == 0);
+    // Start under three ranks, then kill the process of rank 2 once some games are written.
+    std::thread job([&] {
+        const Run r = run_mpi(3, "selfplay" + sp + "--out " + dir);
+        CHECK(r.status != 0);
+        CHECK_THAT(r.output, Catch::Contains("rank 2"));
+    });
+    bool killed = false;
+    for (int tries = 0; tries < 300 && !killed; ++tries) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (slurp(dir + "/games.tsv").size() < 2000) continue;
+        // The rank's process: our binary with OMPI_COMM_WORLD_RANK=2 in its environment.
+        for (const auto& e : fs::directory_iterator("/proc")) {
+            const std::string env = slurp(e.path().string() + "/environ");
+            const std::string cmd = slurp(e.path().string() + "/cmdline");
+            if (cmd.find(dir) == std::string::npos) continue;
+            if (env.find(std::string("OMPI_COMM_WORLD_RANK=2") + '\0') == std::string::npos)
+                continue;
+            killed = ::kill(std::stoi(e.path().filename().string()), SIGKILL) == 0;
+            break;
+        }
+    }
+    job.join();
+    REQUIRE(killed);
+    // Resume with two ranks: the files end as one uninterrupted process writes them.
+    const Run resumed = run_mpi(2, "selfplay" + sp + "--resume --out " + dir);
+    INFO(resumed.output);
+    REQUIRE(resumed.status == 0);
+    same_files(ref, dir, {"games.tsv", "positions.bin", "settings.json"});
+}
