@@ -213,7 +213,7 @@ void extract_features(const Position& pos, const Rules& rules, Features& out) {
     out.count = 0;
     for (int t = 0; t < kTermCount; ++t) {
         if (!raw[t]) continue;
-        const int mg = raw[t] * phase, eg = raw[t] * (kPhaseScale - phase);
+        const auto [mg, eg] = taper(raw[t], phase);
         if (mg) out.entries[out.count++] = {std::uint16_t(2 * t), mg};
         if (eg) out.entries[out.count++] = {std::uint16_t(2 * t + 1), eg};
     }

@@ -4,20 +4,20 @@
 //
 // Every term is tapered: it owns two weights, `<term>_mg` (full board) and `<term>_eg` (bare
 // board). For a raw term value r (side to move minus opponent, unless the term says otherwise)
-// and the game phase p in [0, kPhaseScale], the two features are r * p and r * (kPhaseScale - p).
-// See evaluate.h for how the features and the weights give the score.
+// and the game phase p in [0, kPhaseScale], the two features are taper(r, p) (core/taper.h):
+// r * p and r * (kPhaseScale - p). See evaluate.h for how the features and weights give the score.
 
 #include <array>
 #include <cstdint>
 #include <string_view>
 
 #include "core/position.h"
+#include "core/taper.h"
 #include "core/terms.h"
 
 namespace fanorona {
 
 inline constexpr int kFeatureCount = 2 * kTermCount; // number of weights
-inline constexpr int kPhaseScale = 32;               // phase runs from 0 (bare) to 32 (full)
 inline constexpr int kMaxActiveFeatures = 64;        // at most 2 per active term
 
 // The feature of term t's _mg (endgame false) or _eg weight.

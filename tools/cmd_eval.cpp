@@ -98,7 +98,7 @@ void run_eval(const EvalOptions& o) {
                              {"raw", raw[f / 2]},
                              {"value", value[f]},
                              {"weight", w.values[f]},
-                             {"contribution", double(value[f]) * w.values[f] / kEvalScale}});
+                             {"contribution", eval_of_sum(double(value[f]) * w.values[f])}});
         }
         j["features"] = terms;
         j["sum"] = sum;
@@ -109,17 +109,18 @@ void run_eval(const EvalOptions& o) {
     std::printf("position %s (%s, %s)\n", pos.to_string().c_str(),
                 std::string(variant_name(rules.variant)).c_str(),
                 std::string(ruleset_name(rules.ruleset)).c_str());
+    const auto unit = taper(1, phase); // the features of a raw value of 1
     std::printf("phase %d of %d: feature value = raw term x %d (_mg) or x %d (_eg)\n\n", phase,
-                kPhaseScale, phase, kPhaseScale - phase);
+                kPhaseScale, unit.mg, unit.eg);
     std::printf("%-20s %6s %8s %8s %13s\n", "feature", "raw", "value", "weight", "contribution");
     for (int f = 0; f < kFeatureCount; ++f) {
         if (!term_applies(f / 2, rules.variant)) continue;
         if (!o.all && value[f] == 0) continue;
         std::printf("%-20s %6d %8d %8d %13.2f\n", std::string(feature_name(f)).c_str(), raw[f / 2],
-                    value[f], w.values[f], double(value[f]) * w.values[f] / kEvalScale);
+                    value[f], w.values[f], eval_of_sum(double(value[f]) * w.values[f]));
     }
     std::printf("\nsum %lld / %d = %.2f\n", static_cast<long long>(sum), kEvalScale,
-                double(sum) / kEvalScale);
+                eval_of_sum(double(sum)));
     std::printf("total %d (centi-pieces for %s to move)\n", score,
                 pos.side_to_move() == Color::White ? "White" : "Black");
 }
