@@ -185,17 +185,10 @@ void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTer
     raw[term_id("capture_now")] = largest >= 0 ? largest : largest_capture(pos, rules);
     raw[term_id("loose")] = popcount(loose_pieces(g, own)) - popcount(loose_pieces(g, opp));
 
-    // The opponent's threats as if it were to move: respect Vela's restrictions on it.
-    bool may_capture = true, single = false;
-    if (rules.ruleset == RuleSet::Vela &&
-        popcount(pos.pieces(Color::Black)) > Rules::kVelaVictimFloor) {
-        if (pos.side_to_move() == Color::White)
-            may_capture = false; // the opponent is the victim
-        else
-            single = true;
-    }
-    if (may_capture) {
-        const OneStepThreat t = one_step_threat(g, opp, own, empty, single);
+    // The opponent's threats as if it were to move, with its rights (Vela restricts them).
+    const TurnRights their = turn_rights(pos, rules, ~pos.side_to_move());
+    if (their.may_capture) {
+        const OneStepThreat t = one_step_threat(g, opp, own, empty, their.single_capture);
         raw[term_id("exposed")] = popcount(t.pieces);
         raw[term_id("threat")] = t.longest;
     }

@@ -158,4 +158,14 @@ TEST_CASE("Vela restrictions shape the capture terms", "[evaluate]") {
     Position p = Position::start(Variant::Tsivy);
     CHECK(raw_term(p, term_id("exposed"), vela) == 0);
     CHECK(raw_term(p, term_id("capture_now"), vela) == 1); // single captures for the beneficiary
+    // Black to move: White, the opponent, threatens single pieces only (as it would capture).
+    const Position two = Position::from_string("9/9/2W1BB3/9/9 b", Variant::Tsivy);
+    const Position with_six =
+        Position::from_string("7BB/9/2W1BB3/9/6B1B b", Variant::Tsivy); // 6 black pieces
+    CHECK(raw_term(two, term_id("threat")) == 2);                       // standard: e3 and f3
+    CHECK(raw_term(two, term_id("threat"), vela) == 2); // 2 black pieces: no restriction
+    CHECK(raw_term(with_six, term_id("exposed")) == 2);
+    CHECK(raw_term(with_six, term_id("threat")) == 2);
+    CHECK(raw_term(with_six, term_id("threat"), vela) == 1);  // Vela: the first piece only
+    CHECK(raw_term(with_six, term_id("exposed"), vela) == 1); // e3
 }
