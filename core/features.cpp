@@ -6,14 +6,6 @@ namespace fanorona {
 
 namespace {
 
-constexpr std::string_view kTermNames[kTermCount] = {
-    "material",     "tempo",        "strong",       "centre",       "mobility",     "capture_now",
-    "exposed",      "threat",       "loose",        "pst_tsivy_a1", "pst_tsivy_b1", "pst_tsivy_c1",
-    "pst_tsivy_d1", "pst_tsivy_e1", "pst_tsivy_a2", "pst_tsivy_b2", "pst_tsivy_c2", "pst_tsivy_d2",
-    "pst_tsivy_e2", "pst_tsivy_a3", "pst_tsivy_b3", "pst_tsivy_c3", "pst_tsivy_d3", "pst_tsivy_e3",
-    "pst_dimy_a1",  "pst_dimy_b1",  "pst_dimy_c1",  "pst_dimy_b2",  "pst_dimy_c2",  "pst_dimy_c3",
-};
-
 // The feature names "<term>_mg" and "<term>_eg", built at compile time.
 struct NameTable {
     char text[kFeatureCount][32] = {};
@@ -23,7 +15,7 @@ struct NameTable {
 constexpr NameTable make_names() {
     NameTable t;
     for (int f = 0; f < kFeatureCount; ++f) {
-        const std::string_view term = kTermNames[f / 2];
+        const std::string_view term = kTerms[f / 2].name;
         int n = 0;
         for (char c : term) t.text[f][n++] = c;
         for (char c : std::string_view(f % 2 ? "_eg" : "_mg")) t.text[f][n++] = c;
@@ -34,13 +26,6 @@ constexpr NameTable make_names() {
 
 constexpr NameTable kNames = make_names();
 
-// The symmetry-class masks of the point tables, and the centre block, per variant.
-struct PointMasks {
-    Bitboard tsivy[15] = {};
-    Bitboard dimy[6] = {};
-    Bitboard centre[2] = {};
-};
-
 constexpr int min_int(int a, int b) {
     return a < b ? a : b;
 }
@@ -48,26 +33,59 @@ constexpr int max_int(int a, int b) {
     return a > b ? a : b;
 }
 
+// The point of `s`'s symmetry class that names it (a point in a1..e3): folded by the board's
+// symmetries (left-right and top-bottom on 5x9, the 8 of the square on 5x5).
+constexpr Square class_point(Variant v, Square s) {
+    const int w = v == Variant::Tsivy ? 9 : 5;
+    const int fx = min_int(file_of(s), w - 1 - file_of(s)),
+              fy = min_int(rank_of(s), 4 - rank_of(s));
+    return v == Variant::Tsivy ? make_square(fx, fy)
+                               : make_square(max_int(fx, fy), min_int(fx, fy));
+}
+
+// The points of each point-table term (by term index; 0 for the other terms), and the centre
+// block per variant. Invariant (checked below): each board's classes partition the board.
+struct PointMasks {
+    Bitboard table[kTermCount] = {};
+    Bitboard centre[2] = {};
+};
+
 constexpr PointMasks make_point_masks() {
     PointMasks m;
-    for (int y = 0; y < 5; ++y)
-        for (int x = 0; x < 9; ++x) {
-            const int fx = min_int(x, 8 - x), fy = min_int(y, 4 - y);
-            m.tsivy[fy * 5 + fx] |= bit(make_square(x, y));
-            if (x >= 3 && x <= 5 && y >= 1 && y <= 3) m.centre[0] |= bit(make_square(x, y));
-        }
-    // dimy classes in the order a1, b1, c1, b2, c2, c3 (representative x >= y).
-    constexpr int kDimyClass[3][3] = {{0, -1, -1}, {1, 3, -1}, {2, 4, 5}}; // [x][y]
-    for (int y = 0; y < 5; ++y)
-        for (int x = 0; x < 5; ++x) {
-            const int fx = min_int(x, 4 - x), fy = min_int(y, 4 - y);
-            m.dimy[kDimyClass[max_int(fx, fy)][min_int(fx, fy)]] |= bit(make_square(x, y));
-            if (x >= 1 && x <= 3 && y >= 1 && y <= 3) m.centre[1] |= bit(make_square(x, y));
-        }
+    for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
+        const int w = v == Variant::Tsivy ? 9 : 5;
+        const TermRange r = point_table_terms(v);
+        for (int y = 0; y < 5; ++y)
+            for (int x = 0; x < w; ++x) {
+                const Square s = make_square(x, y);
+                for (int t = r.first; t < r.first + r.count; ++t)
+                    if (table_point(t) == class_point(v, s)) m.table[t] |= bit(s);
+                if (x >= w / 2 - 1 && x <= w / 2 + 1 && y >= 1 && y <= 3)
+                    m.centre[int(v)] |= bit(s);
+            }
+    }
     return m;
 }
 
 constexpr PointMasks kMasks = make_point_masks();
+
+// Every point of a board in exactly one class of its table: the registry's classes are complete.
+constexpr bool tables_partition_boards() {
+    for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
+        const int w = v == Variant::Tsivy ? 9 : 5;
+        const TermRange r = point_table_terms(v);
+        Bitboard seen = 0, board = 0;
+        for (int y = 0; y < 5; ++y)
+            for (int x = 0; x < w; ++x) board |= bit(make_square(x, y));
+        for (int t = r.first; t < r.first + r.count; ++t) {
+            if (!kMasks.table[t] || (seen & kMasks.table[t])) return false;
+            seen |= kMasks.table[t];
+        }
+        if (seen != board) return false;
+    }
+    return true;
+}
+static_assert(tables_partition_boards(), "kTerms: a board's point-table classes must cover it");
 
 // Paika steps available to the pieces `own`: (piece, direction) pairs with an empty neighbour.
 inline int step_count(const Geometry& g, Bitboard own, Bitboard empty) {
@@ -142,7 +160,7 @@ int feature_index(std::string_view name) {
 
 std::string_view term_name(int term) {
     if (term < 0 || term >= kTermCount) return {};
-    return kTermNames[term];
+    return kTerms[term].name;
 }
 
 int game_phase(const Position& pos) {
@@ -159,34 +177,26 @@ void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTer
     const int v = int(pos.variant());
     auto diff = [&](Bitboard mask) { return popcount(own & mask) - popcount(opp & mask); };
 
-    raw[TermMaterial] = popcount(own) - popcount(opp);
-    raw[TermTempo] = 1;
-    raw[TermStrong] = diff(g.strong);
-    raw[TermCentre] = diff(kMasks.centre[v]);
-    raw[TermMobility] = step_count(g, own, empty) - step_count(g, opp, empty);
-    raw[TermCaptureNow] = largest >= 0 ? largest : largest_capture(pos, rules);
-    raw[TermLoose] = popcount(loose_pieces(g, own)) - popcount(loose_pieces(g, opp));
+    raw[term_id("material")] = popcount(own) - popcount(opp);
+    raw[term_id("tempo")] = 1;
+    raw[term_id("strong")] = diff(g.strong);
+    raw[term_id("centre")] = diff(kMasks.centre[v]);
+    raw[term_id("mobility")] = step_count(g, own, empty) - step_count(g, opp, empty);
+    raw[term_id("capture_now")] = largest >= 0 ? largest : largest_capture(pos, rules);
+    raw[term_id("loose")] = popcount(loose_pieces(g, own)) - popcount(loose_pieces(g, opp));
 
-    // The opponent's threats as if it were to move: respect Vela's restrictions on it.
-    bool may_capture = true, single = false;
-    if (rules.ruleset == RuleSet::Vela &&
-        popcount(pos.pieces(Color::Black)) > Rules::kVelaVictimFloor) {
-        if (pos.side_to_move() == Color::White)
-            may_capture = false; // the opponent is the victim
-        else
-            single = true;
-    }
-    if (may_capture) {
-        const OneStepThreat t = one_step_threat(g, opp, own, empty, single);
-        raw[TermExposed] = popcount(t.pieces);
-        raw[TermThreat] = t.longest;
+    // The opponent's threats as if it were to move, with its rights (Vela restricts them).
+    const TurnRights their = turn_rights(pos, rules, ~pos.side_to_move());
+    if (their.may_capture) {
+        const OneStepThreat t = one_step_threat(g, opp, own, empty, their.single_capture);
+        raw[term_id("exposed")] = popcount(t.pieces);
+        raw[term_id("threat")] = t.longest;
     }
 
-    if (pos.variant() == Variant::Tsivy) {
-        for (int c = 0; c < 15; ++c) raw[TermPstTsivy0 + c] = diff(kMasks.tsivy[c]);
-    } else {
-        for (int c = 0; c < 6; ++c) raw[TermPstDimy0 + c] = diff(kMasks.dimy[c]);
-    }
+    constexpr TermRange kTables[2] = {point_table_terms(Variant::Tsivy),
+                                      point_table_terms(Variant::Dimy)};
+    const TermRange table = kTables[v];
+    for (int t = table.first; t < table.first + table.count; ++t) raw[t] = diff(kMasks.table[t]);
 }
 
 void extract_features(const Position& pos, const Rules& rules, Features& out) {
@@ -196,7 +206,7 @@ void extract_features(const Position& pos, const Rules& rules, Features& out) {
     out.count = 0;
     for (int t = 0; t < kTermCount; ++t) {
         if (!raw[t]) continue;
-        const int mg = raw[t] * phase, eg = raw[t] * (kPhaseScale - phase);
+        const auto [mg, eg] = taper(raw[t], phase);
         if (mg) out.entries[out.count++] = {std::uint16_t(2 * t), mg};
         if (eg) out.entries[out.count++] = {std::uint16_t(2 * t + 1), eg};
     }

@@ -1,45 +1,28 @@
 #pragma once
-// The evaluation terms, declared once: the engine's evaluate() and the tuner both use
-// extract_features(), so a weight means the same thing everywhere.
+// The evaluation's features: the terms of core/terms.h, computed and tapered. The engine's
+// evaluate() and the tuner both use extract_terms(), so a weight means the same thing everywhere.
 //
 // Every term is tapered: it owns two weights, `<term>_mg` (full board) and `<term>_eg` (bare
 // board). For a raw term value r (side to move minus opponent, unless the term says otherwise)
-// and the game phase p in [0, kPhaseScale], the two features are r * p and r * (kPhaseScale - p).
-// See evaluate.h for how the features and the weights give the score.
+// and the game phase p in [0, kPhaseScale], the two features are taper(r, p) (core/taper.h):
+// r * p and r * (kPhaseScale - p). See evaluate.h for how the features and weights give the score.
 
 #include <array>
 #include <cstdint>
 #include <string_view>
 
 #include "core/position.h"
+#include "core/taper.h"
+#include "core/terms.h"
 
 namespace fanorona {
 
-// The raw terms, before tapering. Each has an _mg and an _eg feature (index 2 * term and
-// 2 * term + 1).
-enum Term : int {
-    TermMaterial,   // own pieces - opponent pieces
-    TermTempo,      // 1: the side to move
-    TermStrong,     // own pieces on strong points - opponent's
-    TermCentre,     // own pieces in the central 3x3 block - opponent's
-    TermMobility,   // own paika steps (piece next to an empty point on a line) - opponent's
-    TermCaptureNow, // the most pieces one legal move of the side to move captures (0 if none)
-    TermExposed,    // own pieces the opponent could capture with one step, were it to move
-    TermThreat,     // the longest line the opponent could capture with one step
-    TermLoose,      // own pieces with no own neighbour on a line - opponent's
-    TermPstTsivy0,  // point tables for tsivy: own - opponent pieces on each symmetry class,
-    TermPstTsivyEnd = TermPstTsivy0 + 15, // named by the class's point in a1..e3
-    TermPstDimy0 = TermPstTsivyEnd,       // point tables for dimy (6 classes, D4 symmetry)
-    TermPstDimyEnd = TermPstDimy0 + 6,
-    kTermCount = TermPstDimyEnd,
-};
-
 inline constexpr int kFeatureCount = 2 * kTermCount; // number of weights
-inline constexpr int kPhaseScale = 32;               // phase runs from 0 (bare) to 32 (full)
 inline constexpr int kMaxActiveFeatures = 64;        // at most 2 per active term
 
-constexpr int feature_of(Term t, bool endgame) {
-    return 2 * int(t) + int(endgame);
+// The feature of term t's _mg (endgame false) or _eg weight.
+constexpr int feature_of(int t, bool endgame) {
+    return 2 * t + int(endgame);
 }
 
 // The name of a feature (e.g. "material_mg", "pst_tsivy_c2_eg"); "" for a bad index.
@@ -68,8 +51,8 @@ int game_phase(const Position& pos);
 void extract_features(const Position& pos, const Rules& rules, Features& out);
 
 // The raw (untapered) term values; what extract_features tapers. Allocates nothing.
-// `largest_capture`, when not -1, is the known value of TermCaptureNow (the most pieces one legal
-// move captures, 0 when the side to move has no capture), which saves generating the moves.
+// `largest_capture`, when not -1, is the known value of the capture_now term (the most pieces one
+// legal move captures, 0 when the side to move has no capture), which saves generating the moves.
 void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTermCount>& raw,
                    int largest_capture = -1);
 

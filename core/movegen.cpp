@@ -236,12 +236,12 @@ int count_paika(const Position& pos) {
 
 } // namespace
 
-TurnRights turn_rights(const Position& pos, const Rules& rules) {
+TurnRights turn_rights(const Position& pos, const Rules& rules, Color mover) {
     TurnRights r;
     if (rules.ruleset == RuleSet::FirstTurn && pos.turn() <= 2) r.may_chain = false;
     if (rules.ruleset == RuleSet::Vela &&
         popcount(pos.pieces(Color::Black)) > Rules::kVelaVictimFloor) {
-        if (pos.side_to_move() == Color::Black) {
+        if (mover == Color::Black) {
             r.may_capture = false;
         } else {
             r.single_capture = true;

@@ -49,7 +49,15 @@ struct TurnRights {
     bool may_chain = true;       // false on a first turn under `firstturn`, and in Vela
 };
 
-TurnRights turn_rights(const Position& pos, const Rules& rules);
+// What the rules allow `mover` in this position were it to move: the Vela restrictions (White the
+// beneficiary, Black the victim, while Black has more than Rules::kVelaVictimFloor pieces) and
+// firstturn's (judged by the position's turn number). The one place these rights are computed:
+// move generation asks for the side to move, the evaluation's threat terms for the opponent.
+TurnRights turn_rights(const Position& pos, const Rules& rules, Color mover);
+// The rights of the side to move this turn.
+inline TurnRights turn_rights(const Position& pos, const Rules& rules) {
+    return turn_rights(pos, rules, pos.side_to_move());
+}
 
 // Pieces of the side to move that can make a capture (ignoring turn rights).
 Bitboard capturing_pieces(const Position& pos);

@@ -2,19 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 
+#include "core/movepick.h"
+#include "core/timeman.h"
 #include "core/transposition.h"
 
 namespace fanorona {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr int kEvalLimit = kWinScore - kMaxPly - 1; // static scores stay inside +-kEvalLimit
-constexpr int kHistoryMax = 16384;
 constexpr int kLmrSize = 64;
 
 int score_to_tt(int s, int ply) {
@@ -40,9 +38,9 @@ struct Searcher::Impl {
     // Per-ply scratch space. Invariant: only plies [0, ply] are in use during a search.
     struct Ply {
         MoveList moves;
-        std::array<int, kMaxMoves> order; // ordering score of each move
+        MoveOrder order; // the ordering scores of `moves`
         std::array<int, kMaxMoves> quiets_tried;
-        Move killers[2] = {{0, 0, 0}, {0, 0, 0}};
+        Killers killers;
         int plies_from_null = 0;
     };
 
@@ -53,7 +51,7 @@ struct Searcher::Impl {
     std::vector<std::array<Move, kMaxPly + 1>> pv =
         std::vector<std::array<Move, kMaxPly + 1>>(kMaxPly + 2);
     std::array<int, kMaxPly + 2> pv_length{};
-    std::vector<int> history = std::vector<int>(2 * 64 * 64, 0);
+    History history;
     std::array<std::array<std::uint8_t, kLmrSize>, kLmrSize> lmr{};
     std::vector<Key> keys; // game history then search path; keys.back() is the current position
     std::atomic<bool> stop_flag{false};
@@ -65,20 +63,12 @@ struct Searcher::Impl {
     std::uint64_t nodes = 0;
     std::uint64_t node_limit = 0;
     bool stopped = false;
-    bool timed = false;
-    Clock::time_point start;
-    double soft_seconds = 0, hard_seconds = 0;
+    TimeManager time;
     int seldepth = 0;
     Move root_best{0, 0, 0};
     bool root_has_best = false;
 
     explicit Impl(std::size_t mb) : tt(mb) {}
-
-    int& history_of(const Move& m) {
-        return history[(int(pos.side_to_move()) * 64 + m.from) * 64 + m.to];
-    }
-
-    void update_history(int& h, int bonus) { h += bonus - h * std::abs(bonus) / kHistoryMax; }
 
     int draw_score(int ply) const {
         return ply % 2 == 0 ? -params[Param::Contempt] : params[Param::Contempt];
@@ -110,12 +100,10 @@ struct Searcher::Impl {
         if (node_limit && nodes >= node_limit) return stopped = true;
         if ((nodes & 1023) == 0) {
             if (stop_flag.load(std::memory_order_relaxed)) return stopped = true;
-            if (timed && elapsed() >= hard_seconds) return stopped = true;
+            if (time.hard_deadline_passed()) return stopped = true;
         }
         return false;
     }
-
-    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
     void init_lmr() {
         const double base = params[Param::LmrBase] / 100.0, div = params[Param::LmrDiv] / 100.0;
@@ -123,36 +111,6 @@ struct Searcher::Impl {
             for (int m = 1; m < kLmrSize; ++m)
                 lmr[d][m] =
                     std::uint8_t(std::clamp(base + std::log(d) * std::log(m) / div, 0.0, 32.0));
-    }
-
-    // Orders plies[ply].moves: table move, then captures by size, killers, history.
-    void score_moves(int ply, const Move& tt_move, bool has_tt_move) {
-        Ply& p = plies[ply];
-        for (int i = 0; i < p.moves.count; ++i) {
-            const Move& m = p.moves[i];
-            int s = history_of(m);
-            if (has_tt_move && m == tt_move)
-                s = 1 << 30;
-            else if (m.is_capture())
-                s += popcount(m.captured) << 16;
-            if (m == p.killers[0])
-                s += 2 * kHistoryMax + 2;
-            else if (m == p.killers[1])
-                s += 2 * kHistoryMax + 1;
-            p.order[i] = s;
-        }
-    }
-
-    // Moves the best remaining move to index i.
-    void pick(int ply, int i) {
-        Ply& p = plies[ply];
-        int best = i;
-        for (int j = i + 1; j < p.moves.count; ++j)
-            if (p.order[j] > p.order[best]) best = j;
-        if (best != i) {
-            std::swap(p.moves[i], p.moves[best]);
-            std::swap(p.order[i], p.order[best]);
-        }
     }
 
     void push(const Move& m, UndoInfo& undo, int ply) {
@@ -258,7 +216,8 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         }
     }
 
-    score_moves(ply, tt_move, has_tt_move);
+    p.order.score(p.moves, has_tt_move ? &tt_move : nullptr, p.killers, history,
+                  pos.side_to_move());
     const int ext = (move_count == 1 && params[Param::SingleReplyExt]) ? 1 : 0;
     const int alpha_orig = alpha;
     int best_score = -kInfiniteScore;
@@ -272,11 +231,10 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                               : kMaxMoves;
 
     for (int i = 0; i < move_count; ++i) {
-        pick(ply, i);
+        p.order.pick(p.moves, i);
         const Move m = p.moves[i];
         const bool quiet = !m.is_capture();
-        const bool special =
-            (has_tt_move && m == tt_move) || m == p.killers[0] || m == p.killers[1];
+        const bool special = (has_tt_move && m == tt_move) || p.killers.contains(m);
         if (depth <= 0 && searched >= params[Param::QsMaxMoves]) break;
         if (searched > 0 && quiet && !special && !is_decisive(best_score)) {
             if (fut_ok) continue;
@@ -328,16 +286,9 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     if (best_score >= beta && depth > 0) {
         // A cut-off: reward the move, punish the quiet moves tried before it.
-        const int bonus = std::min(depth * depth, 400);
-        update_history(history_of(best_move), bonus * 32);
-        for (int q = 0; q < quiets; ++q) {
-            const Move& other = p.moves[p.quiets_tried[q]];
-            if (!(other == best_move)) update_history(history_of(other), -bonus * 32);
-        }
-        if (!(best_move == p.killers[0])) {
-            p.killers[1] = p.killers[0];
-            p.killers[0] = best_move;
-        }
+        update_on_cutoff(history, p.killers, pos.side_to_move(), p.moves,
+                         std::span<const int>(p.quiets_tried.data(), std::size_t(quiets)),
+                         best_move, depth);
     }
 
     const Bound bound = best_score >= beta   ? BoundLower
@@ -349,7 +300,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
 SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
                                  const std::function<void(const IterationInfo&)>& on_iteration) {
-    start = Clock::now();
+    time.start(limits, game.position().side_to_move(), params[Param::MoveOverheadMs]);
     rules = game.rules();
     pos = game.position();
     keys.clear();
@@ -357,7 +308,7 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
     keys.assign(game.hashes().begin(), game.hashes().end());
     root_index = int(keys.size()) - 1;
     plies[0].plies_from_null = root_index;
-    for (Ply& p : plies) p.killers[0] = p.killers[1] = Move{0, 0, 0};
+    for (Ply& p : plies) p.killers.clear();
     nodes = 0;
     node_limit = limits.nodes;
     stopped = false;
@@ -365,26 +316,6 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
     root_has_best = false;
     tt.new_search();
     init_lmr();
-
-    // Time: a hard limit checked during the search, a soft one between iterations.
-    const double overhead = params[Param::MoveOverheadMs] / 1000.0;
-    timed = false;
-    hard_seconds = soft_seconds = 1e18;
-    if (limits.movetime_ms > 0) {
-        timed = true;
-        hard_seconds = soft_seconds = std::max(0.001, limits.movetime_ms / 1000.0 - overhead);
-    }
-    const int side = int(pos.side_to_move());
-    if (limits.time_ms[side] > 0 && !limits.infinite) {
-        timed = true;
-        const double left = limits.time_ms[side] / 1000.0, inc = limits.inc_ms[side] / 1000.0;
-        const double usable = std::max(0.001, left - overhead);
-        const double soft = std::min(usable / 25 + inc * 0.75, usable * 0.5);
-        const double hard = std::min(soft * 4, usable * 0.6);
-        soft_seconds = std::min(soft_seconds, std::max(0.001, soft));
-        hard_seconds = std::min(hard_seconds, std::max(0.001, hard));
-    }
-    if (limits.infinite) timed = limits.movetime_ms > 0;
 
     SearchResult result;
     MoveList& root_moves = plies[0].moves;
@@ -397,6 +328,7 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
     result.has_move = true;
     result.best = root_moves[0];
 
+    const int side = int(pos.side_to_move());
     const bool no_limit = limits.depth <= 0 && limits.nodes == 0 && limits.movetime_ms <= 0 &&
                           limits.time_ms[side] <= 0 && !limits.infinite;
     const int max_depth = std::min(limits.depth > 0 ? limits.depth
@@ -438,15 +370,15 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
         result.pv.assign(pv[0].begin(), pv[0].begin() + pv_length[0]);
         result.seldepth = seldepth;
         if (on_iteration) {
-            IterationInfo info{depth, s, nodes, elapsed(), result.pv, seldepth};
+            IterationInfo info{depth, s, nodes, time.elapsed(), result.pv, seldepth};
             on_iteration(info);
         }
         if (limits.infinite) continue;
-        if (timed && (elapsed() >= soft_seconds * 0.6 || root_moves.count == 1)) break;
+        if (time.stop_after_iteration(root_moves.count)) break;
         if (is_decisive(s) && depth > plies_to_end(s) + 2 && limits.depth <= 0) break;
     }
     result.nodes = nodes;
-    result.seconds = elapsed();
+    result.seconds = time.elapsed();
     stop_flag.store(false);
     return result;
 }
@@ -476,8 +408,8 @@ std::size_t Searcher::hash_mb() const {
 }
 void Searcher::clear() {
     impl_->tt.clear();
-    std::fill(impl_->history.begin(), impl_->history.end(), 0);
-    for (auto& p : impl_->plies) p.killers[0] = p.killers[1] = Move{0, 0, 0};
+    impl_->history.clear();
+    for (auto& p : impl_->plies) p.killers.clear();
 }
 SearchResult Searcher::search(const Game& game, const SearchLimits& limits,
                               const std::function<void(const IterationInfo&)>& on_iteration) {

@@ -1,7 +1,8 @@
 #pragma once
 // The game-tree search: negamax alpha-beta with principal-variation search, iterative deepening,
-// aspiration windows, a transposition table, move ordering (table move, capture size, killers,
-// history), forced-capture quiescence, and the pruning of search_params.h.
+// aspiration windows, a transposition table, move ordering (movepick.h: table move, capture size,
+// killers, history), forced-capture quiescence, the pruning of search_params.h, and time
+// management (timeman.h).
 //
 // Scores are centi-pieces for the side to move at the root. A win in n plies (turns) scores
 // kWinScore - n, a loss in n plies -(kWinScore - n). Draws by repetition and by the no-capture

@@ -63,7 +63,7 @@ Position mirrored(const Position& p) {
                                  p.turns_since_capture(), p.turn());
 }
 
-int raw_term(const Position& pos, Term t, const Rules& rules = {}) {
+int raw_term(const Position& pos, int t, const Rules& rules = {}) {
     std::array<int, kTermCount> raw;
     extract_terms(pos, rules, raw);
     return raw[t];
@@ -120,33 +120,35 @@ TEST_CASE("The evaluation is the same for either colour and for mirrored boards"
 
 TEST_CASE("The terms mean what they say", "[evaluate]") {
     const Position start = Position::start(Variant::Tsivy);
-    CHECK(raw_term(start, TermMaterial) == 0);
-    CHECK(raw_term(start, TermTempo) == 1);
-    CHECK(raw_term(start, TermCaptureNow) == 2); // the largest capture from the start
+    CHECK(raw_term(start, term_id("material")) == 0);
+    CHECK(raw_term(start, term_id("tempo")) == 1);
+    CHECK(raw_term(start, term_id("capture_now")) == 2); // the largest capture from the start
     CHECK(game_phase(start) == kPhaseScale);
 
     // White a1, b1; Black d1, e1 (in line) and i5. White to move: b1-c1 approaches d1 and e1.
     const Position p = Position::from_string("8B/9/9/9/WW1BB4 w", Variant::Tsivy);
-    CHECK(raw_term(p, TermMaterial) == -1);
-    CHECK(raw_term(p, TermCaptureNow) == 2);
-    CHECK(raw_term(p, TermLoose) == 0 - 1); // i5 stands alone
+    CHECK(raw_term(p, term_id("material")) == -1);
+    CHECK(raw_term(p, term_id("capture_now")) == 2);
+    CHECK(raw_term(p, term_id("loose")) == 0 - 1); // i5 stands alone
     // Black to move in the same place: d1-c1 approaches b1 and a1.
     const Position q = Position::from_string("8B/9/9/9/WW1BB4 b", Variant::Tsivy);
-    CHECK(raw_term(q, TermCaptureNow) == 2);
-    CHECK(raw_term(q, TermExposed) == 2); // d1, e1 exposed to b1-c1
-    CHECK(raw_term(q, TermThreat) == 2);
+    CHECK(raw_term(q, term_id("capture_now")) == 2);
+    CHECK(raw_term(q, term_id("exposed")) == 2); // d1, e1 exposed to b1-c1
+    CHECK(raw_term(q, term_id("threat")) == 2);
     CHECK(game_phase(q) == 5 * kPhaseScale / 44);
 
     // Strong points: a1 is strong, b1 is not.
     const Position strong = Position::from_string("9/9/9/9/W8 w", Variant::Tsivy);
-    CHECK(raw_term(Position::from_string("9/9/9/9/W7B w", Variant::Tsivy), TermStrong) == 0);
-    CHECK(raw_term(strong, TermStrong) == 1);
-    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), TermStrong) == 0);
-    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), TermCentre) == 1);
+    CHECK(raw_term(Position::from_string("9/9/9/9/W7B w", Variant::Tsivy), term_id("strong")) == 0);
+    CHECK(raw_term(strong, term_id("strong")) == 1);
+    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), term_id("strong")) == 0);
+    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), term_id("centre")) == 1);
     // Mobility: a corner piece on a strong point has three lines, b1 has three (no diagonals).
-    CHECK(raw_term(strong, TermMobility) == 3);
-    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), TermMobility) == 3);
-    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), TermMobility) == 8);
+    CHECK(raw_term(strong, term_id("mobility")) == 3);
+    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), term_id("mobility")) ==
+          3);
+    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), term_id("mobility")) ==
+          8);
 }
 
 TEST_CASE("Vela restrictions shape the capture terms", "[evaluate]") {
@@ -154,6 +156,16 @@ TEST_CASE("Vela restrictions shape the capture terms", "[evaluate]") {
     vela.ruleset = RuleSet::Vela;
     // Black (the victim, 21 pieces) may not capture, so White has nothing exposed.
     Position p = Position::start(Variant::Tsivy);
-    CHECK(raw_term(p, TermExposed, vela) == 0);
-    CHECK(raw_term(p, TermCaptureNow, vela) == 1); // single captures for the beneficiary
+    CHECK(raw_term(p, term_id("exposed"), vela) == 0);
+    CHECK(raw_term(p, term_id("capture_now"), vela) == 1); // single captures for the beneficiary
+    // Black to move: White, the opponent, threatens single pieces only (as it would capture).
+    const Position two = Position::from_string("9/9/2W1BB3/9/9 b", Variant::Tsivy);
+    const Position with_six =
+        Position::from_string("7BB/9/2W1BB3/9/6B1B b", Variant::Tsivy); // 6 black pieces
+    CHECK(raw_term(two, term_id("threat")) == 2);                       // standard: e3 and f3
+    CHECK(raw_term(two, term_id("threat"), vela) == 2); // 2 black pieces: no restriction
+    CHECK(raw_term(with_six, term_id("exposed")) == 2);
+    CHECK(raw_term(with_six, term_id("threat")) == 2);
+    CHECK(raw_term(with_six, term_id("threat"), vela) == 1);  // Vela: the first piece only
+    CHECK(raw_term(with_six, term_id("exposed"), vela) == 1); // e3
 }

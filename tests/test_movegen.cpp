@@ -187,6 +187,31 @@ TEST_CASE("vela: restrictions until the victim is down to 5 pieces", "[movegen]"
     check_moves(tsivy("c3", "e3 f3 d5 i1 i5", 'b'), vela, {{"e3d3A", "c3"}});
 }
 
+TEST_CASE("vela: the rights of either side, whoever is to move", "[movegen]") {
+    const Rules vela = rules_for(RuleSet::Vela);
+    for (char side : {'w', 'b'}) {
+        const Position six = tsivy("c3", "e3 f3 d5 i1 i5 h1", side);
+        const TurnRights white = turn_rights(six, vela, Color::White);
+        const TurnRights black = turn_rights(six, vela, Color::Black);
+        CHECK(white.may_capture);
+        CHECK(white.single_capture);
+        CHECK(!white.may_chain);
+        CHECK(!black.may_capture);
+        const TurnRights mover = turn_rights(six, vela);
+        const TurnRights expected = side == 'w' ? white : black;
+        CHECK(mover.may_capture == expected.may_capture);
+        CHECK(mover.single_capture == expected.single_capture);
+        CHECK(mover.may_chain == expected.may_chain);
+        // With 5 black pieces neither side is restricted.
+        const Position five = tsivy("c3", "e3 f3 d5 i1 i5", side);
+        for (Color c : {Color::White, Color::Black}) {
+            CHECK(turn_rights(five, vela, c).may_capture);
+            CHECK(!turn_rights(five, vela, c).single_capture);
+            CHECK(turn_rights(five, vela, c).may_chain);
+        }
+    }
+}
+
 TEST_CASE("vela: the 17th capture lifts the restrictions", "[movegen]") {
     const Rules vela = rules_for(RuleSet::Vela);
     Position pos = tsivy("c3", "e3 f3 d5 i1 i5 h1");

@@ -1,4 +1,5 @@
-// `fanorona eval`: the static evaluation of a position, term by term.
+// `fanorona eval`: the static evaluation of a position, term by term; `--terms`: the registry of
+// evaluation terms (core/terms.h).
 
 #include <cstdio>
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "common/weights_file.h"
 #include "core/evaluate.h"
+#include "core/terms.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -19,15 +21,51 @@ struct EvalOptions {
     std::string weights = "default";
     bool json = false;
     bool all = false;
+    bool terms = false;
+    bool markdown = false;
 };
 
-bool term_applies(int term, Variant v) {
-    if (term >= TermPstTsivy0 && term < TermPstTsivyEnd) return v == Variant::Tsivy;
-    if (term >= TermPstDimy0 && term < TermPstDimyEnd) return v == Variant::Dimy;
-    return true;
+// The registry of terms, as a table, JSON or docs/formats.md's Markdown table.
+void print_terms(bool json, bool markdown) {
+    if (markdown) {
+        std::fputs(terms_markdown_table().c_str(), stdout);
+        return;
+    }
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (int t = 0; t < kTermCount; ++t) {
+            const TermInfo& info = kTerms[t];
+            list.push_back(
+                {{"name", info.name},
+                 {"weights",
+                  {feature_name(feature_of(t, false)), feature_name(feature_of(t, true))}},
+                 {"tapered", info.tapered},
+                 {"group", term_group_name(info.group)},
+                 {"board", term_board_name(info.board)},
+                 {"description", info.description}});
+        }
+        nlohmann::json j;
+        j["phase_scale"] = kPhaseScale;
+        j["eval_scale"] = kEvalScale;
+        j["terms"] = list;
+        std::printf("%s\n", j.dump(1).c_str());
+        return;
+    }
+    std::printf("%-14s %-12s %-6s %s\n", "term", "group", "board", "raw value");
+    for (const TermInfo& info : kTerms)
+        std::printf("%-14s %-12s %-6s %s\n", std::string(info.name).c_str(),
+                    std::string(term_group_name(info.group)).c_str(),
+                    std::string(term_board_name(info.board)).c_str(),
+                    std::string(info.description).c_str());
+    std::printf("\n%d terms, each with an _mg and an _eg weight: %d weights\n", kTermCount,
+                kFeatureCount);
 }
 
 void run_eval(const EvalOptions& o) {
+    if (o.terms) {
+        print_terms(o.json, o.markdown);
+        return;
+    }
     const Rules rules = o.board.make_rules();
     const Position pos = o.board.make_position();
     const Weights w = load_weights_file(o.weights);
@@ -60,7 +98,7 @@ void run_eval(const EvalOptions& o) {
                              {"raw", raw[f / 2]},
                              {"value", value[f]},
                              {"weight", w.values[f]},
-                             {"contribution", double(value[f]) * w.values[f] / kEvalScale}});
+                             {"contribution", eval_of_sum(double(value[f]) * w.values[f])}});
         }
         j["features"] = terms;
         j["sum"] = sum;
@@ -71,17 +109,18 @@ void run_eval(const EvalOptions& o) {
     std::printf("position %s (%s, %s)\n", pos.to_string().c_str(),
                 std::string(variant_name(rules.variant)).c_str(),
                 std::string(ruleset_name(rules.ruleset)).c_str());
+    const auto unit = taper(1, phase); // the features of a raw value of 1
     std::printf("phase %d of %d: feature value = raw term x %d (_mg) or x %d (_eg)\n\n", phase,
-                kPhaseScale, phase, kPhaseScale - phase);
+                kPhaseScale, unit.mg, unit.eg);
     std::printf("%-20s %6s %8s %8s %13s\n", "feature", "raw", "value", "weight", "contribution");
     for (int f = 0; f < kFeatureCount; ++f) {
         if (!term_applies(f / 2, rules.variant)) continue;
         if (!o.all && value[f] == 0) continue;
         std::printf("%-20s %6d %8d %8d %13.2f\n", std::string(feature_name(f)).c_str(), raw[f / 2],
-                    value[f], w.values[f], double(value[f]) * w.values[f] / kEvalScale);
+                    value[f], w.values[f], eval_of_sum(double(value[f]) * w.values[f]));
     }
     std::printf("\nsum %lld / %d = %.2f\n", static_cast<long long>(sum), kEvalScale,
-                double(sum) / kEvalScale);
+                eval_of_sum(double(sum)));
     std::printf("total %d (centi-pieces for %s to move)\n", score,
                 pos.side_to_move() == Color::White ? "White" : "Black");
 }
@@ -97,7 +136,11 @@ void add_eval_command(CLI::App& app) {
     cmd->add_option("--weights", o->weights, "Weights file ('default': the compiled-in weights)")
         ->capture_default_str();
     cmd->add_flag("--all", o->all, "Also list the features whose value is zero");
-    cmd->add_flag("--json", o->json, "Print the evaluation as JSON");
+    cmd->add_flag("--json", o->json, "Print the evaluation (or with --terms the terms) as JSON");
+    cmd->add_flag("--terms", o->terms,
+                  "List the evaluation terms (name, group, board, meaning) instead; no position");
+    cmd->add_flag("--markdown", o->markdown,
+                  "With --terms: print the Markdown table of docs/formats.md");
     cmd->callback([o] { run_eval(*o); });
 }
 

@@ -50,10 +50,11 @@ std::array<std::size_t, kFeatureCount> FeatureMatrix::feature_counts() const {
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const BlockMatrix& block = blocks[b];
         for (Eigen::Index r = 0; r < block.outerSize(); ++r) {
-            const int p = phase[block_begin(b) + std::size_t(r)];
+            // Whether a non-zero raw value gives non-zero _mg and _eg features at this phase.
+            const auto unit = taper(1, int(phase[block_begin(b) + std::size_t(r)]));
             for (BlockMatrix::InnerIterator it(block, r); it; ++it) {
-                counts[2 * it.col()] += p > 0;
-                counts[2 * it.col() + 1] += p < kPhaseScale;
+                counts[feature_of(int(it.col()), false)] += unit.mg != 0;
+                counts[feature_of(int(it.col()), true)] += unit.eg != 0;
             }
         }
     }
@@ -115,11 +116,8 @@ void block_evaluation(const FeatureMatrix& m, std::size_t b,
     const auto phase = Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(
                            m.phase.data() + m.block_begin(b), rows)
                            .cast<float>();
-    constexpr float kScale = 1.0f / float(kEvalScale);
     s.e.resize(rows);
-    s.e.array() =
-        (s.two.col(0).array() * phase + s.two.col(1).array() * (float(kPhaseScale) - phase)) *
-        kScale;
+    s.e.array() = eval_of_sum(blend(s.two.col(0).array(), s.two.col(1).array(), phase));
 }
 
 Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w) {
@@ -132,8 +130,7 @@ Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w) {
                                m.phase.data() + m.block_begin(b), block.rows())
                                .cast<double>();
         out.segment(Eigen::Index(m.block_begin(b)), block.rows()).array() =
-            (two.col(0).array() * phase + two.col(1).array() * (double(kPhaseScale) - phase)) /
-            double(kEvalScale);
+            eval_of_sum(blend(two.col(0).array(), two.col(1).array(), phase));
     });
     return out;
 }

@@ -7,7 +7,8 @@
 // row, instead of the two tapered features per term. For row i with phase p_i and a = p_i / 32:
 //   S_i = sum_t raw(i,t) * (p_i * w_mg(t) + (32 - p_i) * w_eg(t))       (evaluate.h, exact)
 //   e_i = S_i / kEvalScale = a * (R w_mg)_i + (1 - a) * (R w_eg)_i       (centi-pieces)
-// so the tapered features are never stored: this halves the non-zeros (about 11 a row).
+// (blend() and eval_of_sum() of core/taper.h, the evaluation's own formula) so the tapered
+// features are never stored: this halves the non-zeros (about 11 a row).
 // evaluate() is trunc(e_i); the tuner fits e_i itself.
 
 #include <algorithm>

@@ -16,7 +16,8 @@ using Curvature = Eigen::Matrix<double, kFeatureCount, kFeatureCount>;
 struct LossScratch {
     EvalScratch eval;
     Eigen::ArrayXf z, s, slope;                 // K e, sigmoid(K e), its derivative in e
-    Eigen::ArrayXf d, c, a;                     // dloss/de, curvature, phase / 32
+    Eigen::ArrayXf d, c;                        // dloss/de, curvature
+    Eigen::ArrayXf a, b;                        // de/d(R w_mg) = p / 32, de/d(R w_eg)
     Eigen::Matrix<float, Eigen::Dynamic, 2> d2; // d * a and d * (1 - a)
     Eigen::Matrix<float, kTermCount, 2> g2;     // one block's gradient
     Eigen::MatrixXf dense;                      // the block's raw terms, dense
@@ -88,15 +89,18 @@ struct LossBody {
             s.d = (s.s - y) * k;
             s.c = s.slope * k;
         }
-        s.a = Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(
-                  m.phase.data() + m.block_begin(b), n)
-                  .cast<float>() *
-              (1.0f / float(kPhaseScale));
+        // e = eval_of_sum(blend(R w_mg, R w_eg, p)): its slopes in R w_mg and R w_eg.
+        const auto unit =
+            taper(1.0f, Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(
+                            m.phase.data() + m.block_begin(b), n)
+                            .cast<float>());
+        s.a = eval_of_sum(unit.mg);
+        s.b = eval_of_sum(unit.eg);
         const BlockMatrix& block = m.blocks[b];
         if (want_gradient) {
             s.d2.resize(n, 2);
             s.d2.col(0) = (s.d * s.a).matrix();
-            s.d2.col(1) = (s.d * (1.0f - s.a)).matrix();
+            s.d2.col(1) = (s.d * s.b).matrix();
             s.g2.noalias() = block.transpose() * s.d2;
             grad += s.g2.cast<double>();
         }
@@ -105,7 +109,7 @@ struct LossBody {
             s.jac.resize(n, 2 * kTermCount);
             s.c = s.c.sqrt();
             s.jac.leftCols(kTermCount) = (s.c * s.a).matrix().asDiagonal() * s.dense;
-            s.jac.rightCols(kTermCount) = (s.c * (1.0f - s.a)).matrix().asDiagonal() * s.dense;
+            s.jac.rightCols(kTermCount) = (s.c * s.b).matrix().asDiagonal() * s.dense;
             s.jtj.setZero(2 * kTermCount, 2 * kTermCount);
             s.jtj.selfadjointView<Eigen::Lower>().rankUpdate(s.jac.transpose());
             *curv += s.jtj.cast<double>();

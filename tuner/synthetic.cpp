@@ -53,7 +53,7 @@ void label_from_weights(std::vector<std::vector<PositionRecord>>& games, const R
             double sum = 0;
             for (int i = 0; i < f.count; ++i)
                 sum += double(f.entries[i].value) * w.values[f.entries[i].index];
-            const double e = sum / kEvalScale;
+            const double e = eval_of_sum(sum);
             const double p_win = 1.0 / (1.0 + std::exp(-k * e));
             const bool mover_wins = Rng::derive(seed, 0x1AB, index++).uniform() < p_win;
             const bool white_wins = mover_wins == (r.side_to_move == Color::White);

@@ -41,6 +41,34 @@ Weights round_weights(const WeightVector& v) {
     return w;
 }
 
+// The free terms of the material group (core/terms.h), joined by ", ", when a board's point
+// table is free with them: its classes sum to them, so only the L2 pull makes the fit unique. A
+// table is free when none of its classes is held fixed on the data (each is free or unused) and
+// one at least is free. "" when there is no such collinearity.
+std::string collinear_terms(const std::array<bool, kFeatureCount>& free,
+                            const std::array<std::size_t, kFeatureCount>& counts) {
+    std::string names;
+    for (int t = 0; t < kTermCount; ++t) {
+        if (kTerms[t].group != TermGroup::Material) continue;
+        bool collinear = false;
+        for (bool eg : {false, true}) {
+            if (!free[feature_of(t, eg)]) continue;
+            for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
+                const TermRange table = point_table_terms(v);
+                bool fixed = false, any_free = false;
+                for (int c = table.first; c < table.first + table.count; ++c) {
+                    const int f = feature_of(c, eg);
+                    fixed |= !free[f] && counts[f] > 0;
+                    any_free |= free[f];
+                }
+                collinear |= any_free && !fixed;
+            }
+        }
+        if (collinear) names += (names.empty() ? "" : ", ") + std::string(kTerms[t].name);
+    }
+    return names;
+}
+
 std::string loss_text(double v) {
     return std::isnan(v) ? "-" : format("%.6f", v);
 }
@@ -141,13 +169,13 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     }
     if (!report.unused.empty())
         say(format("%zu weights have no data and stay as they are", report.unused.size()));
-    // The point tables of a board sum to the material term: with material and a whole table
-    // free, only the L2 pull makes the fit unique.
-    const bool table_free = problem.free[feature_of(TermPstTsivy0, false)] ||
-                            problem.free[feature_of(TermPstDimy0, false)];
-    if (config.l2 <= 0 && problem.free[feature_of(TermMaterial, false)] && table_free)
-        say("warning: --l2 0 with material and the point tables free: they are collinear, so "
-            "the weights may drift far from the start (use the default --l2)");
+    if (config.l2 <= 0) {
+        const std::string collinear = collinear_terms(problem.free, counts);
+        if (!collinear.empty())
+            say("warning: --l2 0 with " + collinear +
+                " and the point tables free: they are collinear, so the weights may drift far "
+                "from the start (use the default --l2)");
+    }
 
     // Fit.
     say(format("fitting %d weights with %s (%s loss, target %s)", problem.free_count(),

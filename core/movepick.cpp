@@ -1,0 +1,37 @@
+#include "core/movepick.h"
+
+#include <algorithm>
+
+#include "core/bitboard.h"
+
+namespace fanorona {
+
+void MoveOrder::score(const MoveList& moves, const Move* tt_move, const Killers& killers,
+                      const History& history, Color side) {
+    for (int i = 0; i < moves.count; ++i) {
+        const Move& m = moves[i];
+        int s = history.at(side, m);
+        if (tt_move && m == *tt_move)
+            s = 1 << 30;
+        else if (m.is_capture())
+            s += popcount(m.captured) << 16;
+        if (m == killers.moves[0])
+            s += 2 * kHistoryMax + 2;
+        else if (m == killers.moves[1])
+            s += 2 * kHistoryMax + 1;
+        scores[i] = s;
+    }
+}
+
+void update_on_cutoff(History& history, Killers& killers, Color side, const MoveList& moves,
+                      std::span<const int> quiets_tried, const Move& best, int depth) {
+    const int bonus = std::min(depth * depth, 400);
+    history.update(side, best, bonus * 32);
+    for (int q : quiets_tried) {
+        const Move& other = moves[q];
+        if (!(other == best)) history.update(side, other, -bonus * 32);
+    }
+    killers.add(best);
+}
+
+} // namespace fanorona

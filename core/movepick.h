@@ -1,0 +1,76 @@
+#pragma once
+// Move ordering for the search: the table move first, then captures by the number of pieces
+// taken, the killer moves, and the history of quiet cut-offs. The Searcher owns the history and
+// the per-ply killers and order scores; nothing here allocates per node.
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "core/movegen.h"
+
+namespace fanorona {
+
+inline constexpr int kHistoryMax = 16384; // history scores stay within +-kHistoryMax
+
+// How often each (side, from, to) move caused a cut-off, decayed. Invariant: every entry stays
+// within +-kHistoryMax (the update's gravity keeps it there).
+class History {
+public:
+    int& at(Color side, const Move& m) { return table_[(int(side) * 64 + m.from) * 64 + m.to]; }
+    int at(Color side, const Move& m) const {
+        return table_[(int(side) * 64 + m.from) * 64 + m.to];
+    }
+    // Moves an entry towards +-kHistoryMax by `bonus` (negative: a penalty).
+    void update(Color side, const Move& m, int bonus) {
+        int& h = at(side, m);
+        h += bonus - h * std::abs(bonus) / kHistoryMax;
+    }
+    void clear() { std::fill(table_.begin(), table_.end(), 0); }
+
+private:
+    std::vector<int> table_ = std::vector<int>(2 * 64 * 64, 0);
+};
+
+// The two latest moves that caused a cut-off at one ply, newest first.
+struct Killers {
+    Move moves[2] = {{0, 0, 0}, {0, 0, 0}};
+
+    bool contains(const Move& m) const { return m == moves[0] || m == moves[1]; }
+    void add(const Move& m) {
+        if (m == moves[0]) return;
+        moves[1] = moves[0];
+        moves[0] = m;
+    }
+    void clear() { moves[0] = moves[1] = Move{0, 0, 0}; }
+};
+
+// The ordering scores of one node's moves; score i belongs to moves[i] (pick() swaps both).
+struct MoveOrder {
+    std::array<int, kMaxMoves> scores;
+
+    // Scores every move: the table move (when `tt_move` is not null) above all, then captures by
+    // size, then killers, then the history of `side`.
+    void score(const MoveList& moves, const Move* tt_move, const Killers& killers,
+               const History& history, Color side);
+    // Moves the best-scored of moves[i..] to index i (moves before i keep their places).
+    void pick(MoveList& moves, int i) {
+        int best = i;
+        for (int j = i + 1; j < moves.count; ++j)
+            if (scores[j] > scores[best]) best = j;
+        if (best != i) {
+            std::swap(moves[i], moves[best]);
+            std::swap(scores[i], scores[best]);
+        }
+    }
+};
+
+// After a beta cut-off by `best` at `depth`: rewards it in the history, punishes the quiet moves
+// tried before it (their indices in `moves`), and makes it the ply's first killer.
+void update_on_cutoff(History& history, Killers& killers, Color side, const MoveList& moves,
+                      std::span<const int> quiets_tried, const Move& best, int depth);
+
+} // namespace fanorona

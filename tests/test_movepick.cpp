@@ -1,0 +1,97 @@
+// Tests of the search's helpers: move ordering (core/movepick.h) and time management
+// (core/timeman.h).
+
+#include <chrono>
+#include <thread>
+
+#include <catch2/catch.hpp>
+
+#include "core/movepick.h"
+#include "core/search.h"
+#include "core/timeman.h"
+
+using namespace fanorona;
+
+namespace {
+
+Move quiet(int from, int to) {
+    return Move{0, std::uint8_t(from), std::uint8_t(to)};
+}
+Move capture(int from, int to, Bitboard taken) {
+    return Move{taken, std::uint8_t(from), std::uint8_t(to)};
+}
+
+} // namespace
+
+TEST_CASE("Moves come out table move first, then captures by size, killers, history", "[search]") {
+    MoveList moves;
+    const Move small = capture(1, 2, 0b1), big = capture(3, 4, 0b111), killer = quiet(5, 6),
+               liked = quiet(7, 8), plain = quiet(9, 10), table = quiet(11, 12);
+    for (const Move& m : {plain, small, liked, killer, table, big}) moves.push(m);
+    History history;
+    history.update(Color::White, liked, 500);
+    history.update(Color::Black, plain, 9000); // the other side's history does not count
+    Killers killers;
+    killers.add(killer);
+    MoveOrder order;
+    order.score(moves, &table, killers, history, Color::White);
+    const Move expected[] = {table, big, small, killer, liked, plain};
+    for (int i = 0; i < moves.count; ++i) {
+        order.pick(moves, i);
+        CHECK(moves[i] == expected[i]);
+    }
+}
+
+TEST_CASE("A cut-off rewards the move, punishes the quiets tried before it, and makes a killer",
+          "[search]") {
+    MoveList moves;
+    const Move a = quiet(1, 2), b = quiet(3, 4), best = quiet(5, 6);
+    for (const Move& m : {a, b, best}) moves.push(m);
+    History history;
+    Killers killers;
+    killers.add(a);
+    const int tried[] = {0, 1, 2};
+    update_on_cutoff(history, killers, Color::White, moves, tried, best, 3);
+    CHECK(history.at(Color::White, best) > 0);
+    CHECK(history.at(Color::White, a) < 0);
+    CHECK(history.at(Color::White, b) < 0);
+    CHECK(history.at(Color::Black, best) == 0);
+    CHECK(killers.moves[0] == best);
+    CHECK(killers.moves[1] == a);
+    killers.add(best); // already first: no change
+    CHECK(killers.moves[1] == a);
+    for (int i = 0; i < 1000; ++i) history.update(Color::White, best, 400 * 32);
+    CHECK(history.at(Color::White, best) <= kHistoryMax);
+}
+
+TEST_CASE("The time manager: deadlines from movetime and clocks", "[search]") {
+    TimeManager t;
+    SearchLimits depth_only;
+    depth_only.depth = 5;
+    t.start(depth_only, Color::White, 10);
+    CHECK(!t.timed());
+    CHECK(!t.hard_deadline_passed());
+    CHECK(!t.stop_after_iteration(1));
+
+    SearchLimits movetime;
+    movetime.movetime_ms = 1;
+    t.start(movetime, Color::White, 0);
+    CHECK(t.timed());
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(t.hard_deadline_passed());
+    CHECK(t.stop_after_iteration(20));
+
+    SearchLimits clock;
+    clock.time_ms[int(Color::Black)] = 600000;
+    t.start(clock, Color::White, 0); // White has no clock: untimed
+    CHECK(!t.timed());
+    t.start(clock, Color::Black, 0);
+    CHECK(t.timed());
+    CHECK(!t.hard_deadline_passed());
+    CHECK(!t.stop_after_iteration(20));
+    CHECK(t.stop_after_iteration(1)); // a single legal move: no further iteration
+
+    clock.infinite = true; // analysis: the clock does not stop it
+    t.start(clock, Color::Black, 0);
+    CHECK(!t.timed());
+}
