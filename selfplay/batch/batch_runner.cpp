@@ -31,8 +31,22 @@ void install_interrupt_handlers() {
 std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOptions& options,
                         const std::function<PlayedGame(std::uint64_t index)>& play,
                         const std::function<void(PlayedGame&&)>& sink) {
+    return run_unit_batch(
+        indices, options,
+        [&play](std::uint64_t index) {
+            std::vector<PlayedGame> one;
+            one.push_back(play(index));
+            return one;
+        },
+        sink);
+}
+
+std::uint64_t run_unit_batch(const std::vector<std::uint64_t>& indices, const BatchOptions& options,
+                             const std::function<std::vector<PlayedGame>(std::uint64_t unit)>& play,
+                             const std::function<void(PlayedGame&&)>& sink) {
     std::mutex mutex;
-    std::map<std::size_t, PlayedGame> pending;
+    std::map<std::size_t, std::vector<PlayedGame>> pending;
+    std::uint64_t handed = 0;
     std::size_t next = 0;
     std::exception_ptr failure;
     std::atomic<bool> failed{false};
@@ -46,7 +60,7 @@ std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOp
                     if (interrupt_flag().load() || failed.load() ||
                         (options.stop && options.stop->load()))
                         return;
-                    PlayedGame game;
+                    std::vector<PlayedGame> game;
                     try {
                         game = play(indices[slot]);
                     } catch (...) {
@@ -59,7 +73,10 @@ std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOp
                     pending.emplace(slot, std::move(game));
                     while (!failed && !pending.empty() && pending.begin()->first == next) {
                         try {
-                            sink(std::move(pending.begin()->second));
+                            for (PlayedGame& g : pending.begin()->second) {
+                                sink(std::move(g));
+                                ++handed;
+                            }
                         } catch (...) {
                             failure = std::current_exception();
                             failed = true;
@@ -73,7 +90,7 @@ std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOp
             tbb::simple_partitioner());
     });
     if (failure) std::rethrow_exception(failure);
-    return next;
+    return handed;
 }
 
 } // namespace fanorona

@@ -29,4 +29,11 @@ std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOp
                         const std::function<PlayedGame(std::uint64_t index)>& play,
                         const std::function<void(PlayedGame&&)>& sink);
 
+// The same for units of several games (a Vela series): `play(u)` returns the unit's games, which
+// reach `sink` in the order of `units`, then of the unit's vector. Returns the number of games
+// handed to the sink.
+std::uint64_t run_unit_batch(const std::vector<std::uint64_t>& units, const BatchOptions& options,
+                             const std::function<std::vector<PlayedGame>(std::uint64_t unit)>& play,
+                             const std::function<void(PlayedGame&&)>& sink);
+
 } // namespace fanorona
