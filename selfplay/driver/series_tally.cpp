@@ -1,6 +1,7 @@
 #include "selfplay/driver/series_tally.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "core/notation.h"
 #include "stats/elo.h"
@@ -54,8 +55,13 @@ VelaGameFacts vela_game_facts(const GameRecord& record, const Rules& rules) {
         walk.play(m);
         ++f.restricted_turns;
     }
-    f.reached_normal_phase =
-        more_moves || (victim() <= Rules::kVelaVictimFloor && !walk.outcome().over());
+    bool over = true;
+    try {
+        over = walk.outcome().over();
+    } catch (const std::length_error&) {
+        over = false; // too many moves to list: the game was stopped there, not over
+    }
+    f.reached_normal_phase = more_moves || (victim() <= Rules::kVelaVictimFloor && !over);
     return f;
 }
 
