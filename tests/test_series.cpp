@@ -9,6 +9,7 @@
 
 #include "selfplay/driver/driver.h"
 #include "selfplay/driver/series_tally.h"
+#include "selfplay/openings/opening_tree.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/tournament/tournament.h"
 #include "tests/cli_helpers.h"
@@ -292,4 +293,32 @@ TEST_CASE("series: tournament and selfplay write the statistics by kind", "[seri
     const nlohmann::json summary = nlohmann::json::parse(slurp(sdir + "/summary.json"));
     CHECK(summary.contains("series"));
     CHECK(nlohmann::json::parse(slurp(sdir + "/settings.json"))["series"] == "vela");
+}
+
+TEST_CASE("series: the opening tree reads the Vela games of series files under Vela rules",
+          "[series][openings]") {
+    RunConfig c = series_match(fresh_dir("series_openings"), 8);
+    Recorder o;
+    run_games(c, o);
+    const std::string path = c.out_dir + "/games.tsv";
+    const GamesFile file = read_games_file(path);
+    std::uint64_t normal = 0, vela = 0;
+    for (const GameRecord& g : file.games) {
+        normal += g.kind == GameKind::Normal;
+        vela += g.kind == GameKind::Vela;
+    }
+    REQUIRE(vela > 0);
+    const OpeningTree v = build_opening_tree({path}, 3, GameKind::Vela);
+    CHECK(v.rules().ruleset == RuleSet::Vela);
+    CHECK(v.games() == vela);
+    const OpeningTree n = build_opening_tree({path}, 3);
+    CHECK(n.rules().ruleset == RuleSet::Standard);
+    CHECK(n.games() == normal);
+    // A file without series has no Vela games to read.
+    RunConfig plain = c;
+    plain.vela_series = false;
+    plain.out_dir = fresh_dir("series_openings_plain");
+    run_games(plain, o);
+    CHECK_THROWS_WITH(build_opening_tree({plain.out_dir + "/games.tsv"}, 3, GameKind::Vela),
+                      Catch::Contains("not a file of Vela series"));
 }
