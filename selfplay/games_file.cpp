@@ -1,5 +1,6 @@
 #include "selfplay/games_file.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -53,13 +54,20 @@ GameResult parse_result(const std::string& text, const std::string& where) {
 
 } // namespace
 
-std::string games_header_lines(const GamesHeader& header) {
-    return "# fanorona-games 1 variant=" + std::string(variant_name(header.variant)) +
-           " rules=" + std::string(ruleset_name(header.ruleset)) +
-           "\n#index\twhite\tblack\tresult\treason\tturns\topening_turns\tstart\tmoves\tscores\n";
+std::string_view game_kind_name(GameKind k) {
+    return k == GameKind::Normal ? "normal" : k == GameKind::Vela ? "vela" : "skipped";
 }
 
-std::string format_game_record(const GameRecord& r) {
+std::string games_header_lines(const GamesHeader& header) {
+    return std::string("# fanorona-games ") + (header.series ? "2" : "1") +
+           " variant=" + std::string(variant_name(header.variant)) +
+           " rules=" + std::string(ruleset_name(header.ruleset)) +
+           (header.series ? " series=vela" : "") +
+           "\n#index\twhite\tblack\tresult\treason\tturns\topening_turns\tstart\tmoves\tscores" +
+           (header.series ? "\tkind\tbeneficiary" : "") + "\n";
+}
+
+std::string format_game_record(const GameRecord& r, bool series) {
     std::string line = std::to_string(r.index) + '\t' + r.white + '\t' + r.black + '\t' +
                        std::string(result_name(r.result)) + '\t' + r.reason + '\t' +
                        std::to_string(r.moves.size()) + '\t' + std::to_string(r.opening_turns) +
@@ -75,14 +83,18 @@ std::string format_game_record(const GameRecord& r) {
         for (size_t i = 0; i < r.scores.size(); ++i)
             line += (i ? " " : "") + (r.scores[i] ? std::to_string(*r.scores[i]) : "-");
     }
+    if (series)
+        line += '\t' + std::string(game_kind_name(r.kind)) + '\t' +
+                (r.beneficiary.empty() ? std::string("-") : r.beneficiary);
     return line + '\n';
 }
 
 GameRecord parse_game_record(const std::string& line, const std::string& where) {
     const auto cols = split_on(line, '\t');
-    if (cols.size() != 10)
+    if (cols.size() != 10 && cols.size() != 12)
         fail(where, "line",
-             "expected 10 tab-separated columns, found " + std::to_string(cols.size()));
+             "expected 10 (or, in a version 2 file, 12) tab-separated columns, found " +
+                 std::to_string(cols.size()));
     GameRecord r;
     r.index = parse_unsigned(cols[0], where, "index");
     r.white = cols[1];
@@ -124,6 +136,21 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
             }
         }
     }
+    if (cols.size() == 12) {
+        if (cols[10] == "normal")
+            r.kind = GameKind::Normal;
+        else if (cols[10] == "vela")
+            r.kind = GameKind::Vela;
+        else if (cols[10] == "skipped")
+            r.kind = GameKind::Skipped;
+        else
+            fail(where, "kind", "expected normal, vela or skipped, found '" + cols[10] + "'");
+        if (cols[11] != "-") r.beneficiary = cols[11];
+        if (r.kind == GameKind::Vela && r.beneficiary != r.white)
+            fail(where, "beneficiary", "a Vela game's beneficiary is its White player");
+        if (r.kind != GameKind::Vela && !r.beneficiary.empty())
+            fail(where, "beneficiary", "only a Vela game has one ('-')");
+    }
     return r;
 }
 
@@ -149,9 +176,11 @@ GamesFile read_games_file(const std::string& path) {
             const auto head = words(line);
             if (head.size() < 3 || head[1] != "fanorona-games")
                 fail(where, "header", "expected '# fanorona-games 1 variant=... rules=...'");
-            if (head[2] != "1")
+            if (head[2] != "1" && head[2] != "2")
                 fail(where, "header",
-                     "games file format version " + head[2] + " (this build reads version 1)");
+                     "games file format version " + head[2] +
+                         " (this build reads versions 1 and 2)");
+            file.header.series = head[2] == "2";
             if (header_seen || line_no != 1)
                 fail(where, "header", "the '# fanorona-games' line must be the first line, once");
             for (const auto& w : words(line)) {
@@ -163,6 +192,10 @@ GamesFile read_games_file(const std::string& path) {
                     const auto r = parse_ruleset(w.substr(6));
                     if (!r) fail(where, "rules", "unknown rules '" + w.substr(6) + "'");
                     file.header.ruleset = *r;
+                } else if (w.rfind("series=", 0) == 0) {
+                    if (w != "series=vela")
+                        fail(where, "series", "unknown series '" + w.substr(7) + "'");
+                    file.header.series = true;
                 }
             }
             header_seen = true;
@@ -171,6 +204,11 @@ GamesFile read_games_file(const std::string& path) {
         if (line.empty() || line[0] == '#') continue;
         if (!header_seen) fail(where, "header", "missing '# fanorona-games' header line");
         file.games.push_back(parse_game_record(line, where));
+        const std::size_t want = file.header.series ? 12 : 10;
+        if (std::size_t(std::count(line.begin(), line.end(), '\t')) + 1 != want)
+            fail(where, "line",
+                 "expected " + std::to_string(want) + " tab-separated columns in a version " +
+                     (file.header.series ? "2" : "1") + " file");
     }
     if (!header_seen)
         throw GamesFileError(path + ":1: header: missing '# fanorona-games' header line");

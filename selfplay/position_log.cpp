@@ -45,7 +45,7 @@ std::array<std::uint8_t, kPositionRecordBytes> encode_record(const PositionRecor
     b[21] = r.turns_since_capture;
     const int result = r.result == GameResult::BlackWins ? 0 : r.result == GameResult::Draw ? 1 : 2;
     b[22] = std::uint8_t((r.side_to_move == Color::Black ? 1 : 0) | (result << 1));
-    b[23] = 0;
+    b[23] = r.ruleset ? std::uint8_t(1 + int(*r.ruleset)) : 0;
     return b;
 }
 
@@ -63,6 +63,7 @@ PositionRecord decode_record(const std::uint8_t* b) {
     r.result = result == 0   ? GameResult::BlackWins
                : result == 1 ? GameResult::Draw
                              : GameResult::WhiteWins;
+    if (b[23] >= 1 && b[23] <= 3) r.ruleset = RuleSet(b[23] - 1);
     return r;
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -18,7 +19,9 @@ inline constexpr std::uint16_t kPositionLogVersion = 1;
 inline constexpr int kPositionRecordBytes = 24;
 
 // One logged position. Bitboards by colour; `score` is the search score for the side to move;
-// `result` is the game's final result from White's view.
+// `result` is the game's final result from White's view; `ruleset`, when set, the rules of the
+// position's game (set in Vela series, where normal and Vela games share a log; unset: the log
+// header's rules).
 struct PositionRecord {
     Bitboard white = 0;
     Bitboard black = 0;
@@ -29,8 +32,10 @@ struct PositionRecord {
     std::uint8_t turns_since_capture = 0;
     Color side_to_move = Color::White;
     GameResult result = GameResult::Draw;
+    std::optional<RuleSet> ruleset;
 
     Position position(Variant v) const;
+    RuleSet rules_or(RuleSet header) const { return ruleset ? *ruleset : header; }
     friend bool operator==(const PositionRecord&, const PositionRecord&) = default;
 };
 

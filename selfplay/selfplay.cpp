@@ -5,24 +5,32 @@
 #include <ranges>
 
 #include "common/files.h"
+#include "selfplay/driver/series_tally.h"
 
 namespace fanorona {
 
 namespace {
 
 // Counts White wins, draws and Black wins for the summary and the progress line.
+// In Vela series, skipped places are no game, and the games are also counted by kind.
 class ResultCounter : public GameObserver {
 public:
-    void replay(const GameRecord& g, const GameSlot&) override { count(g); }
-    void add(const PlayedGame& g, const GameSlot&, RunFolder&) override { count(g.record); }
+    explicit ResultCounter(const RunConfig& c) : series(c.vela_series), rules(c.rules) {}
+    void replay(const GameRecord& g, const GameSlot& s) override { count(g, s); }
+    void add(const PlayedGame& g, const GameSlot& s, RunFolder&) override { count(g.record, s); }
     std::string progress() const override {
         return "W " + std::to_string(white) + " D " + std::to_string(draws) + " B " +
                std::to_string(black);
     }
     std::uint64_t white = 0, draws = 0, black = 0;
+    bool series = false;
+    Rules rules;
+    SeriesTally tally;
 
 private:
-    void count(const GameRecord& g) {
+    void count(const GameRecord& g, const GameSlot& s) {
+        if (series) tally.add(g, s, rules);
+        if (!g.played()) return;
         (g.result == GameResult::WhiteWins   ? white
          : g.result == GameResult::BlackWins ? black
                                              : draws)++;
@@ -50,7 +58,7 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
     RunConfig c = config;
     c.summary_files = {"summary.json"};
     c.summary_format = kSelfplaySummaryFormat;
-    ResultCounter counter;
+    ResultCounter counter(c);
     SelfplaySummary summary;
     run_games(c, counter, [&](const RunOutcome& run, RunFolder& folder) {
         summary.games = run.games;
@@ -63,6 +71,7 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
         summary.interrupted = run.interrupted;
         nlohmann::json j = summary.to_json(c);
         j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
+        if (c.vela_series) j["series"] = counter.tally.to_json();
         folder.finish("summary.json", j.dump(2) + "\n");
     });
     return summary;

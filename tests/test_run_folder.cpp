@@ -352,14 +352,22 @@ TEST_CASE("a resume refuses a folder whose files disagree: it names the file and
         expect_refused(resume, dir, {dir + "/games.tsv:5: index: game 3 where game 2"});
     }
     SECTION("a games file of another format version") {
+        // Version 2 (Vela series) is read; a later one is not.
         const std::string dir = partial_selfplay("rf_games_version");
+        std::string text = slurp(dir + "/games.tsv");
+        text.replace(0, 18, "# fanorona-games 3");
+        write_bytes(dir + "/games.tsv", text);
+        expect_refused(resume, dir, {dir + "/games.tsv:1: header: games file format version 3"});
+        CHECK_THROWS_WITH(fanorona::read_games_file(dir + "/games.tsv"),
+                          Catch::Contains(dir + "/games.tsv:1: header") &&
+                              Catch::Contains("version 3"));
+    }
+    SECTION("a run without series does not resume a folder of Vela series") {
+        const std::string dir = partial_selfplay("rf_games_series");
         std::string text = slurp(dir + "/games.tsv");
         text.replace(0, 18, "# fanorona-games 2");
         write_bytes(dir + "/games.tsv", text);
-        expect_refused(resume, dir, {dir + "/games.tsv:1: header: games file format version 2"});
-        CHECK_THROWS_WITH(fanorona::read_games_file(dir + "/games.tsv"),
-                          Catch::Contains(dir + "/games.tsv:1: header") &&
-                              Catch::Contains("version 2"));
+        expect_refused(resume, dir, {dir + "/games.tsv:1: header: '# fanorona-games 2"});
     }
     SECTION("a games file of another board") {
         const std::string dir = partial_selfplay("rf_games_board");

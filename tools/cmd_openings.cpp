@@ -23,6 +23,7 @@ struct OpeningsOptions {
     std::vector<std::string> games;
     int plies = 8;
     std::uint64_t min_games = 1;
+    std::string kind = "normal";
     int width = 3;
     double min_share = 0.15;
     std::string out;
@@ -85,7 +86,8 @@ void run_search_book(const OpeningsOptions& o) {
 void run_openings(const OpeningsOptions& o) {
     if (o.by_search) return run_search_book(o);
     if (o.games.empty()) throw std::invalid_argument("--games: give at least one games file");
-    const OpeningTree tree = build_opening_tree(o.games, o.plies);
+    const OpeningTree tree =
+        build_opening_tree(o.games, o.plies, o.kind == "vela" ? GameKind::Vela : GameKind::Normal);
     OpeningView view;
     view.min_games = o.min_games;
     view.width = o.width;
@@ -137,6 +139,11 @@ void add_openings_command(CLI::App& app) {
                     "explorer view of one position, and suites of balanced openings");
     cmd->add_option("--games", o->games, "Games files (games.tsv of self-play or tournaments)")
         ->check(CLI::ExistingFile);
+    cmd->add_option("--kind", o->kind,
+                    "Which games of Vela series files: normal, or vela (the Vela games, under "
+                    "Vela rules); skipped places are never read")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"normal", "vela"}));
     cmd->add_option("--turns,--plies", o->plies, "Build the tree of the first N turns of each game")
         ->check(CLI::Range(0, 200))
         ->capture_default_str();

@@ -27,6 +27,7 @@ struct TuneOptions {
     bool check = false;
     bool quiet = false;
     bool keep_decisive = false;
+    std::string game_rules; // "": every position; else only positions of games under these rules
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -42,6 +43,7 @@ void run_check(const TuneOptions& o) {
     const Weights w = load_weights_file(o.weights);
     DataFilter filter;
     filter.skip_decisive = !o.keep_decisive;
+    if (!o.game_rules.empty()) filter.only_rules = parse_ruleset(o.game_rules);
     const CheckReport r = check_against_engine(o.config.data, w, filter);
     std::printf("checked %llu positions: %llu mismatches between the feature matrix and "
                 "evaluate(); largest difference before truncation %.4f centi-pieces\n",
@@ -79,6 +81,7 @@ void run(TuneOptions& o) {
     }
     c.freeze = split_list(o.freeze);
     c.filter.skip_decisive = !o.keep_decisive;
+    if (!o.game_rules.empty()) c.filter.only_rules = parse_ruleset(o.game_rules);
     const bool quiet = o.quiet;
     const TuneReport report = run_tune(c, [quiet](const std::string& line) {
         if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());
@@ -156,6 +159,10 @@ void add_tune_command(CLI::App& app) {
     add_threads_option(*cmd, c.threads);
     cmd->add_option("--seed", c.seed, "Seed of the validation split, row order and mini-batches")
         ->capture_default_str();
+    cmd->add_option("--game-rules", o->game_rules,
+                    "Only positions of games played under these rules (a Vela series log holds "
+                    "normal and Vela games: --game-rules vela fits the Vela games alone)")
+        ->check(CLI::IsMember({"standard", "firstturn", "vela"}));
     cmd->add_flag("--keep-decisive", o->keep_decisive,
                   "Also use positions whose search score is a forced win or loss (skipped by "
                   "default)");

@@ -143,10 +143,14 @@ namespace fanorona::cli {
 // openings, seed, adjudication, threads, the output folder, resume and quiet.
 struct RunOptions {
     std::string openings = "random:4";
+    std::string series = "none";
 
     void add_to(CLI::App& cmd, RunConfig& run);
-    // Fills the fields that need parsing (the openings).
-    void apply(RunConfig& run) const { run.openings = OpeningSpec::parse(openings); }
+    // Fills the fields that need parsing (the openings, the series).
+    void apply(RunConfig& run) const {
+        run.openings = OpeningSpec::parse(openings);
+        run.vela_series = series == "vela";
+    }
 };
 
 // --threads N, the one thread limit of every command (0: all cores).
@@ -162,6 +166,12 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
         ->capture_default_str();
     cmd.add_option("--seed", run.seed, "Seed: the same seed and settings play the same games")
         ->capture_default_str();
+    cmd.add_option("--series", series,
+                   "vela: games in series of a normal game and a Vela game whose White is the "
+                   "normal game's loser (a drawn normal game ends the series); --games counts "
+                   "game places, 2 per series")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"none", "vela"}));
     add_threads_option(cmd, run.threads);
     cmd.add_option("--out", run.out_dir, "Output folder (created; see docs/formats.md)")
         ->capture_default_str();

@@ -33,10 +33,12 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
         for (std::size_t g = 0; g < f; ++g)
             if (files[g] == path) throw TuneDataError(path + ": positions log given twice");
         const auto file = std::uint32_t(f);
+        const RuleSet log_ruleset = read_position_log_header(path).ruleset;
         const PositionLog log = scan_position_log(path, [&](const std::vector<PositionRecord>& c) {
             GameSpan game{file, c.empty() ? 0 : c.front().game_index, data.records.size(), 0};
             for (const PositionRecord& r : c) {
                 ++data.read;
+                if (filter.only_rules && r.rules_or(log_ruleset) != *filter.only_rules) continue;
                 if (filter.skip_decisive && is_decisive(r.score)) {
                     ++data.skipped_decisive;
                     continue;

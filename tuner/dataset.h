@@ -3,6 +3,7 @@
 // held-out validation split, chosen by game.
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct DataFilter {
     // see is_decisive() in search.h): like mate scores in chess, they say nothing about the
     // evaluation and their score target would be saturated.
     bool skip_decisive = true;
+    // Keep only positions of games played under these rules (a Vela series log holds normal and
+    // Vela games; each record says which, see PositionRecord::ruleset). Unset: every position.
+    std::optional<RuleSet> only_rules;
 };
 
 // One game of a dataset: its records are records[first, first + count).

@@ -82,7 +82,9 @@ FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uin
             for (std::size_t i = 0; i < count; ++i) {
                 const PositionRecord& rec = data.records[rows[first + i]];
                 const Position pos = rec.position(rules.variant);
-                extract_terms(pos, rules, raw);
+                Rules own = rules; // a Vela series log: each position under its game's rules
+                own.ruleset = rec.rules_or(rules.ruleset);
+                extract_terms(pos, own, raw);
                 s.outer[i] = FeatureStorageIndex(nnz);
                 for (int t = 0; t < kTermCount; ++t)
                     if (raw[t]) {

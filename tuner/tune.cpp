@@ -232,7 +232,9 @@ CheckReport check_against_engine(const std::vector<std::string>& files, const We
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const PositionRecord& r = data.records[i];
         const Position pos = r.position(data.rules.variant);
-        const int engine = evaluate(pos, data.rules, w);
+        Rules own = data.rules;
+        own.ruleset = r.rules_or(data.rules.ruleset);
+        const int engine = evaluate(pos, own, w);
         const double mine = e[Eigen::Index(i)];
         report.max_difference = std::max(report.max_difference, std::abs(mine - engine));
         if (int(std::trunc(mine)) != engine) {

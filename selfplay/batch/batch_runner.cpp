@@ -38,11 +38,20 @@ std::pair<std::size_t, std::size_t> BatchQueue::claim(std::size_t n) {
 }
 
 void BatchQueue::deliver(std::size_t position, PlayedGame&& game) {
+    std::vector<PlayedGame> unit;
+    unit.push_back(std::move(game));
+    deliver(position, std::move(unit));
+}
+
+void BatchQueue::deliver(std::size_t position, std::vector<PlayedGame>&& unit) {
     std::lock_guard lock(mutex_);
-    pending_.emplace(position, std::move(game));
+    pending_.emplace(position, std::move(unit));
     while (!failed_ && !pending_.empty() && pending_.begin()->first == next_) {
         try {
-            sink_(std::move(pending_.begin()->second));
+            for (PlayedGame& g : pending_.begin()->second) {
+                sink_(std::move(g));
+                ++handed_;
+            }
         } catch (...) {
             if (!failure_) failure_ = std::current_exception();
             failed_ = true;
@@ -65,7 +74,7 @@ bool BatchQueue::stopping() const {
 
 std::uint64_t BatchQueue::delivered() const {
     std::lock_guard lock(mutex_);
-    return next_;
+    return handed_;
 }
 
 void BatchQueue::rethrow_failure() const {
@@ -76,6 +85,19 @@ void BatchQueue::rethrow_failure() const {
 std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOptions& options,
                         const std::function<PlayedGame(std::uint64_t index)>& play,
                         const std::function<void(PlayedGame&&)>& sink) {
+    return run_unit_batch(
+        indices, options,
+        [&play](std::uint64_t index) {
+            std::vector<PlayedGame> one;
+            one.push_back(play(index));
+            return one;
+        },
+        sink);
+}
+
+std::uint64_t run_unit_batch(const std::vector<std::uint64_t>& indices, const BatchOptions& options,
+                             const std::function<std::vector<PlayedGame>(std::uint64_t unit)>& play,
+                             const std::function<void(PlayedGame&&)>& sink) {
     BatchQueue queue(indices, options, sink);
     std::thread remote;
     if (options.remote)

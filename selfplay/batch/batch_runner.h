@@ -40,8 +40,9 @@ struct BatchOptions {
 };
 
 // The shared state of one batch. Positions of `indices` are claimed (locally one at a time,
-// remotely in blocks) and each claimed position is delivered exactly once; the sink receives the
-// games in position order, from one thread at a time. Invariant: next_ <= claimed_.
+// remotely in blocks) and each claimed position is delivered exactly once, as one game or as the
+// games of a unit (a Vela series); the sink receives the games in position order (a unit's in
+// its order), from one thread at a time. Invariant: next_ <= claimed_.
 class BatchQueue {
 public:
     BatchQueue(const std::vector<std::uint64_t>& indices, const BatchOptions& options,
@@ -52,12 +53,14 @@ public:
     // Claims up to n positions [first, last); an empty range when no game should start (all
     // claimed, interrupted, stopped, or a failure).
     std::pair<std::size_t, std::size_t> claim(std::size_t n);
-    // Hands a finished game in; the sink gets it once every earlier position is in.
+    // Hands a finished game (or unit of games) in; the sink gets it once every earlier position
+    // is in.
     void deliver(std::size_t position, PlayedGame&& game);
+    void deliver(std::size_t position, std::vector<PlayedGame>&& unit);
     // Records the first failure; no new game starts after it.
     void fail(std::exception_ptr failure);
     bool stopping() const;
-    std::uint64_t delivered() const;
+    std::uint64_t delivered() const; // games handed to the sink
     void rethrow_failure() const;
 
 private:
@@ -65,8 +68,9 @@ private:
     BatchOptions options_;
     const std::function<void(PlayedGame&&)>& sink_;
     mutable std::mutex mutex_;
-    std::map<std::size_t, PlayedGame> pending_;
+    std::map<std::size_t, std::vector<PlayedGame>> pending_;
     std::size_t claimed_ = 0, next_ = 0;
+    std::uint64_t handed_ = 0;
     std::exception_ptr failure_;
     std::atomic<bool> failed_{false};
 };
@@ -78,5 +82,12 @@ private:
 std::uint64_t run_batch(const std::vector<std::uint64_t>& indices, const BatchOptions& options,
                         const std::function<PlayedGame(std::uint64_t index)>& play,
                         const std::function<void(PlayedGame&&)>& sink);
+
+// The same for units of several games (a Vela series): `play(u)` returns the unit's games, which
+// reach `sink` in the order of `units`, then of the unit's vector. Returns the number of games
+// handed to the sink.
+std::uint64_t run_unit_batch(const std::vector<std::uint64_t>& units, const BatchOptions& options,
+                             const std::function<std::vector<PlayedGame>(std::uint64_t unit)>& play,
+                             const std::function<void(PlayedGame&&)>& sink);
 
 } // namespace fanorona

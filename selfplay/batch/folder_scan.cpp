@@ -40,12 +40,12 @@ void check_games_header_line(const std::string& line, const std::string& expecte
                              ": header: not a games file (expected '# fanorona-games 1 "
                              "...', found '" +
                              line.substr(0, 60) + "')");
-    if (w[2] != "1")
+    if (w[2] != "1" && w[2] != "2")
         throw RunFolderError(where + ": header: games file format version " + w[2] +
-                             " (this build reads and writes version 1)");
+                             " (this build reads and writes versions 1 and 2)");
     if (line != expected)
         throw RunFolderError(where + ": header: '" + line + "', but this run writes '" + expected +
-                             "' (another board or rules)");
+                             "' (another board, rules or series)");
 }
 
 } // namespace

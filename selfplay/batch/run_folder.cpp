@@ -216,7 +216,7 @@ void RunFolder::append(const PlayedGame& game) {
     // The chunk first: a game counts once its games.tsv line is complete, and resume cuts a
     // chunk that has no line.
     if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
-    games_file_.append(format_game_record(game.record));
+    games_file_.append(format_game_record(game.record, spec_.header.series));
     broken_ = false;
     ++games_;
     if (spec_.log_positions) positions_ += game.positions.size();

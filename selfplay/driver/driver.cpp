@@ -3,6 +3,7 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "common/weights_fingerprint.h"
@@ -18,6 +19,11 @@ namespace {
 
 const char* pairing_name(Pairing p) {
     return p == Pairing::SelfPlay ? "self" : p == Pairing::Gauntlet ? "gauntlet" : "roundrobin";
+}
+
+// The seed of the Vela games' openings ("VELA" mixed into the run's seed).
+std::uint64_t vela_seed(std::uint64_t seed) {
+    return seed ^ 0x56454C4100000000ULL;
 }
 
 // The indices of this shard's games, in order.
@@ -42,6 +48,16 @@ void RunConfig::validate() const {
         if (!names.insert(p.name).second)
             throw std::invalid_argument("--player: the name '" + p.name + "' is used twice");
     if (games == 0) throw std::invalid_argument("--games must be at least 1");
+    if (vela_series) {
+        if (games % 2 != 0)
+            throw std::invalid_argument("--series vela: --games counts the places of whole series "
+                                        "(2 per series), so it must be even");
+        if (shard_count != 1)
+            throw std::invalid_argument("--series vela cannot be sharded (--shard) yet");
+        if (rules.ruleset == RuleSet::Vela)
+            throw std::invalid_argument(
+                "--series vela: --rules gives the normal games' rules (standard or firstturn)");
+    }
     if (shard_count < 1 || shard_index < 0 || shard_index >= shard_count)
         throw std::invalid_argument("--shard I/N needs 0 <= I < N");
     if (!(exploration.epsilon >= 0 && exploration.epsilon <= 1))
@@ -80,6 +96,7 @@ nlohmann::json settings_json(const RunConfig& c) {
         {"log_positions", c.log_positions},
         {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
     };
+    if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
     for (const auto& [key, value] : c.extra_settings.items()) j[key] = value;
     return j;
 }
@@ -92,7 +109,7 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     folder.dir = c.out_dir;
     folder.settings = settings_json(c);
     folder.free_keys = {"games"};
-    folder.header = GamesHeader{c.rules.variant, c.rules.ruleset};
+    folder.header = GamesHeader{c.rules.variant, c.rules.ruleset, c.vela_series};
     folder.log_positions = c.log_positions;
     folder.live_path = c.live_path;
     folder.summary_files = c.summary_files;
@@ -113,8 +130,39 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
                      static_cast<unsigned long long>(schedule.rounds_for(c.games)), openings.size(),
                      c.openings.path.c_str());
 
+    // The Vela games' openings: the same spec under Vela rules, from their own seed.
+    Rules vela_rules = c.rules;
+    vela_rules.ruleset = RuleSet::Vela;
+    const std::vector<Opening> vela_openings =
+        c.vela_series
+            ? load_openings(c.openings, vela_rules, schedule.rounds_for(c.games), vela_seed(c.seed))
+            : std::vector<Opening>{};
+
     std::vector<std::string> descriptions;
     for (const EngineSpec& p : c.players) descriptions.push_back(p.description());
+    // The last normal game of a series seen (replayed or written): a Vela place's colours.
+    struct NormalGame {
+        GameSlot slot;
+        GameResult result = GameResult::Draw;
+        std::uint64_t index = 0;
+    };
+    std::optional<NormalGame> last_normal;
+    // The slot of game `index` with a Vela game's real colours; `skipped` when its series ended.
+    auto real_slot = [&](std::uint64_t index, bool* skipped) {
+        GameSlot slot = schedule.slot(index);
+        *skipped = false;
+        if (slot.vela) {
+            if (!last_normal || last_normal->index + 1 != index)
+                throw std::logic_error("Vela game without its normal game");
+            *skipped =
+                !vela_colours(slot, last_normal->slot, last_normal->result == GameResult::WhiteWins,
+                              last_normal->result == GameResult::BlackWins);
+        }
+        return slot;
+    };
+    auto note_game = [&](const GameRecord& g, const GameSlot& slot) {
+        if (c.vela_series && !slot.vela) last_normal = NormalGame{slot, g.result, g.index};
+    };
 
     // Step 1. The games already in the folder: each must be the scheduled game at its place.
     std::vector<std::uint64_t> indices = shard_indices(c);
@@ -131,24 +179,67 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
         const GamesFile old = read_games_file(RunFolder::games_path(c.out_dir));
         for (std::uint64_t k = 0; k < existing; ++k) {
             const GameRecord& g = old.games[k];
-            const GameSlot slot = schedule.slot(indices[k]);
+            bool skipped = false;
+            const GameSlot slot = real_slot(indices[k], &skipped);
+            const GameKind kind = !slot.vela ? GameKind::Normal
+                                  : skipped  ? GameKind::Skipped
+                                             : GameKind::Vela;
             if (g.index != indices[k] || g.white != descriptions[std::size_t(slot.white)] ||
-                g.black != descriptions[std::size_t(slot.black)])
+                g.black != descriptions[std::size_t(slot.black)] || g.kind != kind)
                 throw std::runtime_error(
                     RunFolder::games_path(c.out_dir) + ": game " + std::to_string(g.index) +
                     " does not match this run's schedule (expected game " +
                     std::to_string(indices[k]) + ", " + descriptions[std::size_t(slot.white)] +
-                    " against " + descriptions[std::size_t(slot.black)] + ")");
+                    " against " + descriptions[std::size_t(slot.black)] +
+                    (c.vela_series ? ", " + std::string(game_kind_name(kind)) : std::string()) +
+                    ")");
+            note_game(g, slot);
             observer.replay(g, slot);
         }
     }
     indices.erase(indices.begin(), indices.begin() + std::ptrdiff_t(existing));
     const std::uint64_t positions_before = files.positions_written();
 
-    // Step 2. Play the rest on oneTBB workers, each with its own players (and on the other
-    // ranks of an MPI job, which receive the settings and openings).
-    ScheduledGames games(c, openings);
-    const std::unique_ptr<RemotePlayers> remote = cluster::remote_players(games);
+    // Step 2. Play the rest on oneTBB workers, each with its own players, and on the other ranks
+    // of an MPI job, which receive the settings and openings (not for Vela series yet: a series
+    // is one unit of two games).
+    ScheduledGames scheduled(c, openings, vela_openings);
+    const std::unique_ptr<RemotePlayers> remote =
+        c.vela_series ? nullptr : cluster::remote_players(scheduled);
+    auto play_slot = [&](std::uint64_t index, const GameSlot& slot) {
+        return scheduled.play_slot(index, slot);
+    };
+    auto play = [&](std::uint64_t index) { return play_slot(index, schedule.slot(index)); };
+    // A whole series: its normal game (or the one in the folder, when a resume stopped between
+    // the two), then its Vela game with the loser as White, or its skipped place after a draw.
+    const std::optional<NormalGame> resumed_normal = last_normal;
+    auto play_series = [&](std::uint64_t series) {
+        std::vector<PlayedGame> games;
+        std::optional<NormalGame> normal;
+        if (existing % 2 == 1 && series == existing / 2) {
+            normal = resumed_normal;
+        } else {
+            const GameSlot slot = schedule.slot(2 * series);
+            games.push_back(play_slot(2 * series, slot));
+            normal = NormalGame{slot, games.back().record.result, 2 * series};
+        }
+        GameSlot vela = schedule.slot(2 * series + 1);
+        if (vela_colours(vela, normal->slot, normal->result == GameResult::WhiteWins,
+                         normal->result == GameResult::BlackWins)) {
+            games.push_back(play_slot(2 * series + 1, vela));
+        } else {
+            PlayedGame skip;
+            skip.record.index = 2 * series + 1;
+            skip.record.white = descriptions[std::size_t(vela.white)];
+            skip.record.black = descriptions[std::size_t(vela.black)];
+            skip.record.result = GameResult::Draw;
+            skip.record.reason = "series-over";
+            skip.record.start = Position::start(c.rules.variant).to_string();
+            skip.record.kind = GameKind::Skipped;
+            games.push_back(std::move(skip));
+        }
+        return games;
+    };
 
     // Step 3. Write each game in order, then let the observer count it.
     std::atomic<bool> stop{observer.finished()};
@@ -157,15 +248,24 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     auto sink = [&](PlayedGame&& game) {
         files.append(game);
         ++done;
-        observer.add(game, schedule.slot(game.record.index), files);
+        bool skipped = false;
+        const GameSlot slot = real_slot(game.record.index, &skipped);
+        note_game(game.record, slot);
+        observer.add(game, slot, files);
         if (observer.finished()) stop = true;
         progress.update(done, observer.progress());
     };
     if (!stop) {
         progress.update(done, observer.progress(), true);
-        outcome.played_now = run_batch(
-            indices, BatchOptions{c.threads, &stop, remote.get()},
-            [&games](std::uint64_t index) { return games.play(index); }, sink);
+        if (!c.vela_series) {
+            outcome.played_now =
+                run_batch(indices, BatchOptions{c.threads, &stop, remote.get()}, play, sink);
+        } else {
+            std::vector<std::uint64_t> series;
+            for (std::uint64_t s = existing / 2; s < c.games / 2; ++s) series.push_back(s);
+            outcome.played_now =
+                run_unit_batch(series, BatchOptions{c.threads, &stop}, play_series, sink);
+        }
         progress.finish();
     }
     outcome.seconds = progress.elapsed_seconds();

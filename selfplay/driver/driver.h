@@ -25,7 +25,11 @@ struct RunConfig {
     Rules rules;
     std::vector<EngineSpec> players;
     Pairing pairing = Pairing::SelfPlay;
-    std::uint64_t games = 100; // scheduled games (all shards together)
+    std::uint64_t games = 100; // scheduled games (all shards together); with series: game places
+    // Vela series (`--series vela`): games come in series of a normal game under `rules` and a
+    // Vela game whose White (the beneficiary) is the normal game's loser; a drawn normal game ends
+    // the series (its Vela place holds a `skipped` line). See Schedule for the layout.
+    bool vela_series = false;
     OpeningSpec openings = OpeningSpec::parse("random:4");
     std::uint64_t seed = 1;
     AdjudicationConfig adjudication;
@@ -43,7 +47,13 @@ struct RunConfig {
     bool resume = false;
     bool quiet = false;
 
-    Schedule schedule() const { return Schedule::make(pairing, int(players.size())); }
+    Schedule schedule() const { return Schedule::make(pairing, int(players.size()), vela_series); }
+    // The rules of a game: `rules`, or for the Vela game of a series the same with Vela.
+    Rules rules_of(const GameSlot& slot) const {
+        Rules r = rules;
+        if (slot.vela) r.ruleset = RuleSet::Vela;
+        return r;
+    }
     // Throws std::invalid_argument with a one-line message naming the bad setting.
     void validate() const;
 };
@@ -54,6 +64,8 @@ inline constexpr const char* kRunSettingsFormat = "fanorona-run-settings 1";
 nlohmann::json settings_json(const RunConfig& config);
 
 // Receives the games of a run in game order, from one thread at a time.
+// In Vela series the slot of a Vela game carries its real colours (the beneficiary White), and a
+// skipped Vela game (drawn normal game) comes as a record of kind Skipped: count it as no game.
 class GameObserver {
 public:
     virtual ~GameObserver() = default;

@@ -2,22 +2,27 @@
 
 namespace fanorona {
 
-ScheduledGames::ScheduledGames(RunConfig config, std::vector<Opening> openings)
-    : config_(std::move(config)), schedule_(config_.schedule()), openings_(std::move(openings)) {
-    if (openings_.empty()) throw std::invalid_argument("a run needs at least one opening");
+ScheduledGames::ScheduledGames(RunConfig config, std::vector<Opening> openings,
+                               std::vector<Opening> vela_openings)
+    : config_(std::move(config)), schedule_(config_.schedule()), openings_(std::move(openings)),
+      vela_openings_(std::move(vela_openings)) {
+    if (openings_.empty() || (config_.vela_series && vela_openings_.empty()))
+        throw std::invalid_argument("a run needs at least one opening");
     for (const EngineSpec& p : config_.players) descriptions_.push_back(p.description());
 }
 
-PlayedGame ScheduledGames::play(std::uint64_t index) {
+PlayedGame ScheduledGames::play_slot(std::uint64_t index, const GameSlot& slot) {
     auto& mine = players_.local();
-    if (mine.empty()) mine.resize(config_.players.size());
-    const GameSlot slot = schedule_.slot(index);
+    if (mine.empty()) mine.resize(2 * config_.players.size());
+    const Rules rules = config_.rules_of(slot);
+    const std::size_t base = slot.vela ? config_.players.size() : 0;
     const auto white = std::size_t(slot.white), black = std::size_t(slot.black);
     for (std::size_t p : {white, black})
-        if (!mine[p]) mine[p] = make_player(config_.players[p], config_.rules, config_.seed);
+        if (!mine[base + p]) mine[base + p] = make_player(config_.players[p], rules, config_.seed);
     GameSetup setup;
-    setup.rules = config_.rules;
-    setup.opening = openings_[slot.opening % openings_.size()];
+    setup.rules = rules;
+    setup.opening = slot.vela ? vela_openings_[slot.opening % vela_openings_.size()]
+                              : openings_[slot.opening % openings_.size()];
     setup.index = index;
     setup.seed = config_.seed;
     setup.adjudication = config_.adjudication;
@@ -26,8 +31,13 @@ PlayedGame ScheduledGames::play(std::uint64_t index) {
     setup.black_time_control = config_.players[black].time_control;
     setup.white_name = descriptions_[white];
     setup.black_name = descriptions_[black];
-    PlayedGame game = play_game(setup, *mine[white], *mine[black]);
+    PlayedGame game = play_game(setup, *mine[base + white], *mine[base + black]);
     if (!config_.log_positions) game.positions.clear();
+    if (config_.vela_series) {
+        game.record.kind = slot.vela ? GameKind::Vela : GameKind::Normal;
+        if (slot.vela) game.record.beneficiary = game.record.white;
+        for (PositionRecord& r : game.positions) r.ruleset = rules.ruleset;
+    }
     return game;
 }
 

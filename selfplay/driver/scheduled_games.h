@@ -14,13 +14,18 @@
 
 namespace fanorona {
 
-// Holds a run's settings, schedule and openings, and each worker thread's own players (built from
-// the specs on first use; a player is reset at the start of every game).
+// Holds a run's settings, schedule and openings (and, for Vela series, the Vela games'
+// openings), and each worker thread's own players: one per player and rule set, built from the
+// specs on first use (so an external engine is told the rules once) and reset at every game.
 class ScheduledGames {
 public:
-    ScheduledGames(RunConfig config, std::vector<Opening> openings);
+    ScheduledGames(RunConfig config, std::vector<Opening> openings,
+                   std::vector<Opening> vela_openings = {});
     // Plays game `index`; thread-safe (every thread has its own players).
-    PlayedGame play(std::uint64_t index);
+    PlayedGame play(std::uint64_t index) { return play_slot(index, schedule_.slot(index)); }
+    // Plays game `index` with the colours of `slot` (a Vela game's real colours).
+    PlayedGame play_slot(std::uint64_t index, const GameSlot& slot);
+    const std::vector<std::string>& descriptions() const { return descriptions_; }
 
     const RunConfig& config() const { return config_; }
     const std::vector<Opening>& openings() const { return openings_; }
@@ -28,7 +33,7 @@ public:
 private:
     RunConfig config_;
     Schedule schedule_;
-    std::vector<Opening> openings_;
+    std::vector<Opening> openings_, vela_openings_;
     std::vector<std::string> descriptions_;
     tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Player>>> players_;
 };

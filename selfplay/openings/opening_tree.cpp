@@ -129,17 +129,22 @@ void OpeningTree::add_game(const GameRecord& game, const std::string& where) {
 }
 
 void OpeningTree::add_file(const GamesFile& file, const std::string& path,
-                           const std::vector<int>& lines) {
-    if (file.header.variant != rules_.variant || file.header.ruleset != rules_.ruleset)
+                           const std::vector<int>& lines, GameKind kind) {
+    if (kind == GameKind::Vela && !file.header.series)
+        throw GamesFileError(path + ":1: header: not a file of Vela series (--kind vela reads "
+                                    "the Vela games of `--series vela` runs)");
+    const RuleSet ruleset = kind == GameKind::Vela ? RuleSet::Vela : file.header.ruleset;
+    if (file.header.variant != rules_.variant || ruleset != rules_.ruleset)
         throw GamesFileError(
             path + ":1: header: variant=" + std::string(variant_name(file.header.variant)) +
-            " rules=" + std::string(ruleset_name(file.header.ruleset)) +
+            " rules=" + std::string(ruleset_name(ruleset)) +
             " differs from the other files' variant=" + std::string(variant_name(rules_.variant)) +
             " rules=" + std::string(ruleset_name(rules_.ruleset)));
     for (std::size_t i = 0; i < file.games.size(); ++i) {
         const std::string where = i < lines.size()
                                       ? path + ":" + std::to_string(lines[i])
                                       : path + ": game " + std::to_string(file.games[i].index);
+        if (file.games[i].kind != kind) continue;
         add_game(file.games[i], where);
     }
 }
@@ -185,7 +190,7 @@ std::vector<const OpeningNode*> OpeningTree::nodes() const {
     return out;
 }
 
-OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies) {
+OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies, GameKind kind) {
     if (paths.empty()) throw std::invalid_argument("no games files given");
     std::optional<OpeningTree> tree;
     for (const std::string& path : paths) {
@@ -193,10 +198,10 @@ OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies)
         if (!tree) {
             Rules rules;
             rules.variant = file.header.variant;
-            rules.ruleset = file.header.ruleset;
+            rules.ruleset = kind == GameKind::Vela ? RuleSet::Vela : file.header.ruleset;
             tree.emplace(rules, plies);
         }
-        tree->add_file(file, path, games_file_data_lines(path));
+        tree->add_file(file, path, games_file_data_lines(path), kind);
     }
     tree->finish();
     return std::move(*tree);

@@ -65,9 +65,11 @@ public:
 
     // Adds one game, replaying it to check every move; throws GamesFileError naming `where`.
     void add_game(const GameRecord& game, const std::string& where);
-    // Adds every game of a file read from `path`; its header must match the tree's rules.
-    // `lines` gives each game's line number in the file, for error messages.
-    void add_file(const GamesFile& file, const std::string& path, const std::vector<int>& lines);
+    // Adds every game of kind `kind` of a file read from `path` (the Vela games of a Vela series
+    // file, or its normal games, never its skipped places); the rules they were played under must
+    // be the tree's. `lines` gives each game's line number in the file, for error messages.
+    void add_file(const GamesFile& file, const std::string& path, const std::vector<int>& lines,
+                  GameKind kind = GameKind::Normal);
     // Sorts moves and roots; call once after adding games, before reading.
     void finish();
 
@@ -95,7 +97,9 @@ std::string board_string(const Position& pos);
 // The line number of each game line of a games file, in order (as read_games_file reads them).
 std::vector<int> games_file_data_lines(const std::string& path);
 
-// Reads games files into a tree of `plies` turns; every file must use the same rules.
-OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies);
+// Reads the games of kind `kind` (normal, or the Vela games of Vela series files) into a tree of
+// `plies` turns; every file must use the same rules.
+OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies,
+                               GameKind kind = GameKind::Normal);
 
 } // namespace fanorona

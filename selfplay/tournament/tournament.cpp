@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+
+#include "selfplay/driver/series_tally.h"
 
 #include "stats/elo.h"
 #include "stats/stats_json.h"
@@ -79,10 +82,36 @@ public:
         standings.results = stats::PairwiseResults(names_);
     }
     void replay(const GameRecord& g, const GameSlot& s) override {
+        if (series_) {
+            ++places;
+            series_tally(s).add(g, s, c_.run.rules);
+            if (!s.vela) standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
+            return;
+        }
         standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
     }
     void add(const PlayedGame& game, const GameSlot& s, RunFolder& folder) override {
         const int a = s.first, b = s.second;
+        if (series_) {
+            // One live line per series (the live stream's "pair" is the series' two places).
+            ++places;
+            if (!s.vela) {
+                standings.add(game.record, a, b, s.first_of_pair, c_.sprt);
+                series_tally(s).add(game.record, s, c_.run.rules);
+                return;
+            }
+            SeriesTally& t = series_tally(s);
+            t.add(game.record, s, c_.run.rules);
+            Json line = {{"pair", places / 2 - 1},
+                         {"games", places},
+                         {"players", {names_[std::size_t(a)], names_[std::size_t(b)]}},
+                         {"kind", std::string(game_kind_name(game.record.kind))},
+                         {"reasons", {game.record.reason}},
+                         {"series", t.to_json()}};
+            if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
+            folder.append_live(line);
+            return;
+        }
         if (!standings.add(game.record, a, b, s.first_of_pair, c_.sprt)) return;
         const auto e =
             stats::estimate_elo(standings.results.pentanomial(std::size_t(a), std::size_t(b)));
@@ -112,12 +141,48 @@ public:
     }
     bool finished() const override { return standings.decided(); }
 
-    Standings standings;
+    Standings standings;              // in Vela series: the normal games only
+    std::uint64_t places = 0;         // Vela series: game places seen (skipped ones included)
+    std::map<int, SeriesTally> tally; // Vela series: by pairing index
+
+    SeriesTally& series_tally(const GameSlot& s) { return tally[s.pairing]; }
 
 private:
     const TournamentConfig& c_;
     std::vector<std::string> names_;
+    bool series_ = c_.run.vela_series;
 };
+
+// The Vela series block of results.txt for one pairing.
+std::string series_text(const std::string& a, const std::string& b, const SeriesTally& t) {
+    const Json j = t.to_json();
+    char buf[512];
+    auto wdl = [](const stats::WDL& w) {
+        return std::to_string(w.wins) + "-" + std::to_string(w.draws) + "-" +
+               std::to_string(w.losses);
+    };
+    auto elo = [](const Json& x) {
+        char e[64];
+        if (x["elo"].is_null()) return std::string("n/a");
+        std::snprintf(e, sizeof e, "%+.1f +- %.1f", x["elo"].get<double>(),
+                      x["elo_error95"].is_null() ? NAN : x["elo_error95"].get<double>());
+        return std::string(e);
+    };
+    std::snprintf(buf, sizeof buf,
+                  "\nVela series %s vs %s (W-D-L from %s's side unless said)\n"
+                  "  normal games  %s  Elo %s  (avg %.1f turns)\n"
+                  "  Vela games    %s for the beneficiary  Elo %s  (avg %.1f turns; victim "
+                  "reached normal rules in %llu)\n"
+                  "  series        %s  Elo %s  (%llu ended by a drawn normal game)\n",
+                  a.c_str(), b.c_str(), a.c_str(), wdl(t.normal).c_str(),
+                  elo(j["normal"]["first_player"]).c_str(),
+                  j["normal"]["average_turns"].get<double>(), wdl(t.vela).c_str(),
+                  elo(j["vela"]["beneficiary"]).c_str(), j["vela"]["average_turns"].get<double>(),
+                  static_cast<unsigned long long>(t.vela_reached_normal_phase),
+                  wdl(t.series).c_str(), elo(j["series"]["first_player"]).c_str(),
+                  static_cast<unsigned long long>(t.skipped));
+    return buf;
+}
 
 } // namespace
 
@@ -146,7 +211,8 @@ TournamentResult run_tournament(const TournamentConfig& c) {
     run_games(run, observer, [&](const RunOutcome& outcome, RunFolder& folder) {
         result.played_now = outcome.played_now;
         result.seconds = outcome.seconds;
-        result.interrupted = !standings.decided() && standings.games < run.games;
+        const std::uint64_t places = run.vela_series ? observer.places : standings.games;
+        result.interrupted = !standings.decided() && places < run.games;
         result.results = standings.results;
         result.games = standings.games;
         result.pairs = standings.pairs;
@@ -157,7 +223,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
                     {"games", result.games},
                     {"pairs", result.pairs},
                     {"scheduled_games", run.games},
-                    {"complete", result.games == run.games || standings.decided()},
+                    {"complete", places == run.games || standings.decided()},
                     {"games_this_run", result.played_now},
                     {"seconds", result.seconds},
                     {"players", descriptions},
@@ -165,8 +231,23 @@ TournamentResult run_tournament(const TournamentConfig& c) {
         if (run.players.size() == 2)
             out["match"] = stats::to_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
         if (standings.sprt) out["sprt"] = sprt_json(*standings.sprt, *c.sprt);
+        std::string text = stats::render_text(result.table);
+        if (run.vela_series) {
+            // The table, "match" and the SPRT count the normal games; this block every kind.
+            out["series_places"] = places;
+            Json by_pairing = Json::array();
+            const Schedule schedule = run.schedule();
+            for (const auto& [p, t] : observer.tally) {
+                const auto [a, b] = schedule.pairings[std::size_t(p)];
+                Json j = t.to_json();
+                j["players"] = {names[std::size_t(a)], names[std::size_t(b)]};
+                by_pairing.push_back(j);
+                text += series_text(names[std::size_t(a)], names[std::size_t(b)], t);
+            }
+            out["vela_series"] = by_pairing;
+        }
         folder.finish("results.json", out.dump(2) + "\n");
-        folder.finish("results.txt", stats::render_text(result.table));
+        folder.finish("results.txt", text);
     });
     return result;
 }

@@ -108,7 +108,9 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
 
 std::string games_overview(const GamesFile& file, const std::string& id_prefix, int max_frames,
                            Notes& notes) {
-    const auto& games = file.games;
+    std::vector<GameRecord> games; // the games played (not a Vela series' skipped places)
+    for (const GameRecord& g : file.games)
+        if (g.played()) games.push_back(g);
     std::string out;
     if (games.empty()) return out + "<p class=\"note\">The games file holds no games.</p>\n";
     double white = 0, draws = 0, black = 0, total_length = 0;
@@ -154,9 +156,7 @@ std::string games_overview(const GamesFile& file, const std::string& id_prefix, 
             pick = i;
             break;
         }
-    Rules rules;
-    rules.variant = file.header.variant;
-    rules.ruleset = file.header.ruleset;
+    const Rules rules = games[pick].rules(file.header.rules()); // a Vela game: Vela rules
     out += "<h3>A game</h3>\n";
     out += game_viewer(games[pick], rules, id_prefix + "-game", max_frames, notes);
     return out;

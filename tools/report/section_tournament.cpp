@@ -154,6 +154,54 @@ std::string live_charts(const std::string& text, const std::string& path, Notes&
     return out;
 }
 
+// The statistics by kind of game of a Vela series run (results.json "vela_series").
+std::string vela_series_table(const nlohmann::json& results) {
+    const auto& rows = results.value("vela_series", nlohmann::json::array());
+    if (rows.empty()) return "";
+    auto wdl = [](const nlohmann::json& w) {
+        return num(number_at(w, "wins"), 0) + "-" + num(number_at(w, "draws"), 0) + "-" +
+               num(number_at(w, "losses"), 0);
+    };
+    auto elo = [](const nlohmann::json& w) {
+        return signed_num(number_at(w, "elo"), 1) + " &plusmn; " +
+               num(number_at(w, "elo_error95"), 1);
+    };
+    std::string out =
+        "<h3>Vela series</h3>\n<p class=\"note\">Each series: a normal game, then a Vela game in "
+        "which the normal game's loser (the beneficiary) is White; a drawn normal game ends the "
+        "series. The table above counts the normal games.</p>\n<table class=\"data\" "
+        "id=\"vela-series-table\"><thead><tr><th>pairing</th><th>kind</th><th>view</th>"
+        "<th>W-D-L</th><th>Elo</th><th>average turns</th><th>notes</th></tr></thead><tbody>";
+    for (const auto& p : rows) {
+        const auto players = p.value("players", nlohmann::json::array());
+        const std::string a = players.size() == 2 ? players[0].get<std::string>() : "?";
+        const std::string b = players.size() == 2 ? players[1].get<std::string>() : "?";
+        const std::string pairing = esc(a + " vs " + b);
+        const auto& n = p.value("normal", nlohmann::json::object());
+        const auto& v = p.value("vela", nlohmann::json::object());
+        const auto& s = p.value("series", nlohmann::json::object());
+        const auto& nf = n.value("first_player", nlohmann::json::object());
+        const auto& vb = v.value("beneficiary", nlohmann::json::object());
+        const auto& sf = s.value("first_player", nlohmann::json::object());
+        out += "<tr><td>" + pairing + "</td><td>normal</td><td>" + esc(a) + "</td><td>" + wdl(nf) +
+               "</td><td class=\"num\">" + elo(nf) + "</td><td class=\"num\">" +
+               num(number_at(n, "average_turns"), 1) + "</td><td></td></tr>";
+        out += "<tr><td>" + pairing + "</td><td>Vela</td><td>beneficiary</td><td>" + wdl(vb) +
+               "</td><td class=\"num\">" + elo(vb) + "</td><td class=\"num\">" +
+               num(number_at(v, "average_turns"), 1) + "</td><td>victim reached normal rules in " +
+               num(number_at(v, "victim_reached_normal_phase"), 0) + " of " +
+               num(number_at(v, "games"), 0) + "; " + esc(a) + " as beneficiary " +
+               wdl(v.value("first_player_beneficiary", nlohmann::json::object())) + ", " + esc(b) +
+               " as beneficiary " +
+               wdl(v.value("second_player_beneficiary", nlohmann::json::object())) + "</td></tr>";
+        out += "<tr><td>" + pairing + "</td><td>series</td><td>" + esc(a) + "</td><td>" + wdl(sf) +
+               "</td><td class=\"num\">" + elo(sf) + "</td><td></td><td>" +
+               num(number_at(s, "ended_by_drawn_normal_game"), 0) +
+               " ended by a drawn normal game</td></tr>";
+    }
+    return out + "</tbody></table>\n";
+}
+
 } // namespace
 
 std::string tournament_section(const ReportInputs& in, Notes& notes) {
@@ -176,7 +224,7 @@ std::string tournament_section(const ReportInputs& in, Notes& notes) {
                num(number_at(*j, "pairs"), 0) + " pairs) of " +
                num(number_at(*j, "scheduled_games"), 0) + " scheduled" +
                (j->value("complete", false) ? ", complete" : ", not complete") + ".</p>\n";
-        out += "<h3>Table</h3>\n" + players_table(*j) + pairings_table(*j);
+        out += "<h3>Table</h3>\n" + players_table(*j) + pairings_table(*j) + vela_series_table(*j);
         if (j->contains("sprt") && (*j)["sprt"].is_object()) out += sprt_box((*j)["sprt"]);
     } else if (!file_exists(results_path)) {
         out += missing_note("results.json: not provided.");
