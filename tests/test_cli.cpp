@@ -20,7 +20,7 @@ int count_lines(const std::string& s) {
 
 } // namespace
 
-TEST_CASE("every command-line error is one line 'fanorona: <message>' and status 1", "[cli]") {
+TEST_CASE("every command-line error is one line starting fanorona: with status 1", "[cli]") {
     // Each kind of error CLI11 reports itself (which would print two lines and exit 105 or 106)
     // and errors the commands raise.
     const std::pair<const char*, const char*> cases[] = {
@@ -48,7 +48,7 @@ TEST_CASE("every command-line error is one line 'fanorona: <message>' and status
     }
 }
 
-TEST_CASE("--help prints the help and exits 0", "[cli]") {
+TEST_CASE("help prints the help text and exits 0", "[cli]") {
     for (const char* args : {"--help", "perft --help", "tournament -h"}) {
         const Run r = run_cli(args);
         INFO("fanorona " << args << "\n" << r.output);

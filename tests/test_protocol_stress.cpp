@@ -211,13 +211,13 @@ void stress(int sequences, unsigned seed) {
 
 } // namespace
 
-TEST_CASE("random command sequences: one bestmove per go, whole lines, the engine lives",
+TEST_CASE("random command sequences get one bestmove per go and whole lines and the engine lives",
           "[protocol]") {
     // FANORONA_PROTOCOL_SEQUENCES sets the count (default 1500, a few seconds).
     stress(env_count("FANORONA_PROTOCOL_SEQUENCES", 1500), 20261130u);
 }
 
-TEST_CASE("random command sequences, a long run", "[protocol][slow]") {
+TEST_CASE("random command sequences in a long run", "[protocol][slow]") {
     stress(env_count("FANORONA_PROTOCOL_SEQUENCES", 30000), 7u);
 }
 

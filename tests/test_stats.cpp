@@ -553,7 +553,7 @@ TEST_CASE("fanorona stats prints text and JSON and rejects bad counts", "[stats]
     CHECK(out.empty());
 }
 
-TEST_CASE("Counts above kMaxCount are refused; the largest accepted do not wrap", "[stats]") {
+TEST_CASE("Counts above kMaxCount are refused and the largest accepted do not wrap", "[stats]") {
     using namespace fanorona::stats;
     const std::string max = std::to_string(kMaxCount);
     const std::string above = std::to_string(kMaxCount + 1);

@@ -81,7 +81,7 @@ TEST_CASE("Weights errors name the source and the line", "[weights]") {
               .find("w.txt:1: " + std::to_string(kFeatureCount) + " weights missing") == 0);
 }
 
-TEST_CASE("Weights outside [-kMaxWeight, kMaxWeight] are refused, naming file, line and weight",
+TEST_CASE("Weights beyond kMaxWeight either way are refused naming file and line and weight",
           "[weights]") {
     const std::string text = format_weights(default_weights(), {});
     const auto line_of = [&](const std::string& name) {
