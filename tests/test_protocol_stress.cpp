@@ -213,12 +213,12 @@ void stress(int sequences, unsigned seed) {
 
 TEST_CASE("random command sequences get one bestmove per go and whole lines and the engine lives",
           "[protocol]") {
-    // FANORONA_PROTOCOL_SEQUENCES sets the count (default 1500, a few seconds).
-    stress(env_count("FANORONA_PROTOCOL_SEQUENCES", 1500), 20261130u);
+    // FANORONA_PROTOCOL_SEQUENCES sets the count (default 300, a few seconds).
+    stress(env_count("FANORONA_PROTOCOL_SEQUENCES", 300), 20261130u);
 }
 
 TEST_CASE("random command sequences in a long run", "[protocol][slow]") {
-    stress(env_count("FANORONA_PROTOCOL_SEQUENCES", 30000), 7u);
+    stress(env_count("FANORONA_PROTOCOL_SEQUENCES", 20000), 7u);
 }
 
 TEST_CASE("an option change that runs out of memory leaves a working engine", "[protocol]") {
