@@ -4,6 +4,7 @@
 // The exact relation, which a tuner reproduces in floating point:
 //   S = sum over the entries of extract_features(pos) of value_i * w_i   (exact, 64-bit)
 //   evaluate(pos) = trunc(S / kEvalScale)                                 (C++ integer division)
+//   clamped to +-(kWinScore - kMaxPly - 1), which only weights near kMaxWeight (weights.h) reach;
 // both written once in core/taper.h (taper(), eval_of_sum()). kEvalScale equals kPhaseScale, so a
 // weight is in centi-pieces: with material_mg = material_eg = 100, each extra piece adds exactly
 // 100 whatever the phase. Scores are for the side to move.

@@ -84,7 +84,8 @@ public:
     const Weights& weights() const;
     SearchParams& params();
     const SearchParams& params() const;
-    void set_hash_mb(std::size_t mb); // clears the table
+    // Clears the table; on std::bad_alloc the searcher keeps its old table (strong guarantee).
+    void set_hash_mb(std::size_t mb);
     std::size_t hash_mb() const;
     void clear(); // new game: table, killers, history
 

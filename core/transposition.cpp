@@ -10,18 +10,21 @@
 namespace fanorona {
 
 void TranspositionTable::resize(std::size_t mb) {
-    mb_ = mb;
-    const std::size_t bytes = std::max<std::size_t>(mb, 1) << 20;
+    // Strongly exception-safe: the new table is allocated before the old one is freed, so a
+    // failed allocation (std::bad_alloc) leaves the table as it was.
+    constexpr std::size_t kAlign = std::size_t(2) << 20;
+    constexpr std::size_t kMaxMb = std::size_t(1) << 40; // beyond any address space
+    const std::size_t bytes = std::min(std::max<std::size_t>(mb, 1), kMaxMb) << 20;
     std::size_t count = 1;
     while (count * 2 * sizeof(Bucket) <= bytes) count *= 2;
-    constexpr std::size_t kAlign = std::size_t(2) << 20;
     const std::size_t size = (count * sizeof(Bucket) + kAlign - 1) / kAlign * kAlign;
-    buckets_.reset(); // free the old table first
-    buckets_.reset(static_cast<Bucket*>(std::aligned_alloc(kAlign, size)));
-    if (!buckets_) throw std::bad_alloc();
+    std::unique_ptr<Bucket[], Free> fresh(static_cast<Bucket*>(std::aligned_alloc(kAlign, size)));
+    if (!fresh) throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    madvise(buckets_.get(), size, MADV_HUGEPAGE); // fewer TLB misses; a hint only
+    madvise(fresh.get(), size, MADV_HUGEPAGE); // fewer TLB misses; a hint only
 #endif
+    buckets_ = std::move(fresh);
+    mb_ = mb;
     count_ = count;
     mask_ = count - 1;
     wipe();

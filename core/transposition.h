@@ -35,8 +35,10 @@ class TranspositionTable {
 public:
     explicit TranspositionTable(std::size_t mb = 16) { resize(mb); }
 
-    void resize(std::size_t mb); // at least one bucket; clears
-    void clear();                // every entry empty again, in O(1) (see above)
+    // At least one bucket; clears. Strongly exception-safe: on std::bad_alloc the table is
+    // unchanged (the new memory is allocated before the old is freed, so both exist briefly).
+    void resize(std::size_t mb);
+    void clear(); // every entry empty again, in O(1) (see above)
     void new_search() { ++generation_; }
     std::size_t size_mb() const { return mb_; }
 

@@ -84,6 +84,11 @@ Weights parse_weights(std::string_view text, std::string_view source) {
             fail(source, line_no,
                  "weight '" + std::string(name) + "' value '" + std::string(value) +
                      "' is not an integer");
+        if (v > kMaxWeight || v < -kMaxWeight)
+            fail(source, line_no,
+                 "weight '" + std::string(name) + "' value '" + std::string(value) +
+                     "' is outside the range [" + std::to_string(-kMaxWeight) + ", " +
+                     std::to_string(kMaxWeight) + "]");
         w.values[index] = v;
         seen_at[index] = line_no;
     }

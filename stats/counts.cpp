@@ -47,8 +47,10 @@ std::vector<std::uint64_t> parse_counts(std::string_view text, std::size_t expec
         if (field.empty()) throw std::invalid_argument(where + ": empty");
         std::uint64_t v = 0;
         const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
-        if (ec == std::errc::result_out_of_range)
-            throw std::invalid_argument(where + ": '" + std::string(field) + "' is too large");
+        if (ec == std::errc::result_out_of_range || (ec == std::errc() && v > kMaxCount))
+            throw std::invalid_argument(where + ": '" + std::string(field) +
+                                        "' is too large (at most " + std::to_string(kMaxCount) +
+                                        ")");
         if (ec != std::errc() || end != field.data() + field.size())
             throw std::invalid_argument(where + ": '" + std::string(field) +
                                         "' is not a non-negative integer");

@@ -9,6 +9,10 @@
 
 namespace fanorona::stats {
 
+// The largest count parse_wdl and parse_pentanomial accept (2^40, about 1.1e12): sums of all
+// counts, doubled for games, stay far below 2^64 and exact in a double (below 2^53).
+inline constexpr std::uint64_t kMaxCount = std::uint64_t(1) << 40;
+
 // Wins, draws and losses of player A. Any counts are valid (all zero means "no games yet").
 struct WDL {
     std::uint64_t wins = 0;

@@ -1,6 +1,7 @@
 // Tests of the evaluation: feature names, the exact evaluate/features relation, symmetry, and
 // the terms' meaning on hand-made positions.
 
+#include <cstdlib>
 #include <set>
 
 #include <catch2/catch.hpp>
@@ -8,6 +9,8 @@
 #include "core/baseline.h"
 #include "core/evaluate.h"
 #include "core/game.h"
+#include "core/search.h"
+#include "core/weights.h"
 
 using namespace fanorona;
 
@@ -168,4 +171,34 @@ TEST_CASE("Vela restrictions shape the capture terms", "[evaluate]") {
     CHECK(raw_term(with_six, term_id("threat")) == 2);
     CHECK(raw_term(with_six, term_id("threat"), vela) == 1);  // Vela: the first piece only
     CHECK(raw_term(with_six, term_id("exposed"), vela) == 1); // e3
+}
+
+TEST_CASE("The largest weights allowed keep every score below the win scores", "[evaluate]") {
+    const int limit = kWinScore - kMaxPly - 1;
+    const Rules rules;
+    const Position positions[] = {
+        Position::start(Variant::Tsivy),
+        Position::from_string("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B w", Variant::Tsivy),
+        Position::from_string("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B b", Variant::Tsivy),
+    };
+    int clamped = 0;
+    for (const std::int32_t sign : {1, -1}) {
+        Weights w;
+        w.values.fill(sign * kMaxWeight);
+        for (const Position& p : positions) {
+            const int e = evaluate(p, rules, w);
+            INFO(p.to_string() << " weights " << sign * kMaxWeight << ": " << e);
+            CHECK(std::abs(e) <= limit);
+            CHECK_FALSE(is_decisive(e));
+            Features f;
+            extract_features(p, rules, f);
+            CHECK(evaluate_features(f, w) == e);
+            clamped += std::abs(e) == limit;
+        }
+    }
+    CHECK(clamped >= 2); // the lopsided positions reach the clamp, unwrapped and with the sign
+    Weights w;
+    w.values.fill(kMaxWeight);
+    CHECK(evaluate(positions[1], rules, w) == limit);
+    CHECK(evaluate(positions[2], rules, w) == -limit);
 }

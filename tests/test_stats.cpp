@@ -552,3 +552,18 @@ TEST_CASE("fanorona stats prints text and JSON and rejects bad counts", "[stats]
     CHECK(err.find("smaller") != std::string::npos);
     CHECK(out.empty());
 }
+
+TEST_CASE("Counts above kMaxCount are refused and the largest accepted do not wrap", "[stats]") {
+    using namespace fanorona::stats;
+    const std::string max = std::to_string(kMaxCount);
+    const std::string above = std::to_string(kMaxCount + 1);
+    CHECK_THROWS_WITH(parse_wdl("1," + above + ",3"),
+                      Catch::Contains("field 2") && Catch::Contains("too large"));
+    CHECK_THROWS_WITH(parse_pentanomial("1,2,3,4," + above), Catch::Contains("field 5"));
+    CHECK_THROWS_WITH(parse_wdl("1,2,99999999999999999999999"), Catch::Contains("too large"));
+    const WDL wdl = parse_wdl(max + "," + max + "," + max);
+    CHECK(wdl.games() == 3 * kMaxCount);
+    const Pentanomial p = parse_pentanomial(max + "," + max + "," + max + "," + max + "," + max);
+    CHECK(p.games() == 10 * kMaxCount);
+    CHECK(p.points() == 5.0 * double(kMaxCount)); // exact: below 2^53
+}

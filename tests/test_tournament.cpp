@@ -3,11 +3,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "selfplay/engine/engine_spec.h"
+#include "selfplay/engine/process.h"
 #include "selfplay/games_file.h"
 #include "tests/cli_helpers.h"
 
@@ -21,6 +25,32 @@ std::string engine_script(const std::string& name) {
 
 std::vector<fanorona::GameRecord> games_of(const std::string& dir) {
     return fanorona::read_games_file(dir + "/games.tsv").games;
+}
+
+// Whether process `pid` is alive: /proc has an entry for it that is not a zombie's (a dead
+// process its parent, here init, has not reaped yet).
+bool process_alive(long pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const auto close = line.rfind(')');
+    return !(close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z');
+}
+
+// True once process `pid` has died, waiting up to two seconds for a SIGKILL to land.
+bool process_gone(long pid) {
+    for (int i = 0; i < 200; ++i) {
+        if (!process_alive(pid)) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+std::vector<long> pids_in(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<long> pids;
+    for (long p; in >> p;) pids.push_back(p);
+    return pids;
 }
 
 } // namespace
@@ -127,4 +157,48 @@ TEST_CASE("bad player specs get one-line errors", "[tournament]") {
                 " --player name=x,cmd=/no/such/engine --player name=r,builtin=random");
     CHECK(missing.status == 0); // a program that cannot start forfeits its games
     for (const auto& g : games_of(nocmd)) CHECK(g.reason == "crash");
+}
+
+TEST_CASE("killing an engine kills what it started (its whole process group)", "[tournament]") {
+    const std::string dir = fresh_dir("hangchild");
+    std::filesystem::create_directories(dir);
+    const std::string pidfile = dir + "/pids";
+    {
+        fanorona::ChildProcess child;
+        child.start({engine_script("hangchild"), pidfile});
+        REQUIRE(child.write_line("uci"));
+        std::string line;
+        do {
+            REQUIRE(child.read_line(line, 5000) == fanorona::ChildProcess::ReadStatus::Line);
+        } while (line != "uciok");
+        const auto pids = pids_in(pidfile);
+        REQUIRE(pids.size() == 1);
+        CHECK(process_alive(pids[0])); // alive before the kill...
+        child.kill();
+        CHECK(process_gone(pids[0])); // ...and gone with its parent
+    }
+    // Through a tournament: each forfeit for hanging kills the engine, its helper and its hang.
+    const std::string tdir = fresh_dir("hangchild_t");
+    const std::string tpids = dir + "/tpids";
+    const Run r = run_cli("tournament --quiet --games 2 --out " + tdir + " --player name=bad,cmd=" +
+                          engine_script("hangchild") + ",args=" + tpids +
+                          ",depth=2,timeout=300,startup=3000 --player name=rnd,builtin=random");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    for (const auto& g : games_of(tdir)) CHECK(g.reason == "timeout");
+    const auto pids = pids_in(tpids);
+    REQUIRE(pids.size() == 2); // one start per forfeited game
+    for (const long pid : pids) CHECK(process_gone(pid));
+}
+
+TEST_CASE("an engine command that cannot run gets a one-line error naming it and why",
+          "[tournament]") {
+    fanorona::ChildProcess child;
+    CHECK_THROWS_WITH(child.start({"/no/such/engine"}),
+                      "cannot start engine command '/no/such/engine': No such file or directory");
+    // common.sh is not executable: exec fails with EACCES.
+    const std::string script = std::string(FANORONA_TEST_DATA) + "/../engines/common.sh";
+    CHECK_THROWS_WITH(child.start({script}),
+                      "cannot start engine command '" + script + "': Permission denied");
+    CHECK_FALSE(child.running());
 }

@@ -66,3 +66,25 @@ TEST_CASE("a searcher after many games searches like a fresh one", "[search]") {
     CHECK(again.score == expected.score);
     CHECK(again.pv == expected.pv);
 }
+
+TEST_CASE("a failed resize leaves the table and the searcher as they were", "[search]") {
+    const std::size_t impossible = std::size_t(1) << 40; // 2^60 bytes: no allocator gives that
+    TranspositionTable tt(1);
+    const Move move{Bitboard(1) << 20, 3, 4};
+    tt.store(42, 7, 3, BoundExact, &move);
+    CHECK_THROWS_AS(tt.resize(impossible), std::bad_alloc);
+    CHECK(tt.size_mb() == 1);
+    const TTEntry* e = tt.probe(42); // the old table, contents and all
+    REQUIRE(e != nullptr);
+    CHECK(e->score == 7);
+    tt.store(43, 8, 3, BoundExact, &move);
+    CHECK(tt.probe(43) != nullptr);
+
+    Searcher searcher(2);
+    CHECK_THROWS_AS(searcher.set_hash_mb(impossible), std::bad_alloc);
+    CHECK(searcher.hash_mb() == 2);
+    const Game game(Rules{}, Position::start(Variant::Tsivy));
+    SearchLimits limits;
+    limits.depth = 3;
+    CHECK(searcher.search(game, limits, {}).has_move);
+}

@@ -1,5 +1,7 @@
 // Tests of the weights text format: round trip, the compiled-in defaults, and every error.
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "core/weights.h"
@@ -38,8 +40,8 @@ TEST_CASE("The compiled-in default weights parse and look sensible", "[weights]"
 TEST_CASE("format_weights and parse_weights round trip", "[weights]") {
     Weights w;
     for (int f = 0; f < kFeatureCount; ++f) w.values[f] = (f * 7919) % 401 - 200;
-    w.values[0] = -2147483647 - 1;
-    w.values[1] = 2147483647;
+    w.values[0] = -kMaxWeight; // the extremes of the accepted range
+    w.values[1] = kMaxWeight;
     const std::string text = format_weights(w, {"tuned on 1000 games", "two\nlines"});
     CHECK(text.rfind("fanorona-weights 1\n# tuned on 1000 games\n# two\n# lines\n", 0) == 0);
     CHECK(parse_weights(text, "x") == w);
@@ -77,4 +79,31 @@ TEST_CASE("Weights errors name the source and the line", "[weights]") {
     CHECK(error_of("") == "w.txt:1: empty weights text: no 'fanorona-weights' header line");
     CHECK(error_of("fanorona-weights 1\n")
               .find("w.txt:1: " + std::to_string(kFeatureCount) + " weights missing") == 0);
+}
+
+TEST_CASE("Weights beyond kMaxWeight either way are refused naming file and line and weight",
+          "[weights]") {
+    const std::string text = format_weights(default_weights(), {});
+    const auto line_of = [&](const std::string& name) {
+        const auto at = text.find("\n" + name + " ");
+        return 2 + std::count(text.begin(), text.begin() + long(at), '\n');
+    };
+    const std::string line = std::to_string(line_of("material_mg"));
+    const std::string start = "\nmaterial_mg " + std::to_string(default_weights().values[0]) + "\n";
+    REQUIRE(feature_index("material_mg") == 0);
+    CHECK(error_of(text_with(text, start, "\nmaterial_mg 30001\n")) ==
+          "w.txt:" + line +
+              ": weight 'material_mg' value '30001' is outside the range [-30000, "
+              "30000]");
+    CHECK(error_of(text_with(text, start, "\nmaterial_mg -30001\n")) ==
+          "w.txt:" + line +
+              ": weight 'material_mg' value '-30001' is outside the range [-30000, "
+              "30000]");
+    CHECK_THAT(error_of(text_with(text, start, "\nmaterial_mg 99999999999\n")),
+               Catch::Contains("w.txt:" + line + ": weight 'material_mg'"));
+    // The extremes themselves are accepted.
+    CHECK(parse_weights(text_with(text, start, "\nmaterial_mg 30000\n"), "w").values[0] ==
+          kMaxWeight);
+    CHECK(parse_weights(text_with(text, start, "\nmaterial_mg -30000\n"), "w").values[0] ==
+          -kMaxWeight);
 }

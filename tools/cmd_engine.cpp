@@ -19,6 +19,9 @@ void add_engine_command(CLI::App& app) {
         EngineSpec spec;
         engine->apply(spec);
         std::ios::sync_with_stdio(false);
+        // Reading std::cin must not flush std::cout from the reading thread while the search
+        // thread writes (torn or doubled lines): every line goes out through one locked write.
+        std::cin.tie(nullptr);
         EngineProtocol protocol(std::cin, std::cout, spec);
         protocol.run();
     });

@@ -2,11 +2,29 @@
 
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "selfplay/distributed/cluster.h"
 #include "tools/commands.h"
 
 namespace {
+
+// Prints `fanorona: MESSAGE` as one line (any line breaks in the message become "; ") and returns
+// the exit status of every error, 1.
+int fail(const std::string& message) {
+    std::string line;
+    std::size_t start = 0;
+    while (start <= message.size()) {
+        std::size_t end = message.find_first_of("\r\n", start);
+        if (end == std::string::npos) end = message.size();
+        std::string part = message.substr(start, end - start);
+        while (!part.empty() && part.back() == ' ') part.pop_back();
+        if (!part.empty()) line += (line.empty() ? "" : "; ") + part;
+        start = end + 1;
+    }
+    std::cerr << "fanorona: " << (line.empty() ? "error" : line) << std::endl;
+    return 1;
+}
 
 int run_command(int argc, char** argv) {
     CLI::App app{"Fanorona Lab: self-play, tuning, tournaments and opening statistics for "
@@ -32,11 +50,23 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_tune_command(app);
     try {
         app.parse(argc, argv);
+    } catch (const CLI::Success& e) {
+        return app.exit(e); // --help (and the like): the help text, status 0
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // CLI11 would print the message, a "Run with --help" line and exit 105 or 106.
+        if (argc > 1 && argv[1][0] != '-') { // CLI11 says only "A subcommand is required"
+            bool known = false;
+            for (const CLI::App* sub : app.get_subcommands({}))
+                known = known || sub->check_name(argv[1]);
+            if (!known)
+                return fail("unknown command '" + std::string(argv[1]) +
+                            "' (run 'fanorona --help' for the commands)");
+        }
+        return fail(e.what());
     } catch (const std::exception& e) {
-        std::cerr << "fanorona: " << e.what() << "\n";
-        return 1;
+        return fail(e.what());
+    } catch (...) {
+        return fail("unexpected error");
     }
     return 0;
 }

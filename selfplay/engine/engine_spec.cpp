@@ -242,9 +242,12 @@ SearchParams EngineSpec::search_params() const {
 }
 
 void EngineSpec::configure(Searcher& searcher) const {
+    // Everything that can throw comes before the first change, and set_hash_mb is itself
+    // all-or-nothing: a failure leaves the searcher as it was.
+    const SearchParams p = search_params();
     if (searcher.hash_mb() != hash_mb) searcher.set_hash_mb(hash_mb);
     searcher.set_weights(weights);
-    searcher.params() = search_params();
+    searcher.params() = p;
 }
 
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,

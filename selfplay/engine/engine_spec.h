@@ -66,7 +66,8 @@ struct EngineSpec {
     std::string description() const;
     // The limits an engine searches with: `limits`, or depth kDefaultDepth when none is set.
     SearchLimits search_limits() const;
-    // Gives `searcher` this spec's weights, hash size and parameters.
+    // Gives `searcher` this spec's weights, hash size and parameters; all or nothing: when it
+    // throws (std::bad_alloc for the hash table) the searcher is unchanged.
     void configure(Searcher& searcher) const;
     // The search parameters table with this spec's values.
     SearchParams search_params() const;

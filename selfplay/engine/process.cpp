@@ -30,6 +30,9 @@ void ChildProcess::start(const std::vector<std::string>& argv) {
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("cannot fork: " + std::string(std::strerror(errno)));
     if (pid == 0) {
+        // Its own process group, so that kill() reaches whatever it starts (a wrapper script's
+        // engine, a background helper) and not only the direct child.
+        setpgid(0, 0);
         dup2(in_pipe[0], STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
         const int devnull = open("/dev/null", O_WRONLY);
@@ -39,17 +42,23 @@ void ChildProcess::start(const std::vector<std::string>& argv) {
         (void)!write(err_pipe[1], &e, sizeof e);
         _exit(127);
     }
+    setpgid(pid, pid); // also here: whichever of parent and child runs first sets it
     close(in_pipe[0]);
     close(out_pipe[1]);
     close(err_pipe[1]);
+    // The pipe closes on a successful exec (O_CLOEXEC); a failed exec sends its errno first.
     int exec_errno = 0;
-    const ssize_t n = read(err_pipe[0], &exec_errno, sizeof exec_errno);
+    ssize_t n;
+    do {
+        n = read(err_pipe[0], &exec_errno, sizeof exec_errno);
+    } while (n < 0 && errno == EINTR);
     close(err_pipe[0]);
     if (n == sizeof exec_errno) {
         close(in_pipe[1]);
         close(out_pipe[0]);
         waitpid(pid, nullptr, 0);
-        throw std::runtime_error("cannot start '" + argv[0] + "': " + std::strerror(exec_errno));
+        throw std::runtime_error("cannot start engine command '" + argv[0] +
+                                 "': " + std::strerror(exec_errno));
     }
     pid_ = pid;
     to_child_ = in_pipe[1];
@@ -102,7 +111,8 @@ void ChildProcess::kill() {
     if (from_child_ >= 0) close(from_child_);
     to_child_ = from_child_ = -1;
     if (pid_ > 0) {
-        ::kill(pid_, SIGKILL);
+        // The whole process group: the child and everything it started that stayed in it.
+        if (::kill(-pid_, SIGKILL) != 0) ::kill(pid_, SIGKILL);
         waitpid(pid_, nullptr, 0);
     }
     pid_ = -1;

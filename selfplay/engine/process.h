@@ -8,7 +8,8 @@
 namespace fanorona {
 
 // Owns one running child (or none). Invariant: pid_ > 0 exactly while a child was started and
-// not yet reaped; the destructor kills and reaps it.
+// not yet reaped, and then pid_ is also its process group; the destructor kills that group and
+// reaps the child.
 class ChildProcess {
 public:
     ChildProcess() = default;
@@ -16,8 +17,9 @@ public:
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;
 
-    // Starts `argv[0]` (searched in PATH) with its standard error sent to /dev/null. Throws
-    // std::runtime_error when it cannot be started.
+    // Starts `argv[0]` (searched in PATH) in a process group of its own, with its standard error
+    // sent to /dev/null. Throws std::runtime_error naming the command and the reason (the exec
+    // errno) when it cannot be started.
     void start(const std::vector<std::string>& argv);
     bool running() const { return pid_ > 0; }
     // Writes one line; false when the child no longer reads (it died).
@@ -25,7 +27,8 @@ public:
     enum class ReadStatus { Line, Timeout, Closed };
     // Reads the next line (without '\n') waiting at most timeout_ms.
     ReadStatus read_line(std::string& line, int timeout_ms);
-    // Kills (SIGKILL) and reaps the child.
+    // Kills (SIGKILL) the child's whole process group (what it started dies with it) and reaps
+    // the child.
     void kill();
 
 private:

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <istream>
+#include <new>
 #include <ostream>
 #include <sstream>
 
@@ -50,6 +51,10 @@ long long parse_count(const std::string& word, const std::string& what) {
 
 EngineProtocol::EngineProtocol(std::istream& in, std::ostream& out, const EngineSpec& spec)
     : in_(in), out_(out), spec_(spec), searcher_(spec.hash_mb) {
+    // A stream tied to the output flushes it before each read, from the reading thread and
+    // without out_mutex_, while the search thread writes: lines torn or written twice. Only
+    // send() touches the output.
+    if (in_.tie() == &out_) in_.tie(nullptr);
     spec_.configure(searcher_);
 }
 
@@ -58,8 +63,11 @@ EngineProtocol::~EngineProtocol() {
 }
 
 void EngineProtocol::send(const std::string& line) {
+    std::string whole = line; // built first: one write of the whole line, then one flush
+    whole += '\n';
     std::lock_guard lock(out_mutex_);
-    out_ << line << '\n' << std::flush;
+    out_.write(whole.data(), std::streamsize(whole.size()));
+    out_.flush();
 }
 
 void EngineProtocol::error(const std::string& message) {
@@ -171,7 +179,12 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
         next.set(p->name, value);
     else
         throw std::invalid_argument("unknown option '" + name + "'");
-    next.configure(searcher_);
+    try {
+        next.configure(searcher_); // all or nothing: on failure the searcher is unchanged
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error("setoption " + name + " value " + value +
+                                 ": out of memory; the engine keeps its previous settings");
+    }
     spec_ = std::move(next);
 }
 

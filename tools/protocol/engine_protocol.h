@@ -21,7 +21,8 @@ namespace fanorona {
 class EngineProtocol {
 public:
     // The engine starts with `spec`'s weights, hash and search parameters; a bare `go` searches
-    // with its limits.
+    // with its limits. If `in` is tied to `out` (as std::cin is to std::cout) it is untied: only
+    // the protocol writes `out`, one whole line at a time under a lock.
     EngineProtocol(std::istream& in, std::ostream& out, const EngineSpec& spec = EngineSpec{});
     ~EngineProtocol();
     EngineProtocol(const EngineProtocol&) = delete;
