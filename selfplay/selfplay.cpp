@@ -5,6 +5,7 @@
 #include <ranges>
 
 #include "common/files.h"
+#include "selfplay/distributed/cluster.h"
 #include "selfplay/driver/series_tally.h"
 
 namespace fanorona {
@@ -70,6 +71,15 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
         summary.seconds = run.seconds;
         summary.interrupted = run.interrupted;
         nlohmann::json j = summary.to_json(c);
+        if (const cluster::Traffic tr = cluster::traffic(); tr.ranks > 1)
+            j["cluster"] = {
+                {"ranks", tr.ranks},
+                {"bytes_sent", tr.bytes_sent},
+                {"bytes_received", tr.bytes_received},
+                {"remote_games", tr.remote_games},
+                {"bytes_received_per_remote_game",
+                 tr.remote_games ? double(tr.bytes_received) / double(tr.remote_games) : 0.0},
+                {"rank0_serve_cpu_seconds", tr.serve_cpu_seconds}};
         j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
         if (c.vela_series) j["series"] = counter.tally.to_json();
         folder.finish("summary.json", j.dump(2) + "\n");

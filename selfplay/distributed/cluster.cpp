@@ -1,5 +1,6 @@
 #include "selfplay/distributed/cluster.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -11,8 +12,12 @@
 
 #ifdef FANORONA_MPI
 #include <mpi.h>
+#include <time.h>
+
+#include <chrono>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <thread>
 
 #include "selfplay/distributed/job.h"
 #endif
@@ -27,6 +32,7 @@ struct State {
     int rank = 0, size = 1;
     std::uint64_t next_job = 1;
     std::atomic<std::uint64_t> sent{0}, received{0}, remote_games{0};
+    std::atomic<std::uint64_t> serve_cpu_ns{0}; // CPU time of rank 0's serving thread
 };
 
 State& state() {
@@ -45,7 +51,8 @@ bool launched_by_mpi() {
 
 Traffic traffic() {
     const State& s = state();
-    return {s.size, s.sent.load(), s.received.load(), s.remote_games.load()};
+    return {s.size, s.sent.load(), s.received.load(), s.remote_games.load(),
+            double(s.serve_cpu_ns.load()) * 1e-9};
 }
 
 bool has_workers() {
@@ -97,6 +104,27 @@ void send_words(const std::vector<std::uint64_t>& words, int to, int tag) {
     check(MPI_Send(words.data(), int(words.size()), MPI_UINT64_T, to, tag, MPI_COMM_WORLD), "send");
 }
 
+// Waits for a message without spinning: MPI_Probe busy-waits a whole core in Open MPI, which
+// would take it from the games (rank 0 plays on its own workers too) and from rank 0's tuning
+// while the other ranks wait between jobs. Polls with a backoff from 20 us to 2 ms.
+MPI_Status wait_message(int source, int tag) {
+    int delay_us = 20;
+    while (true) {
+        int flag = 0;
+        MPI_Status st;
+        check(MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, &st), "probe");
+        if (flag) return st;
+        std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+        delay_us = std::min(2000, delay_us * 2);
+    }
+}
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
 std::vector<std::uint64_t> receive_words(const MPI_Status& probed) {
     int count = 0;
     MPI_Get_count(&probed, MPI_UINT64_T, &count);
@@ -123,10 +151,10 @@ public:
             send_bytes(text, w, kJob);
             s.sent += text.size();
         }
+        const double cpu_start = thread_cpu_seconds();
         int active = s.size - 1;
         while (active > 0) {
-            MPI_Status st;
-            check(MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st), "probe");
+            const MPI_Status st = wait_message(MPI_ANY_SOURCE, MPI_ANY_TAG);
             if (st.MPI_TAG == kRequest) {
                 const auto words = receive_words(st); // job, threads
                 s.received += words.size() * 8;
@@ -153,6 +181,7 @@ public:
                 receive_bytes(st); // not expected here: drop it
             }
         }
+        s.serve_cpu_ns += std::uint64_t((thread_cpu_seconds() - cpu_start) * 1e9);
     }
 
 private:
@@ -171,8 +200,7 @@ void work_on_job(const std::string& text) {
     try {
         while (true) {
             send_words({job, std::uint64_t(threads)}, 0, kRequest);
-            MPI_Status st;
-            check(MPI_Probe(0, kBlock, MPI_COMM_WORLD, &st), "probe");
+            const MPI_Status st = wait_message(0, kBlock);
             const auto block = receive_words(st); // job, first position, indices...
             if (block.size() <= 2) return;
             const std::size_t n = block.size() - 2;
@@ -214,8 +242,7 @@ int serve_as_worker() {
     std::signal(SIGINT, SIG_IGN); // rank 0 decides when to stop; its games in flight finish
     int status = 0;
     while (true) {
-        MPI_Status st;
-        check(MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st), "probe");
+        const MPI_Status st = wait_message(0, MPI_ANY_TAG);
         const std::string bytes = receive_bytes(st);
         if (st.MPI_TAG == kEnd) {
             status = bytes.empty() ? 0 : int(bytes[0]);

@@ -38,6 +38,7 @@ struct Traffic {
     std::uint64_t bytes_sent = 0;     // jobs and blocks, to the other ranks
     std::uint64_t bytes_received = 0; // requests and finished games, from the other ranks
     std::uint64_t remote_games = 0;   // games the other ranks played
+    double serve_cpu_seconds = 0;     // CPU time of rank 0's thread serving the other ranks
 };
 Traffic traffic();
 
