@@ -17,10 +17,10 @@ struct Run {
     std::string output; // stdout and stderr
 };
 
-// Runs `fanorona ARGS` through the shell, capturing both output streams.
-inline Run run_cli(const std::string& args) {
+// Runs a shell command line, capturing both output streams.
+inline Run run_shell(const std::string& command) {
     Run r;
-    const std::string cmd = std::string(FANORONA_BINARY) + " " + args + " 2>&1";
+    const std::string cmd = command + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return r;
     std::array<char, 4096> buf;
@@ -28,6 +28,11 @@ inline Run run_cli(const std::string& args) {
     const int st = pclose(p);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     return r;
+}
+
+// Runs `fanorona ARGS` through the shell, capturing both output streams.
+inline Run run_cli(const std::string& args) {
+    return run_shell(std::string(FANORONA_BINARY) + " " + args);
 }
 
 // A fresh, empty folder under the temporary directory, private to this test process (CTest runs

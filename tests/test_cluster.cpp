@@ -30,18 +30,9 @@ bool mpi_ready() {
 
 // `fanorona ARGS` under mpirun with `ranks` processes (as root, more ranks than cores).
 Run run_mpi(int ranks, const std::string& args) {
-    const std::string cmd = "env OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun "
-                            "--allow-run-as-root --oversubscribe -np " +
-                            std::to_string(ranks) + " " + std::string(FANORONA_BINARY) + " " +
-                            args + " 2>&1";
-    Run r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, p)) r.output += buf;
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return r;
+    return run_shell("env OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun "
+                     "--allow-run-as-root --oversubscribe -np " +
+                     std::to_string(ranks) + " " + std::string(FANORONA_BINARY) + " " + args);
 }
 
 void same_files(const std::string& a, const std::string& b,

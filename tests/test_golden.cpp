@@ -8,7 +8,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 
 #include "tests/cli_helpers.h"
 
@@ -19,12 +18,8 @@ namespace {
 const std::string kGolden = std::string(FANORONA_TEST_DATA) + "/golden/";
 
 std::string sha256_of(const std::string& path) {
-    const std::string cmd = "sha256sum '" + path + "' 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    char buf[65] = {};
-    const bool ok = p && std::fread(buf, 1, 64, p) == 64;
-    if (p) pclose(p);
-    return ok ? std::string(buf, 64) : "";
+    const Run r = run_shell("sha256sum '" + path + "'");
+    return r.status == 0 && r.output.size() >= 64 ? r.output.substr(0, 64) : "";
 }
 
 } // namespace

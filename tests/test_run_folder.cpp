@@ -111,16 +111,8 @@ int wait_exit(pid_t pid) {
 
 // `fanorona ARGS` under a file-size limit of `blocks` (ulimit -f), both output streams captured.
 Run run_limited(int blocks, const std::string& args) {
-    const std::string cmd = "sh -c 'ulimit -f " + std::to_string(blocks) + "; exec " +
-                            std::string(FANORONA_BINARY) + " " + args + "' 2>&1";
-    Run r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, p)) r.output += buf;
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return r;
+    return run_shell("sh -c 'ulimit -f " + std::to_string(blocks) + "; exec " +
+                     std::string(FANORONA_BINARY) + " " + args + "'");
 }
 
 // Waits until DIR/.lock names `pid` (the run has taken the folder).
