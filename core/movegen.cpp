@@ -102,7 +102,7 @@ struct ListSink {
             chain_key(to, captured, filter_bit);
             if (filter & filter_bit)
                 for (int i = piece_first; i < list.count; ++i)
-                    if (list.moves[i] == m) return true;
+                    if (list[i] == m) return true;
             filter |= filter_bit;
         }
         list.push(m);
@@ -135,7 +135,7 @@ struct Counter {
     int chains = 0;
     bool overflow = false;
     Bitboard filter = 0;
-    std::array<Bitboard, kMaxMoves> seen;
+    std::array<Bitboard, kInlineMoves> seen;
 
     void add_chain(Square to, Bitboard captured) {
         Bitboard filter_bit;
@@ -144,7 +144,7 @@ struct Counter {
             for (int i = 0; i < chains; ++i)
                 if (seen[i] == key) return;
         filter |= filter_bit;
-        if (chains == kMaxMoves) [[unlikely]] {
+        if (chains == kInlineMoves) [[unlikely]] {
             overflow = true;
             return;
         }
@@ -310,9 +310,20 @@ int count_moves(const Position& pos, const Rules& rules) {
     return n;
 }
 
-void throw_move_list_full() {
-    throw std::length_error("a position with more than " + std::to_string(kMaxMoves) +
-                            " legal moves (only constructed positions have so many)");
+void MoveList::grow() {
+    const int capacity = capacity_ * 2;
+    auto heap = std::make_unique<Move[]>(std::size_t(capacity));
+    std::copy(data_, data_ + count, heap.get());
+    heap_ = std::move(heap);
+    data_ = heap_.get();
+    capacity_ = capacity;
+}
+
+void MoveList::copy_from(const MoveList& other) {
+    count = 0;
+    while (capacity_ < other.count) grow();
+    std::copy(other.begin(), other.end(), data_);
+    count = other.count;
 }
 
 StepPath find_path(const Position& pos, const Rules& rules, const Move& m) {

@@ -4,42 +4,60 @@
 
 #include <array>
 #include <cassert>
+#include <memory>
 
 #include "core/position.h"
 
 namespace fanorona {
 
-// Positions from games stay far below this (random games: at most 170 moves on 5x9), but a
-// constructed position can have thousands of moves (chains branch a lot): MoveList::push then
-// throws rather than drop moves. count_moves and find_path have no limit.
-inline constexpr int kMaxMoves = 512;
+// The number of moves a MoveList holds without allocating. Positions from games stay far below
+// it (random games: at most 170 moves on 5x9), but a few reachable positions have more (a Vela
+// victim down to five pieces among the beneficiary's army: chains branch into hundreds of moves)
+// and a constructed position can have thousands: the list then moves to the heap, once per list
+// (a searcher keeps its lists, so a search allocates at most once per ply for such positions).
+inline constexpr int kInlineMoves = 512;
 
-// Throws std::length_error saying that a position has more than kMaxMoves legal moves.
-[[noreturn]] void throw_move_list_full();
-
-// A fixed-capacity list of moves; generation never allocates.
-struct MoveList {
-    std::array<Move, kMaxMoves> moves;
+// A list of moves: inline storage for kInlineMoves, on the heap beyond (never in games).
+// Invariant: data_ points at inline_ or at heap_, which holds capacity_ moves.
+class MoveList {
+public:
     int count = 0;
 
-    void push(const Move& m) {
-        if (count == kMaxMoves) [[unlikely]]
-            throw_move_list_full();
-        moves[count++] = m;
+    MoveList() = default;
+    MoveList(const MoveList& other) { copy_from(other); }
+    MoveList& operator=(const MoveList& other) {
+        if (this != &other) copy_from(other);
+        return *this;
     }
+
+    void push(const Move& m) {
+        if (count == capacity_) [[unlikely]]
+            grow();
+        data_[count++] = m;
+    }
+    void clear() { count = 0; }
     int size() const { return count; }
     bool empty() const { return count == 0; }
-    const Move& operator[](int i) const { return moves[i]; }
-    Move& operator[](int i) { return moves[i]; }
-    Move* begin() { return moves.data(); }
-    Move* end() { return moves.data() + count; }
-    const Move* begin() const { return moves.data(); }
-    const Move* end() const { return moves.data() + count; }
+    const Move& operator[](int i) const { return data_[i]; }
+    Move& operator[](int i) { return data_[i]; }
+    Move* begin() { return data_; }
+    Move* end() { return data_ + count; }
+    const Move* begin() const { return data_; }
+    const Move* end() const { return data_ + count; }
     bool contains(const Move& m) const {
         for (const Move& x : *this)
             if (x == m) return true;
         return false;
     }
+
+private:
+    void grow(); // doubles the capacity, moving the moves to the heap
+    void copy_from(const MoveList& other);
+
+    Move* data_ = inline_.data();
+    int capacity_ = kInlineMoves;
+    std::unique_ptr<Move[]> heap_;
+    std::array<Move, kInlineMoves> inline_;
 };
 
 // What the rules allow the side to move this turn.
@@ -62,8 +80,7 @@ inline TurnRights turn_rights(const Position& pos, const Rules& rules) {
 // Pieces of the side to move that can make a capture (ignoring turn rights).
 Bitboard capturing_pieces(const Position& pos);
 
-// Fills `list` with every legal move, each (from, to, captured) once; throws std::length_error
-// when there are more than kMaxMoves.
+// Fills `list` (emptied first) with every legal move, each (from, to, captured) once.
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list);
 
 // The number of legal moves, faster than generating them; exact for any position.

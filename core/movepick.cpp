@@ -8,6 +8,8 @@ namespace fanorona {
 
 void MoveOrder::score(const MoveList& moves, const Move* tt_move, const Killers& killers,
                       const History& history, Color side) {
+    if (std::size_t(moves.count) > scores.size()) [[unlikely]]
+        scores.resize(std::size_t(moves.count));
     for (int i = 0; i < moves.count; ++i) {
         const Move& m = moves[i];
         int s = history.at(side, m);

@@ -49,8 +49,9 @@ struct Killers {
 };
 
 // The ordering scores of one node's moves; score i belongs to moves[i] (pick() swaps both).
+// Holds kInlineMoves scores without allocating; grows (once) for a longer list.
 struct MoveOrder {
-    std::array<int, kMaxMoves> scores;
+    std::vector<int> scores = std::vector<int>(kInlineMoves);
 
     // Scores every move: the table move (when `tt_move` is not null) above all, then captures by
     // size, then killers, then the history of `side`.

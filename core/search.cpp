@@ -38,8 +38,8 @@ struct Searcher::Impl {
     // Per-ply scratch space. Invariant: only plies [0, ply] are in use during a search.
     struct Ply {
         MoveList moves;
-        MoveOrder order; // the ordering scores of `moves`
-        std::array<int, kMaxMoves> quiets_tried;
+        MoveOrder order;                            // the ordering scores of `moves`
+        std::array<int, kInlineMoves> quiets_tried; // the first kInlineMoves only
         Killers killers;
         int plies_from_null = 0;
     };
@@ -228,7 +228,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                         eval + params[Param::FutMargin] * depth <= alpha;
     const int lmp_limit = prune_ok && depth <= params[Param::LmpMaxDepth]
                               ? params[Param::LmpBase] + depth * depth
-                              : kMaxMoves;
+                              : move_count;
 
     for (int i = 0; i < move_count; ++i) {
         p.order.pick(p.moves, i);
@@ -279,7 +279,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                 if (alpha >= beta) break;
             }
         }
-        if (quiet && quiets < kMaxMoves) p.quiets_tried[quiets++] = i;
+        if (quiet && quiets < kInlineMoves) p.quiets_tried[quiets++] = i;
     }
 
     if (searched == 0) return static_eval(); // every move was pruned (cannot happen: first kept)

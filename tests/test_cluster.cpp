@@ -60,7 +60,12 @@ TEST_CASE("a job travels between ranks and comes back the same", "[cluster]") {
     c.adjudication = {300, 500, 2};
     c.threads = 3;
     const auto openings = load_openings(OpeningSpec::parse("random:3"), c.rules, 5, 9);
-    const GamesJob back = decode_job(nlohmann::json::parse(encode_job(c, openings).dump()));
+    Rules vela = c.rules;
+    vela.ruleset = RuleSet::Vela;
+    const auto vela_openings = load_openings(OpeningSpec::parse("random:3"), vela, 4, 10);
+    const GamesJob back =
+        decode_job(nlohmann::json::parse(encode_job(c, openings, vela_openings).dump()));
+    CHECK(back.vela_openings.size() == vela_openings.size());
     CHECK(settings_json(back.config) == settings_json(c));
     CHECK(back.config.threads == 3);
     CHECK(back.config.players[0].weights == c.players[0].weights);
@@ -114,6 +119,33 @@ TEST_CASE("self-play and tournaments under mpirun write the files of one process
     REQUIRE(rt.status == 0);
     same_files(t1, t3,
                {"games.tsv", "positions.bin", "live.jsonl", "settings.json", "results.txt"});
+}
+
+TEST_CASE("Vela series and openings by search under mpirun give the files of one process",
+          "[cluster][mpi]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    // A series is one unit of two games on whichever rank plays it.
+    const std::string t = " --games 12 --series vela --seed 4 --threads 1 --quiet "
+                          "--player name=a,depth=2 --player name=b,depth=1 --positions "
+                          "--openings random:3 ";
+    const std::string t1 = fresh_dir("mpi_vela_one"), t3 = fresh_dir("mpi_vela_three");
+    REQUIRE(run_cli("tournament" + t + "--out " + t1).status == 0);
+    const Run rt = run_mpi(3, "tournament" + t + "--out " + t3);
+    INFO(rt.output);
+    REQUIRE(rt.status == 0);
+    same_files(t1, t3, {"games.tsv", "positions.bin", "live.jsonl", "results.txt"});
+
+    // Openings scored on every rank: the same scores and the same suite.
+    const std::string o = " --by-search --variant dimy --plies 3 --depth 3 --threads 1 ";
+    const std::string o1 = fresh_dir("mpi_open_one"), o2 = fresh_dir("mpi_open_two");
+    REQUIRE(run_cli("openings" + o + "--book " + o1 + "/book.txt --out " + o1).status == 0);
+    const Run ro = run_mpi(2, "openings" + o + "--book " + o2 + "/book.txt --out " + o2);
+    INFO(ro.output);
+    REQUIRE(ro.status == 0);
+    same_files(o1, o2, {"book.txt", "search_scores.csv"});
 }
 
 TEST_CASE("an SPRT decided under mpirun stops every rank and records each game once",

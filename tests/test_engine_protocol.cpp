@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "common/weights_file.h"
 #include "core/notation.h"
 #include "tests/cli_helpers.h"
 #include "tools/protocol/engine_protocol.h"
@@ -189,4 +190,43 @@ TEST_CASE("A bare go searches with the engine spec's limits", "[protocol]") {
           1);
     CHECK(count_prefix(plain,
                        "info depth " + std::to_string(EngineSpec::kDefaultDepth + 1) + " ") == 0);
+}
+
+TEST_CASE("Vela games search with the Vela weights when the engine has them", "[protocol][spec]") {
+    const std::string weak = std::string(FANORONA_TEST_DATA) + "/../../data/weights/weak.txt";
+    // What decides a search: its info lines (scores, nodes, moves).
+    auto infos = [](const std::vector<std::string>& out) {
+        std::vector<std::string> keep;
+        for (const std::string& l : out)
+            if (l.rfind("bestmove", 0) == 0 || l.rfind("info depth", 0) == 0) {
+                std::istringstream words(l);
+                std::string kept;
+                for (std::string w; words >> w;)
+                    if (w == "nps" || w == "time")
+                        words >> w; // the clock's, not the search's
+                    else
+                        kept += w + " ";
+                keep.push_back(kept);
+            }
+        return keep;
+    };
+    const std::string vela_game =
+        "setoption name Rules value vela\nposition startpos\ngo depth 4\n";
+    const auto with_vela =
+        run_protocol("setoption name VelaWeights value " + weak + "\n" + vela_game);
+    const auto with_weak = run_protocol("setoption name Weights value " + weak + "\n" + vela_game);
+    const auto with_default = run_protocol(vela_game);
+    CHECK(infos(with_vela) == infos(with_weak));
+    CHECK(infos(with_vela) != infos(with_default)); // the premise: the weights matter here
+    // A normal game keeps the normal weights.
+    const std::string normal_game = "position startpos\ngo depth 4\n";
+    CHECK(infos(run_protocol("setoption name VelaWeights value " + weak + "\n" + normal_game)) ==
+          infos(run_protocol(normal_game)));
+    // The spec: the key, its description and the weights per rule set.
+    EngineSpec spec = EngineSpec::parse("name=V,vela_weights=" + weak);
+    CHECK(spec.description() == "V(weights=default,vela_weights=weak.txt,depth=4)");
+    Rules vela;
+    vela.ruleset = RuleSet::Vela;
+    CHECK(spec.weights_for(vela) == load_weights_file(weak));
+    CHECK(spec.weights_for(Rules{}) == default_weights());
 }

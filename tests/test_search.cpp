@@ -362,3 +362,16 @@ TEST_CASE("greedy_move takes the largest capture, seeded and deterministic", "[s
     const Position none = Position::from_string("5/5/5/5/W4 b", Variant::Dimy);
     CHECK_THROWS_AS(greedy_move(none, rules_for(Variant::Dimy), 1), std::invalid_argument);
 }
+
+TEST_CASE("The search plays positions with more moves than a list holds inline", "[search]") {
+    // 868 legal moves (see test_movegen): the searcher's per-ply lists and ordering scores grow,
+    // and the result is one of the legal moves.
+    const Rules rules = rules_for(Variant::Tsivy);
+    const Position pos =
+        Position::from_string("WBB2B2B/B3WBW2/W1BBB1B1B/1BB2BB2/B1BBB1BBB w", Variant::Tsivy);
+    MoveList list;
+    generate_moves(pos, rules, list);
+    REQUIRE(list.size() > kInlineMoves);
+    const SearchResult r = search_depth(Game(rules, pos), 3);
+    CHECK(list.contains(r.best));
+}

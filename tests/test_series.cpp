@@ -293,6 +293,14 @@ TEST_CASE("series: tournament and selfplay write the statistics by kind", "[seri
     const nlohmann::json summary = nlohmann::json::parse(slurp(sdir + "/summary.json"));
     CHECK(summary.contains("series"));
     CHECK(nlohmann::json::parse(slurp(sdir + "/settings.json"))["series"] == "vela");
+    // The report shows the statistics by kind for both runs.
+    const std::string page = fresh_dir("series_report") + "/report.html";
+    REQUIRE(
+        test_cli::run_cli("report --selfplay " + sdir + " --tournament " + dir + " --out " + page)
+            .status == 0);
+    const std::string html = slurp(page);
+    CHECK(html.find("id=\"selfplay-vela-series-table\"") != std::string::npos);
+    CHECK(html.find("id=\"vela-series-table\"") != std::string::npos);
 }
 
 TEST_CASE("series: the opening tree reads the Vela games of series files under Vela rules",

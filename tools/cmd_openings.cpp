@@ -7,6 +7,7 @@
 #include <fstream>
 #include <memory>
 
+#include "common/files.h"
 #include "common/weights_file.h"
 #include "selfplay/openings/opening_book.h"
 #include "selfplay/openings/opening_output.h"
@@ -39,10 +40,10 @@ struct OpeningsOptions {
     int threads = 0;
 };
 
+// Writes a result file whole (through a temporary file), creating its folder when missing.
 void write_file(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw std::runtime_error(path.string() + ": cannot write");
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+    write_file_atomically(path.string(), text);
 }
 
 // --book with --by-search: every position after P turns, scored by a short search.
@@ -55,7 +56,7 @@ void run_search_book(const OpeningsOptions& o) {
     const Weights weights = load_weights_file(o.weights);
     const auto t0 = std::chrono::steady_clock::now();
     auto openings = enumerate_openings(rules, o.plies);
-    score_openings(openings, rules, weights, o.depth, o.threads);
+    score_openings(openings, OpeningScoring{rules, weights, o.depth, 2, o.threads});
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const auto entries = balanced_search_book(openings, range);

@@ -6,10 +6,14 @@
 // back, and rank 0 writes them in order: the files are those one process writes. Without mpirun
 // (or in a build without MPI) nothing here starts MPI and the program runs as one process.
 
+#include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "selfplay/batch/batch_runner.h"
 #include "selfplay/driver/scheduled_games.h"
+#include "selfplay/openings/search_book.h"
 
 namespace fanorona::cluster {
 
@@ -27,6 +31,13 @@ void finish(bool failed);
 
 // The other ranks as players of a batch, or nullptr when there are none.
 std::unique_ptr<RemotePlayers> remote_players(ScheduledGames& games);
+
+// Rank 0 of `openings --by-search`: has the other ranks score openings that `claim(n)` hands out
+// (positions [first, last) of `openings`, an empty range when none are left) and writes their
+// scores into `openings`; returns when every rank is done. Does nothing without other ranks.
+void score_openings_remotely(
+    std::vector<ScoredOpening>& openings, const OpeningScoring& scoring,
+    const std::function<std::pair<std::size_t, std::size_t>(std::size_t)>& claim);
 
 } // namespace fanorona::cluster
 

@@ -54,6 +54,8 @@ Json engine_spec_to_json(const EngineSpec& s) {
             {"name", s.name},
             {"weights", s.weights.values},
             {"weights_name", s.weights_name},
+            {"vela_weights", s.vela_weights ? Json(s.vela_weights->values) : Json()},
+            {"vela_weights_name", s.vela_weights_name},
             {"depth", s.limits.depth},
             {"nodes", s.limits.nodes},
             {"movetime", s.limits.movetime_ms},
@@ -72,6 +74,11 @@ EngineSpec engine_spec_from_json(const Json& j) {
     s.name = j.at("name").get<std::string>();
     s.weights.values = j.at("weights").get<decltype(s.weights.values)>();
     s.weights_name = j.at("weights_name").get<std::string>();
+    if (!j.at("vela_weights").is_null()) {
+        s.vela_weights = Weights{};
+        s.vela_weights->values = j.at("vela_weights").get<decltype(s.weights.values)>();
+    }
+    s.vela_weights_name = j.at("vela_weights_name").get<std::string>();
     s.limits.depth = j.at("depth").get<int>();
     s.limits.nodes = j.at("nodes").get<std::uint64_t>();
     s.limits.movetime_ms = j.at("movetime").get<int>();
@@ -87,18 +94,44 @@ EngineSpec engine_spec_from_json(const Json& j) {
     return s;
 }
 
-Json encode_job(const RunConfig& c, const std::vector<Opening>& openings) {
-    Json players = Json::array(), lines = Json::array();
-    for (const EngineSpec& p : c.players) players.push_back(engine_spec_to_json(p));
+namespace {
+
+Json encode_openings(const std::vector<Opening>& openings, const Rules& rules) {
+    Json lines = Json::array();
     for (const Opening& o : openings) {
         Json moves = Json::array();
         Position p = o.start;
         for (const Move& m : o.moves) {
-            moves.push_back(move_to_string(p, c.rules, m));
+            moves.push_back(move_to_string(p, rules, m));
             p.make_move(m);
         }
         lines.push_back({{"start", o.start.to_string()}, {"moves", moves}});
     }
+    return lines;
+}
+
+std::vector<Opening> decode_openings(const Json& lines, const Rules& rules) {
+    std::vector<Opening> openings;
+    for (const Json& o : lines) {
+        Opening op{Position::from_string(o.at("start").get<std::string>(), rules.variant), {}};
+        Position p = op.start;
+        for (const Json& m : o.at("moves")) {
+            op.moves.push_back(parse_move(p, rules, m.get<std::string>()));
+            p.make_move(op.moves.back());
+        }
+        openings.push_back(std::move(op));
+    }
+    return openings;
+}
+
+} // namespace
+
+Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
+                const std::vector<Opening>& vela_openings) {
+    Json players = Json::array();
+    for (const EngineSpec& p : c.players) players.push_back(engine_spec_to_json(p));
+    Rules vela_rules = c.rules;
+    vela_rules.ruleset = RuleSet::Vela;
     return {{"variant", variant_name(c.rules.variant)},
             {"rules", ruleset_name(c.rules.ruleset)},
             {"players", players},
@@ -111,7 +144,9 @@ Json encode_job(const RunConfig& c, const std::vector<Opening>& openings) {
             {"explore_turns", c.exploration.turns},
             {"log_positions", c.log_positions},
             {"threads", c.threads},
-            {"openings", lines}};
+            {"vela_series", c.vela_series},
+            {"openings", encode_openings(openings, c.rules)},
+            {"vela_openings", encode_openings(vela_openings, vela_rules)}};
 }
 
 GamesJob decode_job(const Json& j) {
@@ -134,20 +169,16 @@ GamesJob decode_job(const Json& j) {
     c.exploration.turns = j.at("explore_turns").get<int>();
     c.log_positions = j.at("log_positions").get<bool>();
     c.threads = j.at("threads").get<int>();
-    for (const Json& o : j.at("openings")) {
-        Opening op{Position::from_string(o.at("start").get<std::string>(), c.rules.variant), {}};
-        Position p = op.start;
-        for (const Json& m : o.at("moves")) {
-            op.moves.push_back(parse_move(p, c.rules, m.get<std::string>()));
-            p.make_move(op.moves.back());
-        }
-        job.openings.push_back(std::move(op));
-    }
+    c.vela_series = j.at("vela_series").get<bool>();
+    Rules vela_rules = c.rules;
+    vela_rules.ruleset = RuleSet::Vela;
+    job.openings = decode_openings(j.at("openings"), c.rules);
+    job.vela_openings = decode_openings(j.at("vela_openings"), vela_rules);
     return job;
 }
 
 void append_game_bytes(std::string& out, std::uint64_t position, const PlayedGame& game) {
-    const std::string line = format_game_record(game.record);
+    const std::string line = format_game_record(game.record, true); // with kind and beneficiary
     put<std::uint64_t>(out, position);
     put<std::uint32_t>(out, std::uint32_t(line.size()));
     out += line;

@@ -201,45 +201,12 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     const std::uint64_t positions_before = files.positions_written();
 
     // Step 2. Play the rest on oneTBB workers, each with its own players, and on the other ranks
-    // of an MPI job, which receive the settings and openings (not for Vela series yet: a series
-    // is one unit of two games).
+    // of an MPI job, which receive the settings and openings (a Vela series is one unit of two
+    // games there too).
     ScheduledGames scheduled(c, openings, vela_openings);
-    const std::unique_ptr<RemotePlayers> remote =
-        c.vela_series ? nullptr : cluster::remote_players(scheduled);
-    auto play_slot = [&](std::uint64_t index, const GameSlot& slot) {
-        return scheduled.play_slot(index, slot);
-    };
-    auto play = [&](std::uint64_t index) { return play_slot(index, schedule.slot(index)); };
-    // A whole series: its normal game (or the one in the folder, when a resume stopped between
-    // the two), then its Vela game with the loser as White, or its skipped place after a draw.
-    const std::optional<NormalGame> resumed_normal = last_normal;
-    auto play_series = [&](std::uint64_t series) {
-        std::vector<PlayedGame> games;
-        std::optional<NormalGame> normal;
-        if (existing % 2 == 1 && series == existing / 2) {
-            normal = resumed_normal;
-        } else {
-            const GameSlot slot = schedule.slot(2 * series);
-            games.push_back(play_slot(2 * series, slot));
-            normal = NormalGame{slot, games.back().record.result, 2 * series};
-        }
-        GameSlot vela = schedule.slot(2 * series + 1);
-        if (vela_colours(vela, normal->slot, normal->result == GameResult::WhiteWins,
-                         normal->result == GameResult::BlackWins)) {
-            games.push_back(play_slot(2 * series + 1, vela));
-        } else {
-            PlayedGame skip;
-            skip.record.index = 2 * series + 1;
-            skip.record.white = descriptions[std::size_t(vela.white)];
-            skip.record.black = descriptions[std::size_t(vela.black)];
-            skip.record.result = GameResult::Draw;
-            skip.record.reason = "series-over";
-            skip.record.start = Position::start(c.rules.variant).to_string();
-            skip.record.kind = GameKind::Skipped;
-            games.push_back(std::move(skip));
-        }
-        return games;
-    };
+    const std::unique_ptr<RemotePlayers> remote = cluster::remote_players(scheduled);
+    auto play = [&](std::uint64_t index) { return scheduled.play(index); };
+    auto play_series = [&](std::uint64_t series) { return scheduled.play_series(series); };
 
     // Step 3. Write each game in order, then let the observer count it.
     std::atomic<bool> stop{observer.finished()};
@@ -261,10 +228,19 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
             outcome.played_now =
                 run_batch(indices, BatchOptions{c.threads, &stop, remote.get()}, play, sink);
         } else {
+            // A resume that stopped between a series' two games plays its Vela game first.
+            std::uint64_t first_series = existing / 2;
+            if (existing % 2 == 1) {
+                for (PlayedGame& g : scheduled.play_series(first_series, last_normal->result)) {
+                    sink(std::move(g));
+                    ++outcome.played_now;
+                }
+                ++first_series;
+            }
             std::vector<std::uint64_t> series;
-            for (std::uint64_t s = existing / 2; s < c.games / 2; ++s) series.push_back(s);
-            outcome.played_now =
-                run_unit_batch(series, BatchOptions{c.threads, &stop}, play_series, sink);
+            for (std::uint64_t s = first_series; s < c.games / 2; ++s) series.push_back(s);
+            outcome.played_now += run_unit_batch(
+                series, BatchOptions{c.threads, &stop, remote.get()}, play_series, sink);
         }
         progress.finish();
     }

@@ -41,4 +41,30 @@ PlayedGame ScheduledGames::play_slot(std::uint64_t index, const GameSlot& slot) 
     return game;
 }
 
+std::vector<PlayedGame> ScheduledGames::play_series(std::uint64_t series,
+                                                    std::optional<GameResult> normal) {
+    std::vector<PlayedGame> games;
+    const GameSlot normal_slot = schedule_.slot(2 * series);
+    if (!normal) {
+        games.push_back(play_slot(2 * series, normal_slot));
+        normal = games.back().record.result;
+    }
+    GameSlot vela = schedule_.slot(2 * series + 1);
+    if (vela_colours(vela, normal_slot, *normal == GameResult::WhiteWins,
+                     *normal == GameResult::BlackWins)) {
+        games.push_back(play_slot(2 * series + 1, vela));
+    } else {
+        PlayedGame skip;
+        skip.record.index = 2 * series + 1;
+        skip.record.white = descriptions_[std::size_t(vela.white)];
+        skip.record.black = descriptions_[std::size_t(vela.black)];
+        skip.record.result = GameResult::Draw;
+        skip.record.reason = "series-over";
+        skip.record.start = Position::start(config_.rules.variant).to_string();
+        skip.record.kind = GameKind::Skipped;
+        games.push_back(std::move(skip));
+    }
+    return games;
+}
+
 } // namespace fanorona

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,14 @@ public:
     PlayedGame play(std::uint64_t index) { return play_slot(index, schedule_.slot(index)); }
     // Plays game `index` with the colours of `slot` (a Vela game's real colours).
     PlayedGame play_slot(std::uint64_t index, const GameSlot& slot);
+    // Plays series `series` of a Vela series run: its normal game (game 2 * series), unless
+    // `normal` gives that game's result (a resume that stopped between the two), then its Vela
+    // game with the loser as White, or, after a drawn normal game, the skipped place (reason
+    // `series-over`). Returns the games it played or skipped, in index order.
+    std::vector<PlayedGame> play_series(std::uint64_t series,
+                                        std::optional<GameResult> normal = std::nullopt);
     const std::vector<std::string>& descriptions() const { return descriptions_; }
+    const std::vector<Opening>& vela_openings() const { return vela_openings_; }
 
     const RunConfig& config() const { return config_; }
     const std::vector<Opening>& openings() const { return openings_; }

@@ -55,12 +55,7 @@ VelaGameFacts vela_game_facts(const GameRecord& record, const Rules& rules) {
         walk.play(m);
         ++f.restricted_turns;
     }
-    bool over = true;
-    try {
-        over = walk.outcome().over();
-    } catch (const std::length_error&) {
-        over = false; // too many moves to list: the game was stopped there, not over
-    }
+    const bool over = walk.outcome().over();
     f.reached_normal_phase = more_moves || (victim() <= Rules::kVelaVictimFloor && !over);
     return f;
 }

@@ -73,9 +73,9 @@ std::vector<std::string> split_words(std::string_view s) {
 // The toolkit's engine with its own Searcher.
 class EnginePlayer : public Player {
 public:
-    explicit EnginePlayer(const EngineSpec& spec)
+    EnginePlayer(const EngineSpec& spec, const Rules& rules)
         : searcher_(spec.hash_mb), player_(searcher_, spec.search_limits()) {
-        spec.configure(searcher_);
+        spec.configure(searcher_, rules);
     }
     void new_game() override { player_.new_game(); }
     MoveChoice choose(const Game& game, const Clock& clock) override {
@@ -107,6 +107,9 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
     } else if (key == "weights") {
         weights = load_weights_file(std::string(value));
         weights_name = weights_display_name(std::string(value));
+    } else if (key == "vela_weights") {
+        vela_weights = load_weights_file(std::string(value));
+        vela_weights_name = weights_display_name(std::string(value));
     } else if (key == "depth") {
         limits.depth = int(parse_ranged(key, value));
     } else if (key == "nodes") {
@@ -143,10 +146,10 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         const SearchParams defaults;
         const SearchParam* p = defaults.find(key);
         if (!p)
-            throw std::invalid_argument(
-                "unknown key '" + std::string(key) +
-                "' (name, weights, depth, nodes, movetime, tc, hash, cmd, args, option.NAME, "
-                "timeout, startup, builtin, or a search parameter)");
+            throw std::invalid_argument("unknown key '" + std::string(key) +
+                                        "' (name, weights, vela_weights, depth, nodes, movetime, "
+                                        "tc, hash, cmd, args, option.NAME, "
+                                        "timeout, startup, builtin, or a search parameter)");
         const int v = int(parse_whole(p->name, value, p->min, p->max));
         auto same = [&](const auto& kv) { return kv.first == p->name; };
         params.erase(std::remove_if(params.begin(), params.end(), same), params.end());
@@ -214,6 +217,7 @@ std::string EngineSpec::description() const {
     }
     case Kind::Engine:
         add("weights=" + weights_name);
+        if (vela_weights) add("vela_weights=" + vela_weights_name);
         for (const auto& [k, v] : params) add(k + "=" + std::to_string(v));
         break;
     }
@@ -241,12 +245,16 @@ SearchParams EngineSpec::search_params() const {
     return p;
 }
 
-void EngineSpec::configure(Searcher& searcher) const {
+const Weights& EngineSpec::weights_for(const Rules& rules) const {
+    return rules.ruleset == RuleSet::Vela && vela_weights ? *vela_weights : weights;
+}
+
+void EngineSpec::configure(Searcher& searcher, const Rules& rules) const {
     // Everything that can throw comes before the first change, and set_hash_mb is itself
     // all-or-nothing: a failure leaves the searcher as it was.
     const SearchParams p = search_params();
     if (searcher.hash_mb() != hash_mb) searcher.set_hash_mb(hash_mb);
-    searcher.set_weights(weights);
+    searcher.set_weights(weights_for(rules));
     searcher.params() = p;
 }
 
@@ -254,7 +262,7 @@ std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,
                                     std::uint64_t seed) {
     switch (spec.kind) {
     case EngineSpec::Kind::Engine:
-        return std::make_unique<EnginePlayer>(spec);
+        return std::make_unique<EnginePlayer>(spec, rules);
     case EngineSpec::Kind::Random:
         return std::make_unique<BaselinePlayer>(BaselinePlayer::Kind::Random, seed);
     case EngineSpec::Kind::Greedy:

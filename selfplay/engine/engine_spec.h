@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,7 +44,11 @@ struct EngineSpec {
     std::string name = "fanorona";
     Weights weights = default_weights();
     std::string weights_name = "default"; // the file's name, or "default"
-    SearchLimits limits;                  // depth, nodes, movetime (clocks come from tc)
+    // Weights for Vela games (`vela_weights=FILE`: e.g. fitted by `tune --game-rules vela`);
+    // unset: `weights` in every game.
+    std::optional<Weights> vela_weights;
+    std::string vela_weights_name;
+    SearchLimits limits; // depth, nodes, movetime (clocks come from tc)
     TimeControl time_control;
     std::size_t hash_mb = kDefaultHashMb;
     std::vector<std::pair<std::string, int>> params;          // search parameters, as given
@@ -66,9 +71,11 @@ struct EngineSpec {
     std::string description() const;
     // The limits an engine searches with: `limits`, or depth kDefaultDepth when none is set.
     SearchLimits search_limits() const;
-    // Gives `searcher` this spec's weights, hash size and parameters; all or nothing: when it
-    // throws (std::bad_alloc for the hash table) the searcher is unchanged.
-    void configure(Searcher& searcher) const;
+    // The weights for games under `rules`: vela_weights in Vela games when set, else weights.
+    const Weights& weights_for(const Rules& rules) const;
+    // Gives `searcher` this spec's weights for `rules`, hash size and parameters; all or
+    // nothing: when it throws (std::bad_alloc for the hash table) the searcher is unchanged.
+    void configure(Searcher& searcher, const Rules& rules = Rules{}) const;
     // The search parameters table with this spec's values.
     SearchParams search_params() const;
 };

@@ -49,77 +49,68 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     }
     Outcome outcome{GameResult::Ongoing, EndReason::None};
     int own_turns = 0;
-    // A position with more than kMaxMoves legal moves (core/movegen.h) cannot be played on: the
-    // game stops there as a draw, reason `too-many-moves`. Seen in Vela games, where the victim,
-    // down to 5 pieces among the beneficiary's army, has chains branching into thousands of
-    // moves; a run that used to stop with an error now records the game and goes on.
-    try {
-        outcome = game.outcome();
-        while (!outcome.over()) {
-            if (auto capped = cap.check(game)) {
-                outcome = *capped;
+    outcome = game.outcome();
+    while (!outcome.over()) {
+        if (auto capped = cap.check(game)) {
+            outcome = *capped;
+            break;
+        }
+        const Position& pos = game.position();
+        const Color mover = pos.side_to_move();
+        MoveChoice choice;
+        const bool exploring = own_turns < setup.exploration.turns &&
+                               setup.exploration.epsilon > 0 &&
+                               explore.uniform() < setup.exploration.epsilon;
+        if (exploring) {
+            MoveList list;
+            generate_moves(pos, setup.rules, list);
+            choice.move = list[int(explore.below(std::uint64_t(list.size())))];
+        } else {
+            const auto t0 = std::chrono::steady_clock::now();
+            try {
+                choice = (mover == Color::White ? white : black).choose(game, clock);
+            } catch (const PlayerFault& fault) {
+                outcome = Outcome{loss_for(mover), EndReason::None};
+                rec.reason = fault.reason;
                 break;
             }
-            const Position& pos = game.position();
-            const Color mover = pos.side_to_move();
-            MoveChoice choice;
-            const bool exploring = own_turns < setup.exploration.turns &&
-                                   setup.exploration.epsilon > 0 &&
-                                   explore.uniform() < setup.exploration.epsilon;
-            if (exploring) {
-                MoveList list;
-                generate_moves(pos, setup.rules, list);
-                choice.move = list[int(explore.below(std::uint64_t(list.size())))];
-            } else {
-                const auto t0 = std::chrono::steady_clock::now();
-                try {
-                    choice = (mover == Color::White ? white : black).choose(game, clock);
-                } catch (const PlayerFault& fault) {
+            if (clock.enabled && tcs[int(mover)]->base_ms > 0) {
+                const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::steady_clock::now() - t0)
+                                      .count();
+                int& left = clock.time_ms[int(mover)];
+                left -= int(used);
+                if (left < -tcs[int(mover)]->margin_ms) {
                     outcome = Outcome{loss_for(mover), EndReason::None};
-                    rec.reason = fault.reason;
+                    rec.reason = "timeout";
                     break;
                 }
-                if (clock.enabled && tcs[int(mover)]->base_ms > 0) {
-                    const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          std::chrono::steady_clock::now() - t0)
-                                          .count();
-                    int& left = clock.time_ms[int(mover)];
-                    left -= int(used);
-                    if (left < -tcs[int(mover)]->margin_ms) {
-                        outcome = Outcome{loss_for(mover), EndReason::None};
-                        rec.reason = "timeout";
-                        break;
-                    }
-                    left = std::max(left, 0) + clock.inc_ms[int(mover)];
-                }
+                left = std::max(left, 0) + clock.inc_ms[int(mover)];
             }
-            if (choice.logged && choice.score) {
-                PositionRecord r;
-                r.white = pos.pieces(Color::White);
-                r.black = pos.pieces(Color::Black);
-                r.game_index = std::uint32_t(setup.index);
-                r.turn = std::uint16_t(std::min(pos.turn(), 65535));
-                r.score = std::int16_t(std::clamp(*choice.score, -32767, 32767));
-                r.depth = std::uint8_t(std::clamp(choice.depth, 0, 255));
-                r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
-                r.side_to_move = mover;
-                out.positions.push_back(r);
-            }
-            rec.moves.push_back(move_to_string(pos, setup.rules, choice.move));
-            rec.scores.push_back(
-                choice.score
-                    ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
-                    : std::nullopt);
-            game.play(choice.move);
-            ++own_turns;
-            win.record(mover, choice.score);
-            outcome = game.outcome();
-            if (!outcome.over())
-                if (auto adjudicated = win.check()) outcome = *adjudicated;
         }
-    } catch (const std::length_error&) {
-        outcome = Outcome{GameResult::Draw, EndReason::None};
-        rec.reason = "too-many-moves";
+        if (choice.logged && choice.score) {
+            PositionRecord r;
+            r.white = pos.pieces(Color::White);
+            r.black = pos.pieces(Color::Black);
+            r.game_index = std::uint32_t(setup.index);
+            r.turn = std::uint16_t(std::min(pos.turn(), 65535));
+            r.score = std::int16_t(std::clamp(*choice.score, -32767, 32767));
+            r.depth = std::uint8_t(std::clamp(choice.depth, 0, 255));
+            r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
+            r.side_to_move = mover;
+            out.positions.push_back(r);
+        }
+        rec.moves.push_back(move_to_string(pos, setup.rules, choice.move));
+        rec.scores.push_back(
+            choice.score
+                ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
+                : std::nullopt);
+        game.play(choice.move);
+        ++own_turns;
+        win.record(mover, choice.score);
+        outcome = game.outcome();
+        if (!outcome.over())
+            if (auto adjudicated = win.check()) outcome = *adjudicated;
     }
     rec.result = outcome.result;
     if (rec.reason.empty()) rec.reason = std::string(end_reason_name(outcome.reason));

@@ -1,8 +1,12 @@
 #include "selfplay/openings/search_book.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <thread>
+#include <tuple>
 #include <unordered_set>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -11,6 +15,7 @@
 
 #include "core/notation.h"
 #include "core/search.h"
+#include "selfplay/distributed/cluster.h"
 
 namespace fanorona {
 
@@ -47,28 +52,54 @@ std::vector<ScoredOpening> enumerate_openings(const Rules& rules, int plies) {
     return out;
 }
 
-void score_openings(std::vector<ScoredOpening>& openings, const Rules& rules,
-                    const Weights& weights, int depth, int threads, std::size_t hash_mb) {
+void score_opening(Searcher& searcher, const OpeningScoring& scoring, ScoredOpening& o) {
+    searcher.clear(); // a fresh table for each position: results independent of order
+    Game game(scoring.rules, Position::start(scoring.rules.variant));
+    for (const auto& m : o.moves) game.play(m);
+    SearchLimits limits;
+    limits.depth = scoring.depth;
+    const SearchResult r = searcher.search(game, limits);
+    o.score = o.position.side_to_move() == Color::White ? r.score : -r.score;
+    o.depth = r.depth;
+}
+
+void score_openings(std::vector<ScoredOpening>& openings, const OpeningScoring& scoring) {
     tbb::enumerable_thread_specific<Searcher> searchers([&] {
-        Searcher s(hash_mb);
-        s.set_weights(weights);
+        Searcher s(scoring.hash_mb);
+        s.set_weights(scoring.weights);
         return s;
     });
-    SearchLimits limits;
-    limits.depth = depth;
-    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
-    arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), openings.size(), [&](std::size_t i) {
-            ScoredOpening& o = openings[i];
-            Searcher& searcher = searchers.local();
-            searcher.clear(); // a fresh table for each position: results independent of order
-            Game game(rules, Position::start(rules.variant));
-            for (const auto& m : o.moves) game.play(m);
-            const SearchResult r = searcher.search(game, limits);
-            o.score = o.position.side_to_move() == Color::White ? r.score : -r.score;
-            o.depth = r.depth;
+    // Positions are claimed in order, one at a time here, in blocks by the other ranks.
+    std::atomic<std::size_t> next{0};
+    const auto claim = [&](std::size_t n) {
+        const std::size_t first = std::min(next.fetch_add(n), openings.size());
+        return std::pair{first, std::min(first + n, openings.size())};
+    };
+    std::exception_ptr remote_failure;
+    std::thread remote;
+    if (cluster::has_workers())
+        remote = std::thread([&] {
+            try {
+                cluster::score_openings_remotely(openings, scoring, claim);
+            } catch (...) {
+                remote_failure = std::current_exception();
+            }
         });
-    });
+    tbb::task_arena arena(scoring.threads > 0 ? scoring.threads : tbb::task_arena::automatic);
+    try {
+        arena.execute([&] {
+            tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+                for (auto [i, end] = claim(1); i < end; std::tie(i, end) = claim(1))
+                    score_opening(searchers.local(), scoring, openings[i]);
+            });
+        });
+    } catch (...) {
+        next = openings.size(); // the other ranks get no more
+        if (remote.joinable()) remote.join();
+        throw;
+    }
+    if (remote.joinable()) remote.join();
+    if (remote_failure) std::rethrow_exception(remote_failure);
 }
 
 std::vector<BookEntry> balanced_search_book(const std::vector<ScoredOpening>& openings,

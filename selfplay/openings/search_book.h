@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/evaluate.h"
+#include "core/search.h"
 #include "selfplay/openings/opening_book.h"
 
 namespace fanorona {
@@ -23,10 +24,22 @@ struct ScoredOpening {
 // where the game is not over; each reached first by the returned move order. Deterministic.
 std::vector<ScoredOpening> enumerate_openings(const Rules& rules, int plies);
 
-// Scores every opening with a search of `depth` plies (in parallel over openings, on up to
-// `threads` threads, 0 meaning all cores); the result does not depend on the thread count.
-void score_openings(std::vector<ScoredOpening>& openings, const Rules& rules,
-                    const Weights& weights, int depth, int threads, std::size_t hash_mb = 2);
+// How openings are scored: one search of `depth` plies per position, with a fresh table of
+// `hash_mb` megabytes each time, so a score depends on nothing but the position and these.
+struct OpeningScoring {
+    Rules rules;
+    Weights weights;
+    int depth = 6;
+    std::size_t hash_mb = 2;
+    int threads = 0; // oneTBB workers of each process; 0 means all cores
+};
+
+// Scores one opening with `searcher` (whose weights must be scoring.weights).
+void score_opening(Searcher& searcher, const OpeningScoring& scoring, ScoredOpening& opening);
+
+// Scores every opening (in parallel over openings on oneTBB workers and, under MPI, on the other
+// ranks too); the result does not depend on the number of threads or ranks.
+void score_openings(std::vector<ScoredOpening>& openings, const OpeningScoring& scoring);
 
 // The openings whose score lies in `range` (centi-pieces), most balanced (closest to 0) first,
 // then in enumeration order, each with a comment giving its score.

@@ -100,7 +100,7 @@ std::string balanced_openings(const LoopConfig& c,
     // after 4 turns (17075 on the 5x9 board), scored by a depth-2 search.
     say("building a balanced opening suite (positions after 4 turns, scored at depth 2)");
     auto openings = enumerate_openings(c.rules, 4);
-    score_openings(openings, c.rules, default_weights(), 2, c.threads);
+    score_openings(openings, OpeningScoring{c.rules, default_weights(), 2, 2, c.threads});
     auto book = balanced_search_book(openings, ScoreRange{-60, 60});
     if (book.size() < 8) book = balanced_search_book(openings, ScoreRange{-150, 150});
     if (book.empty()) return "random:4";

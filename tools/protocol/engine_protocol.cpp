@@ -55,7 +55,7 @@ EngineProtocol::EngineProtocol(std::istream& in, std::ostream& out, const Engine
     // without out_mutex_, while the search thread writes: lines torn or written twice. Only
     // send() touches the output.
     if (in_.tie() == &out_) in_.tie(nullptr);
-    spec_.configure(searcher_);
+    spec_.configure(searcher_, rules_);
 }
 
 EngineProtocol::~EngineProtocol() {
@@ -136,6 +136,8 @@ void EngineProtocol::cmd_uci() {
                  std::to_string(r.min) + " max " + std::to_string(r.max));
     send("option name Clear Hash type button");
     send("option name Weights type string default " + spec_.weights_name);
+    send("option name VelaWeights type string default " +
+         (spec_.vela_weights ? spec_.vela_weights_name : std::string("<Weights>")));
     send("option name Variant type combo default tsivy var tsivy var dimy");
     send("option name Rules type combo default standard var standard var firstturn var vela");
     const SearchParams current = spec_.search_params(); // list() views it: it must outlive the loop
@@ -175,12 +177,14 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
     const SearchParams names;
     if (key == "hash" || key == "weights")
         next.set(key, value);
+    else if (key == "velaweights")
+        next.set("vela_weights", value);
     else if (const SearchParam* p = names.find(name))
         next.set(p->name, value);
     else
         throw std::invalid_argument("unknown option '" + name + "'");
     try {
-        next.configure(searcher_); // all or nothing: on failure the searcher is unchanged
+        next.configure(searcher_, rules_); // all or nothing: on failure the searcher is unchanged
     } catch (const std::bad_alloc&) {
         throw std::runtime_error("setoption " + name + " value " + value +
                                  ": out of memory; the engine keeps its previous settings");
@@ -200,6 +204,7 @@ void EngineProtocol::set_rules_option(const std::string& key, const std::string&
             throw std::invalid_argument("Rules: '" + value +
                                         "' is not standard, firstturn or vela");
         rules_.ruleset = *r;
+        spec_.configure(searcher_, rules_); // Vela games may have weights of their own
         // Replay the current game under the new rules, or start over when that is not legal.
         Game replay(rules_, game_.start());
         try {

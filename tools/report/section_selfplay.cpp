@@ -35,6 +35,12 @@ std::string selfplay_section(const ReportInputs& in, Notes& notes) {
                    std::to_string((*j)["settings"].size()) + " settings</summary>" +
                    fields_table((*j)["settings"]) + "</details></td></tr>";
         out += "</table>\n";
+        if (j->contains("series") && (*j)["series"].is_object()) {
+            nlohmann::json row = (*j)["series"];
+            row["players"] = {"first player", "second player"};
+            out += vela_series_table(nlohmann::json::array({row}), "selfplay-vela-series-table",
+                                     "In self-play both players are the same engine.");
+        }
         out += "<details><summary>Every field of summary.json</summary>" + fields_table(*j) +
                "</details>\n";
     }

@@ -154,10 +154,54 @@ std::string live_charts(const std::string& text, const std::string& path, Notes&
     return out;
 }
 
-// The statistics by kind of game of a Vela series run (results.json "vela_series").
-std::string vela_series_table(const nlohmann::json& results) {
-    const auto& rows = results.value("vela_series", nlohmann::json::array());
-    if (rows.empty()) return "";
+} // namespace
+
+std::string tournament_section(const ReportInputs& in, Notes& notes) {
+    std::string out = "<section id=\"tournament\">\n<h2>Tournament</h2>\n";
+    if (in.tournament.empty())
+        return out + missing_note("Tournament: not provided (--tournament DIR).") + "</section>\n";
+    out += "<p class=\"source\">From <code>" + esc(in.tournament) + "</code>.</p>\n";
+    const std::string results_path = in.tournament + "/results.json";
+    const std::string live_path = in.tournament + "/live.jsonl";
+    const std::string games_path = in.tournament + "/games.tsv";
+    if (!file_exists(results_path) && !file_exists(live_path) && !file_exists(games_path))
+        return out +
+               notes.problem(in.tournament + ": no results.json, live.jsonl or games.tsv there") +
+               "</section>\n";
+    if (const auto j = read_json(results_path, notes, out)) {
+        if (j->contains("format") && (*j)["format"] != "fanorona-tournament-results 1")
+            out += notes.problem(results_path + ": format " + (*j)["format"].dump() +
+                                 " (this build reads \"fanorona-tournament-results 1\")");
+        out += "<p>" + num(number_at(*j, "games"), 0) + " games (" +
+               num(number_at(*j, "pairs"), 0) + " pairs) of " +
+               num(number_at(*j, "scheduled_games"), 0) + " scheduled" +
+               (j->value("complete", false) ? ", complete" : ", not complete") + ".</p>\n";
+        out += "<h3>Table</h3>\n" + players_table(*j) + pairings_table(*j) +
+               vela_series_table(j->value("vela_series", nlohmann::json::array()),
+                                 "vela-series-table", "The table above counts the normal games.");
+        if (j->contains("sprt") && (*j)["sprt"].is_object()) out += sprt_box((*j)["sprt"]);
+    } else if (!file_exists(results_path)) {
+        out += missing_note("results.json: not provided.");
+    }
+    if (const auto live = read_text(live_path)) {
+        out += "<h3>Over the run</h3>\n" + live_charts(*live, live_path, notes);
+    } else {
+        out += missing_note("live.jsonl: not provided.");
+    }
+    if (file_exists(games_path)) {
+        try {
+            const GamesFile file = read_games_file(games_path);
+            out += "<h3>Games</h3>\n" + games_overview(file, "tournament", in.max_frames, notes);
+        } catch (const std::exception& e) {
+            out += notes.problem(e.what());
+        }
+    }
+    return out + "</section>\n";
+}
+
+std::string vela_series_table(const nlohmann::json& rows, const std::string& id,
+                              const std::string& note) {
+    if (!rows.is_array() || rows.empty()) return "";
     auto wdl = [](const nlohmann::json& w) {
         return num(number_at(w, "wins"), 0) + "-" + num(number_at(w, "draws"), 0) + "-" +
                num(number_at(w, "losses"), 0);
@@ -169,8 +213,9 @@ std::string vela_series_table(const nlohmann::json& results) {
     std::string out =
         "<h3>Vela series</h3>\n<p class=\"note\">Each series: a normal game, then a Vela game in "
         "which the normal game's loser (the beneficiary) is White; a drawn normal game ends the "
-        "series. The table above counts the normal games.</p>\n<table class=\"data\" "
-        "id=\"vela-series-table\"><thead><tr><th>pairing</th><th>kind</th><th>view</th>"
+        "series. " +
+        esc(note) + "</p>\n<table class=\"data\" id=\"" + id +
+        "\"><thead><tr><th>pairing</th><th>kind</th><th>view</th>"
         "<th>W-D-L</th><th>Elo</th><th>average turns</th><th>notes</th></tr></thead><tbody>";
     for (const auto& p : rows) {
         const auto players = p.value("players", nlohmann::json::array());
@@ -200,49 +245,6 @@ std::string vela_series_table(const nlohmann::json& results) {
                " ended by a drawn normal game</td></tr>";
     }
     return out + "</tbody></table>\n";
-}
-
-} // namespace
-
-std::string tournament_section(const ReportInputs& in, Notes& notes) {
-    std::string out = "<section id=\"tournament\">\n<h2>Tournament</h2>\n";
-    if (in.tournament.empty())
-        return out + missing_note("Tournament: not provided (--tournament DIR).") + "</section>\n";
-    out += "<p class=\"source\">From <code>" + esc(in.tournament) + "</code>.</p>\n";
-    const std::string results_path = in.tournament + "/results.json";
-    const std::string live_path = in.tournament + "/live.jsonl";
-    const std::string games_path = in.tournament + "/games.tsv";
-    if (!file_exists(results_path) && !file_exists(live_path) && !file_exists(games_path))
-        return out +
-               notes.problem(in.tournament + ": no results.json, live.jsonl or games.tsv there") +
-               "</section>\n";
-    if (const auto j = read_json(results_path, notes, out)) {
-        if (j->contains("format") && (*j)["format"] != "fanorona-tournament-results 1")
-            out += notes.problem(results_path + ": format " + (*j)["format"].dump() +
-                                 " (this build reads \"fanorona-tournament-results 1\")");
-        out += "<p>" + num(number_at(*j, "games"), 0) + " games (" +
-               num(number_at(*j, "pairs"), 0) + " pairs) of " +
-               num(number_at(*j, "scheduled_games"), 0) + " scheduled" +
-               (j->value("complete", false) ? ", complete" : ", not complete") + ".</p>\n";
-        out += "<h3>Table</h3>\n" + players_table(*j) + pairings_table(*j) + vela_series_table(*j);
-        if (j->contains("sprt") && (*j)["sprt"].is_object()) out += sprt_box((*j)["sprt"]);
-    } else if (!file_exists(results_path)) {
-        out += missing_note("results.json: not provided.");
-    }
-    if (const auto live = read_text(live_path)) {
-        out += "<h3>Over the run</h3>\n" + live_charts(*live, live_path, notes);
-    } else {
-        out += missing_note("live.jsonl: not provided.");
-    }
-    if (file_exists(games_path)) {
-        try {
-            const GamesFile file = read_games_file(games_path);
-            out += "<h3>Games</h3>\n" + games_overview(file, "tournament", in.max_frames, notes);
-        } catch (const std::exception& e) {
-            out += notes.problem(e.what());
-        }
-    }
-    return out + "</section>\n";
 }
 
 } // namespace fanorona::report

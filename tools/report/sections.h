@@ -47,6 +47,11 @@ std::string games_overview(const GamesFile& file, const std::string& id_prefix, 
 std::string game_viewer(const GameRecord& game, const Rules& rules, const std::string& id,
                         int max_frames, Notes& notes);
 
+// The statistics by kind of game of Vela series runs: one row group per pairing of `rows` (each
+// with "players" and SeriesTally's "normal", "vela" and "series"), as a table with id `id`.
+std::string vela_series_table(const nlohmann::json& rows, const std::string& id,
+                              const std::string& note);
+
 std::string selfplay_section(const ReportInputs& in, Notes& notes);
 std::string tournament_section(const ReportInputs& in, Notes& notes);
 std::string openings_section(const ReportInputs& in, Notes& notes);
