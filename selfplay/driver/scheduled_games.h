@@ -26,6 +26,9 @@ public:
     // Plays game `index` with the colours of `slot` (a Vela game's real colours).
     PlayedGame play_slot(std::uint64_t index, const GameSlot& slot);
     const std::vector<std::string>& descriptions() const { return descriptions_; }
+    // Replaces the players (same count) for the games played from now on (a stage of a staged
+    // run); every worker builds its players afresh. Not while games are being played.
+    void set_players(std::vector<EngineSpec> players);
 
     const RunConfig& config() const { return config_; }
     const std::vector<Opening>& openings() const { return openings_; }
