@@ -123,8 +123,9 @@ TEST_CASE("--param specs: defaults, explicit fields, errors naming the field", "
     const SpsaParam e = SpsaParam::parse("AspWindow,40,10,90,4.5,0.01", base);
     CHECK(e.to_string() == "AspWindow,40,10,90,4.5,0.01");
 
-    CHECK_THROWS_WITH(SpsaParam::parse("Nope", base),
-                      "--param Nope: NAME: 'Nope' is not a search parameter or an evaluation weight");
+    CHECK_THROWS_WITH(
+        SpsaParam::parse("Nope", base),
+        "--param Nope: NAME: 'Nope' is not a search parameter or an evaluation weight");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,x", base),
                       "--param LmrBase,x: start: 'x' is not a number");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,50,-5", base),
@@ -246,8 +247,8 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     CHECK(r.status == 0);
     r = run_cli("analyze --depth 3 --params " + bad);
     CHECK(r.status == 1);
-    CHECK(r.output.find("fanorona: --params: " + bad + ":3: AspWindow=0: expected a whole number") !=
-          std::string::npos);
+    CHECK(r.output.find("fanorona: --params: " + bad +
+                        ":3: AspWindow=0: expected a whole number") != std::string::npos);
 
     r = run_cli("selfplay --games 2 --depth 1 --quiet --threads 1 --no-positions --params " +
                 params + " --out " + dir + "/sp");
@@ -271,7 +272,8 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     CHECK(r.output.find("fanorona: --param LmrBase,x: start: 'x' is not a number") !=
           std::string::npos);
     r = run_cli("spsa --param LmrBase,,,,20 --param material_mg,,,,10 --games 8 --batch 2 "
-                "--depth 1 --threads 2 --quiet --verify-games 4 --out " + dir + "/s");
+                "--depth 1 --threads 2 --quiet --verify-games 4 --out " +
+                dir + "/s");
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(r.output.find("verification, tuned vs start: 4 games, Elo") != std::string::npos);

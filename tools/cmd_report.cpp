@@ -20,9 +20,8 @@ struct ReportOptions {
 };
 
 void run_report(const ReportOptions& o) {
-    for (const auto* dir :
-         {&o.inputs.selfplay, &o.inputs.tournament, &o.inputs.openings, &o.inputs.tune,
-          &o.inputs.spsa})
+    for (const auto* dir : {&o.inputs.selfplay, &o.inputs.tournament, &o.inputs.openings,
+                            &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw std::invalid_argument(*dir + ": not a folder");
     const report::Report r = report::build_report(o.inputs);

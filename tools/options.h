@@ -65,9 +65,9 @@ inline Position BoardOptions::make_position() const {
 namespace fanorona::cli {
 
 // The engine options every searching command shares (--weights, --depth, --nodes, --movetime,
-// --hash, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto EngineSpec::set, so ranges,
-// defaults and errors are the spec's own. `with_limits` false leaves out the limits (bench has
-// its own fixed depth); `with_param` false leaves out --param (spsa gives it its own meaning).
+// --hash, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto EngineSpec::set, so
+// ranges, defaults and errors are the spec's own. `with_limits` false leaves out the limits (bench
+// has its own fixed depth); `with_param` false leaves out --param (spsa gives it its own meaning).
 struct EngineOptions {
     std::string weights, depth, nodes, movetime, hash, params_file;
     std::vector<std::string> params;

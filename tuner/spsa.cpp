@@ -37,8 +37,8 @@ struct SpsaRow {
 
 std::string csv_header(const std::vector<SpsaParam>& params) {
     std::string h = "iteration,pairs,wins,draws,losses,result";
-    for (const SpsaParam& p : params) h += "," + p.name + "," + p.name + "_c," + p.name + "_a," +
-                                         p.name + "_flip";
+    for (const SpsaParam& p : params)
+        h += "," + p.name + "," + p.name + "_c," + p.name + "_a," + p.name + "_flip";
     return h + "\n";
 }
 
@@ -239,7 +239,8 @@ EngineSpec spsa_engine(const EngineSpec& base, const std::vector<SpsaParam>& par
                        const std::vector<int>& values, const std::string& name) {
     EngineSpec e = base;
     e.name = name;
-    for (std::size_t i = 0; i < params.size(); ++i) e.set(params[i].name, std::to_string(values[i]));
+    for (std::size_t i = 0; i < params.size(); ++i)
+        e.set(params[i].name, std::to_string(values[i]));
     e.validate();
     return e;
 }
@@ -281,10 +282,10 @@ SpsaResult run_spsa(const SpsaConfig& c) {
         result.interrupted = outcome.interrupted;
         const bool complete = outcome.games == run.games;
 
-        const std::string header =
-            "fanorona spsa: " + std::to_string(result.iterations) + " iterations, " +
-            std::to_string(outcome.games) + " games, seed " + std::to_string(c.run.seed) +
-            (complete ? "" : " (incomplete)");
+        const std::string header = "fanorona spsa: " + std::to_string(result.iterations) +
+                                   " iterations, " + std::to_string(outcome.games) +
+                                   " games, seed " + std::to_string(c.run.seed) +
+                                   (complete ? "" : " (incomplete)");
         folder.finish("params.txt",
                       format_params(params_file_values(c, result.values),
                                     {header, "base engine: " + c.base.description()}));

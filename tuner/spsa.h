@@ -31,7 +31,7 @@ struct SpsaConfig {
     std::uint64_t batch = 4;    // game pairs per iteration (one perturbation, one update)
     double alpha = 0.602;
     double gamma = 0.101;
-    double a_ratio = 0.1;          // A = a_ratio * pairs
+    double a_ratio = 0.1;           // A = a_ratio * pairs
     std::uint64_t verify_games = 0; // afterwards: tuned against start, this many games (0: none)
 
     SpsaConfig();

@@ -62,7 +62,8 @@ SpsaParam SpsaParam::parse(const std::string& text, const EngineSpec& base) {
         } catch (const std::exception&) {
             used = 0;
         }
-        if (used != f[i].size() || !std::isfinite(v)) fail(names[i], "'" + f[i] + "' is not a number");
+        if (used != f[i].size() || !std::isfinite(v))
+            fail(names[i], "'" + f[i] + "' is not a number");
         *fields[i] = v;
         given[i] = true;
     }
@@ -79,8 +80,8 @@ SpsaParam SpsaParam::parse(const std::string& text, const EngineSpec& base) {
 }
 
 std::string SpsaParam::to_string() const {
-    return name + "," + number_text(start) + "," + number_text(min) + "," + number_text(max) +
-           "," + number_text(c_end) + "," + number_text(r_end);
+    return name + "," + number_text(start) + "," + number_text(min) + "," + number_text(max) + "," +
+           number_text(c_end) + "," + number_text(r_end);
 }
 
 SpsaGains spsa_gains(const SpsaParam& p, const SpsaShape& s) {

@@ -39,7 +39,7 @@ struct SpsaParam {
 struct SpsaShape {
     double alpha = 0.602;
     double gamma = 0.101;
-    double A = 0; // stability constant, in game pairs
+    double A = 0;            // stability constant, in game pairs
     std::uint64_t pairs = 0; // N: game pairs of the whole run
 };
 

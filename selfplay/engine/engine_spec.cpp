@@ -6,8 +6,8 @@
 #include "common/weights_file.h"
 #include "core/features.h"
 #include "core/weights.h"
-#include "selfplay/engine/params_file.h"
 #include "selfplay/engine/external_player.h"
+#include "selfplay/engine/params_file.h"
 #include "selfplay/game/players.h"
 
 namespace fanorona {
@@ -101,7 +101,8 @@ void put(std::vector<std::pair<std::string, int>>& list, const std::string& name
 
 std::optional<TunableInfo> find_tunable(std::string_view name) {
     const SearchParams defaults;
-    if (const SearchParam* p = defaults.find(name)) return TunableInfo{p->name, p->min, p->max, false};
+    if (const SearchParam* p = defaults.find(name))
+        return TunableInfo{p->name, p->min, p->max, false};
     const int f = feature_index(name);
     if (f >= 0) return TunableInfo{std::string(feature_name(f)), -kMaxWeight, kMaxWeight, true};
     return std::nullopt;
@@ -109,8 +110,9 @@ std::optional<TunableInfo> find_tunable(std::string_view name) {
 
 int EngineSpec::tunable_value(std::string_view name) const {
     const auto t = find_tunable(name);
-    if (!t) throw std::invalid_argument("'" + std::string(name) +
-                                        "' is not a search parameter or an evaluation weight");
+    if (!t)
+        throw std::invalid_argument("'" + std::string(name) +
+                                    "' is not a search parameter or an evaluation weight");
     if (t->weight) return weights.values[std::size_t(feature_index(t->name))];
     return search_params().get(t->name);
 }

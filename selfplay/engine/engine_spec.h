@@ -60,7 +60,7 @@ struct EngineSpec {
     SearchLimits limits;                  // depth, nodes, movetime (clocks come from tc)
     TimeControl time_control;
     std::size_t hash_mb = kDefaultHashMb;
-    std::vector<std::pair<std::string, int>> params;          // search parameters, as given
+    std::vector<std::pair<std::string, int>> params; // search parameters, as given
     // Evaluation weights set by name, as given; already in `weights`, and applied again over a
     // weights file set later (a named weight wins over the file whatever the order).
     std::vector<std::pair<std::string, int>> weight_values;

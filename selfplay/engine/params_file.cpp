@@ -36,7 +36,8 @@ std::vector<ParamsLine> parse_params_text(std::string_view text, const std::stri
         if (!header) {
             const std::string want =
                 std::string(kParamsMagic) + " " + std::to_string(kParamsFormatVersion);
-            if (w.size() != 2 || w[0] != kParamsMagic || w[1] != std::to_string(kParamsFormatVersion))
+            if (w.size() != 2 || w[0] != kParamsMagic ||
+                w[1] != std::to_string(kParamsFormatVersion))
                 fail("header: expected '" + want + "', found '" + line + "'");
             header = true;
             continue;

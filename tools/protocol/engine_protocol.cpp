@@ -170,8 +170,8 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
         throw std::invalid_argument("setoption " + name + ": no value");
     if (key == "variant" || key == "rules") return set_rules_option(key, value);
     // Hash, Weights, Params and the search parameters are the engine spec's own keys: the same
-    // parser, ranges and errors as --hash, --weights, --params and --param. The spec changes only once the searcher
-    // took the new settings.
+    // parser, ranges and errors as --hash, --weights, --params and --param. The spec changes only
+    // once the searcher took the new settings.
     EngineSpec next = spec_;
     const SearchParams names;
     if (key == "hash" || key == "weights" || key == "params")

@@ -108,17 +108,16 @@ std::string spsa_section(const ReportInputs& in, Notes& notes) {
         out += "<tr><th>games</th><td>" + num(number_at(*j, "games"), 0) + " (" +
                num(number_at(*j, "games_per_second"), 2) + " games/s)</td></tr>";
         out += "<tr><th>schedule</th><td>alpha " + num(number_at(*j, "alpha"), 3) + ", gamma " +
-               num(number_at(*j, "gamma"), 3) + ", A " + num(number_at(*j, "A"), 1) +
-               "</td></tr>";
+               num(number_at(*j, "gamma"), 3) + ", A " + num(number_at(*j, "A"), 1) + "</td></tr>";
         out += "<tr><th>engine</th><td><code>" + esc(string_at(*j, "base")) + "</code></td></tr>";
         const Json& v = j->value("verification", Json());
         if (v.is_object()) {
             const Json& m = v.value("match", Json::object());
             out += "<tr><th>verification</th><td>tuned vs start, " + num(number_at(v, "games"), 0) +
                    " games: Elo " + signed_num(number_at(m, "elo"), 1) + " &plusmn; " +
-                   num(number_at(m, "elo_error95"), 1) + " (95%: " +
-                   num(number_at(m, "elo_lower"), 1) + " to " + num(number_at(m, "elo_upper"), 1) +
-                   ")</td></tr>";
+                   num(number_at(m, "elo_error95"), 1) +
+                   " (95%: " + num(number_at(m, "elo_lower"), 1) + " to " +
+                   num(number_at(m, "elo_upper"), 1) + ")</td></tr>";
         }
         out += "</table>\n";
         if (j->contains("params") && (*j)["params"].is_array())
