@@ -104,7 +104,7 @@ TEST_CASE("a parameters file: header, lines, comments, errors with file and line
     CHECK(again.tunable_value("tempo_eg") == -5);
 }
 
-TEST_CASE("--param specs: defaults, explicit fields, errors naming the field", "[spsa]") {
+TEST_CASE("SPSA --param specs: defaults, explicit fields, errors naming the field", "[spsa]") {
     EngineSpec base;
     base.set("LmrBase", "60");
     const SpsaParam d = SpsaParam::parse("lmrbase", base);
