@@ -148,6 +148,22 @@ TEST_CASE("Vela series and openings by search under mpirun give the files of one
     same_files(o1, o2, {"book.txt", "search_scores.csv"});
 }
 
+TEST_CASE("an SPSA run under mpirun writes the history of one process", "[cluster][mpi][spsa]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    // Every iteration's two engines (with a weight set by name) travel to the other ranks.
+    const std::string s = " --param LmrBase,,,,20 --param mobility_mg,,,,3,0.05 --games 16 "
+                          "--batch 2 --depth 2 --seed 3 --threads 1 --quiet ";
+    const std::string one = fresh_dir("mpi_spsa_one"), two = fresh_dir("mpi_spsa_two");
+    REQUIRE(run_cli("spsa" + s + "--out " + one).status == 0);
+    const Run r = run_mpi(2, "spsa" + s + "--out " + two);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    same_files(one, two, {"games.tsv", "spsa.csv", "params.txt", "settings.json"});
+}
+
 TEST_CASE("an SPRT decided under mpirun stops every rank and records each game once",
           "[cluster][mpi]") {
     if (!mpi_ready()) return;

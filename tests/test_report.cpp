@@ -16,9 +16,9 @@ namespace {
 const std::string kData = std::string(FANORONA_TEST_DATA) + "/report/";
 
 std::string full_report(const std::string& out) {
-    const Run r =
-        run_cli("report --out " + out + " --selfplay " + kData + "selfplay --tournament " + kData +
-                "tournament --openings " + kData + "openings --tune " + kData + "tune");
+    const Run r = run_cli("report --out " + out + " --selfplay " + kData +
+                          "selfplay --tournament " + kData + "tournament --openings " + kData +
+                          "openings --tune " + kData + "tune --spsa " + kData + "spsa");
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(r.output.find("0 warnings") != std::string::npos);
@@ -40,9 +40,11 @@ bool has_id(const std::string& html, const std::string& id) {
 TEST_CASE("the report shows every section from its inputs", "[report]") {
     const std::string dir = fresh_dir("report_full");
     const std::string html = full_report(dir + "/report.html");
-    for (const char* id : {"selfplay", "tournament", "openings", "tune", "tournament-table",
-                           "pairings-table", "elo-chart", "sprt-chart", "opening-tree", "main-line",
-                           "loss-chart", "weights-changed", "selfplay-game", "tournament-game"})
+    for (const char* id :
+         {"selfplay", "tournament", "openings", "tune", "tournament-table", "pairings-table",
+          "elo-chart", "sprt-chart", "opening-tree", "main-line", "loss-chart", "weights-changed",
+          "selfplay-game", "tournament-game", "spsa", "spsa-summary", "spsa-params",
+          "spsa-chart-LmrBase", "spsa-chart-material_mg"})
         CHECK(has_id(html, id));
     CHECK(html.find("not provided") == std::string::npos);
     // Tournament table: both players with their Elo and interval, the SPRT verdict.
@@ -71,8 +73,9 @@ TEST_CASE("the report says which inputs are not provided", "[report]") {
     const Run r = run_cli("report --out " + dir + "/r.html");
     REQUIRE(r.status == 0);
     const std::string html = slurp(dir + "/r.html");
-    CHECK(count(html, "class=\"missing\"") == 4);
-    for (const char* id : {"selfplay", "tournament", "openings", "tune"}) CHECK(has_id(html, id));
+    CHECK(count(html, "class=\"missing\"") == 5);
+    for (const char* id : {"selfplay", "tournament", "openings", "tune", "spsa"})
+        CHECK(has_id(html, id));
 
     // Only some of a folder's files.
     const Run t = run_cli("report --out " + dir + "/t.html --tune " + kData + "tune_files");

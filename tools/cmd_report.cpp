@@ -20,8 +20,8 @@ struct ReportOptions {
 };
 
 void run_report(const ReportOptions& o) {
-    for (const auto* dir :
-         {&o.inputs.selfplay, &o.inputs.tournament, &o.inputs.openings, &o.inputs.tune})
+    for (const auto* dir : {&o.inputs.selfplay, &o.inputs.tournament, &o.inputs.openings,
+                            &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw std::invalid_argument(*dir + ": not a folder");
     const report::Report r = report::build_report(o.inputs);
@@ -55,6 +55,8 @@ void add_report_command(CLI::App& app) {
                     "A `fanorona openings --out` folder (openings.json)");
     cmd->add_option("--tune", o->inputs.tune,
                     "A `fanorona tune` output folder (tune.json, loss.csv, weights files)");
+    cmd->add_option("--spsa", o->inputs.spsa,
+                    "A `fanorona spsa` folder (spsa.json, spsa.csv: the parameter history)");
     cmd->add_option("--title", o->inputs.title, "The page's title")->capture_default_str();
     cmd->add_option("--tree-depth", o->inputs.tree_depth, "Opening tree: turns shown")
         ->check(CLI::Range(1, 200))

@@ -65,19 +65,19 @@ inline Position BoardOptions::make_position() const {
 namespace fanorona::cli {
 
 // The engine options every searching command shares (--weights, --depth, --nodes, --movetime,
-// --hash, --param NAME=VALUE), as typed; apply() maps them onto EngineSpec::set, so ranges,
-// defaults and errors are the spec's own. `with_limits` false leaves out the limits (bench has
-// its own fixed depth).
+// --hash, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto EngineSpec::set, so
+// ranges, defaults and errors are the spec's own. `with_limits` false leaves out the limits (bench
+// has its own fixed depth); `with_param` false leaves out --param (spsa gives it its own meaning).
 struct EngineOptions {
-    std::string weights, depth, nodes, movetime, hash;
+    std::string weights, depth, nodes, movetime, hash, params_file;
     std::vector<std::string> params;
 
-    void add_to(CLI::App& cmd, bool with_limits = true);
+    void add_to(CLI::App& cmd, bool with_limits = true, bool with_param = true);
     // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why".
     void apply(EngineSpec& spec) const;
 };
 
-inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
+inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits, bool with_param) {
     auto range = [](const char* key) {
         for (const SpecRange& r : EngineSpec::ranges())
             if (std::string_view(key) == r.key)
@@ -105,8 +105,14 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
     const SearchParams defaults; // list() views this table: it must outlive the loop
     for (const SearchParam& p : defaults.list())
         names += std::string(names.empty() ? "" : ", ") + p.name;
+    cmd.add_option("--params", params_file,
+                   "Parameters file (fanorona-params 1: NAME VALUE lines of search parameters and "
+                   "weights, as `fanorona spsa` writes; docs/formats.md); --param overrides it");
+    if (!with_param) return;
     cmd.add_option("--param", params,
-                   "Set a search parameter, NAME=VALUE (repeatable). Parameters: " + names);
+                   "Set a search parameter or an evaluation weight (by its name in the weights "
+                   "file, e.g. material_mg), NAME=VALUE (repeatable). Parameters: " +
+                       names);
 }
 
 inline void EngineOptions::apply(EngineSpec& spec) const {
@@ -123,13 +129,14 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
     set("--nodes", "nodes", nodes);
     set("--movetime", "movetime", movetime);
     set("--hash", "hash", hash);
+    set("--params", "params", params_file);
     for (const std::string& p : params) {
         const auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0)
             throw std::invalid_argument("--param: expected NAME=VALUE, found '" + p + "'");
-        if (!SearchParams().find(p.substr(0, eq)))
-            throw std::invalid_argument("--param: unknown search parameter '" + p.substr(0, eq) +
-                                        "'");
+        if (!find_tunable(p.substr(0, eq)))
+            throw std::invalid_argument("--param: unknown search parameter or weight '" +
+                                        p.substr(0, eq) + "'");
         set("--param", p.substr(0, eq).c_str(), p.substr(eq + 1));
     }
     spec.validate();

@@ -62,6 +62,7 @@ Json engine_spec_to_json(const EngineSpec& s) {
             {"tc", {s.time_control.base_ms, s.time_control.inc_ms, s.time_control.margin_ms}},
             {"hash", s.hash_mb},
             {"params", s.params},
+            {"weight_values", s.weight_values},
             {"argv", s.argv},
             {"options", s.options},
             {"timeout", s.timeout_ms},
@@ -87,6 +88,7 @@ EngineSpec engine_spec_from_json(const Json& j) {
     s.time_control = {tc[0], tc[1], tc[2]};
     s.hash_mb = j.at("hash").get<std::size_t>();
     s.params = j.at("params").get<decltype(s.params)>();
+    s.weight_values = j.at("weight_values").get<decltype(s.weight_values)>();
     s.argv = j.at("argv").get<decltype(s.argv)>();
     s.options = j.at("options").get<decltype(s.options)>();
     s.timeout_ms = j.at("timeout").get<int>();

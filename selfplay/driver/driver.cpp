@@ -58,6 +58,13 @@ void RunConfig::validate() const {
             throw std::invalid_argument(
                 "--series vela: --rules gives the normal games' rules (standard or firstturn)");
     }
+    if (stage_games > 0) {
+        if (!stage_players) throw std::invalid_argument("a staged run needs stage_players");
+        if (stage_games % 2 != 0)
+            throw std::invalid_argument("a stage must hold whole game pairs (an even number)");
+        if (vela_series) throw std::invalid_argument("--series vela cannot be played in stages");
+        if (shard_count != 1) throw std::invalid_argument("a staged run cannot be sharded");
+    }
     if (shard_count < 1 || shard_index < 0 || shard_index >= shard_count)
         throw std::invalid_argument("--shard I/N needs 0 <= I < N");
     if (!(exploration.epsilon >= 0 && exploration.epsilon <= 1))
@@ -97,6 +104,7 @@ nlohmann::json settings_json(const RunConfig& c) {
         {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
     };
     if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
+    if (c.stage_games > 0) j["stage_games"] = c.stage_games;
     for (const auto& [key, value] : c.extra_settings.items()) j[key] = value;
     return j;
 }
@@ -163,6 +171,20 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     auto note_game = [&](const GameRecord& g, const GameSlot& slot) {
         if (c.vela_series && !slot.vela) last_normal = NormalGame{slot, g.result, g.index};
     };
+    // A staged run: the players of stage s, checked against the run's, into `descriptions`.
+    std::vector<EngineSpec> stage_specs;
+    auto begin_stage = [&](std::uint64_t stage) {
+        std::vector<EngineSpec> specs = c.stage_players(stage);
+        if (specs.size() != c.players.size())
+            throw std::logic_error("stage_players: a stage needs as many players as the run");
+        for (std::size_t p = 0; p < specs.size(); ++p) {
+            specs[p].validate();
+            if (specs[p].name != c.players[p].name)
+                throw std::logic_error("stage_players: a stage's players keep the run's names");
+            descriptions[p] = specs[p].description();
+        }
+        stage_specs = std::move(specs);
+    };
 
     // Step 1. The games already in the folder: each must be the scheduled game at its place.
     std::vector<std::uint64_t> indices = shard_indices(c);
@@ -179,6 +201,8 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
         const GamesFile old = read_games_file(RunFolder::games_path(c.out_dir));
         for (std::uint64_t k = 0; k < existing; ++k) {
             const GameRecord& g = old.games[k];
+            if (c.stage_games && indices[k] % c.stage_games == 0)
+                begin_stage(indices[k] / c.stage_games);
             bool skipped = false;
             const GameSlot slot = real_slot(indices[k], &skipped);
             const GameKind kind = !slot.vela ? GameKind::Normal
@@ -224,7 +248,23 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     };
     if (!stop) {
         progress.update(done, observer.progress(), true);
-        if (!c.vela_series) {
+        if (c.stage_games) {
+            // Stage by stage: the next stage's players exist once this one's games are all in.
+            if (existing % c.stage_games != 0) scheduled.set_players(stage_specs);
+            while (done < c.games && !stop && !interrupt_flag()) {
+                const std::uint64_t stage = done / c.stage_games;
+                const std::uint64_t end = std::min(c.games, (stage + 1) * c.stage_games);
+                if (done % c.stage_games == 0) {
+                    begin_stage(stage);
+                    scheduled.set_players(stage_specs);
+                }
+                std::vector<std::uint64_t> part;
+                for (std::uint64_t i = done; i < end; ++i) part.push_back(i);
+                outcome.played_now +=
+                    run_batch(part, BatchOptions{c.threads, &stop, remote.get()}, play, sink);
+                if (done < end) break; // stopped or interrupted inside the stage
+            }
+        } else if (!c.vela_series) {
             outcome.played_now =
                 run_batch(indices, BatchOptions{c.threads, &stop, remote.get()}, play, sink);
         } else {

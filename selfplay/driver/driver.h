@@ -37,6 +37,14 @@ struct RunConfig {
     bool log_positions = true;
     int shard_index = 0; // play only the games whose index % shard_count == shard_index
     int shard_count = 1;
+    // Players chosen stage by stage (SPSA): with stage_games > 0 the games come in stages of that
+    // many (whole pairs), and stage s is played by stage_players(s): as many specs as `players`,
+    // with the same names (`players` are stage 0's for settings.json). stage_players(s) is
+    // called once per stage, in order, only after every game of the stages before it reached the
+    // observer (replayed or played), so it may depend on their results; on a resume it is called
+    // again for the stages in the folder, whose games must then match its specs.
+    std::uint64_t stage_games = 0;
+    std::function<std::vector<EngineSpec>(std::uint64_t stage)> stage_players;
     nlohmann::json extra_settings = nlohmann::json::object(); // e.g. the SPRT of a tournament
     std::string live_path; // a stream of one JSON line per game pair (tournaments); "": none
     std::vector<std::string> summary_files; // written at the end (RunFolder::finish)

@@ -11,6 +11,15 @@ ScheduledGames::ScheduledGames(RunConfig config, std::vector<Opening> openings,
     for (const EngineSpec& p : config_.players) descriptions_.push_back(p.description());
 }
 
+void ScheduledGames::set_players(std::vector<EngineSpec> players) {
+    if (players.size() != config_.players.size())
+        throw std::invalid_argument("set_players: a stage needs as many players as the run");
+    config_.players = std::move(players);
+    descriptions_.clear();
+    for (const EngineSpec& p : config_.players) descriptions_.push_back(p.description());
+    players_.clear();
+}
+
 PlayedGame ScheduledGames::play_slot(std::uint64_t index, const GameSlot& slot) {
     auto& mine = players_.local();
     if (mine.empty()) mine.resize(2 * config_.players.size());

@@ -34,6 +34,9 @@ public:
                                         std::optional<GameResult> normal = std::nullopt);
     const std::vector<std::string>& descriptions() const { return descriptions_; }
     const std::vector<Opening>& vela_openings() const { return vela_openings_; }
+    // Replaces the players (same count) for the games played from now on (a stage of a staged
+    // run); every worker builds its players afresh. Not while games are being played.
+    void set_players(std::vector<EngineSpec> players);
 
     const RunConfig& config() const { return config_; }
     const std::vector<Opening>& openings() const { return openings_; }

@@ -4,7 +4,10 @@
 #include <sstream>
 
 #include "common/weights_file.h"
+#include "core/features.h"
+#include "core/weights.h"
 #include "selfplay/engine/external_player.h"
+#include "selfplay/engine/params_file.h"
 #include "selfplay/game/players.h"
 
 namespace fanorona {
@@ -87,7 +90,32 @@ private:
     SearchPlayer player_;
 };
 
+// Replaces or appends (name, value) in a list of named values.
+void put(std::vector<std::pair<std::string, int>>& list, const std::string& name, int value) {
+    auto same = [&](const auto& kv) { return kv.first == name; };
+    list.erase(std::remove_if(list.begin(), list.end(), same), list.end());
+    list.emplace_back(name, value);
+}
+
 } // namespace
+
+std::optional<TunableInfo> find_tunable(std::string_view name) {
+    const SearchParams defaults;
+    if (const SearchParam* p = defaults.find(name))
+        return TunableInfo{p->name, p->min, p->max, false};
+    const int f = feature_index(name);
+    if (f >= 0) return TunableInfo{std::string(feature_name(f)), -kMaxWeight, kMaxWeight, true};
+    return std::nullopt;
+}
+
+int EngineSpec::tunable_value(std::string_view name) const {
+    const auto t = find_tunable(name);
+    if (!t)
+        throw std::invalid_argument("'" + std::string(name) +
+                                    "' is not a search parameter or an evaluation weight");
+    if (t->weight) return weights.values[std::size_t(feature_index(t->name))];
+    return search_params().get(t->name);
+}
 
 const std::vector<SpecRange>& EngineSpec::ranges() {
     static const std::vector<SpecRange> table = {
@@ -105,11 +133,29 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
     if (key == "name") {
         name = std::string(value);
     } else if (key == "weights") {
-        weights = load_weights_file(std::string(value));
+        Weights w = load_weights_file(std::string(value));
+        for (const auto& [k, v] : weight_values) w.values[std::size_t(feature_index(k))] = v;
+        weights = w;
         weights_name = weights_display_name(std::string(value));
     } else if (key == "vela_weights") {
         vela_weights = load_weights_file(std::string(value));
         vela_weights_name = weights_display_name(std::string(value));
+    } else if (key == "params") {
+        // All or nothing: the lines go onto a copy, which replaces this spec once all are valid.
+        EngineSpec next = *this;
+        for (const ParamsLine& line : read_params_file(std::string(value))) {
+            if (!find_tunable(line.name))
+                throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
+                                            ": " + line.name +
+                                            ": not a search parameter or an evaluation weight");
+            try {
+                next.set(line.name, line.value);
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
+                                            ": " + e.what());
+            }
+        }
+        *this = std::move(next);
     } else if (key == "depth") {
         limits.depth = int(parse_ranged(key, value));
     } else if (key == "nodes") {
@@ -143,17 +189,20 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         else
             bad(key, value, "expected random or greedy");
     } else {
-        const SearchParams defaults;
-        const SearchParam* p = defaults.find(key);
-        if (!p)
-            throw std::invalid_argument("unknown key '" + std::string(key) +
-                                        "' (name, weights, vela_weights, depth, nodes, movetime, "
-                                        "tc, hash, cmd, args, option.NAME, "
-                                        "timeout, startup, builtin, or a search parameter)");
-        const int v = int(parse_whole(p->name, value, p->min, p->max));
-        auto same = [&](const auto& kv) { return kv.first == p->name; };
-        params.erase(std::remove_if(params.begin(), params.end(), same), params.end());
-        params.emplace_back(p->name, v);
+        const auto t = find_tunable(key);
+        if (!t)
+            throw std::invalid_argument(
+                "unknown key '" + std::string(key) +
+                "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, hash, cmd, "
+                "args, "
+                "option.NAME, timeout, startup, builtin, a search parameter or a weight)");
+        const int v = int(parse_whole(t->name, value, t->min, t->max));
+        if (t->weight) {
+            put(weight_values, t->name, v);
+            weights.values[std::size_t(feature_index(t->name))] = v;
+        } else {
+            put(params, t->name, v);
+        }
     }
 }
 
@@ -218,6 +267,7 @@ std::string EngineSpec::description() const {
     case Kind::Engine:
         add("weights=" + weights_name);
         if (vela_weights) add("vela_weights=" + vela_weights_name);
+        for (const auto& [k, v] : weight_values) add(k + "=" + std::to_string(v));
         for (const auto& [k, v] : params) add(k + "=" + std::to_string(v));
         break;
     }

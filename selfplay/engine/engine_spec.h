@@ -5,9 +5,12 @@
 //   the --player key=value language      name=A,weights=FILE,depth=4,hash=16,LmrBase=80
 //                                         name=B,cmd=PATH,args=-x -y,option.Hash=32,depth=6
 //                                         name=R,builtin=random | builtin=greedy
+//                                         name=T,params=tuned.txt,material_mg=104
 //   command-line options                  --weights, --depth, --nodes, --movetime, --hash,
-//                                         --param NAME=VALUE (tools/options.h EngineOptions)
-//   the engine protocol's setoption       Hash, Weights, and each search parameter
+//                                         --params FILE, --param NAME=VALUE (tools/options.h)
+//   the engine protocol's setoption       Hash, Weights, Params, and each search parameter
+// A parameters file (selfplay/engine/params_file.h) is a list of NAME VALUE settings of search
+// parameters and evaluation weights, each applied through set() like a --param.
 // One set of ranges and defaults lives here (kRanges), for all of them.
 
 #include <cstdint>
@@ -23,6 +26,16 @@
 #include "selfplay/game/player.h"
 
 namespace fanorona {
+
+// A value tunable by name: a search parameter (core/search_params.h) or an evaluation weight
+// (a feature name such as material_mg), with its canonical name and accepted range.
+struct TunableInfo {
+    std::string name;
+    int min = 0, max = 0;
+    bool weight = false;
+};
+// The tunable value called `name` (search parameters case-insensitively), or nullopt.
+std::optional<TunableInfo> find_tunable(std::string_view name);
 
 // The accepted range of a numeric key.
 struct SpecRange {
@@ -51,15 +64,19 @@ struct EngineSpec {
     SearchLimits limits; // depth, nodes, movetime (clocks come from tc)
     TimeControl time_control;
     std::size_t hash_mb = kDefaultHashMb;
-    std::vector<std::pair<std::string, int>> params;          // search parameters, as given
+    std::vector<std::pair<std::string, int>> params; // search parameters, as given
+    // Evaluation weights set by name, as given; already in `weights`, and applied again over a
+    // weights file set later (a named weight wins over the file whatever the order).
+    std::vector<std::pair<std::string, int>> weight_values;
     std::vector<std::string> argv;                            // external: program and arguments
     std::vector<std::pair<std::string, std::string>> options; // external: setoption pairs
     int timeout_ms = 60000;        // external: longest wait for a depth/node-limited move
     int startup_timeout_ms = 5000; // external: longest wait for uciok / readyok
 
-    // Sets one key (case-sensitive keys; search parameter names case-insensitive). Throws
-    // std::invalid_argument "KEY=VALUE: why" for an unknown key or a value out of range; a
-    // weights file is read at once (errors name the file and line).
+    // Sets one key (case-sensitive keys; search parameter names case-insensitive; a weight by its
+    // feature name). Throws std::invalid_argument "KEY=VALUE: why" for an unknown key or a value
+    // out of range; a weights or parameters file (params=FILE) is read at once (errors name the
+    // file and line).
     void set(std::string_view key, std::string_view value);
     // Parses "key=value,key=value" onto a default spec and validates it.
     static EngineSpec parse(const std::string& text);
@@ -78,6 +95,8 @@ struct EngineSpec {
     void configure(Searcher& searcher, const Rules& rules = Rules{}) const;
     // The search parameters table with this spec's values.
     SearchParams search_params() const;
+    // The current value of a tunable (find_tunable) name; throws std::invalid_argument if unknown.
+    int tunable_value(std::string_view name) const;
 };
 
 // A player object for one worker, built from a spec (each worker owns its own searchers and

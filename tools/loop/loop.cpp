@@ -59,6 +59,7 @@ EngineSpec engine_with(const LoopConfig& c, const NamedWeights& w, const std::st
     EngineSpec e = c.engine;
     e.name = name;
     e.weights = w.values;
+    e.weight_values.clear(); // w is whole (any named weights of the start are in its values)
     e.weights_name = fs::path(w.path).filename().string();
     return e;
 }

@@ -102,4 +102,25 @@ std::string wdl_bar(double white, double draws, double black) {
            part("b", black, "Black wins") + "</span>";
 }
 
+std::vector<std::string> split_csv(const std::string& line) {
+    std::vector<std::string> out(1);
+    for (char c : line) {
+        if (c == ',')
+            out.emplace_back();
+        else if (c != '\r')
+            out.back() += c;
+    }
+    return out;
+}
+
+double parse_double(const std::string& s) {
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(s, &used);
+        return used == s.size() ? v : std::numeric_limits<double>::quiet_NaN();
+    } catch (const std::exception&) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
 } // namespace fanorona::report

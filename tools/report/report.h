@@ -27,6 +27,12 @@
 //                  `changed_weights`, the weights files `start_weights` (settings) and `out` are
 //                  compared instead
 //   loss.csv       header `epoch,train_loss,validation_loss[,...]`, one row per epoch
+// --spsa DIR
+//   spsa.json      `iterations`, `scheduled_iterations`, `batch`, `complete`, `games`,
+//                  `games_per_second`, `alpha`, `gamma`, `A`, `base`, `params` [{name, start,
+//                  final, value, min, max, c_end, r_end}], `verification` {games, match {elo,
+//                  elo_error95, elo_lower, elo_upper}}
+//   spsa.csv       header `iteration,pairs,...` then NAME,NAME_c,NAME_a,NAME_flip per parameter
 // Null or missing numbers are shown as a dash.
 
 #include <string>
@@ -40,6 +46,7 @@ struct ReportInputs {
     std::string tournament;
     std::string openings;
     std::string tune;
+    std::string spsa;
     std::string title = "Fanorona Lab report";
     int tree_depth = 6;       // opening tree: plies shown
     double tree_share = 0.05; // opening tree: moves chosen by less than this share are folded

@@ -147,6 +147,7 @@ std::string input_line(const ReportInputs& in) {
     add("tournament", in.tournament);
     add("openings", in.openings);
     add("tuning", in.tune);
+    add("SPSA", in.spsa);
     return out;
 }
 
@@ -175,6 +176,8 @@ Report build_report(const ReportInputs& in) {
         "openings", "Openings", [&] { return openings_section(in, notes); }, notes);
     body += guarded(
         "tune", "Tuning", [&] { return tune_section(in, notes); }, notes);
+    body += guarded(
+        "spsa", "SPSA", [&] { return spsa_section(in, notes); }, notes);
 
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     html += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -185,7 +188,7 @@ Report build_report(const ReportInputs& in) {
     html += "<body>\n<header>\n<h1>" + esc(in.title) +
             "</h1>\n<nav><a href=\"#selfplay\">"
             "Self-play</a><a href=\"#tournament\">Tournament</a><a href=\"#openings\">Openings</a>"
-            "<a href=\"#tune\">Tuning</a></nav>\n<p class=\"inputs\">" +
+            "<a href=\"#tune\">Tuning</a><a href=\"#spsa\">SPSA</a></nav>\n<p class=\"inputs\">" +
             input_line(in) + "</p>\n</header>\n<main>\n";
     html += body;
     html += "</main>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";

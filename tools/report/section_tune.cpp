@@ -25,27 +25,6 @@ struct Change {
     double final;
 };
 
-std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> out(1);
-    for (char c : line) {
-        if (c == ',')
-            out.emplace_back();
-        else if (c != '\r')
-            out.back() += c;
-    }
-    return out;
-}
-
-double parse_double(const std::string& s) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(s, &used);
-        return used == s.size() ? v : std::numeric_limits<double>::quiet_NaN();
-    } catch (const std::exception&) {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-}
-
 std::string loss_chart(const std::string& text, const std::string& path, Notes& notes) {
     std::istringstream in(text);
     std::string line;

@@ -31,6 +31,10 @@ bool file_exists(const std::string& path);
 double number_at(const nlohmann::json& j, const char* key);
 double number_of(const nlohmann::json& j);
 std::string string_at(const nlohmann::json& j, const char* key);
+// The cells of one CSV line (no quoting; a trailing '\r' dropped), and a cell as a number (NaN
+// when it is not one).
+std::vector<std::string> split_csv(const std::string& line);
+double parse_double(const std::string& s);
 
 // A two-column table of a JSON object's scalar fields; nested objects become "a.b" rows.
 std::string fields_table(const nlohmann::json& j, const std::vector<std::string>& skip = {});
@@ -56,5 +60,6 @@ std::string selfplay_section(const ReportInputs& in, Notes& notes);
 std::string tournament_section(const ReportInputs& in, Notes& notes);
 std::string openings_section(const ReportInputs& in, Notes& notes);
 std::string tune_section(const ReportInputs& in, Notes& notes);
+std::string spsa_section(const ReportInputs& in, Notes& notes);
 
 } // namespace fanorona::report

@@ -1,0 +1,104 @@
+// `fanorona spsa`: tunes search parameters and evaluation weights by SPSA from game pairs of
+// theta+ against theta- (tuner/spsa.h), then optionally verifies the result in a match.
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "selfplay/batch/batch_runner.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+#include "tuner/spsa.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct SpsaOptions {
+    BoardOptions board;
+    EngineOptions engine;
+    RunOptions run_options;
+    SpsaConfig config;
+    std::vector<std::string> params;
+    std::uint64_t games = 2000;
+};
+
+void run(SpsaOptions& o) {
+    SpsaConfig& c = o.config;
+    c.run.rules = o.board.make_rules();
+    o.engine.apply(c.base);
+    c.base.name = "base";
+    for (const std::string& p : o.params) c.params.push_back(SpsaParam::parse(p, c.base));
+    const std::uint64_t per_iteration = 2 * c.batch;
+    c.pairs = (o.games + per_iteration - 1) / per_iteration * c.batch;
+    o.run_options.apply(c.run);
+    install_interrupt_handlers();
+    const SpsaResult r = run_spsa(c);
+    std::printf("%llu iterations, %llu games in %s (%llu played now, %.1f s, %.2f games/s)\n",
+                static_cast<unsigned long long>(r.iterations),
+                static_cast<unsigned long long>(r.games), c.run.out_dir.c_str(),
+                static_cast<unsigned long long>(r.played_now), r.seconds,
+                r.seconds > 0 ? double(r.played_now) / r.seconds : 0.0);
+    for (std::size_t i = 0; i < c.params.size(); ++i)
+        std::printf("  %-16s %10.2f -> %10.2f  (plays %d)\n", c.params[i].name.c_str(),
+                    c.params[i].start, r.theta[i], r.values[i]);
+    std::printf("parameters file: %s/params.txt\n", c.run.out_dir.c_str());
+    if (r.verification) {
+        const auto& e = *r.verification;
+        std::printf("verification, tuned vs start: %llu games, Elo %+.1f +- %.1f (95%%: [%.1f, "
+                    "%.1f])\n",
+                    static_cast<unsigned long long>(e.games), e.elo, e.elo_error95, e.elo_lower,
+                    e.elo_upper);
+    }
+    if (r.interrupted) {
+        std::printf("interrupted: run again with --resume to finish the run\n");
+        throw std::runtime_error("interrupted");
+    }
+}
+
+} // namespace
+
+void add_spsa_command(CLI::App& app) {
+    auto o = std::make_shared<SpsaOptions>();
+    auto* cmd = app.add_subcommand(
+        "spsa", "Tune search parameters and evaluation weights by SPSA (theta+ against theta- in "
+                "game pairs), write them as a parameters file, verify in a match");
+    o->board.add_to(*cmd, false);
+    cmd->add_option("--param", o->params,
+                    "A value to tune, repeatable: NAME[,start,min,max,c_end,r_end] where NAME is "
+                    "a search parameter or a weight (e.g. material_mg); an empty or missing field "
+                    "takes its default: start the engine's value, min/max the parameter's range "
+                    "(a weight: start -+ max(50, |start|)), c_end (max - min) / 20 (at least 1), "
+                    "r_end 0.002")
+        ->required();
+    cmd->add_option("--games", o->games,
+                    "Games in all (rounded up to whole iterations of 2 x --batch games)")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
+    cmd->add_option("--batch", o->config.batch,
+                    "Game pairs per iteration: one perturbation, one update (fishtest counts "
+                    "each pair as an iteration of the schedules)")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
+    cmd->add_option("--alpha", o->config.alpha, "Decay exponent of the step a_k")
+        ->capture_default_str();
+    cmd->add_option("--gamma", o->config.gamma, "Decay exponent of the perturbation c_k")
+        ->capture_default_str();
+    cmd->add_option("--a-ratio", o->config.a_ratio,
+                    "Stability constant A as a share of the game pairs")
+        ->capture_default_str();
+    cmd->add_option("--verify-games", o->config.verify_games,
+                    "Afterwards, a match of this many games of tuned against start values "
+                    "(OUT/verify; Elo with its 95% interval in OUT/spsa.json); 0: none")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 30));
+    o->engine.add_to(*cmd, true, false);
+    o->config.run.out_dir = "spsa";
+    o->run_options.add_to(*cmd, o->config.run);
+    cmd->footer("Fixed values of the engine go in --params FILE; every game uses its limits "
+                "(--nodes or --depth keep games independent of timing). OUT/spsa.csv holds the "
+                "history, OUT/params.txt the result for --params / params=FILE.");
+    cmd->callback([o] { run(*o); });
+}
+
+} // namespace fanorona::cli
