@@ -6,6 +6,7 @@
 #include "common/weights_file.h"
 #include "selfplay/engine/external_player.h"
 #include "selfplay/game/players.h"
+#include "tables/tablebase.h"
 
 namespace fanorona {
 
@@ -132,6 +133,18 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
     } else if (key.rfind("option.", 0) == 0) {
         if (key.size() == 7) bad(key, value, "expected option.NAME=VALUE");
         options.emplace_back(std::string(key.substr(7)), std::string(value));
+    } else if (key == "tables") {
+        if (value.empty() || value == "none") {
+            tables.reset();
+            tables_dir.clear();
+            return;
+        }
+        try {
+            tables = tables::open_tables(std::string(value));
+        } catch (const std::exception& e) {
+            bad(key, value, e.what());
+        }
+        tables_dir = std::string(value);
     } else if (key == "builtin") {
         if (value == "random")
             kind = Kind::Random;
@@ -146,7 +159,7 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
             throw std::invalid_argument(
                 "unknown key '" + std::string(key) +
                 "' (name, weights, depth, nodes, movetime, tc, hash, cmd, args, option.NAME, "
-                "timeout, startup, builtin, or a search parameter)");
+                "timeout, startup, builtin, tables, or a search parameter)");
         const int v = int(parse_whole(p->name, value, p->min, p->max));
         auto same = [&](const auto& kv) { return kv.first == p->name; };
         params.erase(std::remove_if(params.begin(), params.end(), same), params.end());
@@ -226,6 +239,7 @@ std::string EngineSpec::description() const {
                 std::to_string(time_control.inc_ms) + "ms");
     }
     if (kind == Kind::Engine && hash_mb != kDefaultHashMb) add("hash=" + std::to_string(hash_mb));
+    if (kind == Kind::Engine && tables) add("tables=" + tables_dir);
     return name + "(" + d + ")";
 }
 
@@ -248,6 +262,15 @@ void EngineSpec::configure(Searcher& searcher) const {
     if (searcher.hash_mb() != hash_mb) searcher.set_hash_mb(hash_mb);
     searcher.set_weights(weights);
     searcher.params() = p;
+    searcher.set_tables(tables);
+}
+
+void EngineSpec::check_rules(const Rules& rules) const {
+    if (kind == Kind::Engine && tables && !tables->serve(rules))
+        throw std::invalid_argument(
+            name + ": tables=" + tables_dir +
+            ": endgame tables serve the standard rules (with their no-capture limit, or none) "
+            "only");
 }
 
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,

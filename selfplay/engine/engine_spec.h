@@ -2,12 +2,13 @@
 // One engine configuration, written once: what plays (the toolkit's engine with its weights,
 // limits, hash and search parameters; an external program; a baseline mover) and under which
 // name. Every place that configures an engine maps onto these fields through set():
-//   the --player key=value language      name=A,weights=FILE,depth=4,hash=16,LmrBase=80
+//   the --player key=value language      name=A,weights=FILE,depth=4,hash=16,LmrBase=80,tables=DIR
 //                                         name=B,cmd=PATH,args=-x -y,option.Hash=32,depth=6
 //                                         name=R,builtin=random | builtin=greedy
 //   command-line options                  --weights, --depth, --nodes, --movetime, --hash,
+//   --tables,
 //                                         --param NAME=VALUE (tools/options.h EngineOptions)
-//   the engine protocol's setoption       Hash, Weights, and each search parameter
+//   the engine protocol's setoption       Hash, Weights, Tables, and each search parameter
 // One set of ranges and defaults lives here (kRanges), for all of them.
 
 #include <cstdint>
@@ -51,6 +52,8 @@ struct EngineSpec {
     std::vector<std::pair<std::string, std::string>> options; // external: setoption pairs
     int timeout_ms = 60000;        // external: longest wait for a depth/node-limited move
     int startup_timeout_ms = 5000; // external: longest wait for uciok / readyok
+    std::string tables_dir;        // endgame tables folder ("" none), opened at set()
+    std::shared_ptr<const EndgameProbe> tables; // shared by every copy of the spec
 
     // Sets one key (case-sensitive keys; search parameter names case-insensitive). Throws
     // std::invalid_argument "KEY=VALUE: why" for an unknown key or a value out of range; a
@@ -69,6 +72,8 @@ struct EngineSpec {
     // Gives `searcher` this spec's weights, hash size and parameters; all or nothing: when it
     // throws (std::bad_alloc for the hash table) the searcher is unchanged.
     void configure(Searcher& searcher) const;
+    // Throws std::invalid_argument when the spec's tables cannot serve games under `rules`.
+    void check_rules(const Rules& rules) const;
     // The search parameters table with this spec's values.
     SearchParams search_params() const;
 };

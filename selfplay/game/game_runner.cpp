@@ -39,6 +39,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     black.new_game();
     const LengthCap cap(setup.adjudication.max_turns);
     WinAdjudicator win(setup.adjudication.win_margin, setup.adjudication.win_turns);
+    const TableAdjudicator by_tables(setup.adjudication.tables.get());
     Rng explore = Rng::derive(setup.seed, kExplorationStream, setup.index);
     Clock clock;
     const TimeControl* tcs[2] = {&setup.time_control, &setup.black_time_control};
@@ -55,6 +56,8 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     // moves; a run that used to stop with an error now records the game and goes on.
     try {
         outcome = game.outcome();
+        if (!outcome.over())
+            if (auto decided = by_tables.check(game)) outcome = *decided;
         while (!outcome.over()) {
             if (auto capped = cap.check(game)) {
                 outcome = *capped;
@@ -116,6 +119,8 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             outcome = game.outcome();
             if (!outcome.over())
                 if (auto adjudicated = win.check()) outcome = *adjudicated;
+            if (!outcome.over())
+                if (auto decided = by_tables.check(game)) outcome = *decided;
         }
     } catch (const std::length_error&) {
         outcome = Outcome{GameResult::Draw, EndReason::None};
