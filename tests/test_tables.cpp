@@ -20,6 +20,8 @@
 #include "tables/material_index.h"
 #include "tables/tablebase.h"
 #include "tables/verify.h"
+#include "tuner/dataset.h"
+#include "tuner/synthetic.h"
 
 using namespace fanorona;
 
@@ -312,4 +314,35 @@ TEST_CASE("fanorona tables: build, stats, probe, verify and errors", "[tables][c
     r = test_cli::run_cli("tables stats --tables " + dir + "/none");
     CHECK(r.status == 1);
     CHECK(r.output.rfind("fanorona: ", 0) == 0);
+}
+
+TEST_CASE("The tuner skips or relabels table positions", "[tables]") {
+    const std::string dir = build_dir("tables_tuner", Variant::Dimy, 3);
+    const std::string log = dir + "/positions.bin";
+    const Position in_tables = Position::from_string("5/5/1W3/5/B3W w", Variant::Dimy);
+    const Position start = Position::start(Variant::Dimy);
+    auto record = [](const Position& p) {
+        PositionRecord r;
+        r.white = p.pieces(Color::White);
+        r.black = p.pieces(Color::Black);
+        r.side_to_move = p.side_to_move();
+        r.result = GameResult::BlackWins; // the tables say White wins the first one
+        return r;
+    };
+    write_position_log(log, {Variant::Dimy, RuleSet::Standard},
+                       {{record(start), record(in_tables)}});
+    DataFilter filter;
+    filter.tables = tables::open_tables(dir);
+    filter.table_positions = DataFilter::TablePositions::Skip;
+    const Dataset skipped = load_dataset({log}, filter);
+    CHECK(skipped.records.size() == 1);
+    CHECK(skipped.table_positions == 1);
+    filter.table_positions = DataFilter::TablePositions::Relabel;
+    const Dataset relabelled = load_dataset({log}, filter);
+    REQUIRE(relabelled.records.size() == 2);
+    CHECK(relabelled.relabelled == 1);
+    CHECK(relabelled.records[1].result == GameResult::WhiteWins);
+    CHECK(relabelled.records[0].result == GameResult::BlackWins);
+    filter.table_positions = DataFilter::TablePositions::Keep;
+    CHECK(load_dataset({log}, filter).records[1].result == GameResult::BlackWins);
 }
