@@ -34,6 +34,8 @@ std::string_view end_reason_name(EndReason r) {
         return "length-cap";
     case EndReason::Adjudication:
         return "adjudication";
+    case EndReason::Tables:
+        return "tables";
     case EndReason::None:
         break;
     }

@@ -18,6 +18,7 @@ enum class EndReason : std::uint8_t {
     NoCaptureLimit, // no_capture_limit consecutive turns without capture
     LengthCap,      // a driver's maximum game length
     Adjudication,   // a driver decided the result from the engines' scores
+    Tables,         // a driver decided the result from endgame tables
 };
 
 struct Outcome {

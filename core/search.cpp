@@ -12,11 +12,14 @@ namespace fanorona {
 
 namespace {
 
-constexpr int kEvalLimit = kWinScore - kMaxPly - 1; // static scores stay inside +-kEvalLimit
+// Static scores stay inside +-kEvalLimit, below the table scores.
+constexpr int kEvalLimit = kTableWinScore - kTableBand;
+constexpr int kTableMaxDistance = kTableBand - kMaxPly - 1;
 constexpr int kLmrSize = 64;
 
+// Win, loss and table scores count plies from the root; the table stores them from the node.
 int score_to_tt(int s, int ply) {
-    return s >= kWinScore - kMaxPly ? s + ply : s <= -(kWinScore - kMaxPly) ? s - ply : s;
+    return s > kEvalLimit ? s + ply : s < -kEvalLimit ? s - ply : s;
 }
 // True when the side to move has a paika move (a piece next to an empty point on a line).
 bool has_paika(const Position& pos) {
@@ -28,7 +31,7 @@ bool has_paika(const Position& pos) {
 }
 
 int score_from_tt(int s, int ply) {
-    return s >= kWinScore - kMaxPly ? s - ply : s <= -(kWinScore - kMaxPly) ? s + ply : s;
+    return s > kEvalLimit ? s - ply : s < -kEvalLimit ? s + ply : s;
 }
 
 } // namespace
@@ -67,6 +70,11 @@ struct Searcher::Impl {
     int seldepth = 0;
     Move root_best{0, 0, 0};
     bool root_has_best = false;
+    std::shared_ptr<const EndgameProbe> tables;
+    int table_pieces = 0; // probe positions with at most this many pieces (0: off)
+    std::uint64_t table_hits = 0;
+    MoveList root_allowed; // with tables at the root: the moves the tables rank best
+    bool root_filtered = false;
 
     explicit Impl(std::size_t mb) : tt(mb) {}
 
@@ -124,6 +132,19 @@ struct Searcher::Impl {
         pos.unmake_move(m, undo);
     }
 
+    // The score of a table value at this node (see search.h).
+    int table_score(const TableValue& v, int ply) const {
+        const int outcome = table_outcome(v, rules, pos.turns_since_capture());
+        const int d = std::min(v.distance, kTableMaxDistance);
+        if (outcome > 0) return kTableWinScore - ply - d;
+        if (outcome < 0) return -(kTableWinScore - ply - d);
+        const bool winning = v.cls == TableClass::Win || v.cls == TableClass::CursedWin;
+        const bool losing = v.cls == TableClass::Loss || v.cls == TableClass::BlessedLoss;
+        return draw_score(ply) + (winning ? 1 : losing ? -1 : 0);
+    }
+    // Restricts the root moves to the best-ranked ones when the root is in the tables.
+    void filter_root_moves(MoveList& moves);
+
     int negamax(int alpha, int beta, int depth, int ply, bool allow_null);
     SearchResult run(const Game& game, const SearchLimits& limits,
                      const std::function<void(const IterationInfo&)>& on_iteration);
@@ -145,6 +166,12 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         ply > 0) {
         generate_moves(pos, rules, p.moves);
         return p.moves.empty() ? -(kWinScore - ply) : draw_score(ply);
+    }
+    if (ply > 0 && table_pieces && popcount(pos.player() | pos.opponent()) <= table_pieces) {
+        if (const auto v = tables->probe(pos)) {
+            ++table_hits;
+            return table_score(*v, ply);
+        }
     }
     if (ply >= kMaxPly) return static_eval();
 
@@ -178,6 +205,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     generate_moves(pos, rules, p.moves);
     if (p.moves.empty()) return -(kWinScore - ply);
+    if (ply == 0 && root_filtered) filter_root_moves(p.moves);
     const int move_count = p.moves.count;
 
     // Past the horizon in a capture position: stop at QsMaxDepth, or when the static score
@@ -298,6 +326,13 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     return best_score;
 }
 
+void Searcher::Impl::filter_root_moves(MoveList& moves) {
+    int kept = 0;
+    for (int i = 0; i < moves.count; ++i)
+        if (root_allowed.contains(moves[i])) moves[kept++] = moves[i];
+    moves.count = kept;
+}
+
 SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
                                  const std::function<void(const IterationInfo&)>& on_iteration) {
     time.start(limits, game.position().side_to_move(), params[Param::MoveOverheadMs]);
@@ -314,6 +349,9 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
     stopped = false;
     seldepth = 0;
     root_has_best = false;
+    table_hits = 0;
+    root_filtered = false;
+    table_pieces = tables && tables->serve(rules) ? tables->max_pieces(rules.variant) : 0;
     tt.new_search();
     init_lmr();
 
@@ -326,6 +364,17 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
         return result;
     }
     result.has_move = true;
+    if (table_pieces && popcount(pos.player() | pos.opponent()) <= table_pieces) {
+        // Progress by the tables' distance: only the best-ranked moves are searched.
+        if (const auto ranked = rank_table_moves(*tables, pos)) {
+            root_allowed.count = 0;
+            for (const TableMove& m : *ranked)
+                if (table_rank(m.value) == table_rank(ranked->front().value))
+                    root_allowed.push(m.move);
+            root_filtered = true;
+            filter_root_moves(root_moves);
+        }
+    }
     result.best = root_moves[0];
 
     const int side = int(pos.side_to_move());
@@ -378,6 +427,7 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
         if (is_decisive(s) && depth > plies_to_end(s) + 2 && limits.depth <= 0) break;
     }
     result.nodes = nodes;
+    result.table_hits = table_hits;
     result.seconds = time.elapsed();
     stop_flag.store(false);
     return result;
@@ -410,6 +460,12 @@ void Searcher::clear() {
     impl_->tt.clear();
     impl_->history.clear();
     for (auto& p : impl_->plies) p.killers.clear();
+}
+void Searcher::set_tables(std::shared_ptr<const EndgameProbe> tables) {
+    impl_->tables = std::move(tables);
+}
+const std::shared_ptr<const EndgameProbe>& Searcher::tables() const {
+    return impl_->tables;
 }
 SearchResult Searcher::search(const Game& game, const SearchLimits& limits,
                               const std::function<void(const IterationInfo&)>& on_iteration) {

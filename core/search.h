@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/endgame.h"
 #include "core/evaluate.h"
 #include "core/game.h"
 #include "core/search_params.h"
@@ -26,6 +27,10 @@ namespace fanorona {
 inline constexpr int kWinScore = 30000;
 inline constexpr int kMaxPly = 128; // deepest ply the search reaches (extensions included)
 inline constexpr int kInfiniteScore = kWinScore + 1;
+// Scores of won table positions lie in (kTableWinScore - kTableBand, kTableWinScore], below every
+// forced win the search sees and above every evaluation.
+inline constexpr int kTableWinScore = kWinScore - kMaxPly - 1;
+inline constexpr int kTableBand = 700;
 
 // True for a win or loss score (a forced end of the game within kMaxPly plies).
 constexpr bool is_decisive(int score) {
@@ -69,6 +74,7 @@ struct SearchResult {
     std::vector<Move> pv;
     double seconds = 0;
     int seldepth = 0;
+    std::uint64_t table_hits = 0; // positions answered by the endgame tables
 };
 
 // A search engine: owns its transposition table, killers and history. Not copyable; one search
@@ -88,6 +94,9 @@ public:
     void set_hash_mb(std::size_t mb);
     std::size_t hash_mb() const;
     void clear(); // new game: table, killers, history
+    // Endgame tables to probe (nullptr: none). Used only for games they serve (standard rules).
+    void set_tables(std::shared_ptr<const EndgameProbe> tables);
+    const std::shared_ptr<const EndgameProbe>& tables() const;
 
     SearchResult search(const Game& game, const SearchLimits& limits,
                         const std::function<void(const IterationInfo&)>& on_iteration = {});

@@ -368,7 +368,9 @@ TEST_CASE("bad tuner input gets a clear error", "[tuner]") {
     CHECK_THAT(load_error({good, good}), Catch::Contains("given twice"));
     CHECK_THAT(load_error({}), Catch::Contains("no positions log given"));
     // With --keep-decisive those positions are used.
-    CHECK(load_dataset({decisive}, DataFilter{false, std::nullopt}).records.size() > 10);
+    DataFilter keep_decisive;
+    keep_decisive.skip_decisive = false;
+    CHECK(load_dataset({decisive}, keep_decisive).records.size() > 10);
 
     const Dataset one_game = load_dataset({playout_log("bad_one.bin", tsivy, 1, 1)});
     CHECK_THAT(error_of([&] { split_by_game(one_game, 0.1, 1); }),

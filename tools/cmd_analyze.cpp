@@ -4,6 +4,8 @@
 #include <memory>
 #include <sstream>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "core/notation.h"
@@ -23,6 +25,9 @@ struct AnalyzeOptions {
 };
 
 std::string score_text(int score) {
+    if (!is_decisive(score) && std::abs(score) > kTableWinScore - kTableBand)
+        return std::string(score > 0 ? "table win" : "table loss") + ", capture or end in " +
+               std::to_string(kTableWinScore - std::abs(score)) + " turns";
     if (!is_decisive(score)) return std::to_string(score);
     const int plies = plies_to_end(score);
     return plies > 0 ? "win in " + std::to_string(plies) : "loss in " + std::to_string(-plies);
@@ -44,6 +49,7 @@ void run_analyze(const AnalyzeOptions& o) {
     }
     EngineSpec spec;
     o.engine.apply(spec);
+    spec.check_rules(rules);
     Searcher searcher(spec.hash_mb);
     spec.configure(searcher);
     const SearchLimits limits = spec.search_limits();
@@ -70,16 +76,15 @@ void run_analyze(const AnalyzeOptions& o) {
     const std::string best =
         r.has_move ? move_to_string(game.position(), rules, r.best) : std::string("(none)");
     if (o.json) {
-        nlohmann::json j = {{"bestmove", best},
-                            {"score", r.score},
-                            {"depth", r.depth},
-                            {"nodes", r.nodes},
-                            {"seconds", r.seconds}};
+        nlohmann::json j = {{"bestmove", best},           {"score", r.score},
+                            {"depth", r.depth},           {"nodes", r.nodes},
+                            {"table_hits", r.table_hits}, {"seconds", r.seconds}};
         std::printf("%s\n", j.dump().c_str());
     } else {
-        std::printf("bestmove %s score %s depth %d nodes %llu time %.3f\n", best.c_str(),
+        std::printf("bestmove %s score %s depth %d nodes %llu time %.3f%s\n", best.c_str(),
                     score_text(r.score).c_str(), r.depth, static_cast<unsigned long long>(r.nodes),
-                    r.seconds);
+                    r.seconds,
+                    spec.tables ? (" tbhits " + std::to_string(r.table_hits)).c_str() : "");
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/weights_file.h"
 #include "selfplay/batch/thread_limit.h"
+#include "tables/tablebase.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tuner/tune.h"
@@ -28,7 +29,26 @@ struct TuneOptions {
     bool quiet = false;
     bool keep_decisive = false;
     std::string game_rules; // "": every position; else only positions of games under these rules
+    std::string tables;     // endgame tables folder
+    std::string table_positions = "keep";
 };
+
+// --tables and --table-positions onto the data filter.
+void apply_tables(const TuneOptions& o, DataFilter& filter) {
+    if (o.table_positions != "keep" && o.tables.empty())
+        throw std::invalid_argument("--table-positions " + o.table_positions +
+                                    " needs --tables DIR");
+    if (o.tables.empty()) return;
+    try {
+        filter.tables = tables::open_tables(o.tables);
+        filter.tables_dir = o.tables;
+    } catch (const std::exception& e) {
+        throw std::invalid_argument("--tables: " + std::string(e.what()));
+    }
+    filter.table_positions = o.table_positions == "skip"      ? DataFilter::TablePositions::Skip
+                             : o.table_positions == "relabel" ? DataFilter::TablePositions::Relabel
+                                                              : DataFilter::TablePositions::Keep;
+}
 
 std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> out;
@@ -44,6 +64,7 @@ void run_check(const TuneOptions& o) {
     DataFilter filter;
     filter.skip_decisive = !o.keep_decisive;
     if (!o.game_rules.empty()) filter.only_rules = parse_ruleset(o.game_rules);
+    apply_tables(o, filter);
     const CheckReport r = check_against_engine(o.config.data, w, filter);
     std::printf("checked %llu positions: %llu mismatches between the feature matrix and "
                 "evaluate(); largest difference before truncation %.4f centi-pieces\n",
@@ -82,6 +103,7 @@ void run(TuneOptions& o) {
     c.freeze = split_list(o.freeze);
     c.filter.skip_decisive = !o.keep_decisive;
     if (!o.game_rules.empty()) c.filter.only_rules = parse_ruleset(o.game_rules);
+    apply_tables(o, c.filter);
     const bool quiet = o.quiet;
     const TuneReport report = run_tune(c, [quiet](const std::string& line) {
         if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());
@@ -166,6 +188,13 @@ void add_tune_command(CLI::App& app) {
     cmd->add_flag("--keep-decisive", o->keep_decisive,
                   "Also use positions whose search score is a forced win or loss (skipped by "
                   "default)");
+    cmd->add_option("--tables", o->tables,
+                    "Endgame tables folder for --table-positions (standard-rule positions only)");
+    cmd->add_option("--table-positions", o->table_positions,
+                    "Positions found in --tables: keep (as logged), skip, or relabel (the tables' "
+                    "result, with the position's no-capture counter, replaces the game's)")
+        ->check(CLI::IsMember({"keep", "skip", "relabel"}))
+        ->capture_default_str();
     cmd->add_flag("--check", o->check,
                   "Only check that the feature matrix reproduces the engine's evaluation of every "
                   "position (with --weights), then exit");

@@ -20,5 +20,6 @@ void add_openings_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_spsa_command(CLI::App& app);
+void add_tables_command(CLI::App& app);
 
 } // namespace fanorona::cli

@@ -65,11 +65,12 @@ inline Position BoardOptions::make_position() const {
 namespace fanorona::cli {
 
 // The engine options every searching command shares (--weights, --depth, --nodes, --movetime,
-// --hash, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto EngineSpec::set, so
-// ranges, defaults and errors are the spec's own. `with_limits` false leaves out the limits (bench
-// has its own fixed depth); `with_param` false leaves out --param (spsa gives it its own meaning).
+// --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto
+// EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false leaves
+// out the limits (bench has its own fixed depth); `with_param` false leaves out --param (spsa
+// gives it its own meaning).
 struct EngineOptions {
-    std::string weights, depth, nodes, movetime, hash, params_file;
+    std::string weights, depth, nodes, movetime, hash, tables, params_file;
     std::vector<std::string> params;
 
     void add_to(CLI::App& cmd, bool with_limits = true, bool with_param = true);
@@ -101,6 +102,9 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits, bool with_par
     cmd.add_option("--hash", hash,
                    "Transposition table per engine, MB" + range("hash") + "; default " +
                        std::to_string(EngineSpec::kDefaultHashMb));
+    cmd.add_option("--tables", tables,
+                   "Endgame tables folder (built by 'fanorona tables build'): the search probes "
+                   "them and plays table positions by their values (standard rules only)");
     std::string names;
     const SearchParams defaults; // list() views this table: it must outlive the loop
     for (const SearchParam& p : defaults.list())
@@ -130,6 +134,7 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
     set("--movetime", "movetime", movetime);
     set("--hash", "hash", hash);
     set("--params", "params", params_file);
+    set("--tables", "tables", tables);
     for (const std::string& p : params) {
         const auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0)
@@ -151,12 +156,18 @@ namespace fanorona::cli {
 struct RunOptions {
     std::string openings = "random:4";
     std::string series = "none";
+    std::string adjudicate_tables;
 
     void add_to(CLI::App& cmd, RunConfig& run);
     // Fills the fields that need parsing (the openings, the series).
     void apply(RunConfig& run) const {
         run.openings = OpeningSpec::parse(openings);
         run.vela_series = series == "vela";
+        try {
+            open_adjudication_tables(run.adjudication, adjudicate_tables);
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("--adjudicate-tables: " + std::string(e.what()));
+        }
     }
 };
 
@@ -196,6 +207,9 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
                    "... for this many consecutive turns of each side")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
+    cmd.add_option("--adjudicate-tables", adjudicate_tables,
+                   "End a game as soon as its position is in these endgame tables, with the "
+                   "tables' result (reason 'tables'; standard rules only)");
     cmd.add_flag("--quiet", run.quiet, "No progress line");
 }
 

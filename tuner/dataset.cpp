@@ -33,17 +33,37 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
         for (std::size_t g = 0; g < f; ++g)
             if (files[g] == path) throw TuneDataError(path + ": positions log given twice");
         const auto file = std::uint32_t(f);
-        const RuleSet log_ruleset = read_position_log_header(path).ruleset;
+        const PositionLogHeader log_header = read_position_log_header(path);
+        const RuleSet log_ruleset = log_header.ruleset;
+        const Variant log_variant = log_header.variant;
+        const bool use_tables =
+            filter.tables && filter.table_positions != DataFilter::TablePositions::Keep;
         const PositionLog log = scan_position_log(path, [&](const std::vector<PositionRecord>& c) {
             GameSpan game{file, c.empty() ? 0 : c.front().game_index, data.records.size(), 0};
             for (const PositionRecord& r : c) {
                 ++data.read;
                 if (filter.only_rules && r.rules_or(log_ruleset) != *filter.only_rules) continue;
+                PositionRecord kept = r;
+                Rules table_rules{log_variant};
+                table_rules.ruleset = r.rules_or(log_ruleset);
+                if (use_tables && filter.tables->serve(table_rules) &&
+                    popcount(r.white | r.black) <= filter.tables->max_pieces(log_variant)) {
+                    if (const auto v = filter.tables->probe(r.position(log_variant))) {
+                        ++data.table_positions;
+                        if (filter.table_positions == DataFilter::TablePositions::Skip) continue;
+                        const int o = table_outcome(*v, table_rules, r.turns_since_capture);
+                        const bool white = r.side_to_move == Color::White;
+                        kept.result = o == 0             ? GameResult::Draw
+                                      : (o > 0) == white ? GameResult::WhiteWins
+                                                         : GameResult::BlackWins;
+                        data.relabelled += kept.result != r.result;
+                    }
+                }
                 if (filter.skip_decisive && is_decisive(r.score)) {
                     ++data.skipped_decisive;
                     continue;
                 }
-                data.records.push_back(r);
+                data.records.push_back(kept);
                 ++game.count;
             }
             if (game.count) data.games.push_back(game);

@@ -3,11 +3,13 @@
 // held-out validation split, chosen by game.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/endgame.h"
 #include "selfplay/position_log.h"
 
 namespace fanorona {
@@ -26,6 +28,12 @@ struct DataFilter {
     // Keep only positions of games played under these rules (a Vela series log holds normal and
     // Vela games; each record says which, see PositionRecord::ruleset). Unset: every position.
     std::optional<RuleSet> only_rules;
+    // Positions in these endgame tables (standard rules): kept as they are, skipped, or given
+    // the tables' result (with the position's no-capture counter) instead of the game's.
+    enum class TablePositions { Keep, Skip, Relabel };
+    TablePositions table_positions = TablePositions::Keep;
+    std::shared_ptr<const EndgameProbe> tables;
+    std::string tables_dir; // for the record of the settings
 };
 
 // One game of a dataset: its records are records[first, first + count).
@@ -45,6 +53,8 @@ struct Dataset {
     std::vector<GameSpan> games;
     std::uint64_t read = 0;             // records read, before filtering
     std::uint64_t skipped_decisive = 0; // records dropped by DataFilter::skip_decisive
+    std::uint64_t table_positions = 0;  // records found in the tables (skipped or relabelled)
+    std::uint64_t relabelled = 0;       // ... whose result the tables changed
     std::vector<std::string> warnings;  // e.g. a torn tail that was dropped
 };
 

@@ -115,6 +115,15 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     report.rules = data.rules;
     report.positions_read = data.read;
     report.skipped_decisive = data.skipped_decisive;
+    report.table_positions = data.table_positions;
+    report.relabelled = data.relabelled;
+    if (config.filter.tables && config.filter.table_positions != DataFilter::TablePositions::Keep)
+        say(format("%llu positions in the endgame tables %s (%llu results changed)",
+                   (unsigned long long)data.table_positions,
+                   config.filter.table_positions == DataFilter::TablePositions::Skip
+                       ? "skipped"
+                       : "relabelled with the tables' results",
+                   (unsigned long long)data.relabelled));
     report.warnings = data.warnings;
     report.train_positions = split.train.size();
     report.validation_positions = split.validation.size();

@@ -37,6 +37,9 @@ std::string settings_line(const TuneConfig& c, const TuneReport& r) {
                     " l2=" + number(c.l2, "%g") + " k=" + number(r.k, "%.6g") +
                     (r.k_fitted ? "(fitted)" : "(given)") +
                     " validation=" + number(c.validation, "%g") + " seed=" + std::to_string(c.seed);
+    if (c.filter.tables && c.filter.table_positions != DataFilter::TablePositions::Keep)
+        s += " tables=" + c.filter.tables_dir + " table_positions=" +
+             (c.filter.table_positions == DataFilter::TablePositions::Skip ? "skip" : "relabel");
     if (o.kind == OptimizerKind::Adam)
         s += " batch=" + std::to_string(o.batch) + " lr=" + number(o.lr, "%g") +
              " lr_decay=" + number(o.lr_decay, "%g");
@@ -85,6 +88,8 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
         {"positions",
          {{"read", r.positions_read},
           {"skipped_decisive", r.skipped_decisive},
+          {"table_positions", r.table_positions},
+          {"relabelled", r.relabelled},
           {"train", r.train_positions},
           {"validation", r.validation_positions}}},
         {"games", {{"train", r.train_games}, {"validation", r.validation_games}}},

@@ -66,7 +66,8 @@ Json engine_spec_to_json(const EngineSpec& s) {
             {"argv", s.argv},
             {"options", s.options},
             {"timeout", s.timeout_ms},
-            {"startup", s.startup_timeout_ms}};
+            {"startup", s.startup_timeout_ms},
+            {"tables", s.tables_dir}};
 }
 
 EngineSpec engine_spec_from_json(const Json& j) {
@@ -93,6 +94,7 @@ EngineSpec engine_spec_from_json(const Json& j) {
     s.options = j.at("options").get<decltype(s.options)>();
     s.timeout_ms = j.at("timeout").get<int>();
     s.startup_timeout_ms = j.at("startup").get<int>();
+    if (j.contains("tables")) s.set("tables", j.at("tables").get<std::string>());
     return s;
 }
 
@@ -142,6 +144,7 @@ Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
             {"seed", c.seed},
             {"adjudication",
              {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns}},
+            {"adjudicate_tables", c.adjudication.tables_dir},
             {"epsilon", c.exploration.epsilon},
             {"explore_turns", c.exploration.turns},
             {"log_positions", c.log_positions},
@@ -166,7 +169,9 @@ GamesJob decode_job(const Json& j) {
     c.seed = j.at("seed").get<std::uint64_t>();
     const auto adj = j.at("adjudication").get<std::vector<int>>();
     if (adj.size() != 3) throw std::invalid_argument("job: adjudication needs three numbers");
-    c.adjudication = {adj[0], adj[1], adj[2]};
+    c.adjudication = {adj[0], adj[1], adj[2], {}, {}};
+    if (j.contains("adjudicate_tables"))
+        open_adjudication_tables(c.adjudication, j.at("adjudicate_tables").get<std::string>());
     c.exploration.epsilon = j.at("epsilon").get<double>();
     c.exploration.turns = j.at("explore_turns").get<int>();
     c.log_positions = j.at("log_positions").get<bool>();

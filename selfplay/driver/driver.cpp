@@ -75,6 +75,10 @@ void RunConfig::validate() const {
     if (adjudication.win_margin < 0)
         throw std::invalid_argument("--win-margin must be at least 0 (0: off)");
     if (adjudication.win_turns < 1) throw std::invalid_argument("--win-turns must be at least 1");
+    for (const EngineSpec& p : players) p.check_rules(rules);
+    if (adjudication.tables && !adjudication.tables->serve(rules))
+        throw std::invalid_argument("--adjudicate-tables: endgame tables serve the standard rules "
+                                    "(with their no-capture limit, or none) only");
 }
 
 nlohmann::json settings_json(const RunConfig& c) {
@@ -105,6 +109,8 @@ nlohmann::json settings_json(const RunConfig& c) {
     };
     if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
     if (c.stage_games > 0) j["stage_games"] = c.stage_games;
+    // absent: no table adjudication (as before tables existed)
+    if (!c.adjudication.tables_dir.empty()) j["adjudicate_tables"] = c.adjudication.tables_dir;
     for (const auto& [key, value] : c.extra_settings.items()) j[key] = value;
     return j;
 }

@@ -9,6 +9,7 @@
 #include "selfplay/engine/external_player.h"
 #include "selfplay/engine/params_file.h"
 #include "selfplay/game/players.h"
+#include "tables/tablebase.h"
 
 namespace fanorona {
 
@@ -181,6 +182,18 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
     } else if (key.rfind("option.", 0) == 0) {
         if (key.size() == 7) bad(key, value, "expected option.NAME=VALUE");
         options.emplace_back(std::string(key.substr(7)), std::string(value));
+    } else if (key == "tables") {
+        if (value.empty() || value == "none") {
+            tables.reset();
+            tables_dir.clear();
+            return;
+        }
+        try {
+            tables = tables::open_tables(std::string(value));
+        } catch (const std::exception& e) {
+            bad(key, value, e.what());
+        }
+        tables_dir = std::string(value);
     } else if (key == "builtin") {
         if (value == "random")
             kind = Kind::Random;
@@ -195,7 +208,7 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
                 "unknown key '" + std::string(key) +
                 "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, hash, cmd, "
                 "args, "
-                "option.NAME, timeout, startup, builtin, a search parameter or a weight)");
+                "option.NAME, timeout, startup, builtin, tables, a search parameter or a weight)");
         const int v = int(parse_whole(t->name, value, t->min, t->max));
         if (t->weight) {
             put(weight_values, t->name, v);
@@ -280,6 +293,7 @@ std::string EngineSpec::description() const {
                 std::to_string(time_control.inc_ms) + "ms");
     }
     if (kind == Kind::Engine && hash_mb != kDefaultHashMb) add("hash=" + std::to_string(hash_mb));
+    if (kind == Kind::Engine && tables) add("tables=" + tables_dir);
     return name + "(" + d + ")";
 }
 
@@ -306,6 +320,15 @@ void EngineSpec::configure(Searcher& searcher, const Rules& rules) const {
     if (searcher.hash_mb() != hash_mb) searcher.set_hash_mb(hash_mb);
     searcher.set_weights(weights_for(rules));
     searcher.params() = p;
+    searcher.set_tables(tables);
+}
+
+void EngineSpec::check_rules(const Rules& rules) const {
+    if (kind == Kind::Engine && tables && !tables->serve(rules))
+        throw std::invalid_argument(
+            name + ": tables=" + tables_dir +
+            ": endgame tables serve the standard rules (with their no-capture limit, or none) "
+            "only");
 }
 
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,

@@ -2,13 +2,13 @@
 // One engine configuration, written once: what plays (the toolkit's engine with its weights,
 // limits, hash and search parameters; an external program; a baseline mover) and under which
 // name. Every place that configures an engine maps onto these fields through set():
-//   the --player key=value language      name=A,weights=FILE,depth=4,hash=16,LmrBase=80
+//   the --player key=value language      name=A,weights=FILE,depth=4,hash=16,LmrBase=80,tables=DIR
 //                                         name=B,cmd=PATH,args=-x -y,option.Hash=32,depth=6
 //                                         name=R,builtin=random | builtin=greedy
 //                                         name=T,params=tuned.txt,material_mg=104
 //   command-line options                  --weights, --depth, --nodes, --movetime, --hash,
-//                                         --params FILE, --param NAME=VALUE (tools/options.h)
-//   the engine protocol's setoption       Hash, Weights, Params, and each search parameter
+//   --tables, --params FILE, --param NAME=VALUE (tools/options.h EngineOptions)
+//   the engine protocol's setoption       Hash, Weights, Params, Tables, and each search parameter
 // A parameters file (selfplay/engine/params_file.h) is a list of NAME VALUE settings of search
 // parameters and evaluation weights, each applied through set() like a --param.
 // One set of ranges and defaults lives here (kRanges), for all of them.
@@ -72,6 +72,8 @@ struct EngineSpec {
     std::vector<std::pair<std::string, std::string>> options; // external: setoption pairs
     int timeout_ms = 60000;        // external: longest wait for a depth/node-limited move
     int startup_timeout_ms = 5000; // external: longest wait for uciok / readyok
+    std::string tables_dir;        // endgame tables folder ("" none), opened at set()
+    std::shared_ptr<const EndgameProbe> tables; // shared by every copy of the spec
 
     // Sets one key (case-sensitive keys; search parameter names case-insensitive; a weight by its
     // feature name). Throws std::invalid_argument "KEY=VALUE: why" for an unknown key or a value
@@ -93,6 +95,8 @@ struct EngineSpec {
     // Gives `searcher` this spec's weights for `rules`, hash size and parameters; all or
     // nothing: when it throws (std::bad_alloc for the hash table) the searcher is unchanged.
     void configure(Searcher& searcher, const Rules& rules = Rules{}) const;
+    // Throws std::invalid_argument when the spec's tables cannot serve games under `rules`.
+    void check_rules(const Rules& rules) const;
     // The search parameters table with this spec's values.
     SearchParams search_params() const;
     // The current value of a tunable (find_tunable) name; throws std::invalid_argument if unknown.

@@ -1,19 +1,28 @@
 #pragma once
 // Adjudication as small, separate rules, each watching a game turn by turn: a maximum length,
-// and a win when both sides' scores agree beyond a margin for some turns. The draw rules of
-// RULES.md (repetition, no-capture limit) are the Game's own outcome().
+// a win when both sides' scores agree beyond a margin for some turns, and the endgame tables. The
+// draw rules of RULES.md (repetition, no-capture limit) are the Game's own outcome().
 
+#include <memory>
 #include <optional>
+#include <string>
 
+#include "core/endgame.h"
 #include "core/game.h"
 
 namespace fanorona {
 
 struct AdjudicationConfig {
-    int max_turns = 400; // a game reaching this many turns is a draw (length-cap); 0: none
-    int win_margin = 0;  // centi-pieces; 0 turns win adjudication off
-    int win_turns = 4;   // consecutive turns of each side that must agree
+    int max_turns = 400;    // a game reaching this many turns is a draw (length-cap); 0: none
+    int win_margin = 0;     // centi-pieces; 0 turns win adjudication off
+    int win_turns = 4;      // consecutive turns of each side that must agree
+    std::string tables_dir; // adjudicate by these endgame tables ("": off)
+    std::shared_ptr<const EndgameProbe> tables; // opened from tables_dir
 };
+
+// Opens the tables folder `dir` for adjudication ("": none); throws std::invalid_argument naming
+// the folder when it holds no usable tables.
+void open_adjudication_tables(AdjudicationConfig& config, const std::string& dir);
 
 // Ends a game that reaches max_turns turns as a draw.
 class LengthCap {
@@ -32,6 +41,31 @@ private:
 // Declares a winner when, for win_turns consecutive turns of each side, both sides' search
 // scores (seen from White) are beyond the margin in the same direction. A turn without a score
 // resets the count.
+// Ends a game as soon as its position is in the endgame tables (standard rules, the tables'
+// no-capture limit or none): the result is the tables' outcome with the game's no-capture counter
+// (a win that the limit turns into a draw is a draw), reason `tables`.
+class TableAdjudicator {
+public:
+    explicit TableAdjudicator(const EndgameProbe* tables) : tables_(tables) {}
+    std::optional<Outcome> check(const Game& game) const {
+        if (!tables_ || !tables_->serve(game.rules())) return std::nullopt;
+        const Position& pos = game.position();
+        if (popcount(pos.player() | pos.opponent()) > tables_->max_pieces(pos.variant()))
+            return std::nullopt;
+        const auto v = tables_->probe(pos);
+        if (!v) return std::nullopt;
+        const int o = table_outcome(*v, game.rules(), pos.turns_since_capture());
+        const bool white = pos.side_to_move() == Color::White;
+        const GameResult r = o == 0             ? GameResult::Draw
+                             : (o > 0) == white ? GameResult::WhiteWins
+                                                : GameResult::BlackWins;
+        return Outcome{r, EndReason::Tables};
+    }
+
+private:
+    const EndgameProbe* tables_;
+};
+
 class WinAdjudicator {
 public:
     WinAdjudicator(int margin, int turns) : margin_(margin), turns_(turns) {}

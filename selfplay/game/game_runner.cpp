@@ -39,6 +39,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     black.new_game();
     const LengthCap cap(setup.adjudication.max_turns);
     WinAdjudicator win(setup.adjudication.win_margin, setup.adjudication.win_turns);
+    const TableAdjudicator by_tables(setup.adjudication.tables.get());
     Rng explore = Rng::derive(setup.seed, kExplorationStream, setup.index);
     Clock clock;
     const TimeControl* tcs[2] = {&setup.time_control, &setup.black_time_control};
@@ -50,6 +51,8 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     Outcome outcome{GameResult::Ongoing, EndReason::None};
     int own_turns = 0;
     outcome = game.outcome();
+    if (!outcome.over())
+        if (auto decided = by_tables.check(game)) outcome = *decided;
     while (!outcome.over()) {
         if (auto capped = cap.check(game)) {
             outcome = *capped;
@@ -111,6 +114,8 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
         outcome = game.outcome();
         if (!outcome.over())
             if (auto adjudicated = win.check()) outcome = *adjudicated;
+        if (!outcome.over())
+            if (auto decided = by_tables.check(game)) outcome = *decided;
     }
     rec.result = outcome.result;
     if (rec.reason.empty()) rec.reason = std::string(end_reason_name(outcome.reason));

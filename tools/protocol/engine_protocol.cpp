@@ -139,6 +139,8 @@ void EngineProtocol::cmd_uci() {
     send("option name VelaWeights type string default " +
          (spec_.vela_weights ? spec_.vela_weights_name : std::string("<Weights>")));
     send("option name Params type string default <empty>");
+    send("option name Tables type string default " +
+         (spec_.tables_dir.empty() ? std::string("<empty>") : spec_.tables_dir));
     send("option name Variant type combo default tsivy var tsivy var dimy");
     send("option name Rules type combo default standard var standard var firstturn var vela");
     const SearchParams current = spec_.search_params(); // list() views it: it must outlive the loop
@@ -171,16 +173,19 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
     if (!has_value || value.empty())
         throw std::invalid_argument("setoption " + name + ": no value");
     if (key == "variant" || key == "rules") return set_rules_option(key, value);
-    // Hash, Weights, Params and the search parameters are the engine spec's own keys: the same
-    // parser, ranges and errors as --hash, --weights, --params and --param. The spec changes only
-    // once the searcher took the new settings.
+    // Hash, Weights, Params, Tables and the search parameters are the engine spec's own keys: the
+    // same parser, ranges and errors as --hash, --weights, --params, --tables and --param. The
+    // spec changes only once the searcher took the new settings.
     EngineSpec next = spec_;
     const SearchParams names;
     if (key == "hash" || key == "weights" || key == "params")
         next.set(key, value);
     else if (key == "velaweights")
         next.set("vela_weights", value);
-    else if (const SearchParam* p = names.find(name))
+    else if (key == "tables") {
+        next.set(key, value == "<empty>" ? "" : value);
+        next.check_rules(rules_);
+    } else if (const SearchParam* p = names.find(name))
         next.set(p->name, value);
     else
         throw std::invalid_argument("unknown option '" + name + "'");

@@ -1,0 +1,405 @@
+// `fanorona tables`: endgame tables. build (retrograde analysis), verify (every value against its
+// successors), stats (per material counts and longest wins), probe (one position's value and
+// best moves). docs/formats.md "Endgame tables" defines the files and the values.
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "common/rng.h"
+#include "core/notation.h"
+#include "core/search.h"
+#include "selfplay/batch/thread_limit.h"
+#include "tables/builder.h"
+#include "tables/tablebase.h"
+#include "tables/verify.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+const char* class_name(TableClass c) {
+    static const char* names[] = {"draw", "win", "loss", "cursed-win", "blessed-loss"};
+    return names[int(c)];
+}
+
+std::string position_of(const tables::TableFile& f, std::uint64_t index) {
+    const tables::MaterialIndex mi(f.header().variant, f.header().mover, f.header().other);
+    Bitboard mover, other;
+    mi.decode(index, mover, other);
+    return Position::from_pieces(f.header().variant, mover, other, Color::White).to_string();
+}
+
+struct BuildOptions {
+    std::string variant = "tsivy";
+    int pieces = 0;
+    std::string out;
+    int threads = 0;
+    int turn_limit = kTableTurnLimit;
+    bool quiet = false;
+};
+
+void run_build(const BuildOptions& o) {
+    const ThreadLimit limit(o.threads);
+    tables::BuildConfig cfg{*parse_variant(o.variant), o.pieces, o.out, o.turn_limit};
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto reports = tables::build_tables(cfg, [&](const std::string& line) {
+        if (!o.quiet) {
+            std::printf("%s\n", line.c_str());
+            std::fflush(stdout);
+        }
+    });
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::uint64_t positions = 0, bytes = 0, built = 0;
+    for (const auto& r : reports) {
+        positions += r.positions;
+        bytes += r.file_bytes;
+        built += r.reused ? 0 : r.positions;
+    }
+    std::printf("total: %llu positions (%llu built now) in %.1f s, %.0f positions/s, %llu bytes "
+                "(%.3f bytes/position)\n",
+                (unsigned long long)positions, (unsigned long long)built, secs,
+                double(built) / std::max(secs, 1e-9), (unsigned long long)bytes,
+                positions ? double(bytes) / double(positions) : 0.0);
+}
+
+struct FolderOptions {
+    std::string dir;
+    int threads = 0;
+    bool json = false;
+};
+
+void run_verify(const FolderOptions& o) {
+    const ThreadLimit limit(o.threads);
+    const tables::Tablebase tb(o.dir);
+    const auto results = tables::verify_tables(tb, [&](const std::string& line) {
+        if (!o.json) {
+            std::printf("%s\n", line.c_str());
+            std::fflush(stdout);
+        }
+    });
+    std::uint64_t errors = 0, positions = 0;
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& r : results) {
+        errors += r.errors;
+        positions += r.positions;
+        j.push_back({{"variant", variant_name(r.variant)},
+                     {"material", tables::material_name(r.mover, r.other)},
+                     {"positions", r.positions},
+                     {"errors", r.errors},
+                     {"first_error", r.first_error}});
+    }
+    if (o.json)
+        std::printf("%s\n",
+                    nlohmann::json({{"materials", j}, {"positions", positions}, {"errors", errors}})
+                        .dump(1)
+                        .c_str());
+    else
+        std::printf("verified %llu positions in %zu materials: %llu errors\n",
+                    (unsigned long long)positions, results.size(), (unsigned long long)errors);
+    if (errors > 0)
+        throw std::runtime_error(o.dir + ": " + std::to_string(errors) +
+                                 " stored values disagree with their successors");
+}
+
+void run_stats(const FolderOptions& o) {
+    const tables::Tablebase tb(o.dir);
+    nlohmann::json j = nlohmann::json::array();
+    if (!o.json)
+        std::printf("%-6s %-5s %14s %14s %14s %14s %10s %10s %5s  %s\n", "board", "mat",
+                    "positions", "wins", "draws", "losses", "cursed", "blessed", "win",
+                    "longest win");
+    for (const tables::TableFile* f : tb.files()) {
+        const tables::TableHeader& h = f->header();
+        const std::string longest = h.longest_win > 0 ? position_of(*f, h.longest_win_index) : "";
+        const std::string mat = tables::material_name(h.mover, h.other);
+        if (o.json) {
+            j.push_back({{"variant", variant_name(h.variant)},
+                         {"material", mat},
+                         {"positions", h.positions},
+                         {"wins", h.counts[int(TableClass::Win)]},
+                         {"draws", h.counts[int(TableClass::Draw)]},
+                         {"losses", h.counts[int(TableClass::Loss)]},
+                         {"cursed_wins", h.counts[int(TableClass::CursedWin)]},
+                         {"blessed_losses", h.counts[int(TableClass::BlessedLoss)]},
+                         {"longest_win", h.longest_win},
+                         {"longest_win_position", longest},
+                         {"longest_loss", h.longest_loss},
+                         {"file_bytes", f->file_size()}});
+        } else {
+            std::printf("%-6s %-5s %14llu %14llu %14llu %14llu %10llu %10llu %5d  %s\n",
+                        std::string(variant_name(h.variant)).c_str(), mat.c_str(),
+                        (unsigned long long)h.positions,
+                        (unsigned long long)h.counts[int(TableClass::Win)],
+                        (unsigned long long)h.counts[int(TableClass::Draw)],
+                        (unsigned long long)h.counts[int(TableClass::Loss)],
+                        (unsigned long long)h.counts[int(TableClass::CursedWin)],
+                        (unsigned long long)h.counts[int(TableClass::BlessedLoss)], h.longest_win,
+                        longest.c_str());
+        }
+    }
+    if (o.json) std::printf("%s\n", nlohmann::json({{"materials", j}}).dump(1).c_str());
+}
+
+struct ProbeOptions {
+    std::string dir;
+    BoardOptions board;
+    bool json = false;
+};
+
+void run_probe(const ProbeOptions& o) {
+    Rules rules = o.board.make_rules();
+    if (rules.ruleset != RuleSet::Standard)
+        throw std::invalid_argument("--rules " + o.board.rules +
+                                    ": endgame tables exist for the standard rules only");
+    const Position pos = o.board.make_position();
+    const tables::Tablebase tb(o.dir);
+    rules.no_capture_limit = tb.turn_limit();
+    const auto value = tb.probe(pos);
+    if (!value)
+        throw std::invalid_argument(
+            "--fen: the position's material " +
+            tables::material_name(popcount(pos.player()), popcount(pos.opponent())) +
+            " is not in " + o.dir);
+    const auto moves = rank_table_moves(tb, pos);
+    const int outcome = table_outcome(*value, rules, pos.turns_since_capture());
+    nlohmann::json jm = nlohmann::json::array();
+    if (!o.json)
+        std::printf("value %s distance %d (with %d turns since the last capture: %s)\n",
+                    class_name(value->cls), value->distance, pos.turns_since_capture(),
+                    outcome > 0   ? "win"
+                    : outcome < 0 ? "loss"
+                                  : "draw");
+    if (moves) {
+        for (const TableMove& m : *moves) {
+            const std::string name = move_to_string(pos, rules, m.move);
+            const bool best = table_rank(m.value) == table_rank(moves->front().value);
+            if (o.json)
+                jm.push_back({{"move", name},
+                              {"value", class_name(m.value.cls)},
+                              {"distance", m.value.distance},
+                              {"best", best}});
+            else
+                std::printf("%s %-10s %s %d\n", best ? "*" : " ", name.c_str(),
+                            class_name(m.value.cls), m.value.distance);
+        }
+    }
+    if (o.json)
+        std::printf("%s\n", nlohmann::json({{"position", pos.to_string()},
+                                            {"value", class_name(value->cls)},
+                                            {"distance", value->distance},
+                                            {"outcome", outcome > 0   ? "win"
+                                                        : outcome < 0 ? "loss"
+                                                                      : "draw"},
+                                            {"moves", jm}})
+                                .dump(1)
+                                .c_str());
+}
+
+struct GradeOptions {
+    std::string dir;
+    std::string weights;
+    int depth = 4;
+    int samples = 200;
+    std::uint64_t seed = 1;
+    int threads = 0;
+    bool with_tables = false;
+    bool json = false;
+};
+
+// One material's grade: sampled positions the side to move does not lose (win, cursed win,
+// draw), how many of them have a move that changes the class ("critical"), and how often the
+// engine's move keeps the class (and the exact value, distance included).
+struct Grade {
+    std::uint64_t sampled = 0, critical = 0, kept = 0, critical_kept = 0, optimal = 0;
+};
+
+void run_grade(const GradeOptions& o) {
+    const ThreadLimit limit(o.threads);
+    const auto tb = tables::open_tables(o.dir);
+    EngineSpec spec;
+    if (!o.weights.empty()) spec.set("weights", o.weights);
+    spec.set("depth", std::to_string(o.depth));
+    if (o.with_tables) spec.set("tables", o.dir);
+    spec.validate();
+    const SearchLimits limits = spec.search_limits();
+    tbb::enumerable_thread_specific<std::unique_ptr<Searcher>> searchers;
+    nlohmann::json j = nlohmann::json::array();
+    Grade total;
+    if (!o.json)
+        std::printf("%-6s %-5s %8s %8s %8s %8s %8s\n", "board", "mat", "sampled", "kept",
+                    "critical", "crit-kept", "optimal");
+    std::uint64_t material_id = 0;
+    for (const tables::TableFile* f : tb->files()) {
+        const tables::TableHeader& h = f->header();
+        const tables::MaterialIndex mi(h.variant, h.mover, h.other);
+        ++material_id;
+        std::vector<Grade> grades(std::size_t(o.samples));
+        tbb::parallel_for(0, o.samples, [&](int s) {
+            Rng rng = Rng::derive(o.seed, material_id, std::uint64_t(s));
+            const std::uint64_t index = rng.below(h.positions);
+            Bitboard mover, other;
+            mi.decode(index, mover, other);
+            const Position pos = Position::from_pieces(h.variant, mover, other, Color::White);
+            const TableValue value = f->value(index);
+            if (value.cls == TableClass::Loss || value.cls == TableClass::BlessedLoss) return;
+            const auto ranked = rank_table_moves(*tb, pos);
+            if (!ranked || ranked->empty()) return;
+            auto& searcher = searchers.local();
+            if (!searcher) {
+                searcher = std::make_unique<Searcher>(spec.hash_mb);
+                spec.configure(*searcher);
+            }
+            searcher->clear();
+            Rules rules{h.variant};
+            rules.no_capture_limit = tb->turn_limit();
+            const Game game(rules, pos);
+            const SearchResult r = searcher->search(game, limits);
+            Grade& g = grades[std::size_t(s)];
+            g.sampled = 1;
+            bool critical = false;
+            TableValue chosen{};
+            for (const TableMove& m : *ranked) {
+                critical = critical || m.value.cls != value.cls;
+                if (m.move == r.best) chosen = m.value;
+            }
+            g.critical = critical;
+            g.kept = chosen.cls == value.cls;
+            g.critical_kept = critical && g.kept;
+            g.optimal = chosen == value;
+        });
+        Grade m;
+        for (const Grade& g : grades) {
+            m.sampled += g.sampled, m.critical += g.critical, m.kept += g.kept;
+            m.critical_kept += g.critical_kept, m.optimal += g.optimal;
+        }
+        total.sampled += m.sampled, total.critical += m.critical, total.kept += m.kept;
+        total.critical_kept += m.critical_kept, total.optimal += m.optimal;
+        const std::string mat = tables::material_name(h.mover, h.other);
+        if (o.json)
+            j.push_back({{"variant", variant_name(h.variant)},
+                         {"material", mat},
+                         {"sampled", m.sampled},
+                         {"kept", m.kept},
+                         {"critical", m.critical},
+                         {"critical_kept", m.critical_kept},
+                         {"optimal", m.optimal}});
+        else
+            std::printf("%-6s %-5s %8llu %8llu %8llu %8llu %8llu\n",
+                        std::string(variant_name(h.variant)).c_str(), mat.c_str(),
+                        (unsigned long long)m.sampled, (unsigned long long)m.kept,
+                        (unsigned long long)m.critical, (unsigned long long)m.critical_kept,
+                        (unsigned long long)m.optimal);
+    }
+    auto share = [](std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; };
+    if (o.json)
+        std::printf("%s\n", nlohmann::json({{"engine", spec.description()},
+                                            {"materials", j},
+                                            {"sampled", total.sampled},
+                                            {"kept", total.kept},
+                                            {"critical", total.critical},
+                                            {"critical_kept", total.critical_kept},
+                                            {"optimal", total.optimal},
+                                            {"kept_share", share(total.kept, total.sampled)},
+                                            {"critical_kept_share",
+                                             share(total.critical_kept, total.critical)}})
+                                .dump(1)
+                                .c_str());
+    else
+        std::printf("%s: value kept in %.1f%% of %llu positions, in %.1f%% of the %llu critical "
+                    "ones; optimal (distance too) in %.1f%%\n",
+                    spec.description().c_str(), 100 * share(total.kept, total.sampled),
+                    (unsigned long long)total.sampled,
+                    100 * share(total.critical_kept, total.critical),
+                    (unsigned long long)total.critical, 100 * share(total.optimal, total.sampled));
+}
+
+} // namespace
+
+void add_tables_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "tables", "Endgame tables: build by retrograde analysis, verify, statistics, probe");
+    cmd->require_subcommand(1);
+    cmd->footer("Tables are for the standard rules (docs/formats.md, 'Endgame tables', defines "
+                "the values: win, loss, cursed win, blessed loss, draw, and the distance in turns "
+                "to the next capture or the end).");
+
+    auto b = std::make_shared<BuildOptions>();
+    auto* build = cmd->add_subcommand(
+        "build", "Solve every position with at most N pieces (each side at least one, either "
+                 "side to move), smaller materials first; finished materials are kept, so a "
+                 "stopped build resumes");
+    build->add_option("--variant", b->variant, "Board: tsivy (5x9) or dimy (5x5)")
+        ->check(CLI::IsMember({"tsivy", "dimy"}))
+        ->capture_default_str();
+    build->add_option("--pieces", b->pieces, "At most this many pieces on the board (2 to 16)")
+        ->required()
+        ->check(CLI::Range(2, 16));
+    build->add_option("--out", b->out, "Tables folder (created)")->required();
+    add_threads_option(*build, b->threads);
+    build
+        ->add_option("--turn-limit", b->turn_limit,
+                     "The no-capture limit the values count with (RULES.md: 100); tables for "
+                     "another limit serve only games under that limit")
+        ->check(CLI::Range(1, kTableTurnLimit))
+        ->capture_default_str();
+    build->add_flag("--quiet", b->quiet, "Only the total line");
+    build->callback([b] { run_build(*b); });
+
+    auto v = std::make_shared<FolderOptions>();
+    auto* verify = cmd->add_subcommand(
+        "verify", "Check every stored value against the values of its successors (and every "
+                  "file's checksum); exits with status 1 when any disagrees");
+    verify->add_option("--tables", v->dir, "Tables folder")->required();
+    add_threads_option(*verify, v->threads);
+    verify->add_flag("--json", v->json, "Print one JSON object instead of text");
+    verify->callback([v] { run_verify(*v); });
+
+    auto s = std::make_shared<FolderOptions>();
+    auto* stats = cmd->add_subcommand(
+        "stats", "Per material (mover's pieces v opponent's): positions, wins, draws and losses "
+                 "for the side to move, cursed wins and blessed losses, the longest win and its "
+                 "position");
+    stats->add_option("--tables", s->dir, "Tables folder")->required();
+    stats->add_flag("--json", s->json, "Print one JSON object instead of the table");
+    stats->callback([s] { run_stats(*s); });
+
+    auto p = std::make_shared<ProbeOptions>();
+    auto* probe = cmd->add_subcommand(
+        "probe", "Print a position's table value and distance, then every move with its value "
+                 "(best moves marked *)");
+    probe->add_option("--tables", p->dir, "Tables folder")->required();
+    p->board.add_to(*probe);
+    probe->add_flag("--json", p->json, "Print one JSON object instead of text");
+    probe->callback([p] { run_probe(*p); });
+
+    auto g = std::make_shared<GradeOptions>();
+    auto* grade = cmd->add_subcommand(
+        "grade", "Grade the engine against the tables: sample positions of every material that "
+                 "the side to move does not lose, search each at a fixed depth (without the "
+                 "tables unless --with-tables) and count how often the chosen move keeps the "
+                 "position's value; 'critical' positions have a move that changes it");
+    grade->add_option("--tables", g->dir, "Tables folder")->required();
+    grade->add_option("--weights", g->weights, "Weights file (default: the compiled-in weights)");
+    grade->add_option("--depth", g->depth, "Search depth")
+        ->check(CLI::Range(1, 60))
+        ->capture_default_str();
+    grade->add_option("--samples", g->samples, "Positions sampled per material")
+        ->check(CLI::Range(1, 10000000))
+        ->capture_default_str();
+    grade->add_option("--seed", g->seed, "Seed of the sample")->capture_default_str();
+    add_threads_option(*grade, g->threads);
+    grade->add_flag("--with-tables", g->with_tables, "Search with the tables (a check: 100%)");
+    grade->add_flag("--json", g->json, "Print one JSON object instead of text");
+    grade->callback([g] { run_grade(*g); });
+}
+
+} // namespace fanorona::cli
