@@ -8,6 +8,9 @@
 // kWinScore - n, a loss in n plies -(kWinScore - n). Draws by repetition and by the no-capture
 // limit score 0 (see the Contempt parameter).
 //
+// Time: under a movetime or clocks the search goes on until the deadline of timeman.h (the time
+// given less the MoveOverheadMs parameter) and stops there, inside an iteration if need be.
+//
 // Determinism: with only depth and node limits, a search from the same Searcher state (fresh, or
 // after clear()) with the same game, weights and parameters returns the same move, score, PV and
 // node count every time. Only movetime, clocks, infinite and stop() depend on timing.
@@ -60,9 +63,13 @@ struct IterationInfo {
 };
 
 // The answer of a search. has_move is false only when the side to move has no legal move.
+// A search stopped inside an iteration (deadline, node limit, stop()) answers with that
+// iteration's best move so far once a root move has been searched fully in it (partial is then
+// true, and score and pv are that move's); otherwise with the last completed iteration's.
 struct SearchResult {
     Move best{0, 0, 0};
     bool has_move = false;
+    bool partial = false; // best, score and pv come from the unfinished iteration depth + 1
     int score = 0;
     int depth = 0; // last completed iteration
     std::uint64_t nodes = 0;

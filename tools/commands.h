@@ -19,5 +19,6 @@ void add_loop_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
+void add_timeuse_command(CLI::App& app);
 
 } // namespace fanorona::cli

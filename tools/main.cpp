@@ -48,6 +48,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_openings_command(app);
     fanorona::cli::add_report_command(app);
     fanorona::cli::add_tune_command(app);
+    fanorona::cli::add_timeuse_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
