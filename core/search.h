@@ -15,6 +15,7 @@
 // after clear()) with the same game, weights and parameters returns the same move, score, PV and
 // node count every time. Only movetime, clocks, infinite and stop() depend on timing.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -48,6 +49,9 @@ struct SearchLimits {
     int time_ms[2] = {0, 0};
     int inc_ms[2] = {0, 0};
     bool infinite = false;
+    // When the limits were given (e.g. when a `go` command was read): movetime and clocks count
+    // from it. Default (the epoch): from the start of search().
+    std::chrono::steady_clock::time_point given{};
 
     static constexpr int kDefaultDepth = 4; // the one default of every engine (EngineSpec)
 };

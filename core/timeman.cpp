@@ -7,7 +7,7 @@
 namespace fanorona {
 
 void TimeManager::start(const SearchLimits& limits, Color side, int overhead_ms) {
-    start_ = Clock::now();
+    start_ = limits.given == Clock::time_point{} ? Clock::now() : limits.given;
     const double overhead = overhead_ms / 1000.0;
     timed_ = false;
     deadline_seconds_ = 1e18;

@@ -62,10 +62,12 @@ private:
     ChildProcess process_;
 };
 
-// The positions: the given ones, or the tsivy positions of the bench. Each must have a choice.
+// The positions: the given ones (each must offer a choice), or the tsivy positions of the bench
+// that offer one.
 std::vector<Position> load_positions(const TimeUseConfig& config) {
+    const bool given = !config.positions.empty();
     std::vector<std::string> texts = config.positions;
-    if (texts.empty())
+    if (!given)
         for (const BenchPosition& b : bench_positions())
             if (b.variant == Variant::Tsivy) texts.emplace_back(b.position);
     std::vector<Position> out;
@@ -77,6 +79,7 @@ std::vector<Position> load_positions(const TimeUseConfig& config) {
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument("timeuse: position '" + t + "': " + e.what());
         }
+        if (count_moves(p, rules) < 2 && !given) continue; // a forced bench position
         if (count_moves(p, rules) < 2)
             throw std::invalid_argument("timeuse: position '" + t +
                                         "' has fewer than two legal moves: nothing to think about");

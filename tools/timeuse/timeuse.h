@@ -12,15 +12,16 @@
 
 namespace fanorona {
 
-// What to measure. Invariants (check()): argv not empty, every movetime >= 1, repeat >= 1, every
-// position a tsivy position string with more than one legal move.
+// What to measure. measure_time_use() refuses an empty argv, a movetime or repeat below 1, and a
+// given position that is not a tsivy position string with more than one legal move.
 struct TimeUseConfig {
     std::vector<std::string> argv;                            // the engine program and arguments
     std::vector<std::pair<std::string, std::string>> options; // sent with setoption at start
     std::vector<int> movetimes_ms = {20, 50, 200, 1000};
-    std::vector<std::string> positions; // empty: the tsivy positions of `fanorona bench`
-    int repeat = 2;                     // times each position is searched per movetime
-    int margin_ms = 5000;               // a bestmove later than movetime + this is a failure
+    std::vector<std::string>
+        positions;        // empty: the tsivy positions of `fanorona bench` (not forced)
+    int repeat = 2;       // times each position is searched per movetime
+    int margin_ms = 5000; // a bestmove later than movetime + this is a failure
 };
 
 // The moves timed at one movetime. Times in milliseconds, from `go` written to `bestmove` read.
