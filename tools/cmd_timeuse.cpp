@@ -50,9 +50,12 @@ void run_timeuse(const TimeUseOptions& o) {
     config.movetimes_ms = o.movetimes;
     config.positions = o.positions;
     config.repeat = o.repeat;
-    std::printf("%9s %6s %9s %9s %9s %7s %5s %6s\n", "movetime", "moves", "mean ms", "min ms",
-                "max ms", "used", "over", "depth");
-    const auto rows = measure_time_use(config, [](const TimeUseRow& r) {
+    bool header = false; // printed with the first row: an error before it is one line alone
+    const auto rows = measure_time_use(config, [&header](const TimeUseRow& r) {
+        if (!header)
+            std::printf("%9s %6s %9s %9s %9s %7s %5s %6s\n", "movetime", "moves", "mean ms",
+                        "min ms", "max ms", "used", "over", "depth");
+        header = true;
         std::printf("%9d %6d %9.2f %9.2f %9.2f %6.1f%% %5d %6.2f\n", r.movetime_ms, r.moves,
                     r.mean_ms, r.min_ms, r.max_ms, 100 * r.mean_ratio, r.over, r.mean_depth);
         std::fflush(stdout);
