@@ -87,6 +87,13 @@ constexpr bool tables_partition_boards() {
 }
 static_assert(tables_partition_boards(), "kTerms: a board's point-table classes must cover it");
 
+// Material is lopsided for the side with `a` pieces against `b`: 2+ more and at least twice as
+// many (6v2, 5v2, 4v2, 3v1; not 4v3).
+constexpr bool is_lopsided(int a, int b) {
+    return a >= b + 2 && a >= 2 * b && b > 0;
+}
+constexpr int kMopUpReach = 3; // mopup_near counts pieces up to this many steps away
+
 // Paika steps available to the pieces `own`: (piece, direction) pairs with an empty neighbour.
 inline int step_count(const Geometry& g, Bitboard own, Bitboard empty) {
     int n = 0;
@@ -133,6 +140,31 @@ OneStepThreat one_step_threat(const Geometry& g, Bitboard attacker, Bitboard vic
         extend_line(g, g.shift(movers, back) & victims, back, victims, single, t);
     }
     return t;
+}
+
+// `from` and the points one step from it along a line.
+inline Bitboard grow(const Geometry& g, Bitboard from) {
+    Bitboard out = from;
+    for (int d = 0; d < kDirections; ++d) out |= g.shift(from, Direction(d));
+    return out;
+}
+
+// The mop-up terms of a lopsided ending, for the side ahead (`ahead`) against `behind`: the
+// closeness of its pieces to the pieces behind, and minus the steps of the pieces behind.
+struct MopUp {
+    int near = 0;
+    int mobility = 0;
+};
+
+inline MopUp mop_up(const Geometry& g, Bitboard ahead, Bitboard behind, Bitboard empty) {
+    MopUp m;
+    Bitboard reach = behind;
+    for (int k = 1; k <= kMopUpReach; ++k) {
+        reach = grow(g, reach);
+        m.near += popcount(ahead & reach); // a piece k steps away counts kMopUpReach + 1 - k
+    }
+    m.mobility = -step_count(g, behind, empty);
+    return m;
 }
 
 int largest_capture(const Position& pos, const Rules& rules) {
@@ -184,6 +216,17 @@ void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTer
     raw[term_id("mobility")] = step_count(g, own, empty) - step_count(g, opp, empty);
     raw[term_id("capture_now")] = largest >= 0 ? largest : largest_capture(pos, rules);
     raw[term_id("loose")] = popcount(loose_pieces(g, own)) - popcount(loose_pieces(g, opp));
+
+    // Lopsided material: the side ahead hunts the pieces behind; a long wait without capture
+    // costs the side ahead (the no-capture limit draws).
+    const int n_own = popcount(own), n_opp = popcount(opp);
+    if (is_lopsided(n_own, n_opp) || is_lopsided(n_opp, n_own)) {
+        const bool ahead = n_own > n_opp;
+        const MopUp m = ahead ? mop_up(g, own, opp, empty) : mop_up(g, opp, own, empty);
+        raw[term_id("mopup_near")] = ahead ? m.near : -m.near;
+        raw[term_id("mopup_mobility")] = ahead ? m.mobility : -m.mobility;
+    }
+    raw[term_id("stall")] = (n_own - n_opp) * min_int(pos.turns_since_capture(), 100) / 10;
 
     // The opponent's threats as if it were to move, with its rights (Vela restricts them).
     const TurnRights their = turn_rights(pos, rules, ~pos.side_to_move());

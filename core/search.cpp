@@ -30,6 +30,20 @@ bool has_paika(const Position& pos) {
     return false;
 }
 
+// Positions this close to the no-capture limit (or closer) are stored in the table under a key
+// that includes the counter: their scores depend on it (a draw within reach), so a score found
+// with a lower counter must not be used, nor the other way round. Farther from the limit no
+// search line reaches it, and the same position shares one entry whatever its counter.
+constexpr int kNoCaptureWindow = 40;
+
+// A key for each counter value, mixed into the position's key (SplitMix64 of the counter).
+constexpr Key counter_key(int counter) {
+    std::uint64_t z = 0xD1B54A32D192ED03ULL * std::uint64_t(counter + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 int score_from_tt(int s, int ply) {
     return s > kEvalLimit ? s - ply : s < -kEvalLimit ? s + ply : s;
 }
@@ -68,7 +82,11 @@ struct Searcher::Impl {
     bool stopped = false;
     TimeManager time;
     int seldepth = 0;
+    // The best root move of the current iteration so far: set once a root move has been searched
+    // fully and beaten alpha (the first move, or a later one that proved better), so usable when
+    // the iteration is stopped. Cleared when an iteration starts.
     Move root_best{0, 0, 0};
+    int root_best_score = 0;
     bool root_has_best = false;
     std::shared_ptr<const EndgameProbe> tables;
     int table_pieces = 0; // probe positions with at most this many pieces (0: off)
@@ -77,6 +95,14 @@ struct Searcher::Impl {
     bool root_filtered = false;
 
     explicit Impl(std::size_t mb) : tt(mb) {}
+
+    // The table's key of the current position (see kNoCaptureWindow).
+    Key tt_key() const {
+        const int counter = pos.turns_since_capture();
+        return rules.no_capture_limit > 0 && counter >= rules.no_capture_limit - kNoCaptureWindow
+                   ? pos.hash() ^ counter_key(counter)
+                   : pos.hash();
+    }
 
     int draw_score(int ply) const {
         return ply % 2 == 0 ? -params[Param::Contempt] : params[Param::Contempt];
@@ -106,9 +132,9 @@ struct Searcher::Impl {
     bool check_stop() {
         if (stopped) return true;
         if (node_limit && nodes >= node_limit) return stopped = true;
-        if ((nodes & 1023) == 0) {
+        if ((nodes & (kTimeCheckNodes - 1)) == 0) {
             if (stop_flag.load(std::memory_order_relaxed)) return stopped = true;
-            if (time.hard_deadline_passed()) return stopped = true;
+            if (time.deadline_passed()) return stopped = true;
         }
         return false;
     }
@@ -123,7 +149,7 @@ struct Searcher::Impl {
 
     void push(const Move& m, UndoInfo& undo, int ply) {
         undo = pos.make_move(m);
-        tt.prefetch(pos.hash());
+        tt.prefetch(tt_key());
         keys.push_back(pos.hash());
         plies[ply + 1].plies_from_null = plies[ply].plies_from_null + 1;
     }
@@ -160,10 +186,10 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     // The game's end and draws by rule.
     if (!pos.player()) return -(kWinScore - ply);
-    if (ply > 0 && is_repetition(ply)) return draw_score(ply);
+    // As Game::outcome(): no legal move loses before a repetition or the no-capture limit draws.
     Ply& p = plies[ply];
-    if (rules.no_capture_limit > 0 && pos.turns_since_capture() >= rules.no_capture_limit &&
-        ply > 0) {
+    if (ply > 0 && (is_repetition(ply) || (rules.no_capture_limit > 0 &&
+                                           pos.turns_since_capture() >= rules.no_capture_limit))) {
         generate_moves(pos, rules, p.moves);
         return p.moves.empty() ? -(kWinScore - ply) : draw_score(ply);
     }
@@ -188,7 +214,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     if (depth <= 0 && !captures) return has_paika(pos) ? static_eval(0) : -(kWinScore - ply);
 
     // Transposition table.
-    const Key key = pos.hash();
+    const Key key = tt_key();
     const TTEntry* entry = tt.probe(key);
     Move tt_move{0, 0, 0};
     bool has_tt_move = false;
@@ -302,6 +328,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                 pv_length[ply] = std::max(pv_length[ply + 1], ply + 1);
                 if (ply == 0) {
                     root_best = m;
+                    root_best_score = score;
                     root_has_best = true;
                 }
                 if (alpha >= beta) break;
@@ -393,6 +420,7 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
             beta = std::min(score + window, kInfiniteScore);
         }
         int s = 0;
+        root_has_best = false; // kept across the aspiration re-searches of this iteration
         while (true) {
             s = negamax(alpha, beta, depth, 0, false);
             if (stopped) break;
@@ -408,8 +436,15 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
             if (window > 1000) alpha = -kInfiniteScore, beta = kInfiniteScore;
         }
         if (stopped) {
-            // An unfinished first iteration still gives its best move so far.
-            if (result.depth == 0 && root_has_best) result.best = root_best;
+            // An unfinished iteration gives its best move so far once a root move has been
+            // searched fully; otherwise the last completed iteration's move stands.
+            if (root_has_best) {
+                result.partial = true;
+                result.best = root_best;
+                result.score = root_best_score;
+                result.pv.assign(pv[0].begin(), pv[0].begin() + pv_length[0]);
+                if (result.pv.empty() || result.pv[0] != root_best) result.pv = {root_best};
+            }
             break;
         }
         score = s;

@@ -8,10 +8,14 @@
 // kWinScore - n, a loss in n plies -(kWinScore - n). Draws by repetition and by the no-capture
 // limit score 0 (see the Contempt parameter).
 //
+// Time: under a movetime or clocks the search goes on until the deadline of timeman.h (the time
+// given less the MoveOverheadMs parameter) and stops there, inside an iteration if need be.
+//
 // Determinism: with only depth and node limits, a search from the same Searcher state (fresh, or
 // after clear()) with the same game, weights and parameters returns the same move, score, PV and
 // node count every time. Only movetime, clocks, infinite and stop() depend on timing.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -50,6 +54,9 @@ struct SearchLimits {
     int time_ms[2] = {0, 0};
     int inc_ms[2] = {0, 0};
     bool infinite = false;
+    // When the limits were given (e.g. when a `go` command was read): movetime and clocks count
+    // from it. Default (the epoch): from the start of search().
+    std::chrono::steady_clock::time_point given{};
 
     static constexpr int kDefaultDepth = 4; // the one default of every engine (EngineSpec)
 };
@@ -65,9 +72,13 @@ struct IterationInfo {
 };
 
 // The answer of a search. has_move is false only when the side to move has no legal move.
+// A search stopped inside an iteration (deadline, node limit, stop()) answers with that
+// iteration's best move so far once a root move has been searched fully in it (partial is then
+// true, and score and pv are that move's); otherwise with the last completed iteration's.
 struct SearchResult {
     Move best{0, 0, 0};
     bool has_move = false;
+    bool partial = false; // best, score and pv come from the unfinished iteration depth + 1
     int score = 0;
     int depth = 0; // last completed iteration
     std::uint64_t nodes = 0;

@@ -31,7 +31,7 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"LmpMaxDepth", 0, 0, 16},
     {"LmpBase", 4, 0, 256},
     {"Contempt", 0, -1000, 1000},
-    {"MoveOverheadMs", 20, 0, 10000},
+    {"MoveOverheadMs", 3, 0, 10000},
 }};
 // clang-format on
 

@@ -70,6 +70,9 @@ inline constexpr TermInfo kTerms[] = {
     {"pst_dimy_b2",  true, TermGroup::PointTable, TermBoard::Dimy,  "own - opponent pieces on b2's class: b2, d2, b4, d4"},
     {"pst_dimy_c2",  true, TermGroup::PointTable, TermBoard::Dimy,  "own - opponent pieces on c2's class: c2, b3, d3, c4"},
     {"pst_dimy_c3",  true, TermGroup::PointTable, TermBoard::Dimy,  "own - opponent pieces on c3's class: c3"},
+    {"mopup_near",   true, TermGroup::Positional, TermBoard::Both,  "lopsided material (one side has 2+ more pieces and twice as many): over the pieces ahead, 4 - steps to the nearest piece behind (at least 0), summed; negated when the side to move is behind"},
+    {"mopup_mobility", true, TermGroup::Positional, TermBoard::Both, "lopsided material: minus the paika steps of the side behind; negated when the side to move is behind"},
+    {"stall",        true, TermGroup::Positional, TermBoard::Both,  "(own pieces - opponent pieces) x turns since the last capture (at most 100) / 10, rounded toward 0"},
     // clang-format on
 };
 

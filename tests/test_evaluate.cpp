@@ -154,6 +154,29 @@ TEST_CASE("The terms mean what they say", "[evaluate]") {
           8);
 }
 
+TEST_CASE("The mop-up and stall terms of lopsided endings", "[evaluate]") {
+    // White a1, b1, c1 against Black d2, 30 turns without capture. From d2: c1 is one step (a
+    // diagonal), b1 two, a1 three: 3 + 2 + 1. Black's d2 has 7 empty neighbours (c1 is taken).
+    const Position w = Position::from_string("9/9/9/3B5/WWW6 w 30 40", Variant::Tsivy);
+    CHECK(raw_term(w, term_id("mopup_near")) == 6);
+    CHECK(raw_term(w, term_id("mopup_mobility")) == -7);
+    CHECK(raw_term(w, term_id("stall")) == 2 * 30 / 10);
+    // The side behind to move sees the same terms negated.
+    const Position b = Position::from_string("9/9/9/3B5/WWW6 b 30 40", Variant::Tsivy);
+    CHECK(raw_term(b, term_id("mopup_near")) == -6);
+    CHECK(raw_term(b, term_id("mopup_mobility")) == 7);
+    CHECK(raw_term(b, term_id("stall")) == -6);
+    // 3 against 2 is not lopsided; a fresh counter costs nothing.
+    const Position even = Position::from_string("9/9/9/3BB4/WWW6 w", Variant::Tsivy);
+    CHECK(raw_term(even, term_id("mopup_near")) == 0);
+    CHECK(raw_term(even, term_id("mopup_mobility")) == 0);
+    CHECK(raw_term(even, term_id("stall")) == 0);
+    // Far away: no piece within three steps of i5.
+    const Position far = Position::from_string("8B/9/9/9/WWW6 w 99 40", Variant::Tsivy);
+    CHECK(raw_term(far, term_id("mopup_near")) == 0);
+    CHECK(raw_term(far, term_id("stall")) == 2 * 99 / 10);
+}
+
 TEST_CASE("Vela restrictions shape the capture terms", "[evaluate]") {
     Rules vela;
     vela.ruleset = RuleSet::Vela;

@@ -70,7 +70,7 @@ TEST_CASE("The time manager: deadlines from movetime and clocks", "[search]") {
     depth_only.depth = 5;
     t.start(depth_only, Color::White, 10);
     CHECK(!t.timed());
-    CHECK(!t.hard_deadline_passed());
+    CHECK(!t.deadline_passed());
     CHECK(!t.stop_after_iteration(1));
 
     SearchLimits movetime;
@@ -78,7 +78,7 @@ TEST_CASE("The time manager: deadlines from movetime and clocks", "[search]") {
     t.start(movetime, Color::White, 0);
     CHECK(t.timed());
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    CHECK(t.hard_deadline_passed());
+    CHECK(t.deadline_passed());
     CHECK(t.stop_after_iteration(20));
 
     SearchLimits clock;
@@ -87,9 +87,31 @@ TEST_CASE("The time manager: deadlines from movetime and clocks", "[search]") {
     CHECK(!t.timed());
     t.start(clock, Color::Black, 0);
     CHECK(t.timed());
-    CHECK(!t.hard_deadline_passed());
+    CHECK(!t.deadline_passed());
     CHECK(!t.stop_after_iteration(20));
     CHECK(t.stop_after_iteration(1)); // a single legal move: no further iteration
+
+    // The deadline: the movetime less the overhead; a clock's share: (left - overhead) / 25 plus
+    // 3/4 of the increment, at most half of what is left; the earlier of the two when both given.
+    SearchLimits both;
+    both.movetime_ms = 100;
+    t.start(both, Color::White, 10);
+    CHECK(t.budget() == Approx(0.090));
+    both.time_ms[int(Color::White)] = 1010; // (1010 - 10) / 25 = 40 ms, before the 90 ms
+    t.start(both, Color::White, 10);
+    CHECK(t.budget() == Approx(0.040));
+    SearchLimits inc;
+    inc.time_ms[int(Color::White)] = 10000;
+    inc.inc_ms[int(Color::White)] = 1000;
+    t.start(inc, Color::White, 0);
+    CHECK(t.budget() == Approx(10.0 / 25 + 0.75));
+    inc.time_ms[int(Color::White)] = 1000; // 1 / 25 + 0.75 is more than half of 1 s
+    t.start(inc, Color::White, 0);
+    CHECK(t.budget() == Approx(0.5));
+    SearchLimits tiny;
+    tiny.movetime_ms = 5;
+    t.start(tiny, Color::White, 20); // never below 1 ms
+    CHECK(t.budget() == Approx(0.001));
 
     clock.infinite = true; // analysis: the clock does not stop it
     t.start(clock, Color::Black, 0);

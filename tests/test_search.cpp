@@ -1,6 +1,7 @@
 // Tests of the search: exact results in small endings, draws by rule, determinism, limits,
 // no allocation per node, the parameter table and the baseline movers.
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -10,6 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include "core/baseline.h"
+#include "core/bench.h"
+#include "core/movegen.h"
 #include "core/notation.h"
 #include "core/search.h"
 
@@ -223,6 +226,66 @@ TEST_CASE("The search sees a draw by the no-capture limit", "[search]") {
     CHECK(search_depth(white, 5).score == 0);
 }
 
+TEST_CASE("Near the no-capture limit the table does not mix counters", "[search]") {
+    // 4 against 2, quiet. A searcher that has just searched the position with a fresh counter
+    // must score it near the limit exactly as a fresh searcher does.
+    const Rules rules = rules_for(Variant::Tsivy);
+    const char* board = "1B7/3WW2W1/9/9/1W2B4"; // from data/endings/4v2.txt
+    const Game fresh_counter(rules,
+                             Position::from_string(std::string(board) + " w 0 30", Variant::Tsivy));
+    const Game near_limit(rules,
+                          Position::from_string(std::string(board) + " w 96 30", Variant::Tsivy));
+    Searcher used(4);
+    search_depth(fresh_counter, 7, &used);
+    const SearchResult after = search_depth(near_limit, 6, &used);
+    Searcher clean(4);
+    const SearchResult alone = search_depth(near_limit, 6, &clean);
+    CHECK(after.score == alone.score);
+    CHECK(after.best == alone.best);
+}
+
+TEST_CASE("A stopped iteration answers with its best move once a root move is searched fully",
+          "[search]") {
+    // Node limits stop the search at an exact node, so these results are reproducible.
+    bool changed_move = false;
+    for (const BenchPosition& b : bench_positions()) {
+        const Game game(rules_for(b.variant), Position::from_string(b.position, b.variant));
+        MoveList legal;
+        generate_moves(game.position(), game.rules(), legal);
+        Searcher searcher(4);
+        std::vector<IterationInfo> done;
+        SearchLimits deep;
+        deep.depth = 5;
+        searcher.search(game, deep, [&](const IterationInfo& i) { done.push_back(i); });
+        REQUIRE(done.size() == 5);
+        for (int d = 1; d < 5; ++d) {
+            const std::uint64_t lo = done[std::size_t(d - 1)].nodes,
+                                hi = done[std::size_t(d)].nodes;
+            // One node into iteration d + 1: nothing of it is searched; iteration d answers.
+            SearchLimits limits;
+            limits.nodes = lo + 1;
+            searcher.clear();
+            SearchResult r = searcher.search(game, limits);
+            CHECK(r.depth == d);
+            CHECK_FALSE(r.partial);
+            CHECK(r.best == done[std::size_t(d - 1)].pv[0]);
+            // Further in: a legal move, the completed depth, a PV starting with the move.
+            for (int k = 1; k < 8; ++k) {
+                limits.nodes = lo + (hi - lo) * std::uint64_t(k) / 8;
+                searcher.clear();
+                r = searcher.search(game, limits);
+                CHECK(r.depth == d);
+                CHECK(std::find(legal.begin(), legal.end(), r.best) != legal.end());
+                REQUIRE_FALSE(r.pv.empty());
+                CHECK(r.pv[0] == r.best);
+                if (r.partial && r.best != done[std::size_t(d - 1)].pv[0]) changed_move = true;
+            }
+        }
+    }
+    // Somewhere an unfinished iteration had already found a better move than the last one.
+    CHECK(changed_move);
+}
+
 TEST_CASE("Searches with depth and node limits are deterministic", "[search]") {
     for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
         const Game game(rules_for(v), Position::start(v));
@@ -308,6 +371,30 @@ TEST_CASE("A node limit and a move time end the search; stop() ends an infinite 
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK(secs < 2.0);
     CHECK(r.has_move);
+
+    // Short movetimes and clocks in a middle game: a legal move, no gross overshoot (the bound is
+    // generous: a loaded machine or a sanitizer build must pass too).
+    const Game middle(rules_for(Variant::Tsivy),
+                      Position::from_string("3BBBBBB/2WBBBBBB/B2W1BWBW/2W1WWWWW/1W1W1WWWW b 0 8",
+                                            Variant::Tsivy));
+    MoveList legal;
+    generate_moves(middle.position(), middle.rules(), legal);
+    SearchLimits clock;
+    clock.time_ms[int(Color::Black)] = 1000; // 1000 / 25 = 40 ms for this move
+    for (int ms : {1, 20, 50}) {
+        SearchLimits limit;
+        limit.movetime_ms = ms;
+        for (const SearchLimits& l : {limit, clock}) {
+            searcher.clear();
+            const auto start = std::chrono::steady_clock::now();
+            r = searcher.search(middle, l);
+            const double used =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            CHECK(used < 1.0);
+            REQUIRE(r.has_move);
+            CHECK(std::find(legal.begin(), legal.end(), r.best) != legal.end());
+        }
+    }
 
     SearchLimits infinite;
     infinite.infinite = true;

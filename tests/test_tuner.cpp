@@ -201,8 +201,13 @@ namespace {
 
 // A known answer: random-playout positions whose targets come from `truth` through the sigmoid,
 // and a start that differs from it on every free weight. material, strong and centre are sums
-// of point-table terms (collinear with them), so they are frozen at the truth.
+// of point-table terms (collinear with them), so they are frozen at the truth; so are the ending
+// terms (mopup_near, mopup_mobility, stall): random playouts hold few positions with lopsided
+// material or a long run without capture, where the two mop-up terms also move together, so the
+// data cannot identify them (their _mg weights least: such positions on a full board).
 struct Recovery {
+    inline static const std::vector<std::string> kFrozen = {
+        "material", "strong", "centre", "mopup_near", "mopup_mobility", "stall"};
     Weights truth = default_weights();
     Weights start;
     double k = 1.0 / 50; // a piece is worth 2 logits: informative results
@@ -229,7 +234,7 @@ struct Recovery {
         }
         path = temp_path(name);
         write_position_log(path, {rules.variant, rules.ruleset}, data);
-        frozen = resolve_frozen({"material", "strong", "centre"});
+        frozen = resolve_frozen(kFrozen);
         start = truth;
         for (int f = 0; f < kFeatureCount; ++f)
             if (!frozen[f]) start.values[f] += f % 2 ? 15 : -20;
@@ -243,7 +248,7 @@ struct Recovery {
         c.l2 = 0;
         c.validation = 0;
         c.target = TargetSpec{score_target ? 0.0 : 1.0};
-        c.freeze = {"material", "strong", "centre"};
+        c.freeze = kFrozen;
         c.optimizer.kind = kind;
         c.optimizer.tolerance = 1e-9;
         c.optimizer.epochs = 300;

@@ -270,8 +270,12 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& words) {
         std::lock_guard lock(state_mutex_);
         if (searching_) throw std::invalid_argument("go: a search is already running");
     }
+    // The time counts from the moment the command was read, not from when the search thread
+    // starts (which a loaded machine may delay by milliseconds).
+    const auto given = std::chrono::steady_clock::now();
     // A bare `go` searches with the engine's own limits (the spec's default depth).
     SearchLimits limits = words.size() == 1 ? spec_.search_limits() : SearchLimits{};
+    limits.given = given;
     for (std::size_t i = 1; i < words.size(); ++i) {
         const std::string& w = words[i];
         if (w == "infinite") {

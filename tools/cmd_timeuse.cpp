@@ -1,0 +1,95 @@
+// `fanorona timeuse`: how much of a movetime an engine uses, measured from outside (a referee's
+// view: `go movetime T` written to `bestmove` read), at several movetimes.
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+#include "common/files.h"
+#include "tools/commands.h"
+#include "tools/timeuse/timeuse.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct TimeUseOptions {
+    std::string engine;
+    std::vector<std::string> options;
+    std::vector<int> movetimes = {20, 50, 200, 1000};
+    std::vector<std::string> positions;
+    int repeat = 2;
+    std::string json;
+};
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+// The path of the running program (for the JSON record and for starting its engine).
+std::string this_program() {
+    std::error_code ec;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? "/proc/self/exe" : path.string();
+}
+
+void run_timeuse(const TimeUseOptions& o) {
+    TimeUseConfig config;
+    config.argv = o.engine.empty() ? std::vector<std::string>{this_program(), "engine"}
+                                   : split_words(o.engine);
+    for (const std::string& opt : o.options) {
+        const auto eq = opt.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument("--option: expected NAME=VALUE, found '" + opt + "'");
+        config.options.emplace_back(opt.substr(0, eq), opt.substr(eq + 1));
+    }
+    config.movetimes_ms = o.movetimes;
+    config.positions = o.positions;
+    config.repeat = o.repeat;
+    bool header = false; // printed with the first row: an error before it is one line alone
+    const auto rows = measure_time_use(config, [&header](const TimeUseRow& r) {
+        if (!header)
+            std::printf("%9s %6s %9s %9s %9s %7s %5s %6s\n", "movetime", "moves", "mean ms",
+                        "min ms", "max ms", "used", "over", "depth");
+        header = true;
+        std::printf("%9d %6d %9.2f %9.2f %9.2f %6.1f%% %5d %6.2f\n", r.movetime_ms, r.moves,
+                    r.mean_ms, r.min_ms, r.max_ms, 100 * r.mean_ratio, r.over, r.mean_depth);
+        std::fflush(stdout);
+    });
+    if (!o.json.empty()) write_file_atomically(o.json, time_use_json(config, rows).dump(1) + "\n");
+}
+
+} // namespace
+
+void add_timeuse_command(CLI::App& app) {
+    auto o = std::make_shared<TimeUseOptions>();
+    auto* cmd = app.add_subcommand(
+        "timeuse", "Measure from outside, as a referee would, the time an engine takes per move "
+                   "under 'go movetime T' (from 'go' written to 'bestmove' read)");
+    cmd->add_option("--engine", o->engine,
+                    "The engine command and its arguments, split at spaces (default: this "
+                    "program's 'engine' subcommand)");
+    cmd->add_option("--option", o->options,
+                    "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");
+    cmd->add_option("--movetime", o->movetimes, "The movetimes to measure, ms (comma-separated)")
+        ->delimiter(',')
+        ->capture_default_str()
+        ->check(CLI::Range(1, 3600000));
+    cmd->add_option("--position", o->positions,
+                    "A tsivy position string to search (repeatable; default: the tsivy positions "
+                    "of 'fanorona bench')");
+    cmd->add_option("--repeat", o->repeat, "Searches of each position per movetime")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    cmd->add_option("--json", o->json, "Also write the results to this JSON file");
+    cmd->footer("Columns: the movetime given, moves timed, mean/min/max time per move, the mean "
+                "as a share of the movetime, moves longer than the movetime, the mean last "
+                "'info depth'. One untimed warm-up move comes first.");
+    cmd->callback([o] { run_timeuse(*o); });
+}
+
+} // namespace fanorona::cli

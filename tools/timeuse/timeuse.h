@@ -1,0 +1,46 @@
+#pragma once
+// The time an engine takes per move, measured from outside as a referee would: `fanorona
+// timeuse` starts the engine program, sends `position fen ...` and `isready`, and times from the
+// moment `go movetime T` is written until its `bestmove` line is read.
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fanorona {
+
+// What to measure. measure_time_use() refuses an empty argv, a movetime or repeat below 1, and a
+// given position that is not a tsivy position string with more than one legal move.
+struct TimeUseConfig {
+    std::vector<std::string> argv;                            // the engine program and arguments
+    std::vector<std::pair<std::string, std::string>> options; // sent with setoption at start
+    std::vector<int> movetimes_ms = {20, 50, 200, 1000};
+    std::vector<std::string>
+        positions;        // empty: the tsivy positions of `fanorona bench` (not forced)
+    int repeat = 2;       // times each position is searched per movetime
+    int margin_ms = 5000; // a bestmove later than movetime + this is a failure
+};
+
+// The moves timed at one movetime. Times in milliseconds, from `go` written to `bestmove` read.
+struct TimeUseRow {
+    int movetime_ms = 0;
+    int moves = 0;
+    double mean_ms = 0, min_ms = 0, max_ms = 0;
+    double mean_ratio = 0; // mean_ms / movetime_ms
+    int over = 0;          // moves that took longer than movetime_ms
+    double mean_depth = 0; // the engine's last `info depth` per move, averaged
+};
+
+// Measures every movetime in order (one warm-up move first, not counted); `on_row` sees each
+// row as it is done. Throws std::runtime_error naming the step when the engine cannot be started,
+// stops answering, exits or sends an illegal move.
+std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
+                                         const std::function<void(const TimeUseRow&)>& on_row = {});
+
+// The rows and the configuration as JSON ("format": "fanorona-timeuse 1").
+nlohmann::json time_use_json(const TimeUseConfig& config, const std::vector<TimeUseRow>& rows);
+
+} // namespace fanorona
