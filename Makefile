@@ -7,7 +7,7 @@ FANORONA := $(BUILD)/tools/fanorona
 # Only `make test` needs these: the report test loads the HTML report in headless Chromium.
 TEST_PACKAGES := chromium
 
-.PHONY: all deps test-deps configure build run test bench sanitize tsan format clean
+.PHONY: all deps test-deps configure build run test bench sanitize tsan fuzz format clean
 
 all: build
 
@@ -74,8 +74,20 @@ tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 second_deadlock_stack=1" \
 	  $(BUILD)-tsan/tests/fanorona_tests '$(TSAN_TESTS)'
 
+# The libFuzzer targets of tests/fuzz (clang++ with ASan and UBSan), each run FUZZ_SECONDS from its
+# seed corpus, JOBS at a time; prints executions per second per target (also $(BUILD)-fuzz/fuzz.json).
+# Inputs that crash are left in $(BUILD)-fuzz/fuzz-artifacts/; `make fuzz` then fails.
+FUZZ_SECONDS ?= 60
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+fuzz: deps
+	@$(MAKE) --no-print-directory deps PACKAGES="$(FUZZ_PACKAGES)"
+	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+	  -DFANORONA_FUZZ=ON -DFANORONA_MPI=OFF >/dev/null
+	@cmake --build $(BUILD)-fuzz --target fuzz -j$(JOBS)
+	tests/fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS)
+
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz

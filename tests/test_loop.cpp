@@ -136,3 +136,22 @@ TEST_CASE("the loop runs in-process, passing weights in memory", "[loop]") {
     // A second run into the folder without resume is refused.
     CHECK_THROWS_WITH(fanorona::run_loop(c), Catch::Contains("already holds a loop"));
 }
+
+TEST_CASE("a loop killed at random moments, also while resuming, resumes to the files of an "
+          "uninterrupted run",
+          "[loop]") {
+    const std::string args =
+        "loop --iterations 1 --games 16 --depth 1 --verify-games 4 --final-games 4 "
+        "--match-openings random:3 --accept-los 0 --quiet --threads 1 --out ";
+    const std::string ref = fresh_dir("loop_kill_reference");
+    REQUIRE(run_cli(args + ref).status == 0);
+    const std::string dir = fresh_dir("loop_killed");
+    const KillRun r = run_with_kills(args + dir, 7, 5, 10, 400);
+    INFO("killed " << r.kills << " of 5 starts; " << r.last.output);
+    REQUIRE(r.last.status == 0);
+    CHECK(r.kills >= 1);
+    for (const char* f : {"settings.json", "start.txt", "iter-1/selfplay/games.tsv",
+                          "iter-1/selfplay/positions.bin", "iter-1/tune/loss.csv",
+                          "iter-1/match/games.tsv", "final/games.tsv", "history.txt"})
+        CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+}

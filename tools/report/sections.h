@@ -31,6 +31,11 @@ bool file_exists(const std::string& path);
 double number_at(const nlohmann::json& j, const char* key);
 double number_of(const nlohmann::json& j);
 std::string string_at(const nlohmann::json& j, const char* key);
+// The member `key` of `j` when `j` is an object holding it as an object (an array; true), else an
+// empty object (an empty array; false): a field of an unexpected type reads as a missing one.
+const nlohmann::json& object_at(const nlohmann::json& j, const char* key);
+const nlohmann::json& array_at(const nlohmann::json& j, const char* key);
+bool true_at(const nlohmann::json& j, const char* key);
 
 // A two-column table of a JSON object's scalar fields; nested objects become "a.b" rows.
 std::string fields_table(const nlohmann::json& j, const std::vector<std::string>& skip = {});
