@@ -29,8 +29,8 @@ TEST_CASE("every fuzz target keeps its promises on every file of its corpus", "[
             const std::string bytes((std::istreambuf_iterator<char>(in)),
                                     std::istreambuf_iterator<char>());
             INFO("input " << f.string());
-            CHECK_NOTHROW(t.entry(reinterpret_cast<const std::uint8_t*>(bytes.data()),
-                                  bytes.size()));
+            CHECK_NOTHROW(
+                t.entry(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
         }
     }
 }

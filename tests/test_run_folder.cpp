@@ -93,7 +93,6 @@ std::string partial_tournament(const std::string& name) {
     return dir;
 }
 
-
 // `fanorona ARGS` under a file-size limit of `blocks` (ulimit -f), both output streams captured.
 Run run_limited(int blocks, const std::string& args) {
     return run_shell("sh -c 'ulimit -f " + std::to_string(blocks) + "; exec " +

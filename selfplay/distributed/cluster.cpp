@@ -19,6 +19,7 @@
 #include <tbb/task_arena.h>
 #include <thread>
 
+#include "common/fork_join.h"
 #include "selfplay/distributed/job.h"
 #endif
 
@@ -205,10 +206,13 @@ void work_on_job(const std::string& text) {
             if (block.size() <= 2) return;
             const std::size_t n = block.size() - 2;
             std::vector<PlayedGame> played(n);
-            arena.execute([&] {
-                tbb::parallel_for(std::size_t(0), n,
-                                  [&](std::size_t k) { played[k] = games.play(block[k + 2]); });
-            });
+            const ForkJoin fork_join; // what TSan cannot see inside libtbb
+            arena.execute(fork_join.body([&] {
+                tbb::parallel_for(std::size_t(0), n, fork_join.body([&](std::size_t k) {
+                    played[k] = games.play(block[k + 2]);
+                }));
+            }));
+            fork_join.joined();
             std::string bytes(8, '\0');
             std::memcpy(bytes.data(), &job, 8);
             for (std::size_t k = 0; k < n; ++k) append_game_bytes(bytes, block[1] + k, played[k]);

@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "common/fork_join.h"
 #include "core/notation.h"
 #include "core/search.h"
 
@@ -57,8 +58,9 @@ void score_openings(std::vector<ScoredOpening>& openings, const Rules& rules,
     SearchLimits limits;
     limits.depth = depth;
     tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
-    arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), openings.size(), [&](std::size_t i) {
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    arena.execute(fork_join.body([&] {
+        tbb::parallel_for(std::size_t(0), openings.size(), fork_join.body([&](std::size_t i) {
             ScoredOpening& o = openings[i];
             Searcher& searcher = searchers.local();
             searcher.clear(); // a fresh table for each position: results independent of order
@@ -67,8 +69,9 @@ void score_openings(std::vector<ScoredOpening>& openings, const Rules& rules,
             const SearchResult r = searcher.search(game, limits);
             o.score = o.position.side_to_move() == Color::White ? r.score : -r.score;
             o.depth = r.depth;
-        });
-    });
+        }));
+    }));
+    fork_join.joined();
 }
 
 std::vector<BookEntry> balanced_search_book(const std::vector<ScoredOpening>& openings,

@@ -57,7 +57,7 @@ FUZZ_TARGET(engine_spec) {
     } catch (const std::exception& e) {
         fuzz::fail("the description " + d + " does not parse: " + e.what());
     }
-    fuzz::check(again.description() == d, "description round trip: " + d + " -> " +
-                                              again.description());
+    fuzz::check(again.description() == d,
+                "description round trip: " + d + " -> " + again.description());
     return 0;
 }

@@ -29,7 +29,8 @@ FUZZ_TARGET(move) {
         }
         MoveList legal;
         generate_moves(game.position(), rules, legal);
-        fuzz::check(legal.contains(m), "parse_move accepted '" + std::string(word) + "', not a legal move");
+        fuzz::check(legal.contains(m),
+                    "parse_move accepted '" + std::string(word) + "', not a legal move");
         const std::string written = move_to_string(game.position(), rules, m);
         fuzz::check(parse_move(game.position(), rules, written) == m,
                     "move round trip: '" + std::string(word) + "' -> '" + written + "'");

@@ -1,14 +1,14 @@
 // Fuzz target: protocol input (EngineProtocol::handle), one command per line, as a GUI or a
 // tournament manager would send them. Searches are kept cheap: every number of a `go` line is
-// capped (depth 3, 2000 nodes, 20 ms), a `go` without a depth or node limit gets one, Hash is
+// capped (depth 2, 300 nodes, 5 ms), a `go` without a depth or node limit gets one, Hash is
 // capped at 4 MB and Weights may only be `default` (a fuzzed path could name a device that never
 // ends). Promises checked: no exception escapes, every output line is whole, and no `go` gets
 // more than one bestmove.
 
 #include <sstream>
 
-#include "tools/protocol/engine_protocol.h"
 #include "tests/fuzz/fuzz_target.h"
+#include "tools/protocol/engine_protocol.h"
 
 namespace {
 
@@ -47,14 +47,14 @@ std::string cheap(const std::string& line) {
         for (std::size_t i = 1; i + 1 < words.size(); ++i) {
             const std::string& k = words[i];
             if (!all_digits(words[i + 1])) continue;
-            const char* cap = k == "depth" ? "3" : k == "nodes" ? "2000" : "20";
+            const char* cap = k == "depth" ? "2" : k == "nodes" ? "300" : "5";
             if (words[i + 1].size() > 4 || std::stoi(words[i + 1]) > std::stoi(cap))
                 words[i + 1] = cap;
             limited = limited || k == "depth" || k == "nodes";
         }
         if (!limited) {
             words.push_back("nodes");
-            words.push_back("2000");
+            words.push_back("300");
         }
         return join(words);
     }
@@ -91,7 +91,7 @@ FUZZ_TARGET(protocol) {
     std::ostringstream out;
     EngineSpec spec;
     spec.hash_mb = 1;
-    spec.limits.depth = 2;
+    spec.limits.depth = 1;
     int gos = 0;
     {
         EngineProtocol protocol(in, out, spec);

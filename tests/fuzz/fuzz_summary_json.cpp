@@ -5,8 +5,8 @@
 
 #include <filesystem>
 
-#include "tools/report/sections.h"
 #include "tests/fuzz/fuzz_target.h"
+#include "tools/report/sections.h"
 
 FUZZ_TARGET(summary_json) {
     using namespace fanorona::report;

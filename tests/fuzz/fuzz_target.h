@@ -69,14 +69,14 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
 
 #ifdef FANORONA_LIBFUZZER
 #define FUZZ_TARGET(NAME)                                                                          \
-    static int FANORONA_FUZZ_CAT(fuzz_, NAME)(const std::uint8_t*, std::size_t);                  \
-    extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {           \
+    static int FANORONA_FUZZ_CAT(fuzz_, NAME)(const std::uint8_t*, std::size_t);                   \
+    extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {            \
         return FANORONA_FUZZ_CAT(fuzz_, NAME)(data, size);                                         \
     }                                                                                              \
     static int FANORONA_FUZZ_CAT(fuzz_, NAME)(const std::uint8_t* data, std::size_t size)
 #else
 #define FUZZ_TARGET(NAME)                                                                          \
-    static int FANORONA_FUZZ_CAT(fuzz_, NAME)(const std::uint8_t*, std::size_t);                  \
+    static int FANORONA_FUZZ_CAT(fuzz_, NAME)(const std::uint8_t*, std::size_t);                   \
     [[maybe_unused]] static const bool FANORONA_FUZZ_CAT(registered_, NAME) =                      \
         fuzz::add_target(#NAME, FANORONA_FUZZ_CAT(fuzz_, NAME));                                   \
     static int FANORONA_FUZZ_CAT(fuzz_, NAME)(const std::uint8_t* data, std::size_t size)

@@ -192,8 +192,7 @@ std::string vela_series_table(const nlohmann::json& results) {
                num(number_at(v, "average_turns"), 1) + "</td><td>victim reached normal rules in " +
                num(number_at(v, "victim_reached_normal_phase"), 0) + " of " +
                num(number_at(v, "games"), 0) + "; " + esc(a) + " as beneficiary " +
-               wdl(object_at(v, "first_player_beneficiary")) + ", " + esc(b) +
-               " as beneficiary " +
+               wdl(object_at(v, "first_player_beneficiary")) + ", " + esc(b) + " as beneficiary " +
                wdl(object_at(v, "second_player_beneficiary")) + "</td></tr>";
         out += "<tr><td>" + pairing + "</td><td>series</td><td>" + esc(a) + "</td><td>" + wdl(sf) +
                "</td><td class=\"num\">" + elo(sf) + "</td><td></td><td>" +
