@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for tests that run the `fanorona` program as a user would.
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <csignal>
@@ -83,6 +84,16 @@ inline int run_cli_killed_after(const std::string& args, int ms) {
     }
     ::kill(pid, SIGKILL);
     return wait_exit(pid);
+}
+
+// Runs `fanorona ARGS` like run_cli and sets `ms` to its wall time in milliseconds (at least 1).
+inline Run run_cli_timed(const std::string& args, int& ms) {
+    const auto start = std::chrono::steady_clock::now();
+    Run r = run_cli(args);
+    ms = std::max(1, int(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - start)
+                             .count()));
+    return r;
 }
 
 // What a run interrupted by SIGKILL at seeded random moments did (see run_with_kills).

@@ -140,18 +140,30 @@ TEST_CASE("the loop runs in-process, passing weights in memory", "[loop]") {
 TEST_CASE("a loop killed at random moments, also while resuming, resumes to the files of an "
           "uninterrupted run",
           "[loop]") {
-    const std::string args =
-        "loop --iterations 1 --games 16 --depth 1 --verify-games 4 --final-games 4 "
-        "--match-openings random:3 --accept-los 0 --quiet --threads 1 --out ";
+    // Self-play, tuning, a verification match and the final match: about 0.5 s in Release.
+    const std::string args = "loop --iterations 1 --games 40 --depth 1 --verify-games 4 "
+                             "--final-games 4 --match-openings random:3 --accept-los 0 --quiet "
+                             "--threads 1 --weights " +
+                             weak_weights() + " --out ";
     const std::string ref = fresh_dir("loop_kill_reference");
-    REQUIRE(run_cli(args + ref).status == 0);
+    int ms = 0;
+    REQUIRE(run_cli_timed(args + ref, ms).status == 0);
+    REQUIRE(fs::exists(ref + "/final/games.tsv"));
+    // Kills at seeded moments in the first third of the uninterrupted run's time (whatever the
+    // build's speed).
     const std::string dir = fresh_dir("loop_killed");
-    const KillRun r = run_with_kills(args + dir, 7, 5, 10, 400);
+    const KillRun r = run_with_kills(args + dir, 7, 5, ms / 20, ms / 3);
     INFO("killed " << r.kills << " of 5 starts; " << r.last.output);
     REQUIRE(r.last.status == 0);
     CHECK(r.kills >= 1);
-    for (const char* f : {"settings.json", "start.txt", "iter-1/selfplay/games.tsv",
-                          "iter-1/selfplay/positions.bin", "iter-1/tune/loss.csv",
-                          "iter-1/match/games.tsv", "final/games.tsv", "history.txt"})
+    for (const char* f :
+         {"settings.json", "start.txt", "iter-1/selfplay/games.tsv",
+          "iter-1/selfplay/positions.bin", "iter-1/match/games.tsv", "iter-1/match/live.jsonl",
+          "final/games.tsv", "final/live.jsonl", "history.txt"})
         CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+    // (tune/loss.csv has a seconds column, and weights files name their folder in a comment.)
+    CHECK(fanorona::load_weights_file(ref + "/iter-1/tune/weights.txt") ==
+          fanorona::load_weights_file(dir + "/iter-1/tune/weights.txt"));
+    CHECK(fanorona::load_weights_file(ref + "/final_weights.txt") ==
+          fanorona::load_weights_file(dir + "/final_weights.txt"));
 }

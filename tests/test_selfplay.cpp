@@ -89,10 +89,13 @@ TEST_CASE("a resumed run equals an uninterrupted one, torn tails included", "[se
 TEST_CASE("a run killed at random moments, also while resuming, resumes to the same files",
           "[selfplay]") {
     const std::string ref = reference_run();
+    const std::string args = "selfplay " + kSettings + " --threads 1 --out ";
+    int ms = 0;
+    REQUIRE(run_cli_timed(args + fresh_dir("killed_timing"), ms).status == 0);
+    // Four starts, each SIGKILLed at a seeded moment in the first third of an
+    // uninterrupted run's time.
     const std::string dir = fresh_dir("killed");
-    // Four starts, each SIGKILLed at a seeded random moment; the reference takes ~0.3 s.
-    const KillRun r =
-        run_with_kills("selfplay " + kSettings + " --threads 1 --out " + dir, 11, 4, 20, 250);
+    const KillRun r = run_with_kills(args + dir, 11, 4, ms / 20, ms / 3);
     INFO("killed " << r.kills << " of 4 starts; " << r.last.output);
     REQUIRE(r.last.status == 0);
     CHECK(r.kills >= 1);
