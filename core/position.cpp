@@ -20,7 +20,8 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 int parse_counter(std::string_view field, const char* what) {
     if (field.size() > 9)
-        throw std::invalid_argument(std::string("bad ") + what + " '" + printable(field) + "': too large");
+        throw std::invalid_argument(std::string("bad ") + what + " '" + printable(field) +
+                                    "': too large");
     int value = 0;
     for (char c : field) {
         if (c < '0' || c > '9')
@@ -109,8 +110,8 @@ Position Position::from_string(std::string_view text, Variant v) {
                 if (x < g.width) ((c == 'W' || c == 'w') ? white : black) |= bit(make_square(x, y));
                 ++x;
             } else {
-                throw std::invalid_argument("bad character '" + printable(std::string_view(&c, 1)) + "' in rank " +
-                                            std::to_string(y + 1));
+                throw std::invalid_argument("bad character '" + printable(std::string_view(&c, 1)) +
+                                            "' in rank " + std::to_string(y + 1));
             }
             if (x > g.width) break;
         }
