@@ -63,10 +63,13 @@ sanitize: deps
 	$(BUILD)-asan/tests/fanorona_tests '~[slow]~[mpi]'
 
 # A build of the tests with ThreadSanitizer (optimised, with debug information), running the tests
-# that use threads: the game driver, self-play, tournaments and the tuner on oneTBB, the engine
-# protocol on std::thread. Its suppressions (tests/tsan.supp) say why each one is there; what TSan
-# cannot see inside the uninstrumented libtbb is stated by common/fork_join.h.
-TSAN_TESTS ?= [driver]~[slow],[selfplay]~[slow],[tournament]~[slow],[tuner]~[slow],[protocol]~[slow]
+# that use threads. Its suppressions (tests/tsan.supp) say why each one is there. By default only
+# the engine protocol's tests (std::thread), which pass. The oneTBB-based ones ([driver],
+# [selfplay], [tournament], [tuner]) still report false positives: common/fork_join.h states the
+# caller -> body -> caller orderings, but TBB also copies body objects and recycles task memory
+# inside the uninstrumented libtbb, which TSan sees as races in the project's frames. Try them with
+# make tsan TSAN_TESTS='[driver]~[slow],[selfplay]~[slow],[tournament]~[slow],[tuner]~[slow]'
+TSAN_TESTS ?= [protocol]~[slow]
 tsan: deps
 	@cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFANORONA_TSAN=ON >/dev/null
 	@cmake --build $(BUILD)-tsan -j$(JOBS)
