@@ -35,7 +35,7 @@ std::vector<Token> tokenize(std::string_view text) {
     while (i < s.size()) {
         if (!std::isalpha(static_cast<unsigned char>(s[i])) || i + 1 >= s.size() ||
             !std::isdigit(static_cast<unsigned char>(s[i + 1])))
-            throw MoveError("malformed move string '" + std::string(text) + "' at character " +
+            throw MoveError("malformed move string '" + printable(text) + "' at character " +
                             std::to_string(i + 1) + " (expected a point such as e3)");
         Token t{s.substr(i, 2)};
         i += 2;
@@ -44,7 +44,7 @@ std::vector<Token> tokenize(std::string_view text) {
             (i + 1 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i + 1])));
         if (marker) {
             if (tokens.empty())
-                throw MoveError("malformed move string '" + std::string(text) +
+                throw MoveError("malformed move string '" + printable(text) +
                                 "': a capture letter must follow a destination, not the start");
             t.kind = s[i] == 'a' ? CaptureKind::Approach : CaptureKind::Withdrawal;
             ++i;
@@ -52,7 +52,7 @@ std::vector<Token> tokenize(std::string_view text) {
         tokens.push_back(t);
     }
     if (tokens.size() < 2)
-        throw MoveError("move string '" + std::string(text) + "' has no destination");
+        throw MoveError("move string '" + printable(text) + "' has no destination");
     return tokens;
 }
 
@@ -74,7 +74,7 @@ Move parse_move(const Position& pos, const Rules& rules, std::string_view text) 
     for (const Token& t : tokens) {
         const Square s = parse_square(t.point, pos.variant());
         if (s == kNoSquare)
-            throw MoveError("unknown point '" + t.point + "' on the " +
+            throw MoveError("unknown point '" + printable(t.point) + "' on the " +
                             std::string(variant_name(pos.variant())) + " board");
         points.push_back(s);
     }
@@ -132,7 +132,7 @@ Move parse_move(const Position& pos, const Rules& rules, std::string_view text) 
     // The steps were each checked above; find_path confirms the whole move (with no limit on
     // the number of moves of the position, unlike generate_moves).
     if (find_path(pos, rules, m).length == 0)
-        throw MoveError("'" + std::string(text) + "' is not a legal move here");
+        throw MoveError("'" + printable(text) + "' is not a legal move here");
     return m;
 }
 

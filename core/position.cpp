@@ -20,12 +20,12 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 int parse_counter(std::string_view field, const char* what) {
     if (field.size() > 9)
-        throw std::invalid_argument(std::string("bad ") + what + " '" + std::string(field) +
+        throw std::invalid_argument(std::string("bad ") + what + " '" + printable(field) +
                                     "': too large");
     int value = 0;
     for (char c : field) {
         if (c < '0' || c > '9')
-            throw std::invalid_argument(std::string("bad ") + what + " '" + std::string(field) +
+            throw std::invalid_argument(std::string("bad ") + what + " '" + printable(field) +
                                         "': not a number");
         value = value * 10 + (c - '0');
     }
@@ -36,6 +36,22 @@ int parse_counter(std::string_view field, const char* what) {
 
 std::string square_name(Square s) {
     return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};
+}
+
+std::string printable(std::string_view text) {
+    static const char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            out += "\\x";
+            out += kHex[u >> 4];
+            out += kHex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
 }
 
 Square parse_square(std::string_view name, Variant v) {
@@ -94,8 +110,8 @@ Position Position::from_string(std::string_view text, Variant v) {
                 if (x < g.width) ((c == 'W' || c == 'w') ? white : black) |= bit(make_square(x, y));
                 ++x;
             } else {
-                throw std::invalid_argument(std::string("bad character '") + c + "' in rank " +
-                                            std::to_string(y + 1));
+                throw std::invalid_argument("bad character '" + printable(std::string_view(&c, 1)) +
+                                            "' in rank " + std::to_string(y + 1));
             }
             if (x > g.width) break;
         }
@@ -110,7 +126,7 @@ Position Position::from_string(std::string_view text, Variant v) {
     else if (fields[1] == "b" || fields[1] == "B")
         side = Color::Black;
     else
-        throw std::invalid_argument("bad side to move '" + std::string(fields[1]) +
+        throw std::invalid_argument("bad side to move '" + printable(fields[1]) +
                                     "' (expected w or b)");
     const int quiet = fields.size() > 2 ? parse_counter(fields[2], "turns since capture") : 0;
     const int turn = fields.size() > 3 ? parse_counter(fields[3], "turn number") : 1;

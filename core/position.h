@@ -86,6 +86,9 @@ inline void Position::unmake_move(const Move& m, const UndoInfo& undo) {
 }
 
 std::string square_name(Square s);
+// `text` for an error message: control characters (a line break, a tab, NUL) written as \xNN, so
+// that a message quoting any input stays one line.
+std::string printable(std::string_view text);
 // The point named like "e3" (either case) on this board, or kNoSquare.
 Square parse_square(std::string_view name, Variant v);
 

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <map>
-#include <ranges>
 
 #include "common/files.h"
 #include "selfplay/distributed/cluster.h"
@@ -101,6 +100,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         } catch (const std::exception& e) {
             throw std::runtime_error(spath + ": " + e.what());
         }
+        if (!s.is_object()) throw std::runtime_error(spath + ": not a JSON object (damaged?)");
         if (s.value("format", nlohmann::json()) != kRunSettingsFormat)
             throw std::runtime_error(spath + ": format " +
                                      s.value("format", nlohmann::json()).dump() + ", expected \"" +
@@ -112,6 +112,10 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         else if (base != comparable)
             throw std::runtime_error(spath + ": settings differ from " + dirs.front() +
                                      "/settings.json (only the shard may differ)");
+        if (s.contains("log_positions") && !s["log_positions"].is_boolean())
+            throw std::runtime_error(spath + ": log_positions: expected true or false");
+        if (s.contains("games") && !s["games"].is_number_unsigned())
+            throw std::runtime_error(spath + ": games: expected a count");
         log_positions = s.value("log_positions", true);
         const GamesFile gf = read_games_file(RunFolder::games_path(dir));
         if (header &&
@@ -160,7 +164,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     RunFolder files(spec);
     for (auto& [index, g] : games) files.append(g);
     SelfplaySummary summary;
-    for (const PlayedGame& g : games | std::views::values) {
+    for (const auto& [index, g] : games) {
         ++summary.games;
         (g.record.result == GameResult::WhiteWins   ? summary.white_wins
          : g.record.result == GameResult::BlackWins ? summary.black_wins

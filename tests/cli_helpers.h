@@ -1,14 +1,21 @@
 #pragma once
 // Helpers for tests that run the `fanorona` program as a user would.
 
+#include <algorithm>
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <spawn.h>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace test_cli {
 
@@ -43,6 +50,75 @@ inline std::string fresh_dir(const std::string& name) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir.parent_path());
     return dir.string();
+}
+
+// `fanorona ARGS` started in the background (its output discarded); returns its PID, or -1.
+inline pid_t spawn_cli(const std::string& args) {
+    const std::string cmd =
+        "exec " + std::string(FANORONA_BINARY) + " " + args + " >/dev/null 2>&1";
+    const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
+    pid_t pid = 0;
+    if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) != 0)
+        return -1;
+    return pid;
+}
+
+// Waits for `pid` to end; its exit code, or 128 + the signal that ended it.
+inline int wait_exit(pid_t pid) {
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+// Starts `fanorona ARGS` and SIGKILLs it `ms` milliseconds later unless it ended before; returns
+// its exit status (128 + SIGKILL when killed).
+inline int run_cli_killed_after(const std::string& args, int ms) {
+    const pid_t pid = spawn_cli(args);
+    if (pid < 0) return -1;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    int st = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (::waitpid(pid, &st, WNOHANG) == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ::kill(pid, SIGKILL);
+    return wait_exit(pid);
+}
+
+// Runs `fanorona ARGS` like run_cli and sets `ms` to its wall time in milliseconds (at least 1).
+inline Run run_cli_timed(const std::string& args, int& ms) {
+    const auto start = std::chrono::steady_clock::now();
+    Run r = run_cli(args);
+    ms = std::max(1, int(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - start)
+                             .count()));
+    return r;
+}
+
+// What a run interrupted by SIGKILL at seeded random moments did (see run_with_kills).
+struct KillRun {
+    std::vector<int> moments_ms; // when each start was to be killed
+    int kills = 0;               // starts that were killed (the others ended first)
+    Run last;                    // the final, uninterrupted --resume
+};
+
+// Fault injection: starts `fanorona ARGS`, SIGKILLs it at a random moment in [min_ms, max_ms]
+// (drawn from `seed`), then `fanorona ARGS --resume`, killed the same way, `starts` times in all;
+// finally runs `fanorona ARGS --resume` to its end. The caller compares the files with an
+// uninterrupted run's.
+inline KillRun run_with_kills(const std::string& args, std::uint64_t seed, int starts, int min_ms,
+                              int max_ms) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> moment(min_ms, max_ms);
+    KillRun r;
+    for (int k = 0; k < starts; ++k) {
+        r.moments_ms.push_back(moment(rng));
+        const int st = run_cli_killed_after(args + (k ? " --resume" : ""), r.moments_ms.back());
+        r.kills += st == 128 + SIGKILL;
+    }
+    r.last = run_cli(args + " --resume");
+    return r;
 }
 
 inline std::string slurp(const std::string& path) {

@@ -94,3 +94,17 @@ TEST_CASE("every command takes the same engine options with the same ranges", "[
     CHECK(turns.status != 0);
     CHECK_THAT(turns.output, Catch::Contains("--win-turns"));
 }
+
+TEST_CASE("a spec's description parses back to the same spec, time controls included", "[spec]") {
+    // Found by the engine_spec fuzz target (tests/fuzz/corpus/engine_spec/regress_tc_description):
+    // descriptions write a time control as 10000ms+100ms, which the parser refused.
+    const EngineSpec a = EngineSpec::parse("name=T,tc=10+0.1,nodes=1000,LmrBase=80");
+    CHECK(a.description() == "T(weights=default,LmrBase=80,nodes=1000,tc=10000ms+100ms)");
+    const EngineSpec b =
+        EngineSpec::parse("name=T,weights=default,LmrBase=80,nodes=1000,tc=10000ms+100ms");
+    CHECK(b.description() == a.description());
+    CHECK(b.time_control.base_ms == 10000);
+    CHECK(b.time_control.inc_ms == 100);
+    CHECK_THROWS_WITH(EngineSpec::parse("name=T,tc=ms"), Catch::Contains("tc=ms"));
+    CHECK_THROWS(EngineSpec::parse("name=T,tc=86400001ms"));
+}

@@ -136,3 +136,34 @@ TEST_CASE("the loop runs in-process, passing weights in memory", "[loop]") {
     // A second run into the folder without resume is refused.
     CHECK_THROWS_WITH(fanorona::run_loop(c), Catch::Contains("already holds a loop"));
 }
+
+TEST_CASE("a loop killed at random moments, also while resuming, resumes to the files of an "
+          "uninterrupted run",
+          "[loop]") {
+    // Self-play, tuning, a verification match and the final match: about 0.5 s in Release.
+    const std::string args = "loop --iterations 1 --games 40 --depth 1 --verify-games 4 "
+                             "--final-games 4 --match-openings random:3 --accept-los 0 --quiet "
+                             "--threads 1 --weights " +
+                             weak_weights() + " --out ";
+    const std::string ref = fresh_dir("loop_kill_reference");
+    int ms = 0;
+    REQUIRE(run_cli_timed(args + ref, ms).status == 0);
+    REQUIRE(fs::exists(ref + "/final/games.tsv"));
+    // Kills at seeded moments in the first third of the uninterrupted run's time (whatever the
+    // build's speed).
+    const std::string dir = fresh_dir("loop_killed");
+    const KillRun r = run_with_kills(args + dir, 7, 5, ms / 20, ms / 3);
+    INFO("killed " << r.kills << " of 5 starts; " << r.last.output);
+    REQUIRE(r.last.status == 0);
+    CHECK(r.kills >= 1);
+    for (const char* f :
+         {"settings.json", "start.txt", "iter-1/selfplay/games.tsv",
+          "iter-1/selfplay/positions.bin", "iter-1/match/games.tsv", "iter-1/match/live.jsonl",
+          "final/games.tsv", "final/live.jsonl", "history.txt"})
+        CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+    // (tune/loss.csv has a seconds column, and weights files name their folder in a comment.)
+    CHECK(fanorona::load_weights_file(ref + "/iter-1/tune/weights.txt") ==
+          fanorona::load_weights_file(dir + "/iter-1/tune/weights.txt"));
+    CHECK(fanorona::load_weights_file(ref + "/final_weights.txt") ==
+          fanorona::load_weights_file(dir + "/final_weights.txt"));
+}

@@ -118,3 +118,18 @@ TEST_CASE("move_to_string rejects a move that is not legal", "[notation]") {
                      std::uint8_t(parse_square("e3", Variant::Tsivy))};
     CHECK_THROWS_AS(move_to_string(start, kStandard, bogus), MoveError);
 }
+
+TEST_CASE("a move string with control characters gets a one-line error", "[notation]") {
+    // Found by the move fuzz target (tests/fuzz/corpus/move/regress_newline_in_move).
+    const Position start = Position::start(Variant::Tsivy);
+    for (const std::string text : {std::string("d\x06\n"), std::string("d3e3A\n"),
+                                   std::string("d3\te3A"), std::string("\n")}) {
+        try {
+            (void)parse_move(start, kStandard, text);
+            FAIL("accepted: " << text);
+        } catch (const MoveError& e) {
+            const std::string what = e.what();
+            CHECK(what.find_first_of("\n\t\x06") == std::string::npos);
+        }
+    }
+}

@@ -141,3 +141,19 @@ TEST_CASE("fanorona perft rejects a bad --fen with one line", "[position][cli]")
     CHECK(code == 0);
     CHECK(out.find("depth 1 nodes 1\n") != std::string::npos);
 }
+
+TEST_CASE("a position string with control characters gets a one-line error", "[position]") {
+    // Found by the position fuzz target (tests/fuzz/corpus/position/regress_newline_in_rank):
+    // the message quoted the bad character, a line break, and so broke the one-line error.
+    for (const std::string text : {std::string("9/9/4W4/9/4\nB4 b"), std::string("9/9/9/9/9 \x01"),
+                                   std::string("9/9/9/9/9 w 1\t2 3")}) {
+        try {
+            (void)Position::from_string(text, Variant::Tsivy);
+            FAIL("accepted: " << text);
+        } catch (const std::invalid_argument& e) {
+            const std::string what = e.what();
+            CHECK(what.find_first_of("\n\r\t\x01") == std::string::npos);
+            CHECK(what.find("\\x") != std::string::npos);
+        }
+    }
+}

@@ -110,6 +110,26 @@ TEST_CASE("broken inputs give warnings naming the file, not a failed page", "[re
     CHECK(run_cli(args + " --strict").status == 1);
 }
 
+TEST_CASE("fields of unexpected types read as missing, not as a failed page", "[report]") {
+    // Found by the summary_json fuzz target (corpus/summary_json/regress_live_line_not_object): a
+    // live.jsonl line that is a JSON string made the tournament section throw nlohmann's
+    // "cannot use value() with string"; so did a table, a row or a flag of another type.
+    const std::string dir = fresh_dir("report_types");
+    const std::string t = dir + "/t", u = dir + "/u", o = dir + "/o";
+    for (const auto& d : {t, u, o}) std::filesystem::create_directories(d);
+    std::ofstream(t + "/live.jsonl") << "\"a string\"\n[1,2]\n{\"pairing\": 5, \"sprt\": []}\n";
+    std::ofstream(t + "/results.json")
+        << R"({"table": {"players": 5, "pairings": [1, {"wdl": []}]}, "complete": "yes",)"
+        << R"( "vela_series": [{"players": [1, 2], "normal": 3}], "players": {}})";
+    std::ofstream(u + "/tune.json") << R"({"positions": [], "converged": 1, "settings": 7})";
+    std::ofstream(o + "/openings.json") << R"({"positions": {"a": 1}, "roots": 5})";
+    const Run r = run_cli("report --out " + dir + "/r.html --tournament " + t + " --tune " + u +
+                          " --openings " + o);
+    INFO(r.output);
+    CHECK(r.status == 0);
+    CHECK(has_id(slurp(dir + "/r.html"), "elo-chart"));
+}
+
 TEST_CASE("the report loads in a real browser without errors", "[report][browser][slow]") {
     if (std::system("command -v chromium >/dev/null 2>&1") != 0) {
         WARN("chromium is not installed (make test installs it as root): browser check skipped");

@@ -93,22 +93,6 @@ std::string partial_tournament(const std::string& name) {
     return dir;
 }
 
-// `fanorona ARGS` started in the background (its output discarded); returns its PID.
-pid_t spawn_cli(const std::string& args) {
-    const std::string cmd =
-        "exec " + std::string(FANORONA_BINARY) + " " + args + " >/dev/null 2>&1";
-    const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
-    pid_t pid = 0;
-    REQUIRE(posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
-    return pid;
-}
-
-int wait_exit(pid_t pid) {
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 // `fanorona ARGS` under a file-size limit of `blocks` (ulimit -f), both output streams captured.
 Run run_limited(int blocks, const std::string& args) {
     return run_shell("sh -c 'ulimit -f " + std::to_string(blocks) + "; exec " +

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -85,13 +86,19 @@ TEST_CASE("a resumed run equals an uninterrupted one, torn tails included", "[se
     expect_same_run(ref, dir);
 }
 
-TEST_CASE("a run killed by a signal resumes to the same files", "[selfplay]") {
+TEST_CASE("a run killed at random moments, also while resuming, resumes to the same files",
+          "[selfplay]") {
     const std::string ref = reference_run();
+    const std::string args = "selfplay " + kSettings + " --threads 1 --out ";
+    int ms = 0;
+    REQUIRE(run_cli_timed(args + fresh_dir("killed_timing"), ms).status == 0);
+    // Four starts, each SIGKILLed at a seeded moment in the first third of an
+    // uninterrupted run's time.
     const std::string dir = fresh_dir("killed");
-    const std::string cmd = "timeout -s KILL 0.3 " + std::string(FANORONA_BINARY) + " selfplay " +
-                            kSettings + " --threads 1 --out " + dir + " > /dev/null 2>&1";
-    (void)std::system(cmd.c_str());
-    REQUIRE(run_cli("selfplay " + kSettings + " --resume --out " + dir).status == 0);
+    const KillRun r = run_with_kills(args + dir, 11, 4, ms / 20, ms / 3);
+    INFO("killed " << r.kills << " of 4 starts; " << r.last.output);
+    REQUIRE(r.last.status == 0);
+    CHECK(r.kills >= 1);
     expect_same_run(ref, dir);
 }
 
@@ -119,6 +126,25 @@ TEST_CASE("shards merge into exactly the files of one run", "[selfplay]") {
     const Run missing = run_cli("merge " + s0 + " " + s1 + " --out " + fresh_dir("merged2"));
     CHECK(missing.status != 0);
     CHECK_THAT(missing.output, Catch::Contains("missing"));
+}
+
+TEST_CASE("merge names the settings file whose fields have the wrong types", "[selfplay]") {
+    // Found by the settings_json fuzz target (corpus/settings_json/regress_not_object): a
+    // settings.json holding a JSON string, or a field of another type, failed with nlohmann's
+    // "[json.exception.type_error.306] cannot use value() with string", naming no file.
+    const std::string shard = fresh_dir("merge_bad_settings");
+    REQUIRE(run_cli("selfplay --games 2 --depth 1 --quiet --out " + shard).status == 0);
+    const std::string settings = shard + "/settings.json";
+    const std::string good = slurp(settings);
+    for (const std::string bad : {std::string("\"x\""), std::string("[1]"),
+                                  good.substr(0, good.rfind('}')) + ", \"log_positions\": 5}"}) {
+        std::ofstream(settings, std::ios::trunc) << bad;
+        const Run r = run_cli("merge " + shard + " --out " + fresh_dir("merge_bad_out"));
+        INFO(bad << " -> " << r.output);
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Catch::StartsWith("fanorona: " + settings));
+        CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    }
 }
 
 TEST_CASE("self-play reports bad input in one line", "[selfplay]") {

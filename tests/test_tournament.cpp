@@ -202,3 +202,25 @@ TEST_CASE("an engine command that cannot run gets a one-line error naming it and
                       "cannot start engine command '" + script + "': Permission denied");
     CHECK_FALSE(child.running());
 }
+
+TEST_CASE("a tournament killed at random moments, also while resuming, resumes to the files of "
+          "an uninterrupted run",
+          "[tournament]") {
+    const std::string args = "tournament --games 4 --player name=a,depth=2 --player name=b,depth=1 "
+                             "--player name=c,builtin=greedy --format roundrobin "
+                             "--openings random:4 --seed 5 --threads 1 --quiet --out ";
+    const std::string ref = fresh_dir("t_kill_reference");
+    int ms = 0;
+    REQUIRE(run_cli_timed(args + ref, ms).status == 0);
+    // Kills at seeded moments in the first third of the uninterrupted run's time (whatever the
+    // build's speed).
+    for (const std::uint64_t seed : {1, 2}) {
+        const std::string dir = fresh_dir("t_killed_" + std::to_string(seed));
+        const KillRun r = run_with_kills(args + dir, seed, 4, ms / 20, ms / 3);
+        INFO("seed " << seed << ": killed " << r.kills << " of 4 starts; " << r.last.output);
+        REQUIRE(r.last.status == 0);
+        CHECK(r.kills >= 1);
+        for (const char* f : {"games.tsv", "live.jsonl", "settings.json", "results.txt"})
+            CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+    }
+}

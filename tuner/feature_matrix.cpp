@@ -7,6 +7,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "common/fork_join.h"
 #include "core/evaluate.h"
 
 namespace fanorona {
@@ -72,39 +73,42 @@ FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uin
     m.target = Eigen::VectorXf::Zero(Eigen::Index(n));
     const Rules rules = data.rules;
     tbb::enumerable_thread_specific<ExtractScratch> scratch;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_blocks), [&](const auto& range) {
-        ExtractScratch& s = scratch.local();
-        std::array<int, kTermCount> raw;
-        for (std::size_t b = range.begin(); b != range.end(); ++b) {
-            const std::size_t first = b * kBlockRows;
-            const std::size_t count = std::min<std::size_t>(kBlockRows, n - first);
-            int nnz = 0;
-            for (std::size_t i = 0; i < count; ++i) {
-                const PositionRecord& rec = data.records[rows[first + i]];
-                const Position pos = rec.position(rules.variant);
-                Rules own = rules; // a Vela series log: each position under its game's rules
-                own.ruleset = rec.rules_or(rules.ruleset);
-                extract_terms(pos, own, raw);
-                s.outer[i] = FeatureStorageIndex(nnz);
-                for (int t = 0; t < kTermCount; ++t)
-                    if (raw[t]) {
-                        s.values[nnz] = float(raw[t]);
-                        s.columns[nnz] = FeatureStorageIndex(t);
-                        ++nnz;
-                    }
-                m.phase[first + i] = std::uint8_t(game_phase(pos));
-                m.result[first + i] = result_for_mover(rec.result, rec.side_to_move);
-                m.score[first + i] = rec.score;
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, n_blocks), fork_join.body([&](const auto& range) {
+            ExtractScratch& s = scratch.local();
+            std::array<int, kTermCount> raw;
+            for (std::size_t b = range.begin(); b != range.end(); ++b) {
+                const std::size_t first = b * kBlockRows;
+                const std::size_t count = std::min<std::size_t>(kBlockRows, n - first);
+                int nnz = 0;
+                for (std::size_t i = 0; i < count; ++i) {
+                    const PositionRecord& rec = data.records[rows[first + i]];
+                    const Position pos = rec.position(rules.variant);
+                    Rules own = rules; // a Vela series log: each position under its game's rules
+                    own.ruleset = rec.rules_or(rules.ruleset);
+                    extract_terms(pos, own, raw);
+                    s.outer[i] = FeatureStorageIndex(nnz);
+                    for (int t = 0; t < kTermCount; ++t)
+                        if (raw[t]) {
+                            s.values[nnz] = float(raw[t]);
+                            s.columns[nnz] = FeatureStorageIndex(t);
+                            ++nnz;
+                        }
+                    m.phase[first + i] = std::uint8_t(game_phase(pos));
+                    m.result[first + i] = result_for_mover(rec.result, rec.side_to_move);
+                    m.score[first + i] = rec.score;
+                }
+                s.outer[count] = FeatureStorageIndex(nnz);
+                BlockMatrix& block = m.blocks[b];
+                block.resize(Eigen::Index(count), kTermCount);
+                block.resizeNonZeros(nnz);
+                std::copy_n(s.values.begin(), nnz, block.valuePtr());
+                std::copy_n(s.columns.begin(), nnz, block.innerIndexPtr());
+                std::copy_n(s.outer.begin(), count + 1, block.outerIndexPtr());
             }
-            s.outer[count] = FeatureStorageIndex(nnz);
-            BlockMatrix& block = m.blocks[b];
-            block.resize(Eigen::Index(count), kTermCount);
-            block.resizeNonZeros(nnz);
-            std::copy_n(s.values.begin(), nnz, block.valuePtr());
-            std::copy_n(s.columns.begin(), nnz, block.innerIndexPtr());
-            std::copy_n(s.outer.begin(), count + 1, block.outerIndexPtr());
-        }
-    });
+        }));
+    fork_join.joined();
     return m;
 }
 
@@ -125,7 +129,8 @@ void block_evaluation(const FeatureMatrix& m, std::size_t b,
 Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w) {
     const TermWeights tw = Eigen::Map<const TermWeights>(w.data());
     Eigen::VectorXd out(Eigen::Index(m.rows()));
-    tbb::parallel_for(std::size_t(0), m.block_count(), [&](std::size_t b) {
+    const ForkJoin fork_join;
+    tbb::parallel_for(std::size_t(0), m.block_count(), fork_join.body([&](std::size_t b) {
         const BlockMatrix& block = m.blocks[b];
         const Eigen::Matrix<double, Eigen::Dynamic, 2> two = block.cast<double>() * tw;
         const auto phase = Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(
@@ -133,7 +138,8 @@ Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w) {
                                .cast<double>();
         out.segment(Eigen::Index(m.block_begin(b)), block.rows()).array() =
             eval_of_sum(blend(two.col(0).array(), two.col(1).array(), phase));
-    });
+    }));
+    fork_join.joined();
     return out;
 }
 

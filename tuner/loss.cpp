@@ -6,6 +6,8 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
+#include "common/fork_join.h"
+
 namespace fanorona {
 
 namespace {
@@ -33,7 +35,10 @@ inline float softplus(float z) {
 }
 
 // The loss sums over a range of blocks: a tbb deterministic-reduce body.
+// Under TSan each body object publishes its state (ForkJoin::release(this)) after construction
+// and after each range or join, and acquires another body before reading it (split, join).
 struct LossBody {
+    const ForkJoin& fj;
     const FeatureMatrix& m;
     std::span<const std::uint32_t> ids; // the blocks, or empty for all of them
     const Eigen::Matrix<float, kTermCount, 2>& w;
@@ -46,24 +51,31 @@ struct LossBody {
     Eigen::Matrix<double, kTermCount, 2> grad = Eigen::Matrix<double, kTermCount, 2>::Zero();
     std::unique_ptr<Curvature> curv; // [mg block | eg block] order, lower triangle
 
-    LossBody(const FeatureMatrix& m_, std::span<const std::uint32_t> ids_,
+    LossBody(const ForkJoin& fj_, const FeatureMatrix& m_, std::span<const std::uint32_t> ids_,
              const Eigen::Matrix<float, kTermCount, 2>& w_, LossKind k_, float kk, bool g, bool c)
-        : m(m_), ids(ids_), w(w_), kind(k_), k(kk), want_gradient(g), want_curvature(c) {
+        : fj(fj_), m(m_), ids(ids_), w(w_), kind(k_), k(kk), want_gradient(g), want_curvature(c) {
         if (c) curv = std::make_unique<Curvature>(Curvature::Zero());
+        ForkJoin::release(this);
     }
     LossBody(LossBody& o, tbb::split)
-        : LossBody(o.m, o.ids, o.w, o.kind, o.k, o.want_gradient, o.want_curvature) {}
+        : LossBody((ForkJoin::acquire(&o), o.fj), o.m, o.ids, o.w, o.kind, o.k, o.want_gradient,
+                   o.want_curvature) {}
 
     void join(LossBody& o) {
+        fj.enter(this);
+        ForkJoin::acquire(&o);
         loss += o.loss;
         rows += o.rows;
         grad += o.grad;
         if (curv) *curv += *o.curv;
+        fj.leave(this);
     }
 
     void operator()(const tbb::blocked_range<std::size_t>& r) {
+        fj.enter(this);
         LossScratch& s = tls_scratch;
         for (std::size_t i = r.begin(); i != r.end(); ++i) block(ids.empty() ? i : ids[i], s);
+        fj.leave(this);
     }
 
     void block(std::size_t b, LossScratch& s) {
@@ -168,10 +180,13 @@ LossOutput compute_loss(const FeatureMatrix& m, const WeightVector& w, LossKind 
                         std::span<const std::uint32_t> ids, bool gradient, bool curvature) {
     const Eigen::Matrix<float, kTermCount, 2> wf =
         Eigen::Map<const TermWeights>(w.data()).cast<float>();
-    LossBody body(m, ids, wf, kind, float(k), gradient, curvature);
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    LossBody body(fork_join, m, ids, wf, kind, float(k), gradient, curvature);
     constexpr std::size_t kGrain = 4; // blocks per task
     const std::size_t count = ids.empty() ? m.block_count() : ids.size();
     tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(0, count, kGrain), body);
+    fork_join.joined();
+    ForkJoin::acquire(&body);
     LossOutput out;
     out.rows = body.rows;
     const double n = body.rows ? double(body.rows) : 1.0;
@@ -204,23 +219,24 @@ double fit_k(const FeatureMatrix& m, const WeightVector& w, LossKind kind) {
     for (Eigen::Index i = 0; i < e.size(); ++i) y[i] = 0.5 * (1.0 + m.result[std::size_t(i)]);
     auto loss_at = [&](double log_k) {
         const double k = std::exp(log_k);
-        return tbb::parallel_deterministic_reduce(
-                   tbb::blocked_range<Eigen::Index>(0, e.size(), 8192), 0.0,
-                   [&](const tbb::blocked_range<Eigen::Index>& r, double sum) {
-                       for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
-                           const double z = k * e[i];
-                           if (kind == LossKind::Mse) {
-                               const double d = sigmoid(z) - y[i];
-                               sum += d * d;
-                           } else {
-                               sum +=
-                                   std::max(z, 0.0) + std::log1p(std::exp(-std::abs(z))) - y[i] * z;
-                           }
-                       }
-                       return sum;
-                   },
-                   std::plus<double>()) /
-               double(e.size());
+        const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+        const double total = tbb::parallel_deterministic_reduce(
+            tbb::blocked_range<Eigen::Index>(0, e.size(), 8192), 0.0,
+            fork_join.body([&](const tbb::blocked_range<Eigen::Index>& r, double sum) {
+                for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
+                    const double z = k * e[i];
+                    if (kind == LossKind::Mse) {
+                        const double d = sigmoid(z) - y[i];
+                        sum += d * d;
+                    } else {
+                        sum += std::max(z, 0.0) + std::log1p(std::exp(-std::abs(z))) - y[i] * z;
+                    }
+                }
+                return sum;
+            }),
+            fork_join.combine(std::plus<double>()));
+        fork_join.joined();
+        return total / double(e.size());
     };
     // Golden-section search on log K.
     const double phi = (std::sqrt(5.0) - 1) / 2;

@@ -10,6 +10,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "common/fork_join.h"
+
 namespace fanorona {
 
 std::atomic<bool>& interrupt_flag() {
@@ -110,25 +112,26 @@ std::uint64_t run_unit_batch(const std::vector<std::uint64_t>& indices, const Ba
         });
     const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
     tbb::task_arena arena(threads);
-    arena.execute([&] {
-        tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, indices.size(), 1),
-            [&](const tbb::blocked_range<std::size_t>& range) {
-                for (std::size_t slot = range.begin(); slot != range.end(); ++slot) {
-                    // Each task plays the next unclaimed game, so that remote ranks and local
-                    // workers share one list.
-                    const auto [position, end] = queue.claim(1);
-                    if (position == end) return;
-                    try {
-                        queue.deliver(position, play(indices[position]));
-                    } catch (...) {
-                        queue.fail(std::current_exception());
-                        return;
-                    }
-                }
-            },
-            tbb::simple_partitioner());
-    });
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    arena.execute(fork_join.body([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, indices.size(), 1),
+                          fork_join.body([&](const tbb::blocked_range<std::size_t>& range) {
+                              for (std::size_t slot = range.begin(); slot != range.end(); ++slot) {
+                                  // Each task plays the next unclaimed game, so that remote ranks
+                                  // and local workers share one list.
+                                  const auto [position, end] = queue.claim(1);
+                                  if (position == end) return;
+                                  try {
+                                      queue.deliver(position, play(indices[position]));
+                                  } catch (...) {
+                                      queue.fail(std::current_exception());
+                                      return;
+                                  }
+                              }
+                          }),
+                          tbb::simple_partitioner());
+    }));
+    fork_join.joined();
     if (remote.joinable()) remote.join();
     queue.rethrow_failure();
     return queue.delivered();

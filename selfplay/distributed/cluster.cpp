@@ -21,6 +21,7 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include "common/fork_join.h"
 #include "core/notation.h"
 #include "selfplay/distributed/job.h"
 #endif

@@ -49,7 +49,13 @@ long long parse_ranged(std::string_view key, std::string_view value) {
 TimeControl parse_tc(std::string_view key, std::string_view value) {
     const std::string text(value);
     const auto plus = text.find('+');
-    auto seconds = [&](const std::string& part, bool positive) {
+    // Seconds, or milliseconds with "ms" (as description() writes a time control).
+    auto seconds = [&](std::string part, bool positive) {
+        double scale = 1000;
+        if (part.size() > 2 && part.ends_with("ms")) {
+            part.resize(part.size() - 2);
+            scale = 1;
+        }
         std::size_t used = 0;
         double s = -1;
         try {
@@ -57,9 +63,11 @@ TimeControl parse_tc(std::string_view key, std::string_view value) {
         } catch (const std::exception&) {
             used = 0;
         }
-        if (part.empty() || used != part.size() || !(positive ? s > 0 : s >= 0) || s > 86400)
-            bad(key, value, "expected seconds+increment such as 10+0.1 (at most a day)");
-        return int(s * 1000);
+        if (part.empty() || used != part.size() || !(positive ? s > 0 : s >= 0) ||
+            s * scale > 86400000)
+            bad(key, value,
+                "expected seconds+increment such as 10+0.1, or 10000ms+100ms (at most a day)");
+        return int(s * scale);
     };
     TimeControl tc;
     tc.base_ms = std::max(1, seconds(text.substr(0, plus), true));

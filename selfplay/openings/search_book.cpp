@@ -13,6 +13,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "common/fork_join.h"
 #include "core/notation.h"
 #include "core/search.h"
 #include "selfplay/distributed/cluster.h"

@@ -57,6 +57,26 @@ std::string string_at(const nlohmann::json& j, const char* key) {
     return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
+const nlohmann::json& object_at(const nlohmann::json& j, const char* key) {
+    static const nlohmann::json empty = nlohmann::json::object();
+    if (!j.is_object()) return empty;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_object() ? *it : empty;
+}
+
+const nlohmann::json& array_at(const nlohmann::json& j, const char* key) {
+    static const nlohmann::json empty = nlohmann::json::array();
+    if (!j.is_object()) return empty;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_array() ? *it : empty;
+}
+
+bool true_at(const nlohmann::json& j, const char* key) {
+    if (!j.is_object()) return false;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
 namespace {
 
 void add_fields(const nlohmann::json& j, const std::string& prefix,

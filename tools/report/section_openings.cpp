@@ -47,7 +47,7 @@ std::string stats_cells(const Json& s, double share) {
 }
 
 void render_moves(const Json& node, TreeView& v, std::string& out) {
-    const auto& moves = node.value("moves", Json::array());
+    const auto& moves = array_at(node, "moves");
     const int ply = int(number_at(node, "ply"));
     std::size_t folded = 0;
     double folded_games = 0;
@@ -64,7 +64,7 @@ void render_moves(const Json& node, TreeView& v, std::string& out) {
                                   esc(string_at(m, "move")) + "</span>" + stats_cells(m, share);
         const auto it = v.by_hash.find(string_at(m, "child"));
         const Json* child = it == v.by_hash.end() ? nullptr : it->second;
-        const bool has_moves = child && !child->value("moves", Json::array()).empty();
+        const bool has_moves = child && !array_at(*child, "moves").empty();
         if (child && !v.expanded.insert(string_at(*child, "hash")).second) {
             out += "<li class=\"leaf\">" + label +
                    "<span class=\"transposition\">transposition: shown above</span></li>";
@@ -105,7 +105,7 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
     TreeView v;
     v.max_ply = in.tree_depth;
     v.min_share = in.tree_share;
-    const auto& positions = j->value("positions", Json::array());
+    const auto& positions = array_at(*j, "positions");
     for (const auto& p : positions) v.by_hash[string_at(p, "hash")] = &p;
     out += "<p>" + num(number_at(*j, "games"), 0) + " games, the first " +
            num(number_at(*j, "plies"), 0) + " turns (" + esc(variant_name(rules.variant)) + ", " +
@@ -118,7 +118,7 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
     // The tree.
     out += "<div class=\"tree\" id=\"opening-tree\">";
     std::vector<const Json*> roots;
-    for (const auto& r : j->value("roots", Json::array()))
+    for (const auto& r : array_at(*j, "roots"))
         if (r.is_string() && v.by_hash.contains(r.get<std::string>()))
             roots.push_back(v.by_hash[r.get<std::string>()]);
     if (roots.empty()) out += "<p class=\"note\">No positions in the tree.</p>";
@@ -142,7 +142,7 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
             out += "<figure>" + board_svg(pos, {}, "start") +
                    "<figcaption>start</figcaption></figure>";
             for (int ply = 0; ply < in.tree_depth; ++ply) {
-                const auto& moves = node->value("moves", Json::array());
+                const auto& moves = array_at(*node, "moves");
                 if (moves.empty()) break;
                 const std::string text = string_at(moves[0], "move");
                 const Move m = parse_move(pos, rules, text);

@@ -14,9 +14,9 @@ namespace fanorona::report {
 namespace {
 
 std::string players_table(const nlohmann::json& results) {
-    const auto& table = results.value("table", nlohmann::json::object());
-    const auto& rows = table.value("players", nlohmann::json::array());
-    const auto descriptions = results.value("players", nlohmann::json::array());
+    const auto& table = object_at(results, "table");
+    const auto& rows = array_at(table, "players");
+    const auto descriptions = array_at(results, "players");
     std::string out = "<table class=\"data\" id=\"tournament-table\"><thead><tr><th>rank</th>"
                       "<th>player</th><th>settings</th><th>Elo</th><th>&plusmn; 95%</th>"
                       "<th>interval</th><th>games</th><th>W</th><th>D</th><th>L</th>"
@@ -28,7 +28,7 @@ std::string players_table(const nlohmann::json& results) {
             if (d.is_string() && d.get<std::string>().rfind(name + "(", 0) == 0)
                 settings = d.get<std::string>().substr(name.size());
         const double elo = number_at(p, "elo"), err = number_at(p, "error95");
-        const auto& wdl = p.value("wdl", nlohmann::json::object());
+        const auto& wdl = object_at(p, "wdl");
         out += "<tr><td>" + num(number_at(p, "rank"), 0) + "</td><td>" + esc(name) +
                "</td><td class=\"settings\">" + esc(settings) + "</td><td class=\"num\">" +
                signed_num(elo, 1) + "</td><td class=\"num\">" + num(err, 1) +
@@ -48,16 +48,16 @@ std::string players_table(const nlohmann::json& results) {
 }
 
 std::string pairings_table(const nlohmann::json& results) {
-    const auto& table = results.value("table", nlohmann::json::object());
-    const auto& rows = table.value("pairings", nlohmann::json::array());
+    const auto& table = object_at(results, "table");
+    const auto& rows = array_at(table, "pairings");
     if (rows.empty()) return "";
     std::string out = "<h3>Pairings</h3>\n<table class=\"data\" id=\"pairings-table\"><thead><tr>"
                       "<th>pairing</th><th>W</th><th>D</th><th>L</th><th></th><th>score</th>"
                       "<th>Elo</th><th>interval (95%)</th><th>nElo</th><th>LOS</th>"
                       "<th>pentanomial</th></tr></thead><tbody>";
     for (const auto& p : rows) {
-        const auto& wdl = p.value("wdl", nlohmann::json::object());
-        const auto& s = p.value("stats", nlohmann::json::object());
+        const auto& wdl = object_at(p, "wdl");
+        const auto& s = object_at(p, "stats");
         const double w = number_at(wdl, "wins"), d = number_at(wdl, "draws"),
                      l = number_at(wdl, "losses");
         std::string penta = p.contains("pentanomial") ? p["pentanomial"].dump() : "";
@@ -115,7 +115,7 @@ std::string live_charts(const std::string& text, const std::string& path, Notes&
             order.push_back(key);
             elo[key] = Series{key, kColors[(order.size() - 1) % 6], {}, {}, {}, {}};
         }
-        const auto& p = j.value("pairing", nlohmann::json::object());
+        const auto& p = object_at(j, "pairing");
         Series& s = elo[key];
         s.x.push_back(games);
         s.y.push_back(number_at(p, "elo"));
@@ -175,10 +175,10 @@ std::string tournament_section(const ReportInputs& in, Notes& notes) {
         out += "<p>" + num(number_at(*j, "games"), 0) + " games (" +
                num(number_at(*j, "pairs"), 0) + " pairs) of " +
                num(number_at(*j, "scheduled_games"), 0) + " scheduled" +
-               (j->value("complete", false) ? ", complete" : ", not complete") + ".</p>\n";
+               (true_at(*j, "complete") ? ", complete" : ", not complete") + ".</p>\n";
         out += "<h3>Table</h3>\n" + players_table(*j) + pairings_table(*j) +
-               vela_series_table(j->value("vela_series", nlohmann::json::array()),
-                                 "vela-series-table", "The table above counts the normal games.");
+               vela_series_table(array_at(*j, "vela_series"), "vela-series-table",
+                                 "The table above counts the normal games.");
         if (j->contains("sprt") && (*j)["sprt"].is_object()) out += sprt_box((*j)["sprt"]);
     } else if (!file_exists(results_path)) {
         out += missing_note("results.json: not provided.");
@@ -218,16 +218,17 @@ std::string vela_series_table(const nlohmann::json& rows, const std::string& id,
         "\"><thead><tr><th>pairing</th><th>kind</th><th>view</th>"
         "<th>W-D-L</th><th>Elo</th><th>average turns</th><th>notes</th></tr></thead><tbody>";
     for (const auto& p : rows) {
-        const auto players = p.value("players", nlohmann::json::array());
-        const std::string a = players.size() == 2 ? players[0].get<std::string>() : "?";
-        const std::string b = players.size() == 2 ? players[1].get<std::string>() : "?";
+        const auto players = array_at(p, "players");
+        const bool named = players.size() == 2 && players[0].is_string() && players[1].is_string();
+        const std::string a = named ? players[0].get<std::string>() : "?";
+        const std::string b = named ? players[1].get<std::string>() : "?";
         const std::string pairing = esc(a + " vs " + b);
-        const auto& n = p.value("normal", nlohmann::json::object());
-        const auto& v = p.value("vela", nlohmann::json::object());
-        const auto& s = p.value("series", nlohmann::json::object());
-        const auto& nf = n.value("first_player", nlohmann::json::object());
-        const auto& vb = v.value("beneficiary", nlohmann::json::object());
-        const auto& sf = s.value("first_player", nlohmann::json::object());
+        const auto& n = object_at(p, "normal");
+        const auto& v = object_at(p, "vela");
+        const auto& s = object_at(p, "series");
+        const auto& nf = object_at(n, "first_player");
+        const auto& vb = object_at(v, "beneficiary");
+        const auto& sf = object_at(s, "first_player");
         out += "<tr><td>" + pairing + "</td><td>normal</td><td>" + esc(a) + "</td><td>" + wdl(nf) +
                "</td><td class=\"num\">" + elo(nf) + "</td><td class=\"num\">" +
                num(number_at(n, "average_turns"), 1) + "</td><td></td></tr>";
@@ -236,9 +237,8 @@ std::string vela_series_table(const nlohmann::json& rows, const std::string& id,
                num(number_at(v, "average_turns"), 1) + "</td><td>victim reached normal rules in " +
                num(number_at(v, "victim_reached_normal_phase"), 0) + " of " +
                num(number_at(v, "games"), 0) + "; " + esc(a) + " as beneficiary " +
-               wdl(v.value("first_player_beneficiary", nlohmann::json::object())) + ", " + esc(b) +
-               " as beneficiary " +
-               wdl(v.value("second_player_beneficiary", nlohmann::json::object())) + "</td></tr>";
+               wdl(object_at(v, "first_player_beneficiary")) + ", " + esc(b) + " as beneficiary " +
+               wdl(object_at(v, "second_player_beneficiary")) + "</td></tr>";
         out += "<tr><td>" + pairing + "</td><td>series</td><td>" + esc(a) + "</td><td>" + wdl(sf) +
                "</td><td class=\"num\">" + elo(sf) + "</td><td></td><td>" +
                num(number_at(s, "ended_by_drawn_normal_game"), 0) +

@@ -131,7 +131,7 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
         out += "<tr><th>data</th><td>" + esc(j->contains("data") ? (*j)["data"].dump() : "") +
                " (" + esc(string_at(*j, "variant")) + ", " + esc(string_at(*j, "rules")) +
                ")</td></tr>";
-        const auto& pos = j->value("positions", Json::object());
+        const auto& pos = object_at(*j, "positions");
         out += "<tr><th>positions</th><td>" + num(number_at(pos, "train"), 0) + " training, " +
                num(number_at(pos, "validation"), 0) + " validation (" +
                num(number_at(pos, "read"), 0) + " read, " +
@@ -142,8 +142,8 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
                " &rarr; " + num(number_at(*j, "final_validation_loss"), 6) + "</td></tr>";
         out += "<tr><th>epochs</th><td>" + num(number_at(*j, "epochs"), 0) + " (best " +
                num(number_at(*j, "best_epoch"), 0) + ")" +
-               (j->value("converged", false) ? ", converged" : "") +
-               (j->value("stopped_early", false) ? ", stopped early" : "") + ", " +
+               (true_at(*j, "converged") ? ", converged" : "") +
+               (true_at(*j, "stopped_early") ? ", stopped early" : "") + ", " +
                num(number_at(*j, "seconds"), 2) + " s</td></tr>";
         if (j->contains("settings"))
             out += "<tr><th>settings</th><td><details><summary>" +
@@ -168,7 +168,7 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
             changes.push_back({string_at(c, "name"), number_at(c, "start"), number_at(c, "final")});
     } else if (j) {
         const auto start =
-            find_weights(string_at(j->value("settings", Json::object()), "start_weights"), in.tune);
+            find_weights(string_at(object_at(*j, "settings"), "start_weights"), in.tune);
         const std::string out = j->contains("out_dir") ? string_at(*j, "out_dir") + "/weights.txt"
                                                        : string_at(*j, "out");
         const auto final = find_weights(out, in.tune);

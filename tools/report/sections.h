@@ -35,6 +35,11 @@ std::string string_at(const nlohmann::json& j, const char* key);
 // when it is not one).
 std::vector<std::string> split_csv(const std::string& line);
 double parse_double(const std::string& s);
+// The member `key` of `j` when `j` is an object holding it as an object (an array; true), else an
+// empty object (an empty array; false): a field of an unexpected type reads as a missing one.
+const nlohmann::json& object_at(const nlohmann::json& j, const char* key);
+const nlohmann::json& array_at(const nlohmann::json& j, const char* key);
+bool true_at(const nlohmann::json& j, const char* key);
 
 // A two-column table of a JSON object's scalar fields; nested objects become "a.b" rows.
 std::string fields_table(const nlohmann::json& j, const std::vector<std::string>& skip = {});

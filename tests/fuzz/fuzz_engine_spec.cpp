@@ -1,0 +1,63 @@
+// Fuzz target: player specs (EngineSpec::parse, the --player key=value language). An accepted
+// spec keeps its invariants and its description parses back to the same description; a rejected
+// one is a one-line std::invalid_argument. Weights files other than `default` are not read (the
+// weights target covers their parser; a fuzzed path could name a device that never ends).
+
+#include "selfplay/engine/engine_spec.h"
+#include "tests/fuzz/fuzz_target.h"
+
+namespace {
+
+// Whether every weights=VALUE item names the compiled-in weights.
+bool only_default_weights(const std::string& text) {
+    for (std::size_t at = text.find("weights="); at != std::string::npos;
+         at = text.find("weights=", at + 1)) {
+        const std::size_t end = std::min(text.find(',', at), text.size());
+        if (text.compare(at, end - at, "weights=default") != 0) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+FUZZ_TARGET(engine_spec) {
+    using namespace fanorona;
+    const std::string text(fuzz::as_text(data, size));
+    // A spec is one command-line argument or protocol line: no line breaks.
+    if (text.find_first_of("\n\r") != std::string::npos || !only_default_weights(text)) return 0;
+    EngineSpec spec;
+    try {
+        spec = EngineSpec::parse(text);
+    } catch (const std::invalid_argument& e) {
+        fuzz::check_one_line(e);
+        return 0;
+    }
+    fuzz::check(!spec.name.empty() && spec.name.find_first_of("( \t") == std::string::npos,
+                "a bad name was accepted: '" + spec.name + "'");
+    for (const SpecRange& r : EngineSpec::ranges()) {
+        long long v = -1;
+        const std::string_view key = r.key;
+        if (key == "depth") v = spec.limits.depth;
+        if (key == "nodes") v = (long long)spec.limits.nodes;
+        if (key == "movetime") v = spec.limits.movetime_ms;
+        if (key == "hash") v = (long long)spec.hash_mb;
+        if (key == "timeout") v = spec.timeout_ms;
+        if (key == "startup") v = spec.startup_timeout_ms;
+        if (v < 0) continue;
+        fuzz::check(v == 0 || (v >= r.min && v <= r.max),
+                    std::string(r.key) + " out of range: " + std::to_string(v));
+    }
+    const std::string d = spec.description();
+    fuzz::check(player_name_of(d) == spec.name, "the description's name: " + d);
+    if (spec.kind == EngineSpec::Kind::External) return 0; // cmd words are joined in descriptions
+    const std::string inner = d.substr(spec.name.size() + 1, d.size() - spec.name.size() - 2);
+    EngineSpec again;
+    try {
+        again = EngineSpec::parse("name=" + spec.name + (inner.empty() ? "" : "," + inner));
+    } catch (const std::exception& e) {
+        fuzz::fail("the description " + d + " does not parse: " + e.what());
+    }
+    fuzz::check(again.description() == d,
+                "description round trip: " + d + " -> " + again.description());
+    return 0;
+}
