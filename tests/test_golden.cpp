@@ -8,7 +8,6 @@
 
 #include <catch2/catch.hpp>
 
-
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
