@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/files.h"
+#include "common/text.h"
 #include "tools/commands.h"
 #include "tools/timeuse/timeuse.h"
 
@@ -22,13 +23,6 @@ struct TimeUseOptions {
     int repeat = 2;
     std::string json;
 };
-
-std::vector<std::string> split_words(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
-}
 
 // The path of the running program (for the JSON record and for starting its engine).
 std::string this_program() {

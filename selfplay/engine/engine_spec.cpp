@@ -1,4 +1,5 @@
 #include "selfplay/engine/engine_spec.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <sstream>
@@ -73,13 +74,6 @@ TimeControl parse_tc(std::string_view key, std::string_view value) {
     tc.base_ms = std::max(1, seconds(text.substr(0, plus), true));
     if (plus != std::string::npos) tc.inc_ms = seconds(text.substr(plus + 1), false);
     return tc;
-}
-
-std::vector<std::string> split_words(std::string_view s) {
-    std::istringstream in{std::string(s)};
-    std::vector<std::string> out;
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
 }
 
 // The toolkit's engine with its own Searcher.

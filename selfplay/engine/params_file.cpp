@@ -1,4 +1,5 @@
 #include "selfplay/engine/params_file.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <sstream>
@@ -7,15 +8,6 @@
 #include "common/files.h"
 
 namespace fanorona {
-
-namespace {
-
-std::string lower(std::string s) {
-    for (char& c : s) c = char(c | ((c >= 'A' && c <= 'Z') ? 0x20 : 0));
-    return s;
-}
-
-} // namespace
 
 std::vector<ParamsLine> parse_params_text(std::string_view text, const std::string& source) {
     std::istringstream in{std::string(text)};

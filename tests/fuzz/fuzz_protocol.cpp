@@ -7,22 +7,11 @@
 
 #include <sstream>
 
+#include "common/text.h"
 #include "tests/fuzz/fuzz_target.h"
 #include "tools/protocol/engine_protocol.h"
 
 namespace {
-
-std::vector<std::string> words_of(const std::string& line) {
-    std::vector<std::string> words;
-    std::istringstream in(line);
-    for (std::string w; in >> w;) words.push_back(w);
-    return words;
-}
-
-std::string lower(std::string s) {
-    for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    return s;
-}
 
 bool all_digits(const std::string& w) {
     const std::size_t start = !w.empty() && w[0] == '+';
@@ -40,7 +29,7 @@ std::string join(const std::vector<std::string>& words) {
 
 // The line with the caps applied (see the top of the file).
 std::string cheap(const std::string& line) {
-    std::vector<std::string> words = words_of(line);
+    std::vector<std::string> words = fanorona::split_words(line);
     if (words.empty()) return line;
     if (words[0] == "go" && words.size() > 1) {
         bool limited = false;
@@ -67,7 +56,7 @@ std::string cheap(const std::string& line) {
             }
         std::vector<std::string> name(words.begin() + std::min<std::size_t>(2, words.size()),
                                       words.begin() + value_at);
-        const std::string key = lower(join(name));
+        const std::string key = fanorona::lower(join(name));
         if (value_at + 1 < words.size() && key == "hash") {
             if (!all_digits(words[value_at + 1]) || words[value_at + 1].size() > 1 ||
                 words[value_at + 1] > "4")
@@ -101,7 +90,8 @@ FUZZ_TARGET(protocol) {
             const std::size_t end = std::min(text.find('\n', at), text.size());
             const std::string line = cheap(std::string(text.substr(at, end - at)));
             at = end + 1;
-            if (!words_of(line).empty() && words_of(line)[0] == "go") ++gos;
+            if (!fanorona::split_words(line).empty() && fanorona::split_words(line)[0] == "go")
+                ++gos;
             bool more = true;
             try {
                 more = protocol.handle(line);

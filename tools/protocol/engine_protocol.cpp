@@ -1,4 +1,5 @@
 #include "tools/protocol/engine_protocol.h"
+#include "common/text.h"
 
 #include <chrono>
 #include <istream>
@@ -12,18 +13,6 @@
 namespace fanorona {
 
 namespace {
-
-std::vector<std::string> split_words(const std::string& line) {
-    std::vector<std::string> words;
-    std::istringstream in(line);
-    for (std::string w; in >> w;) words.push_back(w);
-    return words;
-}
-
-std::string lower(std::string s) {
-    for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    return s;
-}
 
 // The words from `first` to `last` (exclusive) joined by single spaces.
 std::string join(const std::vector<std::string>& words, std::size_t first, std::size_t last) {

@@ -1,0 +1,26 @@
+#pragma once
+// Small text helpers shared by the parsers of engine specs, parameters files and the engine
+// protocol: words split on white space, and ASCII lower case.
+
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fanorona {
+
+// The words of `text`, split on any white space (none for a blank text).
+inline std::vector<std::string> split_words(std::string_view text) {
+    std::istringstream in{std::string(text)};
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+// `s` with ASCII letters A-Z in lower case; other bytes unchanged.
+inline std::string lower(std::string s) {
+    for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return s;
+}
+
+} // namespace fanorona
