@@ -65,6 +65,20 @@ int table_outcome(const TableValue& v, const Rules& rules, int turns_since_captu
     return 0;
 }
 
+std::optional<TableValue> table_value_of_move(const EndgameProbe& tables, const Position& pos,
+                                              const Move& m) {
+    Position next = pos;
+    next.make_move(m);
+    const bool all = next.player() == 0;
+    TableValue after;
+    if (!all) {
+        const auto v = tables.probe(next);
+        if (!v) return std::nullopt;
+        after = *v;
+    }
+    return value_of_move(m.is_capture(), all, after, tables.turn_limit());
+}
+
 std::optional<std::vector<TableMove>> rank_table_moves(const EndgameProbe& tables,
                                                        const Position& pos) {
     const Rules rules{pos.variant()};
@@ -73,16 +87,9 @@ std::optional<std::vector<TableMove>> rank_table_moves(const EndgameProbe& table
     std::vector<TableMove> out;
     out.reserve(std::size_t(list.size()));
     for (const Move& m : list) {
-        Position next = pos;
-        next.make_move(m);
-        const bool all = next.player() == 0;
-        TableValue after;
-        if (!all) {
-            const auto v = tables.probe(next);
-            if (!v) return std::nullopt;
-            after = *v;
-        }
-        out.push_back({m, value_of_move(m.is_capture(), all, after, tables.turn_limit())});
+        const auto value = table_value_of_move(tables, pos, m);
+        if (!value) return std::nullopt;
+        out.push_back({m, *value});
     }
     std::stable_sort(out.begin(), out.end(), [](const TableMove& a, const TableMove& b) {
         return table_rank(a.value) > table_rank(b.value);

@@ -78,6 +78,11 @@ struct TableMove {
     TableValue value;
 };
 
+// The value for the mover of playing `m` in `pos`, from the tables' value of the position it
+// leads to; nullopt when that position is not in the tables.
+std::optional<TableValue> table_value_of_move(const EndgameProbe& tables, const Position& pos,
+                                              const Move& m);
+
 // Every legal move of `pos` (standard rules) with its value, best first (ties in generation
 // order); nullopt when a position after a move is not in the tables. The position's own value
 // is the first move's value (or Loss 0 without moves: an empty list).

@@ -68,16 +68,9 @@ std::optional<TableValue> value_from_successors(const EndgameProbe& tables, cons
     long best_rank = 0;
     bool first = true;
     for (const Move& m : list) {
-        Position next = pos;
-        next.make_move(m);
-        const bool all = next.player() == 0;
-        TableValue after;
-        if (!all) {
-            const auto v = tables.probe(next);
-            if (!v) return std::nullopt;
-            after = *v;
-        }
-        const TableValue mv = value_of_move(m.is_capture(), all, after, tables.turn_limit());
+        const auto value = table_value_of_move(tables, pos, m);
+        if (!value) return std::nullopt;
+        const TableValue mv = *value;
         if (first || table_rank(mv) > best_rank) {
             best = mv;
             best_rank = table_rank(mv);
