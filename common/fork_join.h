@@ -25,6 +25,47 @@
 
 namespace fanorona {
 
+namespace tsan {
+// TSan's own synchronisation points: a release at an address happens before every later acquire
+// at that address. Only the address is used, nothing is read or written. No-ops without TSan.
+inline void release(const void* object) {
+#ifdef FANORONA_TSAN_ANNOTATE
+    __tsan_release(const_cast<void*>(object));
+#else
+    (void)object;
+#endif
+}
+inline void acquire(const void* object) {
+#ifdef FANORONA_TSAN_ANNOTATE
+    __tsan_acquire(const_cast<void*>(object));
+#else
+    (void)object;
+#endif
+}
+} // namespace tsan
+
+// The first (empty) base of an object that oneTBB hands between threads: a body copied into a
+// task, split, joined and destroyed on different threads, whose memory libtbb then recycles for
+// the next task. Each construction, use and destruction at one address is ordered after the
+// previous ones at that address, which is what libtbb guarantees and TSan cannot see:
+//   - construction starts with an acquire (after whatever used this memory before) and a copy
+//     also acquires its source; the derived constructor ends with end_use();
+//   - every use is framed by begin_use() and end_use();
+//   - the derived destructor starts with begin_use(); destruction ends with a release.
+// Two uses of one object that overlap in time are not ordered, so a real race is still reported.
+class TaskMemory {
+protected:
+    TaskMemory() { tsan::acquire(this); }
+    TaskMemory(const TaskMemory& from) {
+        tsan::acquire(&from);
+        tsan::acquire(this);
+    }
+    TaskMemory& operator=(const TaskMemory&) = delete;
+    ~TaskMemory() { tsan::release(this); }
+    void begin_use() const { tsan::acquire(this); }
+    void end_use() const { tsan::release(this); }
+};
+
 // One run of a parallel algorithm: construct it just before, wrap the bodies with body() (or call
 // enter/leave in a reduction body), and call joined() once the algorithm returned.
 class ForkJoin {
@@ -44,46 +85,46 @@ public:
     }
     // The algorithm returned: every body's work is visible to the caller.
     void joined() const { acquire(&join_); }
-    // A reduction body object: its state so far is published (release) / is about to be read by
-    // a split or a join (acquire). Only the address is used, nothing is read.
-    static void release(const void* object) {
-#ifdef FANORONA_TSAN_ANNOTATE
-        __tsan_release(const_cast<void*>(object));
-#else
-        (void)object;
-#endif
-    }
-    static void acquire(const void* object) {
-#ifdef FANORONA_TSAN_ANNOTATE
-        __tsan_acquire(const_cast<void*>(object));
-#else
-        (void)object;
-#endif
-    }
+    static void release(const void* object) { tsan::release(object); }
+    static void acquire(const void* object) { tsan::acquire(object); }
+
+    // A task body calling f: the orderings above, for the body object as well (TaskMemory).
+    template <class F> class Body : TaskMemory {
+    public:
+        Body(const ForkJoin& fj, F f) : fj_(&fj), f_(std::move(f)) { end_use(); }
+        Body(const Body& from) : TaskMemory(from), fj_(from.fj_), f_(from.f_) { end_use(); }
+        ~Body() { begin_use(); }
+
+        template <class... Args> decltype(auto) operator()(Args&&... args) const {
+            begin_use();
+            fj_->enter();
+            const Done done{this};
+            return f_(std::forward<Args>(args)...);
+        }
+
+    private:
+        struct Done {
+            const Body* body;
+            ~Done() {
+                body->fj_->leave();
+                body->end_use();
+            }
+        };
+        const ForkJoin* fj_;
+        F f_;
+    };
 
     // `f` as a task body: enter, f(args...), leave (also when f throws).
-    template <class F> auto body(F f) const {
-        return [this, f](auto&&... args) -> decltype(auto) {
-            enter();
-            const Leave done{this};
-            return f(std::forward<decltype(args)>(args)...);
-        };
-    }
+    template <class F> Body<F> body(F f) const { return Body<F>(*this, std::move(f)); }
     // `f` as the combining function of a reduction: it also sees the finished bodies' results.
     template <class F> auto combine(F f) const {
-        return [this, f](auto&&... args) -> decltype(auto) {
-            enter();
+        return body([this, f](auto&&... args) -> decltype(auto) {
             joined();
-            const Leave done{this};
             return f(std::forward<decltype(args)>(args)...);
-        };
+        });
     }
 
 private:
-    struct Leave {
-        const ForkJoin* fj;
-        ~Leave() { fj->leave(); }
-    };
     char fork_ = 0, join_ = 0; // their addresses are the two synchronisation points
 };
 

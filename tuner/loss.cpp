@@ -35,9 +35,10 @@ inline float softplus(float z) {
 }
 
 // The loss sums over a range of blocks: a tbb deterministic-reduce body.
-// Under TSan each body object publishes its state (ForkJoin::release(this)) after construction
-// and after each range or join, and acquires another body before reading it (split, join).
-struct LossBody {
+// Under TSan (TaskMemory, common/fork_join.h) each body object publishes its state after
+// construction and after each range or join, and every use starts by acquiring it, before any
+// member is read; a split or a join also acquires the other body first.
+struct LossBody : TaskMemory {
     const ForkJoin& fj;
     const FeatureMatrix& m;
     std::span<const std::uint32_t> ids; // the blocks, or empty for all of them
@@ -55,27 +56,38 @@ struct LossBody {
              const Eigen::Matrix<float, kTermCount, 2>& w_, LossKind k_, float kk, bool g, bool c)
         : fj(fj_), m(m_), ids(ids_), w(w_), kind(k_), k(kk), want_gradient(g), want_curvature(c) {
         if (c) curv = std::make_unique<Curvature>(Curvature::Zero());
-        ForkJoin::release(this);
+        end_use();
     }
+    // TaskMemory(o) acquires o before any of its members is read.
     LossBody(LossBody& o, tbb::split)
-        : LossBody((ForkJoin::acquire(&o), o.fj), o.m, o.ids, o.w, o.kind, o.k, o.want_gradient,
-                   o.want_curvature) {}
+        : TaskMemory(o), fj(o.fj), m(o.m), ids(o.ids), w(o.w), kind(o.kind), k(o.k),
+          want_gradient(o.want_gradient), want_curvature(o.want_curvature) {
+        if (want_curvature) curv = std::make_unique<Curvature>(Curvature::Zero());
+        end_use();
+    }
+    ~LossBody() { begin_use(); }
+    LossBody(const LossBody&) = delete;
 
     void join(LossBody& o) {
-        fj.enter(this);
-        ForkJoin::acquire(&o);
+        begin_use();
+        o.begin_use();
+        fj.enter();
         loss += o.loss;
         rows += o.rows;
         grad += o.grad;
         if (curv) *curv += *o.curv;
-        fj.leave(this);
+        fj.leave();
+        o.end_use();
+        end_use();
     }
 
     void operator()(const tbb::blocked_range<std::size_t>& r) {
-        fj.enter(this);
+        begin_use();
+        fj.enter();
         LossScratch& s = tls_scratch;
         for (std::size_t i = r.begin(); i != r.end(); ++i) block(ids.empty() ? i : ids[i], s);
-        fj.leave(this);
+        fj.leave();
+        end_use();
     }
 
     void block(std::size_t b, LossScratch& s) {

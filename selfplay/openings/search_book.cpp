@@ -87,14 +87,17 @@ void score_openings(std::vector<ScoredOpening>& openings, const OpeningScoring& 
             }
         });
     tbb::task_arena arena(scoring.threads > 0 ? scoring.threads : tbb::task_arena::automatic);
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
     try {
         arena.execute([&] {
-            tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+            tbb::parallel_for(0, arena.max_concurrency(), fork_join.body([&](int) {
                 for (auto [i, end] = claim(1); i < end; std::tie(i, end) = claim(1))
                     score_opening(searchers.local(), scoring, openings[i]);
-            });
+            }));
         });
+        fork_join.joined();
     } catch (...) {
+        fork_join.joined();
         next = openings.size(); // the other ranks get no more
         if (remote.joinable()) remote.join();
         throw;
