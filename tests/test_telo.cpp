@@ -203,3 +203,14 @@ TEST_CASE("telo: an engine protocol session", "[telo][protocol]") {
     CHECK(best.size() == 2);
     CHECK_NOTHROW(game.play(best));
 }
+
+TEST_CASE("telo: White wins from the start in 9 plies, as the brute force finds",
+          "[telo][search]") {
+    CHECK(brute_wins(Board{}, 9));
+    CHECK(!brute_wins(Board{}, 7));
+    Searcher searcher(4);
+    SearchLimits limits;
+    limits.depth = 11;
+    const SearchResult r = searcher.search(Game(kTelo, Position::start(Variant::Telo)), limits);
+    CHECK(r.score == kWinScore - 9);
+}
