@@ -27,6 +27,7 @@ BoardMarks move_marks(const Position& before, const Rules& rules, const Move& m)
     marks.captured = m.captured;
     marks.captured_color = ~before.side_to_move();
     marks.path.push_back(m.from);
+    if (m.from == m.to) return marks; // a Fanoron-telo placement: no path to draw
     const StepPath path = find_path(before, rules, m);
     for (int i = 0; i < path.length; ++i) marks.path.push_back(path.steps[i].to);
     if (path.length == 0) marks.path.push_back(m.to);
