@@ -44,24 +44,29 @@ constexpr Square class_point(Variant v, Square s) {
 }
 
 // The points of each point-table term (by term index; 0 for the other terms), and the centre
-// block per variant. Invariant (checked below): each board's classes partition the board.
+// block (the 3x3 points around the centre point, clipped to the board) per variant. Invariant
+// (checked below): the classes of tsivy and dimy partition their boards.
 struct PointMasks {
     Bitboard table[kTermCount] = {};
-    Bitboard centre[2] = {};
+    Bitboard centre[kVariantCount] = {};
+    TermRange tables[kVariantCount] = {}; // point_table_terms of each variant
 };
 
 constexpr PointMasks make_point_masks() {
     PointMasks m;
-    for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
-        const int w = v == Variant::Tsivy ? 9 : 5;
+    for (int i = 0; i < kVariantCount; ++i) {
+        const Variant v = Variant(i);
+        const Geometry& g = geometry(v);
         const TermRange r = point_table_terms(v);
-        for (int y = 0; y < 5; ++y)
-            for (int x = 0; x < w; ++x) {
-                const Square s = make_square(x, y);
+        m.tables[i] = r;
+        for (int y = 0; y < g.height; ++y)
+            for (int x = 0; x < g.width; ++x) {
+                const Square s = g.square(x, y);
                 for (int t = r.first; t < r.first + r.count; ++t)
                     if (table_point(t) == class_point(v, s)) m.table[t] |= bit(s);
-                if (x >= w / 2 - 1 && x <= w / 2 + 1 && y >= 1 && y <= 3)
-                    m.centre[int(v)] |= bit(s);
+                if (x >= g.width / 2 - 1 && x <= g.width / 2 + 1 && y >= g.height / 2 - 1 &&
+                    y <= g.height / 2 + 1)
+                    m.centre[i] |= bit(s);
             }
     }
     return m;
@@ -196,7 +201,7 @@ std::string_view term_name(int term) {
 }
 
 int game_phase(const Position& pos) {
-    const int start = pos.variant() == Variant::Tsivy ? 44 : 24;
+    const int start = max_int(1, pos.geo().points - 1); // the pieces at the start (44 on tsivy)
     const int total = popcount(pos.player() | pos.opponent());
     return min_int(kPhaseScale, total * kPhaseScale / start);
 }
@@ -204,6 +209,7 @@ int game_phase(const Position& pos) {
 void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTermCount>& raw,
                    int largest) {
     raw.fill(0);
+    if (is_telo(pos.variant())) return; // no term applies: the evaluation of telo is 0
     const Geometry& g = pos.geo();
     const Bitboard own = pos.player(), opp = pos.opponent(), empty = pos.empty();
     const int v = int(pos.variant());
@@ -236,9 +242,7 @@ void extract_terms(const Position& pos, const Rules& rules, std::array<int, kTer
         raw[term_id("threat")] = t.longest;
     }
 
-    constexpr TermRange kTables[2] = {point_table_terms(Variant::Tsivy),
-                                      point_table_terms(Variant::Dimy)};
-    const TermRange table = kTables[v];
+    const TermRange table = kMasks.tables[v];
     for (int t = table.first; t < table.first + table.count; ++t) raw[t] = diff(kMasks.table[t]);
 }
 

@@ -36,6 +36,8 @@ std::string_view end_reason_name(EndReason r) {
         return "adjudication";
     case EndReason::Tables:
         return "tables";
+    case EndReason::ThreeInRow:
+        return "three-in-a-row";
     case EndReason::None:
         break;
     }
@@ -78,7 +80,8 @@ int Game::occurrences() const {
 Outcome Game::outcome() const {
     const GameResult loss =
         pos_.side_to_move() == Color::White ? GameResult::BlackWins : GameResult::WhiteWins;
-    if (!pos_.player()) return {loss, EndReason::CaptureAll};
+    if (wiped_out(pos_)) return {loss, EndReason::CaptureAll};
+    if (telo_won(pos_)) return {loss, EndReason::ThreeInRow};
     if (count_moves(pos_, rules_) == 0) return {loss, EndReason::NoMoves};
     if (rules_.repetition_count > 0 && occurrences() >= rules_.repetition_count)
         return {GameResult::Draw, EndReason::Repetition};

@@ -19,6 +19,7 @@ enum class EndReason : std::uint8_t {
     LengthCap,      // a driver's maximum game length
     Adjudication,   // a driver decided the result from the engines' scores
     Tables,         // a driver decided the result from endgame tables
+    ThreeInRow,     // Fanoron-telo: the winner has three in a row on a line
 };
 
 struct Outcome {

@@ -31,12 +31,19 @@ using walk::WalkTables;
 // captured set): the scan for an equal move only runs when the hash bit is already set. Equal
 // chains are rare (about one chain move in 10,000 in perft from the start).
 
-// The key of a chain move of a known piece: its captured set with the end point in the top 6 bits
-// (never board points: boards end at point 44). Returns the key's filter bit in `filter_bit`.
-inline Bitboard chain_key(Square to, Bitboard captured, Bitboard& filter_bit) {
-    const Bitboard key = captured | Bitboard(to) << 58;
-    filter_bit = bit(Square((key * 0x9E3779B97F4A7C15ULL) >> 58));
-    return key;
+// The key of a chain move of a known piece: its end point and captured set (boards reach point
+// 62, so the end point does not fit beside the set). Equal keys, equal moves.
+struct ChainKey {
+    Bitboard captured;
+    Square to;
+    friend constexpr bool operator==(const ChainKey&, const ChainKey&) = default;
+    friend constexpr auto operator<=>(const ChainKey&, const ChainKey&) = default;
+};
+
+// Returns the key of a chain move and its filter bit in `filter_bit`.
+inline ChainKey chain_key(Square to, Bitboard captured, Bitboard& filter_bit) {
+    filter_bit = bit(Square(((captured ^ Bitboard(to) << 58) * 0x9E3779B97F4A7C15ULL) >> 58));
+    return {captured, to};
 }
 
 // Bit i of m moved to bit 2i.
@@ -66,8 +73,8 @@ bool continue_chain(const Walker& w, Sink& sink, Square cur, Bitboard visited, i
     unsigned steps = (spread(c.approach) | spread(c.withdraw) << 1) & ~(3u << (2 * last_dir));
     for (; steps; steps &= steps - 1) {
         const int i = std::countr_zero(steps), d = i >> 1, withdraw = i & 1;
-        const Square q = cur + kDelta[d];
-        const Square first = withdraw ? cur - kDelta[d] : q + kDelta[d];
+        const Square q = cur + w.t.delta[d];
+        const Square first = withdraw ? cur - w.t.delta[d] : q + w.t.delta[d];
         const Bitboard line =
             w.single ? bit(first) : walk::capture_line(w.t, first, d ^ (withdraw << 2), opp);
         if (!sink.stop(q, captured | line, depth == 0, !withdraw, depth)) return false;
@@ -135,11 +142,11 @@ struct Counter {
     int chains = 0;
     bool overflow = false;
     Bitboard filter = 0;
-    std::array<Bitboard, kInlineMoves> seen;
+    std::array<ChainKey, kInlineMoves> seen;
 
     void add_chain(Square to, Bitboard captured) {
         Bitboard filter_bit;
-        const Bitboard key = chain_key(to, captured, filter_bit);
+        const ChainKey key = chain_key(to, captured, filter_bit);
         if (filter & filter_bit)
             for (int i = 0; i < chains; ++i)
                 if (seen[i] == key) return;
@@ -166,8 +173,8 @@ struct Counter {
                Bitboard free) {
         for (; steps; steps &= steps - 1) {
             const int i = std::countr_zero(steps), d = i & 7, withdraw = i >> 3;
-            const Square q = cur + kDelta[d];
-            const Square first = withdraw ? cur - kDelta[d] : q + kDelta[d];
+            const Square q = cur + t.delta[d];
+            const Square first = withdraw ? cur - t.delta[d] : q + t.delta[d];
             const Bitboard line = walk::capture_line(t, first, d ^ (withdraw << 2), opp);
             add_chain(q, captured | line);
             const Bitboard v = visited | bit(q), o = opp ^ line, f = free | line;
@@ -182,8 +189,8 @@ struct Counter {
         count += std::popcount(c.approach) + std::popcount(c.withdraw);
         for (unsigned m = c.approach | c.withdraw << 8; m; m &= m - 1) {
             const int i = std::countr_zero(m), d = i & 7, withdraw = i >> 3;
-            const Square q = from + kDelta[d];
-            const Square first = withdraw ? from - kDelta[d] : q + kDelta[d];
+            const Square q = from + t.delta[d];
+            const Square first = withdraw ? from - t.delta[d] : q + t.delta[d];
             const Bitboard line = walk::capture_line(t, first, d ^ (withdraw << 2), opp);
             const Bitboard v = bit(from) | bit(q), o = opp ^ line, f = empty | line;
             if (const unsigned next = continuations(q, f & ~v, o, d)) chain(next, q, v, line, o, f);
@@ -196,7 +203,7 @@ struct Counter {
 int count_piece_unbounded(const Walker& w, const Position& pos, Square from) {
     struct KeySink {
         int first_steps = 0;
-        std::vector<Bitboard> keys;
+        std::vector<ChainKey> keys;
 
         bool stop(Square to, Bitboard captured, bool first_step, bool, int) {
             Bitboard unused;
@@ -220,7 +227,7 @@ void generate_paika(const Position& pos, MoveList& list) {
         const Direction d = Direction(dir);
         for (Bitboard movers = own & g.shift(empty, opposite(d)); movers;) {
             const Square from = pop_lsb(movers);
-            list.push(Move{0, std::uint8_t(from), std::uint8_t(from + kDelta[d])});
+            list.push(Move{0, std::uint8_t(from), std::uint8_t(from + g.delta[d])});
         }
     }
 }
@@ -234,7 +241,52 @@ int count_paika(const Position& pos) {
     return n;
 }
 
+// The lines of three points of a board (rows, columns and diagonals through strong points).
+struct TeloLines {
+    Bitboard line[16] = {};
+    int count = 0;
+};
+
+constexpr TeloLines make_telo_lines(const Geometry& g) {
+    TeloLines t;
+    for (int s = 0; s < 64; ++s) {
+        if (!g.on_board(s)) continue;
+        for (int d : {North, NorthEast, East, SouthEast}) {
+            const int b = g.neighbor[d][s];
+            if (b == kNoSquare || g.neighbor[d][b] == kNoSquare || t.count == 16) continue;
+            t.line[t.count++] = bit(s) | bit(b) | bit(g.neighbor[d][b]);
+        }
+    }
+    return t;
+}
+inline constexpr TeloLines kTeloLines = make_telo_lines(geometry(Variant::Telo));
+static_assert(kTeloLines.count == 8, "a 3x3 board has 8 lines of three");
+
+bool has_telo_line(Bitboard pieces) {
+    for (int i = 0; i < kTeloLines.count; ++i)
+        if ((pieces & kTeloLines.line[i]) == kTeloLines.line[i]) return true;
+    return false;
+}
+
+// Fanoron-telo: placements while the side to move has fewer than kTeloPieces pieces, then steps;
+// none once the opponent has three in a row.
+void generate_telo(const Position& pos, MoveList& list) {
+    if (telo_won(pos)) return;
+    if (popcount(pos.player()) < kTeloPieces) {
+        for (Bitboard e = pos.empty(); e;) {
+            const Square s = pop_lsb(e);
+            list.push(Move{0, std::uint8_t(s), std::uint8_t(s)});
+        }
+        return;
+    }
+    generate_paika(pos, list);
+}
+
 } // namespace
+
+bool telo_won(const Position& pos) {
+    return is_telo(pos.variant()) && has_telo_line(pos.opponent());
+}
 
 TurnRights turn_rights(const Position& pos, const Rules& rules, Color mover) {
     TurnRights r;
@@ -252,6 +304,7 @@ TurnRights turn_rights(const Position& pos, const Rules& rules, Color mover) {
 }
 
 Bitboard capturing_pieces(const Position& pos) {
+    if (is_telo(pos.variant())) return 0;
     const Geometry& g = pos.geo();
     const Bitboard empty = pos.empty(), opp = pos.opponent(), own = pos.player();
     Bitboard result = 0;
@@ -267,6 +320,10 @@ Bitboard capturing_pieces(const Position& pos) {
 
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list) {
     list.count = 0;
+    if (is_telo(pos.variant())) [[unlikely]] {
+        generate_telo(pos, list);
+        return;
+    }
     const TurnRights rights = turn_rights(pos, rules);
     const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
     if (!capturers) {
@@ -282,6 +339,10 @@ void generate_moves(const Position& pos, const Rules& rules, MoveList& list) {
 }
 
 int count_moves(const Position& pos, const Rules& rules) {
+    if (is_telo(pos.variant())) [[unlikely]] {
+        if (telo_won(pos)) return 0;
+        return popcount(pos.player()) < kTeloPieces ? popcount(pos.empty()) : count_paika(pos);
+    }
     const TurnRights rights = turn_rights(pos, rules);
     const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
     if (!capturers) return count_paika(pos);
@@ -329,6 +390,17 @@ void MoveList::copy_from(const MoveList& other) {
 StepPath find_path(const Position& pos, const Rules& rules, const Move& m) {
     StepPath path;
     const TurnRights rights = turn_rights(pos, rules);
+    if (is_telo(pos.variant()) && (m.captured || telo_won(pos) || m.from >= 64 || m.to >= 64 ||
+                                   (m.from == m.to) != (popcount(pos.player()) < kTeloPieces)))
+        return path;
+    if (m.from == m.to) {
+        // A telo placement (checked above) on an empty point.
+        if (is_telo(pos.variant()) && m.to < 64 && (pos.empty() & bit(m.to))) {
+            path.steps[0] = {m.to, CaptureKind::None};
+            path.length = 1;
+        }
+        return path;
+    }
     if (!m.captured) {
         // A paika move: one step along a line to an empty point, when no capture is possible.
         const Geometry& g = pos.geo();

@@ -77,10 +77,25 @@ inline TurnRights turn_rights(const Position& pos, const Rules& rules) {
     return turn_rights(pos, rules, pos.side_to_move());
 }
 
-// Pieces of the side to move that can make a capture (ignoring turn rights).
+// Fanoron-telo: each side places this many pieces, then moves them.
+inline constexpr int kTeloPieces = 3;
+
+// Fanoron-telo: the side not to move has three in a row on a line, so the side to move has lost
+// (it has no legal move). False on every other variant.
+bool telo_won(const Position& pos);
+
+// The side to move has lost all its pieces (a capture-all loss; never in Fanoron-telo, which has
+// no captures and starts on an empty board).
+inline bool wiped_out(const Position& pos) {
+    return !pos.player() && !is_telo(pos.variant());
+}
+
+// Pieces of the side to move that can make a capture (ignoring turn rights; none in telo).
 Bitboard capturing_pieces(const Position& pos);
 
-// Fills `list` (emptied first) with every legal move, each (from, to, captured) once.
+// Fills `list` (emptied first) with every legal move, each (from, to, captured) once. In telo:
+// nothing once the opponent has three in a row, placements {0, s, s} on every empty point while
+// the side to move has fewer than kTeloPieces pieces, then one-step moves along lines.
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list);
 
 // The number of legal moves, faster than generating them; exact for any position.

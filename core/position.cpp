@@ -34,8 +34,9 @@ int parse_counter(std::string_view field, const char* what) {
 
 } // namespace
 
-std::string square_name(Square s) {
-    return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};
+std::string square_name(Square s, Variant v) {
+    const Geometry& g = geometry(v);
+    return char('a' + g.file(s)) + std::to_string(g.rank(s) + 1);
 }
 
 std::string printable(std::string_view text) {
@@ -55,18 +56,38 @@ std::string printable(std::string_view text) {
 }
 
 Square parse_square(std::string_view name, Variant v) {
-    if (name.size() != 2) return kNoSquare;
-    const char f = char(name[0] | 0x20);
-    const int x = f - 'a', y = name[1] - '1';
+    if (name.size() < 2 || name.size() > 3 || name[1] < '1' || name[1] > '9') return kNoSquare;
+    int y = 0;
+    for (const char c : name.substr(1)) {
+        if (c < '0' || c > '9') return kNoSquare;
+        y = y * 10 + (c - '0');
+    }
+    const int x = char(name[0] | 0x20) - 'a';
     const Geometry& g = geometry(v);
-    if (x < 0 || x >= g.width || y < 0 || y >= g.height) return kNoSquare;
-    return make_square(x, y);
+    if (x < 0 || x >= g.width || y < 1 || y > g.height) return kNoSquare;
+    return g.square(x, y - 1);
 }
 
 Position Position::start(Variant v) {
-    return from_string(v == Variant::Tsivy ? "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w"
-                                           : "BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w",
-                       v);
+    // Ranks above the middle one Black, below White; the middle rank alternates from Black at the
+    // left edge with the centre empty, so that a half turn swaps the colours. Telo: empty.
+    const Geometry& g = geometry(v);
+    Bitboard white = 0, black = 0;
+    if (!is_telo(v)) {
+        const int mid = g.height / 2, centre = g.width / 2;
+        for (int y = 0; y < g.height; ++y)
+            for (int x = 0; x < g.width; ++x) {
+                const Bitboard b = bit(g.square(x, y));
+                const int left = x < centre ? x : g.width - 1 - x; // its half-turn image
+                const bool black_left = left % 2 == 0;
+                if (y > mid || (y == mid && x < centre && black_left) ||
+                    (y == mid && x > centre && !black_left))
+                    black |= b;
+                else if (y < mid || x != centre)
+                    white |= b;
+            }
+    }
+    return from_pieces(v, white, black, Color::White);
 }
 
 Position Position::from_pieces(Variant v, Bitboard white, Bitboard black, Color side,
@@ -103,11 +124,21 @@ Position Position::from_string(std::string_view text, Variant v) {
     for (int r = 0; r < g.height; ++r) {
         const int y = g.height - 1 - r;
         int x = 0;
+        // A run of empty points: one digit each on boards up to 9 files ("45" is 4 then 5), a
+        // whole number on wider boards ("12" is twelve points).
+        const bool numbers = g.width > 9;
+        int run = 0; // the number being read
         for (char c : ranks[r]) {
-            if (c >= '1' && c <= '9') {
-                x += c - '0';
+            if (c >= '0' && c <= '9') {
+                if ((run == 0 || !numbers) && c == '0')
+                    throw std::invalid_argument("bad character '0' in rank " +
+                                                std::to_string(y + 1));
+                if (!numbers) run = 0;
+                x += (run * 10 + (c - '0')) - run;
+                run = run * 10 + (c - '0');
             } else if (c == 'W' || c == 'w' || c == 'B' || c == 'b') {
-                if (x < g.width) ((c == 'W' || c == 'w') ? white : black) |= bit(make_square(x, y));
+                run = 0;
+                if (x < g.width) ((c == 'W' || c == 'w') ? white : black) |= bit(g.square(x, y));
                 ++x;
             } else {
                 throw std::invalid_argument("bad character '" + printable(std::string_view(&c, 1)) +
@@ -141,16 +172,16 @@ std::string Position::to_string() const {
     for (int y = g.height - 1; y >= 0; --y) {
         int run = 0;
         for (int x = 0; x < g.width; ++x) {
-            const Bitboard b = bit(make_square(x, y));
+            const Bitboard b = bit(g.square(x, y));
             if (!((white | black) & b)) {
                 ++run;
                 continue;
             }
-            if (run) out += char('0' + run);
+            if (run) out += std::to_string(run);
             run = 0;
             out += (white & b) ? 'W' : 'B';
         }
-        if (run) out += char('0' + run);
+        if (run) out += std::to_string(run);
         if (y) out += '/';
     }
     out += side_ == Color::White ? " w" : " b";

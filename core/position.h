@@ -61,9 +61,10 @@ inline UndoInfo Position::make_move(const Move& m) {
     const UndoInfo undo{turns_since_capture_};
     const auto& keys = kZobrist.piece;
     const int us = int(side_);
-    hash_ ^= keys[us][m.from] ^ keys[us][m.to] ^ kZobrist.black_to_move;
+    const bool placed = m.from == m.to; // a Fanoron-telo placement
+    hash_ ^= (placed ? 0 : keys[us][m.from]) ^ keys[us][m.to] ^ kZobrist.black_to_move;
     for (Bitboard c = m.captured; c;) hash_ ^= keys[us ^ 1][pop_lsb(c)];
-    const Bitboard moved = player_ ^ bit(m.from) ^ bit(m.to);
+    const Bitboard moved = player_ ^ (placed ? 0 : bit(m.from)) ^ bit(m.to);
     player_ = opponent_ ^ m.captured;
     opponent_ = moved;
     side_ = ~side_;
@@ -78,18 +79,20 @@ inline void Position::unmake_move(const Move& m, const UndoInfo& undo) {
     side_ = ~side_;
     const Bitboard moved = opponent_;
     opponent_ = player_ ^ m.captured;
-    player_ = moved ^ bit(m.from) ^ bit(m.to);
+    const bool placed = m.from == m.to;
+    player_ = moved ^ (placed ? 0 : bit(m.from)) ^ bit(m.to);
     const auto& keys = kZobrist.piece;
     const int us = int(side_);
-    hash_ ^= keys[us][m.from] ^ keys[us][m.to] ^ kZobrist.black_to_move;
+    hash_ ^= (placed ? 0 : keys[us][m.from]) ^ keys[us][m.to] ^ kZobrist.black_to_move;
     for (Bitboard c = m.captured; c;) hash_ ^= keys[us ^ 1][pop_lsb(c)];
 }
 
-std::string square_name(Square s);
+// The name of point s on this board: file letter a.., rank number 1.. ("e3", "a10").
+std::string square_name(Square s, Variant v);
 // `text` for an error message: control characters (a line break, a tab, NUL) written as \xNN, so
 // that a message quoting any input stays one line.
 std::string printable(std::string_view text);
-// The point named like "e3" (either case) on this board, or kNoSquare.
+// The point named like "e3" or "a10" (either case) on this board, or kNoSquare.
 Square parse_square(std::string_view name, Variant v);
 
 } // namespace fanorona

@@ -21,8 +21,10 @@ constexpr int kLmrSize = 64;
 int score_to_tt(int s, int ply) {
     return s > kEvalLimit ? s + ply : s < -kEvalLimit ? s - ply : s;
 }
-// True when the side to move has a paika move (a piece next to an empty point on a line).
-bool has_paika(const Position& pos) {
+// True when the side to move has a paika move (a piece next to an empty point on a line); in
+// Fanoron-telo, when it has any move.
+bool has_paika(const Position& pos, const Rules& rules) {
+    if (is_telo(pos.variant())) return count_moves(pos, rules) != 0;
     const Geometry& g = pos.geo();
     const Bitboard empty = pos.empty();
     for (int d = 0; d < kDirections; ++d)
@@ -185,7 +187,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     if (check_stop()) return 0;
 
     // The game's end and draws by rule.
-    if (!pos.player()) return -(kWinScore - ply);
+    if (wiped_out(pos)) return -(kWinScore - ply);
     // As Game::outcome(): no legal move loses before a repetition or the no-capture limit draws.
     Ply& p = plies[ply];
     if (ply > 0 && (is_repetition(ply) || (rules.no_capture_limit > 0 &&
@@ -211,7 +213,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     // The horizon: a quiet position gets its static score; forced captures go on (no stand pat:
     // capturing is compulsory) for at most QsMaxDepth plies.
     const bool captures = turn_rights(pos, rules).may_capture && capturing_pieces(pos);
-    if (depth <= 0 && !captures) return has_paika(pos) ? static_eval(0) : -(kWinScore - ply);
+    if (depth <= 0 && !captures) return has_paika(pos, rules) ? static_eval(0) : -(kWinScore - ply);
 
     // Transposition table.
     const Key key = tt_key();
@@ -254,6 +256,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         if (depth <= params[Param::RfpMaxDepth] && eval - params[Param::RfpMargin] * depth >= beta)
             return eval;
         if (allow_null && depth >= params[Param::NmpMinDepth] && eval >= beta &&
+            !is_telo(pos.variant()) && // zugzwang is the rule in telo: a pass proves nothing
             popcount(pos.player()) >= params[Param::NmpMinPieces]) {
             const Position saved = pos;
             pos = Position::from_pieces(pos.variant(), pos.pieces(Color::White),

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/bitboard.h"
 #include "core/types.h"
 
 namespace fanorona {
@@ -85,10 +86,13 @@ consteval int term_id(std::string_view name) {
     throw "term_id: no term has this name";
 }
 
-// True when term `t` is computed on boards of variant `v`.
+// True when term `t` is computed on boards of variant `v`: point tables on their own board only,
+// the board-independent terms on every size, no term at all in Fanoron-telo (its evaluation is 0).
 constexpr bool term_applies(int t, Variant v) {
     const TermBoard b = kTerms[t].board;
-    return b == TermBoard::Both || (b == TermBoard::Tsivy) == (v == Variant::Tsivy);
+    if (is_telo(v)) return false;
+    return b == TermBoard::Both || (b == TermBoard::Tsivy && v == Variant::Tsivy) ||
+           (b == TermBoard::Dimy && v == Variant::Dimy);
 }
 
 // A run of consecutive terms [first, first + count).

@@ -24,18 +24,32 @@ namespace fanorona::walk {
 using DirMask = unsigned;
 
 // Per-board tables for the chain walk. Every mask only names lines that exist on the board.
+// `windowed`: the board has the 9-wide layout, so the window bit tricks below apply; other boards
+// read each neighbour through `near` and `far` instead.
 struct WalkTables {
-    std::uint8_t step_dirs[64] = {};     // d with a line s -> s+d
-    std::uint8_t approach_dirs[64] = {}; // d with lines s -> s+d -> s+2d (an approach target)
+    bool windowed = true;
+    int delta[kDirections] = {};            // as Geometry::delta
+    std::int8_t near[kDirections][64] = {}; // the point one step away, or kNoSquare
+    std::int8_t far[kDirections][64] = {};  // the point two steps away, or kNoSquare
+    std::uint8_t step_dirs[64] = {};        // d with a line s -> s+d
+    std::uint8_t approach_dirs[64] = {};    // d with lines s -> s+d -> s+2d (an approach target)
     std::uint8_t withdraw_dirs[64] = {}; // d with lines s -> s+d and s -> s-d (a withdrawal target)
     Bitboard ray[kDirections][64] = {};  // s and every point beyond it in direction d
 };
 
 constexpr WalkTables make_walk_tables(const Geometry& g) {
     WalkTables t;
+    t.windowed = g.stride == kStride;
+    for (int d = 0; d < kDirections; ++d) t.delta[d] = g.delta[d];
     for (int s = 0; s < 64; ++s) {
+        for (int d = 0; d < kDirections; ++d) {
+            t.near[d][s] = std::int8_t(kNoSquare);
+            t.far[d][s] = std::int8_t(kNoSquare);
+        }
         if (!g.on_board(s)) continue;
         for (int d = 0; d < kDirections; ++d) {
+            t.near[d][s] = g.neighbor[d][s];
+            if (g.neighbor[d][s] != kNoSquare) t.far[d][s] = g.neighbor[d][g.neighbor[d][s]];
             for (int r = s; r != kNoSquare; r = g.neighbor[d][r]) t.ray[d][s] |= bit(r);
             const int q = g.neighbor[d][s];
             if (q == kNoSquare) continue;
@@ -48,10 +62,14 @@ constexpr WalkTables make_walk_tables(const Geometry& g) {
     return t;
 }
 
-inline constexpr WalkTables kWalkTables[2] = {make_walk_tables(kGeometries[0]),
-                                              make_walk_tables(kGeometries[1])};
+constexpr std::array<WalkTables, kVariantCount> make_all_walk_tables() {
+    std::array<WalkTables, kVariantCount> all{};
+    for (std::size_t v = 0; v < all.size(); ++v) all[v] = make_walk_tables(kGeometries[v]);
+    return all;
+}
+inline constexpr std::array<WalkTables, kVariantCount> kWalkTables = make_all_walk_tables();
 inline const WalkTables& walk_tables(Variant v) {
-    return kWalkTables[int(v)];
+    return kWalkTables[std::size_t(v)];
 }
 
 inline Bitboard window(Bitboard bb, Square s) {
@@ -110,16 +128,27 @@ struct NodeCaptures {
     DirMask withdraw;
 };
 
+// node_captures on a board without the 9-wide layout: each neighbour read from the tables.
+inline NodeCaptures node_captures_by_table(const WalkTables& t, Square s, Bitboard open,
+                                           Bitboard opp) {
+    NodeCaptures c{0, 0};
+    for (DirMask m = t.step_dirs[s]; m; m &= m - 1) {
+        const int d = std::countr_zero(m);
+        if (!(open >> t.near[d][s] & 1)) continue;
+        const int far = t.far[d][s], back = t.near[d ^ 4][s];
+        if (far != kNoSquare && (opp >> far & 1)) c.approach |= 1u << d;
+        if (back != kNoSquare && (opp >> back & 1)) c.withdraw |= 1u << d;
+    }
+    return c;
+}
+
 inline NodeCaptures node_captures(const WalkTables& t, Square s, Bitboard open, Bitboard opp) {
+    if (!t.windowed) [[unlikely]]
+        return node_captures_by_table(t, s, open, opp);
     const Bitboard o = window(opp, s);
     const DirMask can = near_dirs(window(open, s)) & t.step_dirs[s];
     return {far_dirs(o) & t.approach_dirs[s] & can,
             rotate4(near_dirs(o)) & t.withdraw_dirs[s] & can};
-}
-
-// Whether direction d increases the point index (N, NE, E, NW).
-constexpr bool ascending(int d) {
-    return kDelta[d] > 0;
 }
 
 // The unbroken line of opponent pieces from `first` (an opponent piece) in direction d: the
@@ -132,7 +161,7 @@ inline Bitboard capture_line(const WalkTables& t, Square first, int d, Bitboard 
     // Descending: everything above the highest stop. stops never holds bit 63 (no board reaches
     // it), so shifting it left loses nothing, and the added bit 0 makes "no stop" give 0.
     const Bitboard upto = (~Bitboard(0) >> std::countl_zero((stops << 1) | 1)) >> 1;
-    return ray & (ascending(d) ? below : ~upto);
+    return ray & (fanorona::ascending(d) ? below : ~upto);
 }
 
 } // namespace fanorona::walk

@@ -108,7 +108,7 @@ PositionLog scan_log(const std::string& path,
         throw PositionLogError(path + ": header: format version " + std::to_string(version) +
                                " (this build reads version " + std::to_string(kPositionLogVersion) +
                                ")");
-    if (head[10] > 1) throw PositionLogError(path + ": header: unknown variant code");
+    if (head[10] >= kVariantCount) throw PositionLogError(path + ": header: unknown variant code");
     if (head[11] > 2) throw PositionLogError(path + ": header: unknown rules code");
     if (get_le(head + 12, 2) != kPositionRecordBytes)
         throw PositionLogError(path + ": header: unexpected record size");

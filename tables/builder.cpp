@@ -360,6 +360,9 @@ std::vector<std::pair<int, int>> materials_up_to(Variant v, int pieces) {
 
 std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
                                          const std::function<void(const std::string&)>& progress) {
+    if (is_telo(cfg.variant))
+        throw std::invalid_argument("--variant telo: endgame tables are for the capture game "
+                                    "(any board size), not Fanoron-telo");
     if (cfg.pieces < 2 || cfg.pieces > kMaxSide)
         throw std::invalid_argument("--pieces must be from 2 to " + std::to_string(kMaxSide));
     if (cfg.turn_limit < 1 || cfg.turn_limit > kTableTurnLimit)

@@ -165,7 +165,8 @@ TableFile::TableFile(const std::string& path) : path_(path) {
             throw FileError(path + ": table format version " + std::to_string(version) +
                             ", this program reads version " + std::to_string(kTableFormatVersion));
         const std::uint64_t variant = r.get(1);
-        if (variant > 1) throw FileError(path + ": unknown variant " + std::to_string(variant));
+        if (variant >= std::uint64_t(kVariantCount) || is_telo(Variant(variant)))
+            throw FileError(path + ": unknown variant " + std::to_string(variant));
         header_.variant = Variant(variant);
         header_.mover = int(r.get(1));
         header_.other = int(r.get(1));

@@ -32,7 +32,7 @@ Tablebase::Tablebase(const std::string& dir) : dir_(dir) {
         files_[v][h.mover][h.other] = std::move(f);
     }
     if (paths.empty()) throw std::invalid_argument(dir + ": no table files (*.fntb) in the folder");
-    for (int v = 0; v < 2; ++v)
+    for (int v = 0; v < kVariantCount; ++v)
         for (int n = 2; n <= std::min(16, geometry(Variant(v)).points); ++n) {
             bool all = true;
             for (auto [a, b] : materials_up_to(Variant(v), n))
@@ -58,7 +58,7 @@ const TableFile* Tablebase::file(Variant v, int mover, int other) const {
 
 std::vector<const TableFile*> Tablebase::files() const {
     std::vector<const TableFile*> out;
-    for (int v = 0; v < 2; ++v)
+    for (int v = 0; v < kVariantCount; ++v)
         for (auto [a, b] : materials_up_to(Variant(v), 16))
             if (files_[v][a][b]) out.push_back(files_[v][a][b].get());
     return out;

@@ -34,9 +34,9 @@ public:
 
 private:
     std::string dir_;
-    std::unique_ptr<TableFile> files_[2][17][17];
-    std::unique_ptr<MaterialIndex> index_[2][17][17];
-    int max_pieces_[2] = {0, 0};
+    std::unique_ptr<TableFile> files_[kVariantCount][17][17];
+    std::unique_ptr<MaterialIndex> index_[kVariantCount][17][17];
+    int max_pieces_[kVariantCount] = {};
     int turn_limit_ = kTableTurnLimit;
 };
 

@@ -54,7 +54,7 @@ public:
 
 private:
     const Tablebase& tables_;
-    std::unique_ptr<Loaded> loaded_[2][17][17];
+    std::unique_ptr<Loaded> loaded_[kVariantCount][17][17];
 };
 
 } // namespace

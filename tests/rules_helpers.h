@@ -24,7 +24,7 @@ inline std::string board(Variant v, const std::string& white, const std::string&
         std::istringstream in(points);
         for (std::string name; in >> name;) {
             const Square s = parse_square(name, v);
-            grid[std::size_t(rank_of(s))][std::size_t(file_of(s))] = piece;
+            grid[std::size_t(g.rank(s))][std::size_t(g.file(s))] = piece;
         }
     };
     place(white, 'W');

@@ -28,7 +28,7 @@ void check_moves(const Position& pos, const Rules& rules, const std::vector<Expe
         INFO("move " << e.text);
         const Move m = parse_move(pos, rules, e.text);
         CHECK(m.captured == points(e.captured, pos.variant()));
-        CHECK(square_name(m.from) == e.text.substr(0, 2));
+        CHECK(square_name(m.from, pos.variant()) == e.text.substr(0, 2));
         CHECK(list.contains(m));
     }
 }

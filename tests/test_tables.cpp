@@ -189,6 +189,20 @@ TEST_CASE("Tables agree with a brute-force solution with the no-capture counter"
     CHECK(classes[int(TableClass::Draw)] > 100);
 }
 
+// 9x3 does not fit the 9-wide layout (stride 3): the move generator's table-driven path.
+TEST_CASE("Tables of other board sizes agree with the brute force", "[tables][boards]") {
+    const auto classes = check_against_brute_force(*parse_variant("9x3"), 2, kTableTurnLimit);
+    CHECK(classes[int(TableClass::Win)] > 100);
+    CHECK(classes[int(TableClass::Loss)] > 10);
+}
+
+TEST_CASE("Tables of other board sizes agree with the brute force, 3 pieces",
+          "[tables][boards][slow]") {
+    const auto classes = check_against_brute_force(*parse_variant("9x3"), 3, kTableTurnLimit);
+    CHECK(classes[int(TableClass::Win)] > 100);
+    CHECK(classes[int(TableClass::Loss)] > 10);
+}
+
 TEST_CASE("Cursed wins and blessed losses agree with the brute force under a short limit",
           "[tables]") {
     // With a 5-turn limit many wins of 5x5 2v1 take too long: cursed wins and blessed losses.

@@ -337,8 +337,9 @@ void add_tables_command(CLI::App& app) {
         "build", "Solve every position with at most N pieces (each side at least one, either "
                  "side to move), smaller materials first; finished materials are kept, so a "
                  "stopped build resumes");
-    build->add_option("--variant", b->variant, "Board: tsivy (5x9) or dimy (5x5)")
-        ->check(CLI::IsMember({"tsivy", "dimy"}))
+    build
+        ->add_option("--variant", b->variant, "Board: " + std::string(kVariantHelp) + " (not telo)")
+        ->check(variant_validator())
         ->capture_default_str();
     build->add_option("--pieces", b->pieces, "At most this many pieces on the board (2 to 16)")
         ->required()

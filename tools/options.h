@@ -25,9 +25,19 @@ struct BoardOptions {
     Position make_position() const; // the --fen position, or the start position
 };
 
+// Accepts what parse_variant accepts (the one parser of variant names).
+inline CLI::Validator variant_validator() {
+    return CLI::Validator(
+        [](std::string& s) {
+            return parse_variant(s) ? std::string()
+                                    : "'" + s + "' is not a variant: " + std::string(kVariantHelp);
+        },
+        "VARIANT");
+}
+
 inline void BoardOptions::add_to(CLI::App& cmd, bool with_fen) {
-    cmd.add_option("--variant", variant, "Board: tsivy (5x9) or dimy (5x5)")
-        ->check(CLI::IsMember({"tsivy", "dimy"}))
+    cmd.add_option("--variant", variant, "Board: " + std::string(kVariantHelp))
+        ->check(variant_validator())
         ->capture_default_str();
     cmd.add_option("--rules", rules,
                    "Rule set: standard, firstturn (no chained capture on each side's first turn) "

@@ -40,7 +40,8 @@ void ExternalPlayer::ensure_started() {
     if (!process_.write_line("uci")) fault("crash", "engine closed its input at start-up");
     expect("uciok", config_.startup_timeout_ms, "start-up");
     std::vector<std::pair<std::string, std::string>> options = config_.options;
-    if (rules_.variant != Variant::Tsivy) options.emplace_back("Variant", "dimy");
+    if (rules_.variant != Variant::Tsivy)
+        options.emplace_back("Variant", std::string(variant_name(rules_.variant)));
     if (rules_.ruleset != RuleSet::Standard)
         options.emplace_back("Rules", std::string(ruleset_name(rules_.ruleset)));
     for (const auto& [name, value] : options)

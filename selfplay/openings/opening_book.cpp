@@ -47,7 +47,7 @@ std::vector<BookEntry> balanced_book(const OpeningTree& tree, std::uint64_t min_
             !range.contains(n->stats.score()))
             continue;
         const Position pos = Position::from_string(n->position, tree.rules().variant);
-        if (!pos.player() || count_moves(pos, tree.rules()) == 0) continue;
+        if (wiped_out(pos) || count_moves(pos, tree.rules()) == 0) continue;
         chosen.push_back(n);
     }
     std::vector<BookEntry> out;

@@ -30,7 +30,7 @@ void walk(Position& pos, const Rules& rules, int ply, int plies, std::vector<std
     MoveList list;
     generate_moves(pos, rules, list);
     if (ply == plies) {
-        if (!list.empty() && pos.player()) out.push_back({line, pos, 0, 0});
+        if (!list.empty() && !wiped_out(pos)) out.push_back({line, pos, 0, 0});
         return;
     }
     for (const Move& m : list) {

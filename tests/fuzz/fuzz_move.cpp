@@ -9,9 +9,11 @@
 FUZZ_TARGET(move) {
     using namespace fanorona;
     if (size == 0) return 0;
-    // The first byte picks the board and the rules; the rest is moves separated by spaces.
+    // The first byte picks the board (bit 0 and bits 3-7: variant code (bit0 + 2 * bits 3-7) mod
+    // kVariantCount, so 0 tsivy, 1 dimy, 5 telo) and the rules (bits 1-2); the rest is moves
+    // separated by spaces.
     Rules rules;
-    rules.variant = (data[0] & 1) ? Variant::Dimy : Variant::Tsivy;
+    rules.variant = Variant(((data[0] & 1) + 2 * (data[0] >> 3)) % kVariantCount);
     rules.ruleset = RuleSet((data[0] >> 1) % 3);
     const std::string_view text = fuzz::as_text(data + 1, size - 1);
     Game game(rules, Position::start(rules.variant));

@@ -10,8 +10,9 @@
 FUZZ_TARGET(position) {
     using namespace fanorona;
     if (size == 0) return 0;
-    // The first byte picks the board; the rest is the string.
-    const Variant v = (data[0] & 1) ? Variant::Dimy : Variant::Tsivy;
+    // The first byte picks the board (0 tsivy, 1 dimy, ... every variant code); the rest is the
+    // string.
+    const Variant v = Variant(data[0] % kVariantCount);
     const std::string_view text = fuzz::as_text(data + 1, size - 1);
     Position p;
     try {

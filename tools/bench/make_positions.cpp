@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/weights_file.h"
+#include "tools/options.h"
 #include "tuner/synthetic.h"
 
 int main(int argc, char** argv) {
@@ -21,8 +22,8 @@ int main(int argc, char** argv) {
     app.add_option("--positions", positions, "Play games until the log holds this many positions")
         ->capture_default_str();
     app.add_option("--out", out, "The positions log to write")->required();
-    app.add_option("--variant", variant, "tsivy or dimy")
-        ->check(CLI::IsMember({"tsivy", "dimy"}))
+    app.add_option("--variant", variant, std::string(kVariantHelp))
+        ->check(fanorona::cli::variant_validator())
         ->capture_default_str();
     app.add_option("--rules", rules, "standard, firstturn or vela")
         ->check(CLI::IsMember({"standard", "firstturn", "vela"}))

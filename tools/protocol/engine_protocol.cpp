@@ -130,7 +130,10 @@ void EngineProtocol::cmd_uci() {
     send("option name Params type string default <empty>");
     send("option name Tables type string default " +
          (spec_.tables_dir.empty() ? std::string("<empty>") : spec_.tables_dir));
-    send("option name Variant type combo default tsivy var tsivy var dimy");
+    std::string variants = "option name Variant type combo default tsivy";
+    for (int v = 0; v < kVariantCount; ++v)
+        variants += " var " + std::string(variant_name(Variant(v)));
+    send(variants);
     send("option name Rules type combo default standard var standard var firstturn var vela");
     const SearchParams current = spec_.search_params(); // list() views it: it must outlive the loop
     for (const SearchParam& p : current.list())
@@ -190,7 +193,9 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
 void EngineProtocol::set_rules_option(const std::string& key, const std::string& value) {
     if (key == "variant") {
         const auto v = parse_variant(lower(value));
-        if (!v) throw std::invalid_argument("Variant: '" + value + "' is not tsivy or dimy");
+        if (!v)
+            throw std::invalid_argument("Variant: '" + value +
+                                        "' is not a variant: " + std::string(kVariantHelp));
         rules_.variant = *v;
         game_ = Game(rules_, Position::start(rules_.variant));
     } else if (key == "rules") {

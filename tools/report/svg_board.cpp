@@ -11,9 +11,9 @@ namespace {
 struct Layout {
     int spacing;
     int margin;
-    int height; // points per column
-    double x(Square s) const { return margin + file_of(s) * spacing; }
-    double y(Square s) const { return margin + (height - 1 - rank_of(s)) * spacing; }
+    const Geometry& g;
+    double x(Square s) const { return margin + g.file(s) * spacing; }
+    double y(Square s) const { return margin + (g.height - 1 - g.rank(s)) * spacing; }
 };
 
 std::string line(double x1, double y1, double x2, double y2) {
@@ -27,6 +27,7 @@ BoardMarks move_marks(const Position& before, const Rules& rules, const Move& m)
     marks.captured = m.captured;
     marks.captured_color = ~before.side_to_move();
     marks.path.push_back(m.from);
+    if (m.from == m.to) return marks; // a Fanoron-telo placement: no path to draw
     const StepPath path = find_path(before, rules, m);
     for (int i = 0; i < path.length; ++i) marks.path.push_back(path.steps[i].to);
     if (path.length == 0) marks.path.push_back(m.to);
@@ -36,7 +37,7 @@ BoardMarks move_marks(const Position& before, const Rules& rules, const Move& m)
 std::string board_svg(const Position& pos, const BoardMarks& marks, const std::string& caption,
                       int spacing) {
     const Geometry& g = pos.geo();
-    const Layout L{spacing, spacing * 2 / 3 + 6, g.height};
+    const Layout L{spacing, spacing * 2 / 3 + 6, g};
     const int width = 2 * L.margin + (g.width - 1) * spacing;
     const int height = 2 * L.margin + (g.height - 1) * spacing;
     std::string out = fmt("<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -60,10 +61,10 @@ std::string board_svg(const Position& pos, const BoardMarks& marks, const std::s
     out += "<path class=\"lines\" d=\"" + d + "\"/>";
     // Coordinates.
     for (int x = 0; x < g.width; ++x)
-        out += fmt("<text class=\"coord\" x=\"%.1f\" y=\"%d\">%c</text>", L.x(make_square(x, 0)),
+        out += fmt("<text class=\"coord\" x=\"%.1f\" y=\"%d\">%c</text>", L.x(g.square(x, 0)),
                    height - 4, char('a' + x));
     for (int y = 0; y < g.height; ++y)
-        out += fmt("<text class=\"coord\" x=\"5\" y=\"%.1f\">%d</text>", L.y(make_square(0, y)) + 4,
+        out += fmt("<text class=\"coord\" x=\"5\" y=\"%.1f\">%d</text>", L.y(g.square(0, y)) + 4,
                    y + 1);
     const double r = spacing * 0.36;
     // The last move: start point ringed, path as a polyline, arrowhead at the end.
