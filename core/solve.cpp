@@ -3,6 +3,8 @@
 
 #include "core/solve.h"
 
+#include "core/solve_graph.h"
+
 #include <algorithm>
 #include <climits>
 
@@ -49,7 +51,8 @@ std::string_view line_end_name(LineEnd e) {
     return "none";
 }
 
-Solver::Solver(std::size_t hash_mb) : table_(hash_mb) {}
+Solver::Solver(std::size_t hash_mb)
+    : table_(hash_mb), graph_limit_(std::max<std::size_t>(10000, hash_mb * 4096)) {}
 
 bool Solver::out_of_budget() {
     const double s = seconds_since(start_);
@@ -190,10 +193,30 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     MoveList root_moves;
     generate_moves(root, rules_, root_moves);
     for (const Move& m : root_moves) res.moves.push_back({m, {}});
-    std::vector<int> win_height(root_moves.count, 0), loss_height(root_moves.count, 0);
     report_ = {};
     report_.moves = root_moves.count;
     if (root_moves.empty()) res.value = {-1, -1};
+    // A graph small enough to enumerate is solved whole (draws in cycles included).
+    const auto g =
+        graph_limit_ ? solve_graph(root, rules_, tables_.get(), table_pieces_, graph_limit_, nodes_)
+                     : std::nullopt;
+    if (g) {
+        for (SolvedMove& sm : res.moves) {
+            Position next = root;
+            next.make_move(sm.move);
+            const int v = -g->value[g->find(next.hash())];
+            sm.value = {v, v};
+        }
+        res.value = {g->value[0], g->value[0]};
+        res.complete = true;
+        res.graph = true;
+        res.graph_positions = g->value.size();
+        res.nodes = nodes_;
+        res.line = graph_line(*g, root, res.line_end);
+        res.seconds = seconds_since(start_);
+        progress_ = nullptr;
+        return res;
+    }
     for (int depth = 1; !res.value.exact() && depth < kMaxDepth && !stopped_; ++depth) {
         res.depth = report_.depth = depth;
         for (int i = 0; i < root_moves.count && !stopped_; ++i) {
@@ -205,8 +228,6 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
             int heights[2] = {0, 0};
             tighten(child, depth - 1, heights);
             sm.value = {-child.hi, -child.lo};
-            if (sm.value.lo == 1) win_height[i] = heights[1];
-            if (sm.value.hi == -1) loss_height[i] = heights[0];
             ValueBounds rb{-1, -1};
             report_.proven_moves = 0;
             for (const SolvedMove& x : res.moves) {
@@ -229,6 +250,54 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     res.seconds = seconds_since(start_);
     progress_ = nullptr;
     return res;
+}
+
+// The optimal line from `root` by the graph's values and levels.
+std::vector<Move> Solver::graph_line(const GameGraph& g, const Position& root, LineEnd& end) {
+    std::vector<Move> line;
+    std::vector<Key> seen{root.hash()};
+    Position p = root;
+    end = LineEnd::Length;
+    MoveList moves;
+    for (int turn = 0; turn < kMaxLine; ++turn) {
+        generate_moves(p, rules_, moves);
+        if (moves.empty()) {
+            end = LineEnd::NoMoves;
+            return line;
+        }
+        const int node = g.find(p.hash());
+        const int value = g.value[node];
+        int best = -1, best_level = 0;
+        const Bitboard all = p.player() | p.opponent();
+        std::optional<std::vector<TableMove>> ranked;
+        if (table_pieces_ && p.opponent() && popcount(all) <= table_pieces_)
+            ranked = rank_table_moves(*tables_, p);
+        for (int i = 0; i < moves.count && best < 0 && ranked; ++i)
+            if (moves[i] == ranked->front().move) best = i;
+        for (int i = 0; i < moves.count && !ranked; ++i) {
+            Position next = p;
+            next.make_move(moves[i]);
+            const int c = g.find(next.hash());
+            if (g.value[c] != -value) continue;
+            const int level = g.level[c];
+            if (best < 0 || (value == 1 && level < best_level) ||
+                (value == -1 && level > best_level))
+                best = i, best_level = level;
+            if (value == 0) break;
+        }
+        if (best < 0) {
+            end = LineEnd::Unproven;
+            return line;
+        }
+        line.push_back(moves[best]);
+        p.make_move(moves[best]);
+        if (std::find(seen.begin(), seen.end(), p.hash()) != seen.end()) {
+            end = LineEnd::Repetition;
+            return line;
+        }
+        seen.push_back(p.hash());
+    }
+    return line;
 }
 
 // The optimal line from `root` of value `value` for its side to move (see SolveResult).

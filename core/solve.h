@@ -13,7 +13,10 @@
 // node (graph-history interaction) depends on the path and is not stored; everything stored in
 // the table is a proven, path-independent bound. Captures are irreversible, so only positions
 // since the last capture are compared. With endgame tables, positions they cover are leaves.
-// The root's moves are solved one by one, each from its own position (a move's value is then
+// First, when every position reachable from the root (through captures too, table positions as
+// leaves) fits in a graph of about 4096 positions per MB of --hash, the graph is enumerated and
+// solved by retrograde analysis (solve_graph.h): exact, cycles included. Otherwise the search:
+// the root's moves are solved one by one, each from its own position (a move's value is then
 // its true value, independent of the root), so a budget that runs out leaves every proven move
 // with its value and bounds on the root's value.
 
@@ -29,6 +32,8 @@
 #include "core/solve_table.h"
 
 namespace fanorona {
+
+struct GameGraph;
 
 // Bounds on a value for the side to move (-1 loss, 0 draw, +1 win): lo <= value <= hi.
 struct ValueBounds {
@@ -79,7 +84,9 @@ struct SolveResult {
     std::uint64_t nodes = 0;
     std::uint64_t table_hits = 0;
     double seconds = 0;
-    int depth = 0; // the deepest iteration started
+    int depth = 0;                   // the deepest iteration started
+    bool graph = false;              // solved by enumerating the whole graph (solve_graph.h)
+    std::size_t graph_positions = 0; // the positions of that graph
 };
 
 // Solves positions; owns its table and buffers (one thread). The variant's standard rules.
@@ -90,6 +97,9 @@ public:
     explicit Solver(std::size_t hash_mb = 64);
     // Positions the tables hold become leaves (nullptr: search to the end).
     void set_tables(std::shared_ptr<const EndgameProbe> tables) { tables_ = std::move(tables); }
+    // The largest graph solved whole (positions); 0: search only. Default: 4096 per MB of hash
+    // (at least 10,000).
+    void set_graph_limit(std::size_t positions) { graph_limit_ = positions; }
     // `progress` is called about every `interval` seconds.
     SolveResult solve(const Position& pos, const SolveLimits& limits = {},
                       const std::function<void(const SolveProgress&)>& progress = {},
@@ -111,9 +121,11 @@ private:
     void tighten(ValueBounds& b, int depth, int heights[2]);
     bool out_of_budget();
     void order(MoveList& moves);
+    std::vector<Move> graph_line(const GameGraph& g, const Position& root, LineEnd& end);
     std::vector<Move> optimal_line(const Position& root, int value, int depth, LineEnd& end);
 
     SolveTable table_;
+    std::size_t graph_limit_;
     std::shared_ptr<const EndgameProbe> tables_;
     Rules rules_;
     int table_pieces_ = 0;

@@ -51,6 +51,7 @@ void check_random(Variant v, int pieces, int count) {
     const auto small = std::make_shared<const tables::Tablebase>(small_dir);
     std::mt19937_64 rng(20261201 + int(v));
     int seen[3] = {0, 0, 0};
+    int searched = 0;
     for (int n = 0; n < count; ++n) {
         const int total = 2 + int(rng() % std::uint64_t(pieces - 1));
         const int a = 1 + int(rng() % std::uint64_t(total - 1));
@@ -58,21 +59,28 @@ void check_random(Variant v, int pieces, int count) {
         INFO(pos.to_string());
         const int expected = table_value(*tb, pos);
         ++seen[expected + 1];
-        for (bool with_tables : {false, true}) {
+        for (int mode = 0; mode < 3; ++mode) {
+            // 0: the graph; 1: the graph with the smaller tables; 2: search only, with them.
             Solver solver(4);
-            if (with_tables) solver.set_tables(small);
-            const SolveResult r = solver.solve(pos, {20000000, 0});
-            REQUIRE(r.complete);
-            CHECK(r.value.lo == expected);
+            if (mode > 0) solver.set_tables(small);
+            if (mode == 2) solver.set_graph_limit(0);
+            const SolveResult r = solver.solve(pos, {200000, 0});
+            CHECK(r.graph == (mode < 2));
+            if (mode < 2) REQUIRE(r.complete);
+            if (mode == 2) searched += r.complete;
+            if (r.complete) CHECK(r.value.lo == expected);
+            // Every first move's bounds hold its true value.
             for (const SolvedMove& m : r.moves) {
-                if (!m.value.exact()) continue; // a win proven by another move: not needed
                 Position next = pos;
                 next.make_move(m.move);
-                const int child = next.player() ? table_value(*tb, next) : -1;
-                CHECK(m.value.lo == -child);
+                const int value = next.player() ? -table_value(*tb, next) : 1;
+                CHECK(m.value.lo <= value);
+                CHECK(value <= m.value.hi);
             }
         }
     }
+    // The search alone proves most of them (every one it proves is checked above).
+    CHECK(searched > count / 2);
     // The sample holds every kind of value.
     CHECK(seen[0] > 0);
     CHECK(seen[1] > 0);
@@ -114,6 +122,17 @@ TEST_CASE("A forced win is solved with a legal line that ends in the win", "[sol
     generate_moves(end, Rules{Variant::Dimy}, moves);
     CHECK(moves.empty());
     CHECK(end.side_to_move() == Color::Black);
+    // The same by the search alone: its line follows the shortest proofs.
+    Solver search(4);
+    search.set_graph_limit(0);
+    const SolveResult s = search.solve(pos);
+    REQUIRE(s.complete);
+    CHECK_FALSE(s.graph);
+    CHECK(s.value == ValueBounds{1, 1});
+    CHECK(s.line_end == LineEnd::NoMoves);
+    CHECK(s.line.size() % 2 == 1);
+    generate_moves(replay(pos, s.line), Rules{Variant::Dimy}, moves);
+    CHECK(moves.empty());
     // The same with tables: the line goes on through them by their best moves.
     Solver with_tables(4);
     with_tables.set_tables(build("solve_win", Variant::Dimy, 2));
@@ -141,6 +160,7 @@ TEST_CASE("A drawn position with cycles is a draw whose line ends in a repetitio
 TEST_CASE("A budget stops the solver with what it proved", "[solve]") {
     const Position pos = Position::start(Variant::Dimy);
     Solver solver(4);
+    solver.set_graph_limit(0);
     int reports = 0;
     const SolveResult r = solver.solve(
         pos, {30000, 0}, [&](const SolveProgress&) { ++reports; }, 0);

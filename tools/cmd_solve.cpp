@@ -23,6 +23,7 @@ struct SolveOptions {
     std::uint64_t max_nodes = 0;
     double max_seconds = 0;
     int hash_mb = 64;
+    long long graph = -1;
     std::string json;
     bool quiet = false;
 };
@@ -38,6 +39,7 @@ void run_solve(const SolveOptions& o) {
     const Position root = o.board.make_position();
     const Rules rules{root.variant()};
     Solver solver(std::size_t(o.hash_mb));
+    if (o.graph >= 0) solver.set_graph_limit(std::size_t(o.graph));
     std::string tables_note = "none (searched to the end)";
     if (!o.tables.empty()) {
         std::shared_ptr<const tables::Tablebase> tb;
@@ -89,6 +91,11 @@ void run_solve(const SolveOptions& o) {
     if (r.complete)
         std::printf("line %s (%s)\n", line_text.empty() ? "-" : line_text.c_str(),
                     std::string(line_end_name(r.line_end)).c_str());
+    if (r.graph)
+        std::printf("method graph (%zu positions enumerated and solved by retrograde analysis)\n",
+                    r.graph_positions);
+    else
+        std::printf("method search (iterative deepening to depth %d)\n", r.depth);
     std::printf("nodes %llu time %.3f s nps %.0f depth %d table hits %llu\n",
                 (unsigned long long)r.nodes, r.seconds, nps, r.depth,
                 (unsigned long long)r.table_hits);
@@ -108,6 +115,8 @@ void run_solve(const SolveOptions& o) {
         {"seconds", r.seconds},
         {"nps", std::llround(nps)},
         {"depth", r.depth},
+        {"method", r.graph ? "graph" : "search"},
+        {"graph_positions", r.graph_positions},
         {"table_hits", r.table_hits},
         {"tables", o.tables.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.tables)},
         {"max_nodes", o.max_nodes},
@@ -137,6 +146,11 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("--hash", o->hash_mb, "The solver's table, MB")
         ->capture_default_str()
         ->check(CLI::Range(1, 65536));
+    cmd->add_option("--graph", o->graph,
+                    "Enumerate the whole game graph and solve it by retrograde analysis when at "
+                    "most this many positions are reachable, else search (default: 4096 per MB of "
+                    "--hash, at least 10000; 0: search only)")
+        ->check(CLI::Range(0LL, 1LL << 40));
     cmd->add_option("--json", o->json,
                     "Also write the result as JSON to this file (a summary line on stdout)");
     cmd->add_flag("--quiet", o->quiet, "No progress lines on stderr");
