@@ -265,13 +265,17 @@ std::vector<Move> Solver::graph_line(const GameGraph& g, const Position& root, L
             end = LineEnd::NoMoves;
             return line;
         }
-        const int node = g.find(p.hash());
-        const int value = g.value[node];
         int best = -1, best_level = 0;
         const Bitboard all = p.player() | p.opponent();
         std::optional<std::vector<TableMove>> ranked;
         if (table_pieces_ && p.opponent() && popcount(all) <= table_pieces_)
             ranked = rank_table_moves(*tables_, p);
+        const int node = g.find(p.hash());
+        if (!ranked && node < 0) {
+            end = LineEnd::Unproven;
+            return line;
+        }
+        const int value = ranked ? 0 : g.value[node];
         for (int i = 0; i < moves.count && best < 0 && ranked; ++i)
             if (moves[i] == ranked->front().move) best = i;
         for (int i = 0; i < moves.count && !ranked; ++i) {

@@ -1,4 +1,5 @@
-// Enumeration of a game graph and its retrograde solution (see solve_graph.h).
+// Enumeration of a game graph and its retrograde solution (see solve_graph.h). The root is always
+// expanded (its moves get values even when the tables hold it).
 
 #include "core/solve_graph.h"
 
@@ -21,7 +22,7 @@ std::optional<GameGraph> solve_graph(const Position& root, const Rules& rules,
         ++nodes;
         const Bitboard all = pos.player() | pos.opponent();
         std::optional<TableValue> tv;
-        if (tables && pos.player() && pos.opponent() && popcount(all) <= table_pieces)
+        if (i > 0 && tables && pos.player() && pos.opponent() && popcount(all) <= table_pieces)
             tv = tables->probe(pos);
         if (tv) {
             known[i] = std::int8_t(table_outcome(*tv, rules, 0));

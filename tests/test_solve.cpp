@@ -63,7 +63,7 @@ void check_random(Variant v, int pieces, int count) {
             // 0: the graph; 1: the graph with the smaller tables; 2: search only, with them.
             Solver solver(4);
             if (mode > 0) solver.set_tables(small);
-            if (mode == 2) solver.set_graph_limit(0);
+            solver.set_graph_limit(mode == 2 ? 0 : 1000000);
             const SolveResult r = solver.solve(pos, {200000, 0});
             CHECK(r.graph == (mode < 2));
             if (mode < 2) REQUIRE(r.complete);
@@ -201,7 +201,8 @@ TEST_CASE("fanorona solve: values, JSON and errors", "[solve][cli]") {
     CHECK(partial["value"] == "unknown");
     CHECK(partial["complete"] == false);
 
-    for (const std::string bad : {"--variant dimy --fen 'W5/5/5/5/5 w'", "--variant nine",
+    for (const std::string& bad :
+         std::vector<std::string>{"--variant dimy --fen 'W5/5/5/5/5 w'", "--variant nine",
                                   "--rules vela", "--variant dimy --tables " + dir + "/none"}) {
         r = test_cli::run_cli("solve " + bad);
         INFO(bad);
