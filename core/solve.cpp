@@ -127,6 +127,24 @@ Solver::TestResult Solver::test(int t, int depth, int ply) {
         if (e->hi < t) return {Answer::No, e->hi_height, kNoRep};
         if (e->unknown[t] >= depth) return {Answer::Unknown, 0, kNoRep};
     }
+    // Fewer pieces than any graph that did not fit: solve this position's graph whole and keep
+    // every value in it.
+    if (const int pieces = popcount(pos_.player() | pos_.opponent()); pieces < graph_pieces_) {
+        std::uint64_t n = 0;
+        const auto g = solve_graph(pos_, rules_, tables_.get(), table_pieces_, graph_limit_, n);
+        nodes_ += n;
+        if (!g) {
+            graph_pieces_ = pieces;
+        } else {
+            ++graphs_;
+            for (const auto& [key, i] : g->index) {
+                SolveEntry& e = table_.slot(key);
+                e.lo = e.hi = g->value[i];
+                e.lo_height = e.hi_height = clamp_height(g->level[i]);
+            }
+            return {answer(g->value[0]), g->level[0], kNoRep};
+        }
+    }
     if (lists_.size() <= std::size_t(ply)) lists_.resize(ply + 1);
     MoveList& moves = lists_[ply];
     generate_moves(pos_, rules_, moves);
@@ -200,6 +218,8 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     const auto g =
         graph_limit_ ? solve_graph(root, rules_, tables_.get(), table_pieces_, graph_limit_, nodes_)
                      : std::nullopt;
+    graph_pieces_ = graph_limit_ ? popcount(root.player() | root.opponent()) : 0;
+    graphs_ = 0;
     if (g) {
         for (SolvedMove& sm : res.moves) {
             Position next = root;
@@ -247,6 +267,7 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
         res.line = optimal_line(root, res.value.lo, std::max(res.depth, 1), res.line_end);
     }
     res.table_hits = table_hits_;
+    res.graphs = graphs_;
     res.seconds = seconds_since(start_);
     progress_ = nullptr;
     return res;

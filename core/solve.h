@@ -87,6 +87,7 @@ struct SolveResult {
     int depth = 0;                   // the deepest iteration started
     bool graph = false;              // solved by enumerating the whole graph (solve_graph.h)
     std::size_t graph_positions = 0; // the positions of that graph
+    std::uint64_t graphs = 0;        // graphs the search solved whole (their values kept)
 };
 
 // Solves positions; owns its table and buffers (one thread). The variant's standard rules.
@@ -126,6 +127,8 @@ private:
 
     SolveTable table_;
     std::size_t graph_limit_;
+    int graph_pieces_ = 0; // positions with fewer pieces get their graphs solved whole
+    std::uint64_t graphs_ = 0;
     std::shared_ptr<const EndgameProbe> tables_;
     Rules rules_;
     int table_pieces_ = 0;

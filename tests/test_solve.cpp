@@ -51,7 +51,7 @@ void check_random(Variant v, int pieces, int count) {
     const auto small = std::make_shared<const tables::Tablebase>(small_dir);
     std::mt19937_64 rng(20261201 + int(v));
     int seen[3] = {0, 0, 0};
-    int searched = 0;
+    int searched = 0, inner = 0;
     for (int n = 0; n < count; ++n) {
         const int total = 2 + int(rng() % std::uint64_t(pieces - 1));
         const int a = 1 + int(rng() % std::uint64_t(total - 1));
@@ -59,15 +59,17 @@ void check_random(Variant v, int pieces, int count) {
         INFO(pos.to_string());
         const int expected = table_value(*tb, pos);
         ++seen[expected + 1];
-        for (int mode = 0; mode < 3; ++mode) {
-            // 0: the graph; 1: the graph with the smaller tables; 2: search only, with them.
+        for (int mode = 0; mode < 4; ++mode) {
+            // 0: the graph; 1: the graph with the smaller tables; 2: search only, with them;
+            // 3: the search with small graphs inside, no tables.
             Solver solver(4);
-            if (mode > 0) solver.set_tables(small);
-            solver.set_graph_limit(mode == 2 ? 0 : 1000000);
+            if (mode == 1 || mode == 2) solver.set_tables(small);
+            solver.set_graph_limit(mode == 2 ? 0 : mode == 3 ? 300 : 1000000);
             const SolveResult r = solver.solve(pos, {200000, 0});
-            CHECK(r.graph == (mode < 2));
+            if (mode < 2) CHECK(r.graph);
             if (mode < 2) REQUIRE(r.complete);
             if (mode == 2) searched += r.complete;
+            if (mode == 3) inner += r.graphs > 0;
             if (r.complete) CHECK(r.value.lo == expected);
             // Every first move's bounds hold its true value.
             for (const SolvedMove& m : r.moves) {
@@ -81,6 +83,7 @@ void check_random(Variant v, int pieces, int count) {
     }
     // The search alone proves most of them (every one it proves is checked above).
     CHECK(searched > count / 2);
+    CHECK(inner > 0);
     // The sample holds every kind of value.
     CHECK(seen[0] > 0);
     CHECK(seen[1] > 0);

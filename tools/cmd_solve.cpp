@@ -95,7 +95,9 @@ void run_solve(const SolveOptions& o) {
         std::printf("method graph (%zu positions enumerated and solved by retrograde analysis)\n",
                     r.graph_positions);
     else
-        std::printf("method search (iterative deepening to depth %d)\n", r.depth);
+        std::printf("method search (iterative deepening to depth %d, %llu graphs solved whole "
+                    "inside)\n",
+                    r.depth, (unsigned long long)r.graphs);
     std::printf("nodes %llu time %.3f s nps %.0f depth %d table hits %llu\n",
                 (unsigned long long)r.nodes, r.seconds, nps, r.depth,
                 (unsigned long long)r.table_hits);
@@ -117,6 +119,7 @@ void run_solve(const SolveOptions& o) {
         {"depth", r.depth},
         {"method", r.graph ? "graph" : "search"},
         {"graph_positions", r.graph_positions},
+        {"graphs", r.graphs},
         {"table_hits", r.table_hits},
         {"tables", o.tables.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.tables)},
         {"max_nodes", o.max_nodes},
@@ -146,10 +149,13 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("--hash", o->hash_mb, "The solver's table, MB")
         ->capture_default_str()
         ->check(CLI::Range(1, 65536));
-    cmd->add_option("--graph", o->graph,
-                    "Enumerate the whole game graph and solve it by retrograde analysis when at "
-                    "most this many positions are reachable, else search (default: 4096 per MB of "
-                    "--hash, at least 10000; 0: search only)")
+    cmd->add_option(
+           "--graph", o->graph,
+           "Enumerate the whole game graph and solve it by retrograde analysis when at "
+           "most this many positions are reachable, else search (and solve whole the graph "
+           "of any position with fewer pieces than the smallest graph that did not fit) (default: "
+           "4096 per MB of "
+           "--hash, at least 10000; 0: search only)")
         ->check(CLI::Range(0LL, 1LL << 40));
     cmd->add_option("--json", o->json,
                     "Also write the result as JSON to this file (a summary line on stdout)");
