@@ -262,8 +262,10 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     res.complete = res.value.exact();
     res.nodes = nodes_;
     if (res.complete) {
-        limits_.max_nodes = nodes_ + std::max<std::uint64_t>(nodes_, 2000000);
-        limits_.max_seconds = 0;
+        // The line's own proofs: a quarter of the budget again (at least 2 million nodes).
+        limits_.max_nodes = nodes_ + std::max<std::uint64_t>(nodes_ / 4, 2000000);
+        limits_.max_seconds =
+            limits.max_seconds > 0 ? seconds_since(start_) + limits.max_seconds / 4 : 0;
         res.line = optimal_line(root, res.value.lo, std::max(res.depth, 1), res.line_end);
     }
     res.table_hits = table_hits_;
