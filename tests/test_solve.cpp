@@ -1,6 +1,7 @@
 // Tests of the solver (core/solve.h) against endgame tables built here, its optimal lines, its
 // cycles, its budget, and `fanorona solve`.
 
+#include <algorithm>
 #include <random>
 
 #include <catch2/catch.hpp>
