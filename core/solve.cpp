@@ -211,6 +211,7 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     MoveList root_moves;
     generate_moves(root, rules_, root_moves);
     for (const Move& m : root_moves) res.moves.push_back({m, {}});
+    std::vector<int> root_height(root_moves.count, 0); // the decisive proofs' heights
     report_ = {};
     report_.moves = root_moves.count;
     if (root_moves.empty()) res.value = {-1, -1};
@@ -248,6 +249,8 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
             int heights[2] = {0, 0};
             tighten(child, depth - 1, heights);
             sm.value = {-child.hi, -child.lo};
+            if (sm.value.lo == 1) root_height[i] = heights[1];
+            if (sm.value.hi == -1) root_height[i] = heights[0];
             ValueBounds rb{-1, -1};
             report_.proven_moves = 0;
             for (const SolvedMove& x : res.moves) {
@@ -266,7 +269,24 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
         limits_.max_nodes = nodes_ + std::max<std::uint64_t>(nodes_ / 4, 2000000);
         limits_.max_seconds =
             limits.max_seconds > 0 ? seconds_since(start_) + limits.max_seconds / 4 : 0;
-        res.line = optimal_line(root, res.value.lo, std::max(res.depth, 1), res.line_end);
+        // The first move from what the root's solve proved (the table may have lost it since).
+        int first = -1;
+        for (int i = 0; i < root_moves.count; ++i) {
+            const ValueBounds& v = res.moves[i].value;
+            if (!v.exact() || v.lo != res.value.lo) continue;
+            if (first < 0 || (v.lo == 1 && root_height[i] < root_height[first]) ||
+                (v.lo == -1 && root_height[i] > root_height[first]))
+                first = i;
+        }
+        if (first < 0) {
+            res.line_end = LineEnd::NoMoves;
+        } else {
+            Position next = root;
+            next.make_move(root_moves[first]);
+            res.line = optimal_line(next, -res.value.lo, std::max(res.depth, 1), root.hash(),
+                                    res.line_end);
+            res.line.insert(res.line.begin(), root_moves[first]);
+        }
     }
     res.table_hits = table_hits_;
     res.graphs = graphs_;
@@ -328,9 +348,10 @@ std::vector<Move> Solver::graph_line(const GameGraph& g, const Position& root, L
 }
 
 // The optimal line from `root` of value `value` for its side to move (see SolveResult).
-std::vector<Move> Solver::optimal_line(const Position& root, int value, int depth, LineEnd& end) {
+std::vector<Move> Solver::optimal_line(const Position& root, int value, int depth, Key before,
+                                       LineEnd& end) {
     std::vector<Move> line;
-    std::vector<Key> seen{root.hash()};
+    std::vector<Key> seen{before, root.hash()};
     Position p = root;
     end = LineEnd::Length;
     MoveList moves;

@@ -123,7 +123,10 @@ private:
     bool out_of_budget();
     void order(MoveList& moves);
     std::vector<Move> graph_line(const GameGraph& g, const Position& root, LineEnd& end);
-    std::vector<Move> optimal_line(const Position& root, int value, int depth, LineEnd& end);
+    // The line from `root` (of `value` for its side to move), the position `before` it
+    // counting for repetitions.
+    std::vector<Move> optimal_line(const Position& root, int value, int depth, Key before,
+                                   LineEnd& end);
 
     SolveTable table_;
     std::size_t graph_limit_;
