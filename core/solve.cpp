@@ -264,6 +264,8 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     }
     res.complete = res.value.exact();
     res.nodes = nodes_;
+    res.table_hits = table_hits_;
+    res.seconds = seconds_since(start_);
     if (res.complete) {
         // The line's own proofs: a quarter of the budget again (at least 2 million nodes).
         limits_.max_nodes = nodes_ + std::max<std::uint64_t>(nodes_ / 4, 2000000);
@@ -288,9 +290,9 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
             res.line.insert(res.line.begin(), root_moves[first]);
         }
     }
-    res.table_hits = table_hits_;
     res.graphs = graphs_;
-    res.seconds = seconds_since(start_);
+    res.line_nodes = nodes_ - res.nodes;
+    res.line_seconds = seconds_since(start_) - res.seconds;
     progress_ = nullptr;
     return res;
 }

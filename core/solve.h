@@ -81,9 +81,11 @@ struct SolveResult {
     std::vector<SolvedMove> moves; // every legal root move, in generation order
     std::vector<Move> line;
     LineEnd line_end = LineEnd::None;
-    std::uint64_t nodes = 0;
+    std::uint64_t nodes = 0; // the proof's (the line's own proofs not counted)
     std::uint64_t table_hits = 0;
-    double seconds = 0;
+    double seconds = 0;           // the proof's
+    std::uint64_t line_nodes = 0; // the line's own proofs
+    double line_seconds = 0;
     int depth = 0;                   // the deepest iteration started
     bool graph = false;              // solved by enumerating the whole graph (solve_graph.h)
     std::size_t graph_positions = 0; // the positions of that graph

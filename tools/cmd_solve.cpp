@@ -89,8 +89,10 @@ void run_solve(const SolveOptions& o) {
         p.make_move(m);
     }
     if (r.complete)
-        std::printf("line %s (%s)\n", line_text.empty() ? "-" : line_text.c_str(),
-                    std::string(line_end_name(r.line_end)).c_str());
+        std::printf("line %s (%s; its own proofs: %llu nodes, %.3f s)\n",
+                    line_text.empty() ? "-" : line_text.c_str(),
+                    std::string(line_end_name(r.line_end)).c_str(),
+                    (unsigned long long)r.line_nodes, r.line_seconds);
     if (r.graph)
         std::printf("method graph (%zu positions enumerated and solved by retrograde analysis)\n",
                     r.graph_positions);
@@ -113,6 +115,8 @@ void run_solve(const SolveOptions& o) {
         {"moves", jmoves},
         {"line", jline},
         {"line_end", r.complete ? line_end_name(r.line_end) : "none"},
+        {"line_nodes", r.line_nodes},
+        {"line_seconds", r.line_seconds},
         {"nodes", r.nodes},
         {"seconds", r.seconds},
         {"nps", std::llround(nps)},
