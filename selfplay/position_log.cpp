@@ -11,8 +11,6 @@ namespace {
 
 constexpr char kMagic[8] = {'F', 'N', 'R', 'P', 'O', 'S', '\r', '\n'};
 constexpr std::uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" little-endian
-constexpr int kHeaderBytes = 16;
-constexpr int kChunkHeaderBytes = 12;
 constexpr std::uint32_t kMaxChunkRecords = 1u << 20;
 
 void put_le(std::uint8_t* out, std::uint64_t v, int bytes) {
@@ -68,7 +66,7 @@ PositionRecord decode_record(const std::uint8_t* b) {
 }
 
 std::string encode_log_header(const PositionLogHeader& h) {
-    std::string out(kHeaderBytes, '\0');
+    std::string out(kPositionLogHeaderBytes, '\0');
     auto* p = reinterpret_cast<std::uint8_t*>(out.data());
     std::memcpy(p, kMagic, 8);
     put_le(p + 8, kPositionLogVersion, 2);
@@ -79,15 +77,17 @@ std::string encode_log_header(const PositionLogHeader& h) {
 }
 
 std::string encode_chunk(const std::vector<PositionRecord>& records) {
-    std::string out(kChunkHeaderBytes + records.size() * kPositionRecordBytes, '\0');
+    std::string out(kPositionChunkHeaderBytes + records.size() * kPositionRecordBytes, '\0');
     auto* p = reinterpret_cast<std::uint8_t*>(out.data());
     for (std::size_t i = 0; i < records.size(); ++i) {
         const auto rec = encode_record(records[i]);
-        std::memcpy(p + kChunkHeaderBytes + i * kPositionRecordBytes, rec.data(), rec.size());
+        std::memcpy(p + kPositionChunkHeaderBytes + i * kPositionRecordBytes, rec.data(),
+                    rec.size());
     }
     put_le(p, kChunkMagic, 4);
     put_le(p + 4, records.size(), 4);
-    put_le(p + 8, checksum(p + kChunkHeaderBytes, records.size() * kPositionRecordBytes), 4);
+    put_le(p + 8, checksum(p + kPositionChunkHeaderBytes, records.size() * kPositionRecordBytes),
+           4);
     return out;
 }
 
@@ -98,8 +98,8 @@ PositionLog scan_log(const std::string& path,
     std::ifstream in(path, std::ios::binary);
     if (!in) throw PositionLogError(path + ": cannot open for reading");
     PositionLog log;
-    std::uint8_t head[kHeaderBytes];
-    if (!in.read(reinterpret_cast<char*>(head), kHeaderBytes))
+    std::uint8_t head[kPositionLogHeaderBytes];
+    if (!in.read(reinterpret_cast<char*>(head), kPositionLogHeaderBytes))
         throw PositionLogError(path + ": too short for a positions log header");
     if (std::memcmp(head, kMagic, 8) != 0)
         throw PositionLogError(path + ": header: wrong magic, not a fanorona positions log");
@@ -114,17 +114,17 @@ PositionLog scan_log(const std::string& path,
         throw PositionLogError(path + ": header: unexpected record size");
     log.header.variant = Variant(head[10]);
     log.header.ruleset = RuleSet(head[11]);
-    log.valid_bytes = kHeaderBytes;
+    log.valid_bytes = kPositionLogHeaderBytes;
 
     std::vector<std::uint8_t> payload;
     std::vector<PositionRecord> records;
     while (true) {
-        std::uint8_t ch[kChunkHeaderBytes];
-        in.read(reinterpret_cast<char*>(ch), kChunkHeaderBytes);
+        std::uint8_t ch[kPositionChunkHeaderBytes];
+        in.read(reinterpret_cast<char*>(ch), kPositionChunkHeaderBytes);
         const auto got = in.gcount();
         if (got == 0) break;
         const std::string at = " at byte " + std::to_string(log.valid_bytes);
-        if (got < kChunkHeaderBytes) {
+        if (got < kPositionChunkHeaderBytes) {
             log.tail_problem = "torn chunk header" + at;
             break;
         }
@@ -153,7 +153,7 @@ PositionLog scan_log(const std::string& path,
                 decode_record(payload.data() + std::size_t(i) * kPositionRecordBytes));
         callback(context, records);
         ++log.chunks;
-        log.valid_bytes += kChunkHeaderBytes + payload.size();
+        log.valid_bytes += kPositionChunkHeaderBytes + payload.size();
     }
     return log;
 }
@@ -170,8 +170,8 @@ PositionLogHeader read_position_log_header(const std::string& path) {
     } catch (const Stop&) {
         // The first chunk came after a valid header; read the header bytes directly.
         std::ifstream in(path, std::ios::binary);
-        std::uint8_t head[kHeaderBytes];
-        in.read(reinterpret_cast<char*>(head), kHeaderBytes);
+        std::uint8_t head[kPositionLogHeaderBytes];
+        in.read(reinterpret_cast<char*>(head), kPositionLogHeaderBytes);
         header.variant = Variant(head[10]);
         header.ruleset = RuleSet(head[11]);
     }

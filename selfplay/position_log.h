@@ -17,6 +17,8 @@ namespace fanorona {
 
 inline constexpr std::uint16_t kPositionLogVersion = 1;
 inline constexpr int kPositionRecordBytes = 24;
+inline constexpr int kPositionLogHeaderBytes = 16;   // the file header
+inline constexpr int kPositionChunkHeaderBytes = 12; // each chunk: magic, record count, CRC
 
 // One logged position. Bitboards by colour; `score` is the search score for the side to move;
 // `result` is the game's final result from White's view; `ruleset`, when set, the rules of the

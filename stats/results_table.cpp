@@ -11,10 +11,6 @@ namespace fanorona::stats {
 
 namespace {
 
-nlohmann::json number(double x) {
-    return std::isfinite(x) ? nlohmann::json(x) : nullptr;
-}
-
 // printf into a std::string.
 template <typename... Args> std::string format(const char* fmt, Args... args) {
     char buf[512];
@@ -151,11 +147,11 @@ nlohmann::json render_json(const ResultsTable& t) {
     for (const PlayerRow& r : t.rows)
         j["players"].push_back({{"rank", ++rank},
                                 {"name", r.name},
-                                {"elo", number(r.elo)},
-                                {"error95", number(r.error95)},
+                                {"elo", json_number(r.elo)},
+                                {"error95", json_number(r.error95)},
                                 {"games", r.total.games()},
                                 {"wdl", to_json(r.total)},
-                                {"score", number(r.score)}});
+                                {"score", json_number(r.score)}});
     j["pairings"] = nlohmann::json::array();
     for (const PairingRow& p : t.pairings) {
         nlohmann::json row = {{"a", t.names[p.a]},

@@ -5,13 +5,9 @@
 
 namespace fanorona::stats {
 
-namespace {
-
-nlohmann::json number(double x) {
+nlohmann::json json_number(double x) {
     return std::isfinite(x) ? nlohmann::json(x) : nullptr;
 }
-
-} // namespace
 
 nlohmann::json to_json(const WDL& wdl) {
     return {{"wins", wdl.wins}, {"draws", wdl.draws}, {"losses", wdl.losses}};
@@ -25,16 +21,16 @@ nlohmann::json to_json(const EloEstimate& e) {
     return {{"source", e.pentanomial ? "pentanomial" : "wdl"},
             {"games", e.games},
             {"pairs", e.pairs},
-            {"score", number(e.score)},
-            {"score_stderr", number(e.score_stderr)},
-            {"elo", number(e.elo)},
-            {"elo_error95", number(e.elo_error95)},
-            {"elo_lower", number(e.elo_lower)},
-            {"elo_upper", number(e.elo_upper)},
-            {"nelo", number(e.nelo)},
-            {"nelo_error95", number(e.nelo_error95)},
-            {"los", number(e.los)},
-            {"draw_ratio", number(e.draw_ratio)}};
+            {"score", json_number(e.score)},
+            {"score_stderr", json_number(e.score_stderr)},
+            {"elo", json_number(e.elo)},
+            {"elo_error95", json_number(e.elo_error95)},
+            {"elo_lower", json_number(e.elo_lower)},
+            {"elo_upper", json_number(e.elo_upper)},
+            {"nelo", json_number(e.nelo)},
+            {"nelo_error95", json_number(e.nelo_error95)},
+            {"los", json_number(e.los)},
+            {"draw_ratio", json_number(e.draw_ratio)}};
 }
 
 nlohmann::json to_json(const SprtConfig& config, const SprtResult& result) {
@@ -43,7 +39,7 @@ nlohmann::json to_json(const SprtConfig& config, const SprtResult& result) {
             {"alpha", config.alpha},
             {"beta", config.beta},
             {"model", std::string(model_name(config.model))},
-            {"llr", number(result.llr)},
+            {"llr", json_number(result.llr)},
             {"lower_bound", result.lower_bound},
             {"upper_bound", result.upper_bound},
             {"verdict", std::string(verdict_name(result.verdict))}};

@@ -11,6 +11,8 @@
 
 namespace fanorona::stats {
 
+// A number as JSON, or null when it is not finite (JSON has no NaN or infinity).
+nlohmann::json json_number(double x);
 nlohmann::json to_json(const WDL& wdl);           // {"wins", "draws", "losses"}
 nlohmann::json to_json(const Pentanomial& penta); // [P0, P1, P2, P3, P4]
 nlohmann::json to_json(const EloEstimate& e);     // every field of EloEstimate

@@ -11,10 +11,10 @@ namespace fanorona {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
-double since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
+double since(SteadyClock::time_point t) {
+    return std::chrono::duration<double>(SteadyClock::now() - t).count();
 }
 
 std::string format(const char* fmt, auto... args) {
@@ -98,7 +98,7 @@ std::array<bool, kFeatureCount> resolve_frozen(const std::vector<std::string>& n
 }
 
 TuneReport run_tune(const TuneConfig& config, const std::function<void(const std::string&)>& log) {
-    const auto t_start = Clock::now();
+    const auto t_start = SteadyClock::now();
     auto say = [&](const std::string& line) {
         if (log) log(line);
     };
@@ -139,7 +139,7 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                (unsigned long long)split.validation_games));
 
     // Extract the features once.
-    const auto t_extract = Clock::now();
+    const auto t_extract = SteadyClock::now();
     FeatureMatrix train = build_feature_matrix(data, split.train);
     FeatureMatrix validation = build_feature_matrix(data, split.validation);
     report.extraction_seconds = since(t_extract);

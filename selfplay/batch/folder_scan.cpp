@@ -6,14 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/files.h"
+#include "selfplay/position_log.h"
 
 namespace fanorona {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr int kPositionsHeaderBytes = 16;
 
 std::vector<std::string> words(const std::string& s) {
     std::vector<std::string> out;
@@ -106,14 +105,14 @@ PositionsScan scan_positions(const std::string& path, const PositionLogHeader& e
     if (!scan.exists) return scan;
     scan.size = fs::file_size(path);
     const std::string want = encode_log_header(expected);
-    if (scan.size < kPositionsHeaderBytes) {
+    if (scan.size < std::uint64_t(kPositionLogHeaderBytes)) {
         const std::string text = read_file(path);
         if (want.compare(0, text.size(), text) != 0)
             throw RunFolderError(path + ": header: not a fanorona positions log (" +
                                  std::to_string(text.size()) + " bytes, wrong magic)");
         return scan; // empty, or the header itself was torn
     }
-    std::uint64_t offset = kPositionsHeaderBytes;
+    std::uint64_t offset = std::uint64_t(kPositionLogHeaderBytes);
     PositionLog log;
     try {
         log = scan_position_log(path, [&](const std::vector<PositionRecord>& records) {

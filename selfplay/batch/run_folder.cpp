@@ -6,15 +6,13 @@
 #include <filesystem>
 
 #include "common/files.h"
+#include "selfplay/position_log.h"
 
 namespace fanorona {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::uint64_t kPositionsHeaderBytes = 16;
-constexpr std::uint64_t kChunkHeaderBytes = 12;
 
 // Whether a games file holds at least one whole game line (anything but '#' header lines).
 bool holds_games(const std::string& path) {
@@ -171,13 +169,14 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
     };
     if (spec_.log_positions) {
         const std::uint64_t bytes = keep                   ? positions.ends[keep - 1]
-                                    : positions.has_header ? kPositionsHeaderBytes
+                                    : positions.has_header ? std::uint64_t(kPositionLogHeaderBytes)
                                                            : 0;
         say(ppath, cut(ppath, positions.size, bytes),
             keep < positions.ends.size() ? "positions of games not in games.tsv"
                                          : positions.tail_problem);
-        positions_ = (bytes > kPositionsHeaderBytes
-                          ? bytes - kPositionsHeaderBytes - kChunkHeaderBytes * keep
+        positions_ = (bytes > std::uint64_t(kPositionLogHeaderBytes)
+                          ? bytes - std::uint64_t(kPositionLogHeaderBytes) -
+                                std::uint64_t(kPositionChunkHeaderBytes) * keep
                           : 0) /
                      kPositionRecordBytes;
         positions_file_ = AppendFile(ppath, !positions.has_header);
