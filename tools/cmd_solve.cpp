@@ -1,0 +1,179 @@
+// `fanorona solve`: proves the game-theoretic value of a position by search (core/solve.h).
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "common/files.h"
+#include "core/notation.h"
+#include "core/solve.h"
+#include "tables/tablebase.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct SolveOptions {
+    BoardOptions board;
+    std::string tables;
+    std::uint64_t max_nodes = 0;
+    double max_seconds = 0;
+    int hash_mb = 64;
+    long long graph = -1;
+    std::string json;
+    bool quiet = false;
+};
+
+std::string color_name(Color c) {
+    return c == Color::White ? "White" : "Black";
+}
+
+void run_solve(const SolveOptions& o) {
+    const Rules given = o.board.make_rules();
+    if (given.ruleset != RuleSet::Standard)
+        throw std::invalid_argument("--rules: the solver handles the standard rules only");
+    const Position root = o.board.make_position();
+    const Rules rules{root.variant()};
+    Solver solver(std::size_t(o.hash_mb));
+    if (o.graph >= 0) solver.set_graph_limit(std::size_t(o.graph));
+    std::string tables_note = "none (searched to the end)";
+    if (!o.tables.empty()) {
+        std::shared_ptr<const tables::Tablebase> tb;
+        try {
+            tb = tables::open_tables(o.tables);
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("--tables: " + std::string(e.what()));
+        }
+        tables_note = o.tables + " (" + std::string(variant_name(root.variant())) + " up to " +
+                      std::to_string(tb->max_pieces(root.variant())) + " pieces)";
+        solver.set_tables(tb);
+    }
+    std::printf("position %s (%s, standard rules, endless play a draw)\ntables %s\n",
+                root.to_string().c_str(), std::string(variant_name(root.variant())).c_str(),
+                tables_note.c_str());
+    std::fflush(stdout);
+    const auto progress = [&](const SolveProgress& p) {
+        if (o.quiet) return;
+        std::fprintf(stderr,
+                     "solve: %.0f s, %llu nodes, depth %d, %d of %d first moves proven, root %s\n",
+                     p.seconds, (unsigned long long)p.nodes, p.depth, p.proven_moves, p.moves,
+                     value_text(p.root).c_str());
+    };
+    const SolveResult r = solver.solve(root, {o.max_nodes, o.max_seconds}, progress, 5);
+    const double nps = r.seconds > 0 ? double(r.nodes) / r.seconds : 0;
+    const std::string side = color_name(root.side_to_move());
+
+    nlohmann::json jmoves = nlohmann::json::array();
+    std::printf("value %s for %s (the side to move)%s\n", value_text(r.value).c_str(), side.c_str(),
+                r.complete ? "" : " (budget reached: not proven)");
+    std::printf("first moves (value for %s):\n", side.c_str());
+    for (const SolvedMove& m : r.moves) {
+        const std::string text = move_to_string(root, rules, m.move);
+        std::printf("  %-24s %s\n", text.c_str(), value_text(m.value).c_str());
+        jmoves.push_back({{"move", text},
+                          {"value", m.value.exact() ? value_text(m.value) : "unknown"},
+                          {"lower", m.value.lo},
+                          {"upper", m.value.hi}});
+    }
+    nlohmann::json jline = nlohmann::json::array();
+    std::string line_text;
+    Position p = root;
+    for (const Move& m : r.line) {
+        const std::string text = move_to_string(p, rules, m);
+        jline.push_back(text);
+        line_text += (line_text.empty() ? "" : " ") + text;
+        p.make_move(m);
+    }
+    if (r.complete)
+        std::printf("line %s (%s; its own proofs: %llu nodes, %.3f s)\n",
+                    line_text.empty() ? "-" : line_text.c_str(),
+                    std::string(line_end_name(r.line_end)).c_str(),
+                    (unsigned long long)r.line_nodes, r.line_seconds);
+    if (r.graph)
+        std::printf("method graph (%zu positions enumerated and solved by retrograde analysis)\n",
+                    r.graph_positions);
+    else
+        std::printf("method search (iterative deepening to depth %d, %llu graphs solved whole "
+                    "inside)\n",
+                    r.depth, (unsigned long long)r.graphs);
+    std::printf("nodes %llu time %.3f s nps %.0f depth %d table hits %llu\n",
+                (unsigned long long)r.nodes, r.seconds, nps, r.depth,
+                (unsigned long long)r.table_hits);
+    if (o.json.empty()) return;
+    const nlohmann::json j = {
+        {"position", root.to_string()},
+        {"variant", variant_name(root.variant())},
+        {"side_to_move", side},
+        {"value", r.complete ? value_text(r.value) : "unknown"},
+        {"lower", r.value.lo},
+        {"upper", r.value.hi},
+        {"complete", r.complete},
+        {"moves", jmoves},
+        {"line", jline},
+        {"line_end", r.complete ? line_end_name(r.line_end) : "none"},
+        {"line_nodes", r.line_nodes},
+        {"line_seconds", r.line_seconds},
+        {"nodes", r.nodes},
+        {"seconds", r.seconds},
+        {"nps", std::llround(nps)},
+        {"depth", r.depth},
+        {"method", r.graph ? "graph" : "search"},
+        {"graph_positions", r.graph_positions},
+        {"graphs", r.graphs},
+        {"table_hits", r.table_hits},
+        {"tables", o.tables.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.tables)},
+        {"max_nodes", o.max_nodes},
+        {"max_seconds", o.max_seconds}};
+    write_file_atomically(o.json, j.dump(1) + "\n");
+    std::printf("solve: value=%s lower=%d upper=%d complete=%d nodes=%llu seconds=%.3f json=%s\n",
+                r.complete ? value_text(r.value).c_str() : "unknown", r.value.lo, r.value.hi,
+                int(r.complete), (unsigned long long)r.nodes, r.seconds, o.json.c_str());
+}
+
+} // namespace
+
+void add_solve_command(CLI::App& app) {
+    auto o = std::make_shared<SolveOptions>();
+    auto* cmd = app.add_subcommand(
+        "solve", "Prove the game-theoretic value (win, draw or loss for the side to move) of a "
+                 "position by search, with an optimal line");
+    o->board.add_to(*cmd);
+    cmd->add_option("--tables", o->tables,
+                    "Endgame tables folder: positions they hold are leaves with their exact value "
+                    "(default: search to the end)");
+    cmd->add_option("--max-nodes", o->max_nodes, "Stop after this many nodes (0: no limit)")
+        ->capture_default_str();
+    cmd->add_option("--max-seconds", o->max_seconds, "Stop after this many seconds (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1e9));
+    cmd->add_option("--hash", o->hash_mb, "The solver's table, MB")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 65536));
+    cmd->add_option(
+           "--graph", o->graph,
+           "Enumerate the whole game graph and solve it by retrograde analysis when at "
+           "most this many positions are reachable, else search (and solve whole the graph "
+           "of any position with fewer pieces than the smallest graph that did not fit) (default: "
+           "4096 per MB of "
+           "--hash, at least 10000; 0: search only)")
+        ->check(CLI::Range(0LL, 1LL << 40));
+    cmd->add_option("--json", o->json,
+                    "Also write the result as JSON to this file (a summary line on stdout)");
+    cmd->add_flag("--quiet", o->quiet, "No progress lines on stderr");
+    cmd->footer(
+        "Values follow Schadd et al., 'Best Play in Fanorona Leads to Draw': standard rules, no "
+        "no-capture limit, and endless play (a repeated position) a draw; the endgame tables' "
+        "primary value (win and cursed win a win, loss and blessed loss a loss; docs/formats.md). "
+        "Each first move is solved from its own position, so when a budget runs out the proven "
+        "first moves keep their values, the others are 'unknown', and the root's value has "
+        "bounds ('at least a draw', 'at most a draw'). The line: the winner's quickest proof, "
+        "the loser's longest resistance, a draw until a position repeats. Progress every 5 "
+        "seconds on stderr. Method: docs/solve.md.");
+    cmd->callback([o] { run_solve(*o); });
+}
+
+} // namespace fanorona::cli
