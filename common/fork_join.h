@@ -66,23 +66,18 @@ protected:
     void end_use() const { tsan::release(this); }
 };
 
-// One run of a parallel algorithm: construct it just before, wrap the bodies with body() (or call
-// enter/leave in a reduction body), and call joined() once the algorithm returned.
+// One run of a parallel algorithm: construct it just before, wrap the bodies with body() (or, in a
+// reduction body deriving from TaskMemory, call enter/leave), and call joined() once the
+// algorithm returned.
 class ForkJoin {
 public:
     ForkJoin() { release(&fork_); }
     ForkJoin(const ForkJoin&) = delete;
     ForkJoin& operator=(const ForkJoin&) = delete;
 
-    // A task body starts (working on `object`, a reduction body, when given) / ends.
-    void enter(const void* object = nullptr) const {
-        acquire(&fork_);
-        if (object) acquire(object);
-    }
-    void leave(const void* object = nullptr) const {
-        if (object) release(object);
-        release(&join_);
-    }
+    // A task body starts / ends (a body object's own memory is ordered by TaskMemory).
+    void enter() const { acquire(&fork_); }
+    void leave() const { release(&join_); }
     // The algorithm returned: every body's work is visible to the caller.
     void joined() const { acquire(&join_); }
     static void release(const void* object) { tsan::release(object); }
