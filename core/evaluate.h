@@ -11,15 +11,34 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "core/features.h"
+#include "core/patterns.h"
 
 namespace fanorona {
 
-// One integer weight per feature, in centi-pieces (material about 100).
+// The weights of the pattern features (core/patterns.h), in centi-pieces: pattern p's _mg weight
+// is values[2p] and its _eg weight values[2p + 1]; values.size() == 2 * kPatternCount.
+struct PatternWeights {
+    std::vector<std::int32_t> values = std::vector<std::int32_t>(2 * kPatternCount, 0);
+    friend bool operator==(const PatternWeights&, const PatternWeights&) = default;
+};
+
+// One integer weight per feature, in centi-pieces (material about 100), and the pattern weights.
+// The pattern weights are shared, never changed once made (so copies of Weights stay cheap);
+// null means every pattern weight is 0, and the evaluation then skips the patterns.
 struct Weights {
     std::array<std::int32_t, kFeatureCount> values{};
-    friend bool operator==(const Weights&, const Weights&) = default;
+    std::shared_ptr<const PatternWeights> patterns;
+    friend bool operator==(const Weights& a, const Weights& b) {
+        if (a.values != b.values) return false;
+        const bool za = !a.patterns || *a.patterns == PatternWeights{};
+        const bool zb = !b.patterns || *b.patterns == PatternWeights{};
+        if (za || zb) return za && zb;
+        return *a.patterns == *b.patterns;
+    }
 };
 
 // The position's score for the side to move; allocates nothing. Not meant for positions where
