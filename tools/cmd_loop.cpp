@@ -98,6 +98,8 @@ void add_loop_command(CLI::App& app) {
     cmd->add_option("--l2", o->config.l2, "Tuner: L2 pull towards the current weights")
         ->capture_default_str()
         ->check(CLI::Range(0.0, 1e9));
+    cmd->add_flag("--patterns", o->config.patterns,
+                  "Tuner: also fit pattern weights (tune --patterns, its defaults; 5x9 only)");
     cmd->add_option("--seed", o->config.seed, "Seed")->capture_default_str();
     add_threads_option(*cmd, o->config.threads);
     cmd->add_flag("--resume", o->config.resume,

@@ -195,6 +195,38 @@ void add_tune_command(CLI::App& app) {
                     "result, with the position's no-capture counter, replaces the game's)")
         ->check(CLI::IsMember({"keep", "skip", "relabel"}))
         ->capture_default_str();
+    PatternSettings& ps = c.patterns;
+    cmd->add_flag("--patterns", ps.enabled,
+                  "Also fit pattern weights (3x3 windows, 5x9 logs only), alternating with the "
+                  "term weights; written as pattern lines of the weights file");
+    cmd->add_option("--pattern-rounds", ps.rounds,
+                    "--patterns: rounds of a pattern fit (terms fixed) then a term fit "
+                    "(patterns fixed)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    cmd->add_option("--pattern-epochs", ps.epochs,
+                    "--patterns: at most this many epochs of each pattern fit (sparse Adam; "
+                    "--patience stops it early on the validation loss)")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmd->add_option("--pattern-batch", ps.batch,
+                    "--patterns: positions per mini-batch of the pattern fit, rounded up to "
+                    "blocks of 1024 (0: full batch)")
+        ->capture_default_str();
+    cmd->add_option("--pattern-lr", ps.lr,
+                    "--patterns: Adam step size of the pattern fit, in centi-pieces (halved "
+                    "after two epochs without progress)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd->add_option("--pattern-l2", ps.l2,
+                    "--patterns: adds C * sum of pattern weight^2 (a pull towards 0) to the "
+                    "loss, applied at each step to the weights the mini-batch touches")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_option("--pattern-min-count", ps.min_count,
+                    "--patterns: a pattern seen in fewer training positions keeps its start "
+                    "weights (0 unless --weights has pattern lines)")
+        ->capture_default_str();
     cmd->add_flag("--check", o->check,
                   "Only check that the feature matrix reproduces the engine's evaluation of every "
                   "position (with --weights), then exit");

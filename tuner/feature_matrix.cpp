@@ -42,7 +42,8 @@ std::size_t FeatureMatrix::bytes() const {
         n += std::size_t(b.nonZeros()) * (sizeof(float) + sizeof(FeatureStorageIndex)) +
              std::size_t(b.outerSize() + 1) * sizeof(FeatureStorageIndex);
     n += phase.size() * sizeof(phase[0]) + result.size() * sizeof(result[0]) +
-         score.size() * sizeof(score[0]) + std::size_t(target.size()) * sizeof(float);
+         score.size() * sizeof(score[0]) + std::size_t(target.size()) * sizeof(float) +
+         patterns.size() * sizeof(patterns[0]) + std::size_t(offset.size()) * sizeof(float);
     return n;
 }
 
@@ -62,7 +63,12 @@ std::array<std::size_t, kFeatureCount> FeatureMatrix::feature_counts() const {
     return counts;
 }
 
-FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uint32_t> rows) {
+FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uint32_t> rows,
+                                   bool patterns) {
+    if (patterns && data.rules.variant != Variant::Tsivy)
+        throw TuneDataError((data.files.empty() ? std::string("data") : data.files.front()) +
+                            ": patterns need 5x9 (tsivy) positions, the log holds " +
+                            std::string(variant_name(data.rules.variant)) + " ones");
     FeatureMatrix m;
     const std::size_t n = rows.size();
     const std::size_t n_blocks = (n + kBlockRows - 1) / kBlockRows;
@@ -71,6 +77,10 @@ FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uin
     m.result.resize(n);
     m.score.resize(n);
     m.target = Eigen::VectorXf::Zero(Eigen::Index(n));
+    if (patterns) {
+        m.patterns.resize(n * kPatternWindows);
+        m.offset = Eigen::VectorXf::Zero(Eigen::Index(n));
+    }
     const Rules rules = data.rules;
     tbb::enumerable_thread_specific<ExtractScratch> scratch;
     const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
@@ -78,6 +88,7 @@ FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uin
         tbb::blocked_range<std::size_t>(0, n_blocks), fork_join.body([&](const auto& range) {
             ExtractScratch& s = scratch.local();
             std::array<int, kTermCount> raw;
+            PatternIndices indices;
             for (std::size_t b = range.begin(); b != range.end(); ++b) {
                 const std::size_t first = b * kBlockRows;
                 const std::size_t count = std::min<std::size_t>(kBlockRows, n - first);
@@ -98,6 +109,12 @@ FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uin
                     m.phase[first + i] = std::uint8_t(game_phase(pos));
                     m.result[first + i] = result_for_mover(rec.result, rec.side_to_move);
                     m.score[first + i] = rec.score;
+                    if (patterns) {
+                        pattern_indices(pos.player(), pos.opponent(), indices);
+                        std::uint16_t* out = m.patterns.data() + (first + i) * kPatternWindows;
+                        for (int w = 0; w < kPatternWindows; ++w)
+                            out[w] = std::uint16_t(indices[w] % kPatternConfigs);
+                    }
                 }
                 s.outer[count] = FeatureStorageIndex(nnz);
                 BlockMatrix& block = m.blocks[b];
@@ -124,9 +141,10 @@ void block_evaluation(const FeatureMatrix& m, std::size_t b,
                            .cast<float>();
     s.e.resize(rows);
     s.e.array() = eval_of_sum(blend(s.two.col(0).array(), s.two.col(1).array(), phase));
+    if (m.offset.size()) s.e += m.offset.segment(Eigen::Index(m.block_begin(b)), rows);
 }
 
-Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w) {
+Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w, bool with_offset) {
     const TermWeights tw = Eigen::Map<const TermWeights>(w.data());
     Eigen::VectorXd out(Eigen::Index(m.rows()));
     const ForkJoin fork_join;
@@ -138,6 +156,9 @@ Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w) {
                                .cast<double>();
         out.segment(Eigen::Index(m.block_begin(b)), block.rows()).array() =
             eval_of_sum(blend(two.col(0).array(), two.col(1).array(), phase));
+        if (with_offset && m.offset.size())
+            out.segment(Eigen::Index(m.block_begin(b)), block.rows()) +=
+                m.offset.segment(Eigen::Index(m.block_begin(b)), block.rows()).cast<double>();
     }));
     fork_join.joined();
     return out;

@@ -23,6 +23,7 @@
 #include <Eigen/SparseCore>
 
 #include "core/features.h"
+#include "core/patterns.h"
 #include "tuner/dataset.h"
 
 namespace fanorona {
@@ -48,6 +49,15 @@ struct FeatureMatrix {
     std::vector<std::int8_t> result; // the game's result for the side to move: 1, 0 or -1
     std::vector<std::int16_t> score; // the search score for the side to move, centi-pieces
     Eigen::VectorXf target;          // what the loss fits, in [0, 1] (see loss.h set_targets)
+    // With patterns (5x9 only, see tuner/pattern_fit.h), else both empty:
+    // each row's kPatternWindows window configurations (window w of row r at
+    // r * kPatternWindows + w; its class is pattern_windows()[w].cls), and
+    // the pattern part of each row's evaluation in centi-pieces, a fixed offset
+    // that every evaluation of the terms adds.
+    std::vector<std::uint16_t> patterns;
+    Eigen::VectorXf offset;
+
+    bool has_patterns() const { return !patterns.empty(); }
 
     std::size_t rows() const { return phase.size(); }
     std::size_t block_count() const { return blocks.size(); }
@@ -60,8 +70,11 @@ struct FeatureMatrix {
     std::array<std::size_t, kFeatureCount> feature_counts() const;
 };
 
-// Extracts rows[i] of data.records into row i, in parallel on oneTBB (blocks are independent).
-FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uint32_t> rows);
+// Extracts rows[i] of data.records into row i, in parallel on oneTBB (blocks are independent);
+// with `patterns` also each row's window configurations (offsets 0). Throws TuneDataError for
+// patterns on a board other than 5x9.
+FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uint32_t> rows,
+                                   bool patterns = false);
 
 // Per-thread buffers of block_evaluation, reused so that evaluations allocate nothing.
 struct EvalScratch {
@@ -69,12 +82,14 @@ struct EvalScratch {
     Eigen::VectorXf e;                           // the block's evaluations
 };
 
-// s.e = a * (R w_mg) + (1 - a) * (R w_eg) for the rows of block b, in centi-pieces; `w` is
-// the weights as float.
+// s.e = a * (R w_mg) + (1 - a) * (R w_eg) (+ the offsets) for the rows of block b, in
+// centi-pieces; `w` is the weights as float.
 void block_evaluation(const FeatureMatrix& m, std::size_t b,
                       const Eigen::Matrix<float, kTermCount, 2>& w, EvalScratch& s);
 
-// Every row's evaluation in double precision (exact S / kEvalScale for integer weights).
-Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w);
+// Every row's evaluation in double precision (exact S / kEvalScale for integer weights), with
+// the offsets when `with_offset`.
+Eigen::VectorXd evaluate_rows(const FeatureMatrix& m, const WeightVector& w,
+                              bool with_offset = true);
 
 } // namespace fanorona

@@ -2,6 +2,7 @@
 // The Texel loss: how well sigmoid(K * e) predicts a target in [0, 1], for the evaluations e of
 // a feature matrix; its gradient and Gauss-Newton curvature with respect to the weights.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,19 @@ std::string loss_name(LossKind kind);
 
 inline double sigmoid(double x) {
     return 1.0 / (1.0 + std::exp(-x));
+}
+
+// One row's loss at evaluation e (centi-pieces) against target y, and its derivative in e: the
+// per-row form of compute_loss, for fits that visit rows one by one (tuner/pattern_fit.h).
+struct RowLoss {
+    double loss = 0;
+    double slope = 0;
+};
+inline RowLoss row_loss(LossKind kind, double k, double e, double y) {
+    const double z = k * e;
+    const double s = sigmoid(z);
+    if (kind == LossKind::Mse) return {(s - y) * (s - y), 2 * (s - y) * s * (1 - s) * k};
+    return {std::max(z, 0.0) + std::log1p(std::exp(-std::abs(z))) - y * z, (s - y) * k};
 }
 
 // Sets m.target for every row.

@@ -36,7 +36,7 @@ FitResult fit(const Problem& problem, const OptimizerSettings& settings,
         : settings.kind == OptimizerKind::Newton ? make_newton(problem, settings)
                                                  : make_lbfgs(problem, settings);
     FitResult result;
-    WeightVector w = problem.start;
+    WeightVector w = problem.initial ? *problem.initial : problem.start;
     std::uint64_t passes = 0;
     auto record = [&](int epoch, const ObjectiveValue& v) {
         EpochRecord r;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "tuner/loss.h"
 
@@ -28,6 +29,8 @@ struct Problem {
     double k = 0;
     double l2 = 0;
     WeightVector start = WeightVector::Zero();
+    // Where the fit begins when set (the L2 pull still goes towards `start`); else `start`.
+    std::optional<WeightVector> initial;
     std::array<bool, kFeatureCount> free{};
 
     // Over all training blocks, or the blocks listed in `ids` (a mini-batch).

@@ -73,6 +73,78 @@ std::string loss_text(double v) {
     return std::isnan(v) ? "-" : format("%.6f", v);
 }
 
+// The fit with patterns: rounds of a pattern fit (terms fixed) then a term fit (patterns fixed,
+// as the rows' offsets). Leaves the last term fit in report.fit, the pattern weights in `pw`
+// and the offsets of both matrices at `pw`.
+void pattern_rounds(const TuneConfig& config, Problem& problem, const OptimizerSettings& settings,
+                    FeatureMatrix& train, FeatureMatrix& validation, PatternVector& pw,
+                    TuneReport& report, const std::function<void(const std::string&)>& say) {
+    const PatternSettings& ps = config.patterns;
+    const std::vector<std::uint32_t> counts = pattern_counts(train);
+    PatternProblem pp;
+    pp.train = &train;
+    pp.validation = &validation;
+    pp.loss = problem.loss;
+    pp.k = problem.k;
+    pp.l2 = ps.l2;
+    pp.free.resize(counts.size());
+    for (std::size_t q = 0; q < counts.size(); ++q) {
+        pp.free[q] = counts[q] >= std::max<std::uint32_t>(ps.min_count, 1);
+        report.pattern_free += pp.free[q];
+    }
+    say(format("patterns: %llu of %d seen in at least %u training positions are fitted; %d "
+               "rounds",
+               (unsigned long long)report.pattern_free, kPatternCount, unsigned(ps.min_count),
+               ps.rounds));
+    WeightVector terms = problem.start;
+    for (int round = 1; round <= ps.rounds; ++round) {
+        const auto t_round = SteadyClock::now();
+        PatternRound r;
+        r.round = round;
+        pp.terms = terms;
+        pp.start = pw;
+        PatternFitResult pf = fit_patterns(
+            pp, ps, settings.patience, config.seed + std::uint64_t(round),
+            [&](const EpochRecord& e) {
+                say(format("round %d patterns epoch %3d  train %s  validation %s  %7.2f s", round,
+                           e.epoch, loss_text(e.train_loss).c_str(),
+                           loss_text(e.validation_loss).c_str(), e.seconds));
+            });
+        pw = std::move(pf.weights);
+        pf.weights.clear();
+        set_pattern_offsets(train, pw);
+        set_pattern_offsets(validation, pw);
+        problem.initial = terms;
+        FitResult tf = fit(problem, settings, [&](const EpochRecord& e) {
+            say(format("round %d terms epoch %4d  train %s  validation %s  %7.2f s", round, e.epoch,
+                       loss_text(e.train_loss).c_str(), loss_text(e.validation_loss).c_str(),
+                       e.seconds));
+        });
+        terms = tf.weights;
+        const EpochRecord& p0 = pf.history.front();
+        const EpochRecord& pb = pf.history[std::size_t(pf.best_epoch)];
+        const EpochRecord& tb = tf.history[std::size_t(tf.best_epoch)];
+        r.start_train = p0.train_loss;
+        r.start_validation = p0.validation_loss;
+        r.patterns_train = pb.train_loss;
+        r.patterns_validation = pb.validation_loss;
+        r.terms_train = tb.train_loss;
+        r.terms_validation = tb.validation_loss;
+        r.patterns = std::move(pf);
+        r.terms = tf;
+        r.seconds = since(t_round);
+        say(format("round %d: train %s -> %s (patterns) -> %s (terms), validation %s -> %s -> "
+                   "%s; %d + %d epochs, %.2f s",
+                   round, loss_text(r.start_train).c_str(), loss_text(r.patterns_train).c_str(),
+                   loss_text(r.terms_train).c_str(), loss_text(r.start_validation).c_str(),
+                   loss_text(r.patterns_validation).c_str(), loss_text(r.terms_validation).c_str(),
+                   int(r.patterns.history.size()) - 1, int(r.terms.history.size()) - 1, r.seconds));
+        report.rounds.push_back(std::move(r));
+        report.fit = std::move(tf);
+    }
+    problem.initial.reset();
+}
+
 } // namespace
 
 std::array<bool, kFeatureCount> resolve_frozen(const std::vector<std::string>& names) {
@@ -106,10 +178,18 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     const std::array<bool, kFeatureCount> frozen = resolve_frozen(config.freeze);
     if (!(config.l2 >= 0)) throw std::invalid_argument("--l2 must be at least 0");
     if (config.k && !(*config.k > 0)) throw std::invalid_argument("--k must be positive");
+    const PatternSettings& ps = config.patterns;
+    if (ps.enabled && !(ps.rounds >= 1 && ps.epochs >= 1 && ps.lr > 0 && ps.l2 >= 0))
+        throw std::invalid_argument("--pattern-rounds, --pattern-epochs and --pattern-lr must be "
+                                    "positive, --pattern-l2 at least 0");
 
     // Read and split.
     Dataset data = load_dataset(config.data, config.filter);
     for (const std::string& w : data.warnings) say("warning: " + w);
+    if (ps.enabled && data.rules.variant != Variant::Tsivy)
+        throw TuneDataError(data.files.front() +
+                            ": --patterns needs 5x9 (tsivy) logs, this one is " +
+                            std::string(variant_name(data.rules.variant)));
     const DataSplit split = split_by_game(data, config.validation, config.seed);
     report.files = data.files;
     report.rules = data.rules;
@@ -139,9 +219,10 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                (unsigned long long)split.validation_games));
 
     // Extract the features once.
+    const bool patterns = config.patterns.enabled;
     const auto t_extract = SteadyClock::now();
-    FeatureMatrix train = build_feature_matrix(data, split.train);
-    FeatureMatrix validation = build_feature_matrix(data, split.validation);
+    FeatureMatrix train = build_feature_matrix(data, split.train, patterns);
+    FeatureMatrix validation = build_feature_matrix(data, split.validation, patterns);
     report.extraction_seconds = since(t_extract);
     data = Dataset{}; // the records are no longer needed
     report.nonzeros = train.nonzeros() + validation.nonzeros();
@@ -152,8 +233,14 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                report.extraction_seconds, n_rows / std::max(report.extraction_seconds, 1e-9),
                double(report.nonzeros) / n_rows, double(report.matrix_bytes) / n_rows));
 
-    // K, then the targets.
+    // K, then the targets (with the start's pattern part, if any, as the rows' offsets).
     const WeightVector start = to_vector(config.start);
+    PatternVector pattern_weights;
+    if (patterns) {
+        pattern_weights = pattern_vector(config.start);
+        set_pattern_offsets(train, pattern_weights);
+        set_pattern_offsets(validation, pattern_weights);
+    }
     report.k_fitted = !config.k;
     report.k = config.k ? *config.k : fit_k(train, start, config.loss);
     say(format("K = %.6g (%s)", report.k, report.k_fitted ? "fitted to the results" : "given"));
@@ -186,17 +273,24 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                 "from the start (use the default --l2)");
     }
 
+    report.start_train_loss = problem.train_loss(start);
+    report.start_validation_loss = problem.validation_loss(start);
+
     // Fit.
     say(format("fitting %d weights with %s (%s loss, target %s)", problem.free_count(),
                optimizer_name(config.optimizer.kind).c_str(), loss_name(config.loss).c_str(),
                config.target.to_string().c_str()));
     OptimizerSettings settings = config.optimizer;
     settings.seed = config.seed;
-    report.fit = fit(problem, settings, [&](const EpochRecord& r) {
+    auto on_epoch = [&](const EpochRecord& r) {
         say(format("epoch %4d  train %s  validation %s  %7.2f s", r.epoch,
                    loss_text(r.train_loss).c_str(), loss_text(r.validation_loss).c_str(),
                    r.seconds));
-    });
+    };
+    if (!patterns)
+        report.fit = fit(problem, settings, on_epoch);
+    else
+        pattern_rounds(config, problem, settings, train, validation, pattern_weights, report, say);
     const FitResult& f = report.fit;
     say(format("%s after %d epochs (%llu passes, %.2f s); best epoch %d",
                f.converged       ? "converged"
@@ -207,15 +301,23 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
 
     // Round as the engine uses them.
     report.final = round_weights(f.weights);
+    if (patterns) {
+        report.final.patterns = round_patterns(pattern_weights);
+        if (report.final.patterns)
+            for (std::int32_t v : report.final.patterns->values) report.pattern_active += v != 0;
+    }
     for (int i = 0; i < kFeatureCount; ++i)
         if (report.final.values[i] != config.start.values[i])
             report.changed.push_back(
                 {std::string(feature_name(i)), config.start.values[i], report.final.values[i]});
     const WeightVector rounded = to_vector(report.final);
-    report.start_train_loss = problem.train_loss(start);
-    report.start_validation_loss = problem.validation_loss(start);
     report.fitted_train_loss = problem.train_loss(f.weights);
     report.fitted_validation_loss = problem.validation_loss(f.weights);
+    if (patterns) { // the rounded pattern weights as the offsets
+        const PatternVector final_patterns = pattern_vector(report.final);
+        set_pattern_offsets(train, final_patterns);
+        set_pattern_offsets(validation, final_patterns);
+    }
     report.final_train_loss = problem.train_loss(rounded);
     report.final_validation_loss = problem.validation_loss(rounded);
     say(format("loss with the start weights: train %s, validation %s",
@@ -225,6 +327,12 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                "changed",
                loss_text(report.final_train_loss).c_str(),
                loss_text(report.final_validation_loss).c_str(), report.changed.size()));
+    if (patterns)
+        say(format("pattern weights: %llu of %d patterns seen in at least %u training positions; "
+                   "%llu of %d weights not 0",
+                   (unsigned long long)report.pattern_free, kPatternCount,
+                   unsigned(config.patterns.min_count), (unsigned long long)report.pattern_active,
+                   2 * kPatternCount));
     report.seconds = since(t_start);
     return report;
 }
@@ -234,7 +342,9 @@ CheckReport check_against_engine(const std::vector<std::string>& files, const We
     const Dataset data = load_dataset(files, filter);
     std::vector<std::uint32_t> rows(data.records.size());
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = std::uint32_t(i);
-    const FeatureMatrix m = build_feature_matrix(data, rows);
+    const bool patterns = w.patterns && data.rules.variant == Variant::Tsivy;
+    FeatureMatrix m = build_feature_matrix(data, rows, patterns);
+    if (patterns) set_pattern_offsets(m, pattern_vector(w));
     const Eigen::VectorXd e = evaluate_rows(m, to_vector(w));
     CheckReport report;
     report.positions = rows.size();

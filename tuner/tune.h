@@ -13,6 +13,7 @@
 #include "core/evaluate.h"
 #include "tuner/dataset.h"
 #include "tuner/optimizer.h"
+#include "tuner/pattern_fit.h"
 
 namespace fanorona {
 
@@ -33,6 +34,7 @@ struct TuneConfig {
     std::uint64_t seed = 1;          // split, row order, mini-batches
     int threads = 0;                 // for the records (the caller limits oneTBB)
     DataFilter filter;
+    PatternSettings patterns; // --patterns: fit pattern weights with the terms (5x9 only)
 };
 
 // Feature names, term names (both halves) and prefixes ending in '*' (e.g. "pst_*") to a mask;
@@ -44,6 +46,19 @@ struct WeightChange {
     std::string name;
     int start = 0;
     int final = 0;
+};
+
+// One round of a fit with patterns: the pattern fit (terms fixed), then the term fit (patterns
+// fixed). Losses are the training and validation losses at the round's start, after its pattern
+// fit and after its term fit (unrounded weights).
+struct PatternRound {
+    int round = 0;
+    double start_train = 0, start_validation = 0;
+    double patterns_train = 0, patterns_validation = 0;
+    double terms_train = 0, terms_validation = 0;
+    PatternFitResult patterns; // its history and best epoch (weights cleared)
+    FitResult terms;           // the term fit of the round
+    double seconds = 0;
 };
 
 // What a tuning run did and measured.
@@ -70,7 +85,10 @@ struct TuneReport {
     double fitted_train_loss = 0, fitted_validation_loss = 0;
     double final_train_loss = 0, final_validation_loss = 0;
 
-    FitResult fit;
+    FitResult fit;                    // the term fit (with patterns: the last round's)
+    std::vector<PatternRound> rounds; // with patterns, else empty
+    std::uint64_t pattern_free = 0;   // pattern numbers seen in --pattern-min-count rows or more
+    std::uint64_t pattern_active = 0; // final pattern weights (of 2 * kPatternCount) that are not 0
     Weights final;
     std::vector<WeightChange> changed;
     double seconds = 0; // the whole run

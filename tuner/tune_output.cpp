@@ -40,6 +40,14 @@ std::string settings_line(const TuneConfig& c, const TuneReport& r) {
     if (c.filter.tables && c.filter.table_positions != DataFilter::TablePositions::Keep)
         s += " tables=" + c.filter.tables_dir + " table_positions=" +
              (c.filter.table_positions == DataFilter::TablePositions::Skip ? "skip" : "relabel");
+    if (c.patterns.enabled) {
+        const PatternSettings& p = c.patterns;
+        s += " patterns=on pattern_rounds=" + std::to_string(p.rounds) +
+             " pattern_epochs=" + std::to_string(p.epochs) +
+             " pattern_batch=" + std::to_string(p.batch) + " pattern_lr=" + number(p.lr, "%g") +
+             " pattern_l2=" + number(p.l2, "%g") +
+             " pattern_min_count=" + std::to_string(p.min_count);
+    }
     if (o.kind == OptimizerKind::Adam)
         s += " batch=" + std::to_string(o.batch) + " lr=" + number(o.lr, "%g") +
              " lr_decay=" + number(o.lr_decay, "%g");
@@ -66,6 +74,10 @@ std::string tuned_weights_text(const TuneConfig& c, const TuneReport& r) {
              : f.stopped_early ? "stopped early on the validation loss"
                                : "epoch limit reached") +
             ", " + number(f.seconds, "%.2f") + " s",
+        "patterns: " + (c.patterns.enabled
+                            ? std::to_string(r.rounds.size()) + " rounds, " +
+                                  std::to_string(r.pattern_active) + " pattern weights not 0"
+                            : std::string("off")),
         "loss (" + loss_name(c.loss) + ", rounded weights): validation " +
             number(r.start_validation_loss) + " -> " + number(r.final_validation_loss) +
             ", train " + number(r.start_train_loss) + " -> " + number(r.final_train_loss),
@@ -109,7 +121,14 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
           {"validation", c.validation},
           {"freeze", c.freeze},
           {"threads", c.threads},
-          {"seed", c.seed}}},
+          {"seed", c.seed},
+          {"patterns", c.patterns.enabled},
+          {"pattern_rounds", c.patterns.rounds},
+          {"pattern_epochs", c.patterns.epochs},
+          {"pattern_batch", c.patterns.batch},
+          {"pattern_lr", c.patterns.lr},
+          {"pattern_l2", c.patterns.l2},
+          {"pattern_min_count", c.patterns.min_count}}},
         {"k", r.k},
         {"k_fitted", r.k_fitted},
         {"start_train_loss", json_number(r.start_train_loss)},
@@ -135,14 +154,56 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
         {"warnings", r.warnings},
         {"out_dir", c.out_dir},
     };
+    if (c.patterns.enabled) {
+        nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
+        for (const PatternRound& p : r.rounds)
+            rounds.push_back({
+                {"round", p.round},
+                {"start_train_loss", json_number(p.start_train)},
+                {"start_validation_loss", json_number(p.start_validation)},
+                {"patterns_train_loss", json_number(p.patterns_train)},
+                {"patterns_validation_loss", json_number(p.patterns_validation)},
+                {"terms_train_loss", json_number(p.terms_train)},
+                {"terms_validation_loss", json_number(p.terms_validation)},
+                {"pattern_epochs", int(p.patterns.history.size()) - 1},
+                {"pattern_best_epoch", p.patterns.best_epoch},
+                {"pattern_stopped_early", p.patterns.stopped_early},
+                {"pattern_seconds", p.patterns.seconds},
+                {"term_epochs", int(p.terms.history.size()) - 1},
+                {"term_best_epoch", p.terms.best_epoch},
+                {"term_seconds", p.terms.seconds},
+                {"seconds", p.seconds},
+            });
+        j["patterns"] = {{"patterns", kPatternCount},
+                         {"weights", 2 * kPatternCount},
+                         {"free_patterns", r.pattern_free},
+                         {"active_weights", r.pattern_active},
+                         {"rounds", rounds}};
+    }
     return j;
 }
 
 std::string loss_csv(const TuneReport& r) {
-    std::string out = "epoch,train_loss,validation_loss,seconds\n";
-    for (const EpochRecord& e : r.fit.history)
-        out += std::to_string(e.epoch) + "," + number(e.train_loss, "%.8f") + "," +
-               number(e.validation_loss, "%.8f") + "," + number(e.seconds, "%.4f") + "\n";
+    auto row = [](int epoch, const EpochRecord& e) {
+        return std::to_string(epoch) + "," + number(e.train_loss, "%.8f") + "," +
+               number(e.validation_loss, "%.8f") + "," + number(e.seconds, "%.4f");
+    };
+    if (r.rounds.empty()) {
+        std::string out = "epoch,train_loss,validation_loss,seconds\n";
+        for (const EpochRecord& e : r.fit.history) out += row(e.epoch, e) + "\n";
+        return out;
+    }
+    // With patterns: every epoch of every fit, numbered on from one fit to the next (each fit's
+    // epoch 0, its start, only for the first), seconds within the fit.
+    std::string out = "epoch,train_loss,validation_loss,seconds,round,stage\n";
+    int epoch = 0;
+    for (const PatternRound& p : r.rounds)
+        for (const auto* h : {&p.patterns.history, &p.terms.history})
+            for (const EpochRecord& e : *h) {
+                if (e.epoch == 0 && epoch > 0) continue;
+                out += row(epoch++, e) + "," + std::to_string(p.round) + "," +
+                       (h == &p.patterns.history ? "patterns" : "terms") + "\n";
+            }
     return out;
 }
 

@@ -33,25 +33,27 @@ struct NamedWeights {
 };
 
 Json loop_settings(const LoopConfig& c) {
-    return {{"format", "fanorona-loop-settings 2"},
-            {"variant", variant_name(c.rules.variant)},
-            {"rules", ruleset_name(c.rules.ruleset)},
-            {"iterations", c.iterations},
-            {"games", c.games},
-            {"engine", c.engine.description()},
-            {"start_weights_fingerprint", weights_fingerprint(c.engine.weights)},
-            {"verify_games", c.verify_games},
-            {"final_games", c.final_games},
-            {"sprt", c.sprt ? c.sprt->to_string() : ""},
-            {"accept_los", c.accept_los},
-            {"window", c.window},
-            {"selfplay_openings", c.selfplay_openings},
-            {"match_openings", c.match_openings},
-            {"epsilon", c.epsilon},
-            {"explore_turns", c.explore_turns},
-            {"optimizer", c.optimizer},
-            {"l2", c.l2},
-            {"seed", c.seed}};
+    Json s = {{"format", "fanorona-loop-settings 2"},
+              {"variant", variant_name(c.rules.variant)},
+              {"rules", ruleset_name(c.rules.ruleset)},
+              {"iterations", c.iterations},
+              {"games", c.games},
+              {"engine", c.engine.description()},
+              {"start_weights_fingerprint", weights_fingerprint(c.engine.weights)},
+              {"verify_games", c.verify_games},
+              {"final_games", c.final_games},
+              {"sprt", c.sprt ? c.sprt->to_string() : ""},
+              {"accept_los", c.accept_los},
+              {"window", c.window},
+              {"selfplay_openings", c.selfplay_openings},
+              {"match_openings", c.match_openings},
+              {"epsilon", c.epsilon},
+              {"explore_turns", c.explore_turns},
+              {"optimizer", c.optimizer},
+              {"l2", c.l2},
+              {"seed", c.seed}};
+    if (c.patterns) s["patterns"] = true; // absent when off: older loop folders still resume
+    return s;
 }
 
 // The loop's engine with other weights and another name.
@@ -126,6 +128,7 @@ NamedWeights tune_step(const LoopConfig& c, int n, const NamedWeights& current,
     t.out_dir = partial;
     t.optimizer.kind = *parse_optimizer(c.optimizer);
     t.l2 = c.l2;
+    t.patterns.enabled = c.patterns;
     t.seed = c.seed + std::uint64_t(n);
     t.threads = c.threads;
     const TuneReport report = run_tune(t, [&](const std::string& line) { say("  " + line); });
@@ -164,6 +167,8 @@ void LoopConfig::validate() const {
     if (!parse_optimizer(optimizer))
         throw std::invalid_argument("--optimizer: expected adam, newton or lbfgs");
     if (!(l2 >= 0)) throw std::invalid_argument("--l2 must be at least 0");
+    if (patterns && rules.variant != Variant::Tsivy)
+        throw std::invalid_argument("--patterns needs the 5x9 board (--variant tsivy)");
     if (engine.kind != EngineSpec::Kind::Engine)
         throw std::invalid_argument("the loop tunes the toolkit's own engine");
 }

@@ -37,6 +37,7 @@ struct LoopConfig {
     // The tuner's own default: the point tables sum to the material term, so without a pull
     // Newton's steps run off along that direction (weights like -331 that play badly).
     double l2 = TuneConfig{}.l2;
+    bool patterns = false; // the tune step also fits pattern weights (tune --patterns; 5x9 only)
     std::uint64_t seed = 1;
     int threads = 0; // the limit of every step, tuning included (0: all cores)
     bool resume = false;
