@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 
@@ -27,6 +28,16 @@ template <class T> void shuffle(std::vector<T>& v, Rng& rng) {
 Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& filter) {
     if (files.empty()) throw TuneDataError("no positions log given (--data FILE...)");
     Dataset data;
+    // Room for every record the files can hold (their sizes bound it): the records then grow
+    // without reallocation, whose doubling would briefly hold up to three times their memory.
+    std::uintmax_t capacity = 0;
+    for (const std::string& path : files) {
+        std::error_code ec;
+        const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+        if (!ec) capacity += bytes / kPositionRecordBytes;
+    }
+    data.records.reserve(
+        std::size_t(std::min<std::uintmax_t>(capacity, std::numeric_limits<std::uint32_t>::max())));
     PositionLogHeader first_header;
     for (std::size_t f = 0; f < files.size(); ++f) {
         const std::string& path = files[f];
@@ -92,7 +103,9 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
     }
     if (data.records.size() > std::numeric_limits<std::uint32_t>::max())
         throw TuneDataError("too many positions (more than 2^32)");
-    data.records.shrink_to_fit();
+    // Shrinking copies the records: worth it only when filters left much of the room unused.
+    if (data.records.capacity() - data.records.size() > data.records.size() / 4)
+        data.records.shrink_to_fit();
     return data;
 }
 

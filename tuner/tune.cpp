@@ -190,7 +190,7 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
         throw TuneDataError(data.files.front() +
                             ": --patterns needs 5x9 (tsivy) logs, this one is " +
                             std::string(variant_name(data.rules.variant)));
-    const DataSplit split = split_by_game(data, config.validation, config.seed);
+    DataSplit split = split_by_game(data, config.validation, config.seed);
     report.files = data.files;
     report.rules = data.rules;
     report.positions_read = data.read;
@@ -224,7 +224,8 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     FeatureMatrix train = build_feature_matrix(data, split.train, patterns);
     FeatureMatrix validation = build_feature_matrix(data, split.validation, patterns);
     report.extraction_seconds = since(t_extract);
-    data = Dataset{}; // the records are no longer needed
+    data = Dataset{}; // the records and the split are no longer needed
+    split = DataSplit{};
     report.nonzeros = train.nonzeros() + validation.nonzeros();
     report.matrix_bytes = train.bytes() + validation.bytes();
     const double n_rows = double(train.rows() + validation.rows());

@@ -74,14 +74,15 @@ std::string tuned_weights_text(const TuneConfig& c, const TuneReport& r) {
              : f.stopped_early ? "stopped early on the validation loss"
                                : "epoch limit reached") +
             ", " + number(f.seconds, "%.2f") + " s",
-        "patterns: " + (c.patterns.enabled
-                            ? std::to_string(r.rounds.size()) + " rounds, " +
-                                  std::to_string(r.pattern_active) + " pattern weights not 0"
-                            : std::string("off")),
         "loss (" + loss_name(c.loss) + ", rounded weights): validation " +
             number(r.start_validation_loss) + " -> " + number(r.final_validation_loss) +
             ", train " + number(r.start_train_loss) + " -> " + number(r.final_train_loss),
     };
+    if (c.patterns.enabled)
+        comments.insert(comments.end() - 1,
+                        "patterns: " + std::to_string(r.rounds.size()) + " rounds, " +
+                            std::to_string(r.pattern_free) + " patterns fitted, " +
+                            std::to_string(r.pattern_active) + " pattern weights not 0");
     return format_weights(r.final, comments);
 }
 
