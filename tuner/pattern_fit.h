@@ -30,7 +30,8 @@ struct PatternSettings {
     int epochs = 20;              // at most this many epochs per pattern fit
     std::size_t batch = 16384;    // rows per mini-batch, rounded up to whole blocks
     double lr = 0.5;              // Adam step size, centi-pieces
-    double l2 = 1e-9;             // adds l2 * w^2 per pattern weight (towards 0) to the loss
+    double l2 = 0;                // adds l2 * w^2 per pattern weight (towards 0) to the loss;
+                                  // 0: min_count alone regularises (best on self-play data)
     std::uint32_t min_count = 20; // weights seen in fewer training rows stay at their start
 };
 
