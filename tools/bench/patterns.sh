@@ -55,22 +55,26 @@ lines=$(grep -c '^pattern ' "$PAT")
 # `fanorona bench` text output -> "<tsivy nodes> <tsivy seconds>".
 tsivy_nps() { awk '$2 == "tsivy" { n += $4; s += $6 } END { printf "%.0f\n", n / s }'; }
 search() { "$BIN" bench --depth "$DEPTH" --hash 16 "$@" | tsivy_nps; }
-evals() { "$BIN" bench --evals "$EVALS" --json "$@" | jq -r '"\(.ns_per_evaluate) \(.ns_per_pattern_sum)"'; }
+evals() { "$BIN" bench --evals "$EVALS" --json "$@" | jq -r '"\(.ns_per_evaluate) \(.ns_per_pattern_sum) \(.ns_per_pattern_indices)"'; }
 max() { printf '%s\n%s\n' "$1" "$2" | sed '/^$/d' | sort -g | tail -1; }
 min() { printf '%s\n%s\n' "$1" "$2" | sed '/^$/d' | sort -g | head -1; }
 
-nps_def="" nps_pat="" ev_def="" ev_pat="" ps_pat=""
+nps_def="" nps_pat="" ev_def="" ev_pat="" ps_pat="" ix_pat=""
 for _ in $(seq "$REPEATS"); do
     nps_def=$(max "$nps_def" "$(search)")
     nps_pat=$(max "$nps_pat" "$(search --weights "$PAT")")
-    read -r e _ <<< "$(evals)"
+    read -r e _ _ <<< "$(evals)"
     ev_def=$(min "$ev_def" "$e")
-    read -r e p <<< "$(evals --weights "$PAT")"
+    read -r e p i <<< "$(evals --weights "$PAT")"
     ev_pat=$(min "$ev_pat" "$e")
     ps_pat=$(min "$ps_pat" "$p")
+    ix_pat=$(min "$ix_pat" "$i")
 done
 echo "pattern weights: $lines canonical configurations of 8 classes (random in [-100, 100])"
 awk -v d="$nps_def" -v p="$nps_pat" -v depth="$DEPTH" 'BEGIN {
     printf "search (bench depth %d, tsivy positions): default %.0f nodes/s, patterns %.0f nodes/s, patterns/default %.3f\n", depth, d, p, p / d }'
-awk -v d="$ev_def" -v p="$ev_pat" -v s="$ps_pat" 'BEGIN {
-    printf "evaluate(): default %.1f ns, patterns %.1f ns (+%.1f ns), patterns/default %.3f; pattern part alone %.1f ns\n", d, p, p - d, p / d, s }'
+awk -v d="$ev_def" -v p="$ev_pat" -v s="$ps_pat" -v i="$ix_pat" 'BEGIN {
+    printf "evaluate(): default %.1f ns, patterns %.1f ns (+%.1f ns), patterns/default %.3f; pattern part alone %.1f ns (window indices %.1f ns)\n", d, p, p - d, p / d, s, i }'
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+printf 'best of %d, load average %s%s\n' "$REPEATS" "$load" \
+    "$(awk "BEGIN{if ($load > 1.5) print \" (busy machine: figures are pessimistic)\"}")"
