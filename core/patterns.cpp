@@ -178,8 +178,12 @@ std::optional<int> parse_pattern_config(std::string_view text) {
 }
 
 bool pattern_config_canonical(int c, int config) {
+    return pattern_canonical_config(c, config) == config;
+}
+
+int pattern_canonical_config(int c, int config) {
     const int kind = canonical_kind(c);
-    return !kind || kCanonical.form[kind][config] == config;
+    return kind ? int(kCanonical.form[kind][config]) : config;
 }
 
 } // namespace fanorona

@@ -53,27 +53,6 @@ std::int32_t parse_value(std::string_view value, std::string_view source, int li
     return v;
 }
 
-// The canonical form of configuration `config` of class `c`: the smallest of its images under
-// the symmetries that map the class's window onto itself (the e file mirrors left-right, rank 3
-// top-bottom), as pattern_indices() reads it.
-int canonical_config(int c, int config) {
-    const std::string_view name = pattern_class_name(c);
-    const bool files = name[0] == 'e', ranks = name[1] == '3';
-    int best = config;
-    for (int f = 0; f <= int(files); ++f)
-        for (int r = 0; r <= int(ranks); ++r) {
-            std::string s = pattern_config_string(config); // "top/mid/low"
-            if (f)
-                for (int row = 0; row < 3; ++row)
-                    std::swap(s[std::size_t(4 * row)], s[std::size_t(4 * row + 2)]);
-            if (r)
-                for (int col = 0; col < 3; ++col)
-                    std::swap(s[std::size_t(col)], s[std::size_t(8 + col)]);
-            best = std::min(best, *parse_pattern_config(s));
-        }
-    return best;
-}
-
 // The rest of a `pattern <class> <configuration> <mg> <eg>` line (after the keyword).
 void parse_pattern_line(std::string_view rest, std::string_view source, int line_no,
                         PatternWeights& patterns, std::vector<int>& seen_at) {
@@ -102,7 +81,7 @@ void parse_pattern_line(std::string_view rest, std::string_view source, int line
         fail(source, line_no,
              "pattern " + std::string(cls) + " configuration '" + std::string(config) +
                  "' is not canonical: write its mirror image '" +
-                 pattern_config_string(canonical_config(*c, *k)) + "'");
+                 pattern_config_string(pattern_canonical_config(*c, *k)) + "'");
     const std::string what = "pattern " + std::string(cls) + " " + std::string(config);
     const int p = *c * kPatternConfigs + *k;
     if (seen_at[std::size_t(p)])
