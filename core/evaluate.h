@@ -3,12 +3,20 @@
 //
 // The exact relation, which a tuner reproduces in floating point:
 //   S = sum over the entries of extract_features(pos) of value_i * w_i   (exact, 64-bit)
+//     + pattern_sum(pos, w)                    (the 21 pattern windows, tsivy only; see below)
 //   evaluate(pos) = trunc(S / kEvalScale)                                 (C++ integer division)
 //   clamped to +-(kWinScore - kMaxPly - 1), which only weights near kMaxWeight (weights.h) reach;
-// both written once in core/taper.h (taper(), eval_of_sum()). kEvalScale equals kPhaseScale, so a
+// both written once in core/taper.h (taper(), eval_of_sum()).
+// The pattern part: with the phase p = game_phase(pos) and the windows' pattern weight numbers
+// k_j (pattern_indices() of the side to move), each window is a tapered feature of raw value 1:
+//   pattern_sum = sum over the 21 windows j of blend(mg(k_j), eg(k_j), p)
+//               = p * sum_j mg(k_j) + (kPhaseScale - p) * sum_j eg(k_j)
+// It is 0 when w.patterns is null and on every board but tsivy (the 5x9 board: dimy, telo and
+// the other sizes have no pattern windows; patterns_apply()). kEvalScale equals kPhaseScale, so a
 // weight is in centi-pieces: with material_mg = material_eg = 100, each extra piece adds exactly
 // 100 whatever the phase. Scores are for the side to move.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -34,10 +42,13 @@ struct Weights {
     std::shared_ptr<const PatternWeights> patterns;
     friend bool operator==(const Weights& a, const Weights& b) {
         if (a.values != b.values) return false;
-        const bool za = !a.patterns || *a.patterns == PatternWeights{};
-        const bool zb = !b.patterns || *b.patterns == PatternWeights{};
+        const auto zero = [](const Weights& w) {
+            return !w.patterns || std::all_of(w.patterns->values.begin(), w.patterns->values.end(),
+                                              [](std::int32_t v) { return v == 0; });
+        };
+        const bool za = zero(a), zb = zero(b);
         if (za || zb) return za && zb;
-        return *a.patterns == *b.patterns;
+        return a.patterns == b.patterns || *a.patterns == *b.patterns;
     }
 };
 
@@ -46,8 +57,26 @@ struct Weights {
 // `largest_capture` is as for extract_terms(): -1, or the known value of the capture_now term.
 int evaluate(const Position& pos, const Rules& rules, const Weights& w, int largest_capture = -1);
 
-// The same score from already extracted features (what the tuner reproduces).
-int evaluate_features(const Features& f, const Weights& w);
+// The same score from already extracted features (what the tuner reproduces) and the position's
+// pattern part (pattern_sum(pos, w); 0 for weights without patterns).
+int evaluate_features(const Features& f, const Weights& w, std::int64_t pattern_part = 0);
+
+// Whether the pattern windows apply to boards of variant `v`: tsivy (the 5x9 board) only.
+constexpr bool patterns_apply(Variant v) {
+    return v == Variant::Tsivy;
+}
+
+// The pattern weight numbers of the position's 21 windows, for the side to move (what
+// pattern_sum() reads). False, leaving `out` unchanged, when patterns do not apply to its board.
+// Allocates nothing.
+bool position_pattern_indices(const Position& pos, PatternIndices& out);
+
+// The pattern part of the exact sum S (see above), in the units of S (kEvalScale x centi-pieces):
+// 0 when w.patterns is null or the board is not tsivy. Allocates nothing.
+std::int64_t pattern_sum(const Position& pos, const Weights& w);
+
+// Whether `w` has a non-zero pattern weight (format_weights() then writes version 2).
+bool has_pattern_weights(const Weights& w);
 
 // The weights compiled into the program (data/weights/default.txt at build time).
 Weights default_weights();

@@ -1,5 +1,7 @@
 #include "core/patterns.h"
 
+#include <utility>
+
 namespace fanorona {
 
 namespace {
@@ -107,22 +109,34 @@ const std::array<PatternWindow, kPatternWindows>& pattern_windows() {
     return kWindows;
 }
 
+namespace {
+
+// Window I's pattern weight number; every window constant folded into the code (the shifts, the
+// reading direction, whether to look up the canonical form).
+template <int I> std::uint32_t window_index(Bitboard player, Bitboard opponent) {
+    constexpr PatternWindow w = kWindows[I];
+    constexpr int low = w.centre - kFiles - 1; // the window's lower left point
+    constexpr int kind = canonical_kind(w.cls);
+    const auto row = [&](int dy) { // the base-3 value of row dy in the class's orientation
+        const int shift = low + (w.mirror_ranks ? 2 - dy : dy) * kFiles;
+        const auto own = unsigned(player >> shift) & 7, opp = unsigned(opponent >> shift) & 7;
+        return int(kRows.value[w.mirror_files][own][opp]);
+    };
+    int config = row(2) * 729 + row(1) * 27 + row(0);
+    if constexpr (kind != 0) config = kCanonical.form[kind][config];
+    return std::uint32_t(w.cls) * kPatternConfigs + std::uint32_t(config);
+}
+
+template <std::size_t... I>
+void all_windows(Bitboard player, Bitboard opponent, PatternIndices& out,
+                 std::index_sequence<I...>) {
+    ((out[I] = window_index<int(I)>(player, opponent)), ...);
+}
+
+} // namespace
+
 void pattern_indices(Bitboard player, Bitboard opponent, PatternIndices& out) {
-    for (int i = 0; i < kPatternWindows; ++i) {
-        const PatternWindow& w = kWindows[i];
-        // The window's lowest rank, lower left point: centre - one rank - one file.
-        const int low = w.centre - kFiles - 1;
-        int config = 0;
-        for (int dy = 2; dy >= 0; --dy) {
-            const int row = w.mirror_ranks ? 2 - dy : dy;
-            const int shift = low + row * kFiles;
-            const auto own = unsigned(player >> shift) & 7, opp = unsigned(opponent >> shift) & 7;
-            config = config * 27 + kRows.value[w.mirror_files][own][opp];
-        }
-        const int kind = canonical_kind(w.cls);
-        if (kind) config = kCanonical.form[kind][config];
-        out[i] = std::uint32_t(w.cls) * kPatternConfigs + std::uint32_t(config);
-    }
+    all_windows(player, opponent, out, std::make_index_sequence<kPatternWindows>());
 }
 
 std::string_view pattern_class_name(int c) {
@@ -164,8 +178,12 @@ std::optional<int> parse_pattern_config(std::string_view text) {
 }
 
 bool pattern_config_canonical(int c, int config) {
+    return pattern_canonical_config(c, config) == config;
+}
+
+int pattern_canonical_config(int c, int config) {
     const int kind = canonical_kind(c);
-    return !kind || kCanonical.form[kind][config] == config;
+    return kind ? int(kCanonical.form[kind][config]) : config;
 }
 
 } // namespace fanorona

@@ -66,5 +66,8 @@ std::optional<int> parse_pattern_config(std::string_view text);
 // smallest of its symmetric forms, for the classes a symmetry maps onto themselves). Weights
 // of other configurations are never read.
 bool pattern_config_canonical(int c, int config);
+// The canonical form of configuration `config` of class `c`: the form pattern_indices() gives
+// for it (the configuration itself for a class that no symmetry maps onto itself).
+int pattern_canonical_config(int c, int config);
 
 } // namespace fanorona

@@ -2,12 +2,16 @@
 // The weights file: text, versioned (see docs/formats.md). core parses and formats the text;
 // reading and writing files is the tools' job.
 //
-//   fanorona-weights 1
+//   fanorona-weights 2
 //   # comment lines and blank lines are ignored
 //   material_mg 100
 //   ...
+//   pattern d3 x.o/.x./... 12 -4
 //
-// Every feature's weight appears exactly once, as a decimal integer.
+// Every feature's weight appears exactly once, as a decimal integer. Version 2 adds optional
+// pattern lines `pattern <class> <configuration> <mg> <eg>` (core/patterns.h), each pattern at
+// most once and in its canonical configuration; patterns not listed weigh 0. Version 1 (no
+// pattern lines) is what weights without pattern weights are written as.
 
 #include <cstdint>
 #include <stdexcept>
@@ -19,13 +23,15 @@
 
 namespace fanorona {
 
-inline constexpr int kWeightsFormatVersion = 1;
+inline constexpr int kWeightsFormatVersion = 1;         // without pattern lines
+inline constexpr int kWeightsPatternsFormatVersion = 2; // with pattern lines
 inline constexpr std::string_view kWeightsMagic = "fanorona-weights";
 
 // The largest weight magnitude a weights text may hold: |w| <= kMaxWeight for every weight. With
 // it the evaluation's sum cannot overflow (every raw term is at most 45 points x 8 directions =
-// 360 in magnitude, so |sum| <= 30 terms x 360 x kPhaseScale x kMaxWeight < 1.1e10, far inside
-// the 64-bit sum), and evaluate() clamps the result to +-kMaxEvalScore (core/evaluate.cpp), so
+// 360 in magnitude and every pattern window's raw value is 1, so |sum| <= (33 terms x 360 + 21
+// windows) x kPhaseScale x kMaxWeight < 1.2e10, far inside the 64-bit sum; pattern weights obey
+// the same bound), and evaluate() clamps the result to +-kMaxEvalScore (core/evaluate.cpp), so
 // no weights can make a position look like a won or lost game. See docs/formats.md.
 inline constexpr std::int32_t kMaxWeight = 30000;
 
@@ -34,13 +40,18 @@ struct WeightsError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Parses a weights text; `source_name` (a file name) prefixes error messages. Unknown names,
-// missing names, duplicates, values that are not integers or outside [-kMaxWeight, kMaxWeight],
-// a missing or wrong header are errors.
+// Parses a weights text (version 1 or 2); `source_name` (a file name) prefixes error messages.
+// Unknown names, missing names, duplicates, values that are not integers or outside
+// [-kMaxWeight, kMaxWeight], a missing or wrong header are errors; so are, in pattern lines, an
+// unknown class, a malformed or non-canonical configuration, a pattern given twice, and any
+// pattern line in a version-1 text. The result's patterns are null unless a weight is non-zero.
 Weights parse_weights(std::string_view text, std::string_view source_name);
 
-// The weights as text, with each of `comment_lines` as a `# ` line after the header.
-// parse_weights(format_weights(w, c), any) == w.
+// The weights as text, with each of `comment_lines` as a `# ` line after the header: version 1
+// (byte for byte as before patterns existed) when `w` has no non-zero pattern weight, otherwise
+// version 2 with one pattern line per non-zero pattern, in pattern number order.
+// parse_weights(format_weights(w, c), any) == w. A non-zero weight of a non-canonical
+// configuration (never read by the evaluation) is a programming error: std::logic_error.
 std::string format_weights(const Weights& w, const std::vector<std::string>& comment_lines);
 
 } // namespace fanorona

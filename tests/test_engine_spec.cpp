@@ -108,3 +108,18 @@ TEST_CASE("a spec's description parses back to the same spec, time controls incl
     CHECK_THROWS_WITH(EngineSpec::parse("name=T,tc=ms"), Catch::Contains("tc=ms"));
     CHECK_THROWS(EngineSpec::parse("name=T,tc=86400001ms"));
 }
+
+TEST_CASE("weights= keeps a file's pattern weights, shared by the searcher without a copy",
+          "[spec]") {
+    const std::string file = std::string(FANORONA_FUZZ_CORPUS) + "/weights/patterns_v2";
+    const Weights w = load_weights_file(file);
+    REQUIRE(has_pattern_weights(w));
+    const EngineSpec s = EngineSpec::parse("name=P,weights=" + file);
+    CHECK(s.weights == w);
+    REQUIRE(s.weights.patterns);
+    const EngineSpec copy = s; // copies share the pattern weights
+    CHECK(copy.weights.patterns == s.weights.patterns);
+    Searcher searcher(1);
+    s.configure(searcher);
+    CHECK(searcher.weights().patterns == s.weights.patterns);
+}

@@ -5,7 +5,9 @@
 #include <set>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
+#include "cli_helpers.h"
 #include "core/baseline.h"
 #include "core/evaluate.h"
 #include "core/game.h"
@@ -224,4 +226,154 @@ TEST_CASE("The largest weights allowed keep every score below the win scores", "
     w.values.fill(kMaxWeight);
     CHECK(evaluate(positions[1], rules, w) == limit);
     CHECK(evaluate(positions[2], rules, w) == -limit);
+}
+
+namespace {
+
+// Pattern weights with every _mg and _eg weight drawn from [-bound, bound] (non-canonical
+// configurations too: the evaluation never reads them).
+Weights with_random_patterns(Weights w, std::uint64_t seed, int bound = 500) {
+    auto p = std::make_shared<PatternWeights>();
+    std::uint64_t x = seed;
+    for (std::int32_t& v : p->values) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        v = int((x >> 33) % std::uint64_t(2 * bound + 1)) - bound;
+    }
+    w.patterns = std::move(p);
+    return w;
+}
+
+} // namespace
+
+TEST_CASE("Pattern weights add each window's tapered weight to the exact sum on tsivy",
+          "[evaluate]") {
+    const Weights w = with_random_patterns(default_weights(), 7);
+    int tsivy = 0;
+    for (const auto& [pos, rules] : sample_positions()) {
+        if (pos.variant() != Variant::Tsivy) continue;
+        ++tsivy;
+        Features f;
+        extract_features(pos, rules, f);
+        std::int64_t features = 0;
+        for (int i = 0; i < f.count; ++i)
+            features += std::int64_t(f.entries[i].value) * w.values[f.entries[i].index];
+        // Brute force: each window's pattern weight number, its two weights, the phase.
+        PatternIndices idx;
+        pattern_indices(pos.player(), pos.opponent(), idx);
+        const std::int64_t phase = game_phase(pos);
+        std::int64_t patterns = 0;
+        for (std::uint32_t k : idx)
+            patterns += w.patterns->values[2 * k] * phase +
+                        w.patterns->values[2 * k + 1] * (kPhaseScale - phase);
+        const int expected = int((features + patterns) / kEvalScale);
+        INFO(pos.to_string());
+        REQUIRE(pattern_sum(pos, w) == patterns);
+        REQUIRE(evaluate(pos, rules, w) == expected);
+        REQUIRE(evaluate_features(f, w, pattern_sum(pos, w)) == expected);
+        PatternIndices via_position{};
+        REQUIRE(position_pattern_indices(pos, via_position));
+        REQUIRE(via_position == idx);
+    }
+    CHECK(tsivy > 100);
+    // Without pattern weights the pattern part is 0.
+    const Position start = Position::start(Variant::Tsivy);
+    CHECK(pattern_sum(start, default_weights()) == 0);
+    CHECK(pattern_sum(start, w) != 0);
+}
+
+TEST_CASE("Mirror images score the same with any pattern weights", "[evaluate]") {
+    for (std::uint64_t seed : {1, 2}) {
+        const Weights w = with_random_patterns(default_weights(), seed, 3000);
+        for (const auto& [pos, rules] : sample_positions()) {
+            if (pos.variant() != Variant::Tsivy || rules.ruleset == RuleSet::Vela) continue;
+            INFO(pos.to_string());
+            CHECK(pattern_sum(mirrored(pos), w) == pattern_sum(pos, w));
+            CHECK(pattern_sum(colour_flipped(pos), w) == pattern_sum(pos, w));
+            CHECK(evaluate(mirrored(pos), rules, w) == evaluate(pos, rules, w));
+            CHECK(evaluate(colour_flipped(pos), rules, w) == evaluate(pos, rules, w));
+        }
+    }
+}
+
+TEST_CASE("Pattern weights apply on tsivy only", "[evaluate]") {
+    CHECK(patterns_apply(Variant::Tsivy));
+    CHECK_FALSE(patterns_apply(Variant::Dimy));
+    CHECK_FALSE(patterns_apply(Variant::Telo));
+    const Weights plain = default_weights();
+    const Weights w = with_random_patterns(plain, 3, kMaxWeight);
+    int dimy = 0;
+    for (const auto& [pos, rules] : sample_positions()) {
+        if (pos.variant() == Variant::Tsivy) continue;
+        ++dimy;
+        PatternIndices idx{};
+        CHECK_FALSE(position_pattern_indices(pos, idx));
+        CHECK(pattern_sum(pos, w) == 0);
+        CHECK(evaluate(pos, rules, w) == evaluate(pos, rules, plain));
+    }
+    CHECK(dimy > 100);
+    const std::optional<Variant> other = parse_variant("7x9");
+    REQUIRE(other);
+    const Position p = Position::start(*other);
+    CHECK(pattern_sum(p, w) == 0);
+    CHECK(evaluate(p, Rules{*other}, w) == evaluate(p, Rules{*other}, plain));
+}
+
+TEST_CASE("The largest pattern weights keep the score inside the clamp", "[evaluate]") {
+    const int limit = kWinScore - kMaxPly - 1;
+    for (const std::int32_t sign : {1, -1}) {
+        Weights w;
+        w.values.fill(sign * kMaxWeight);
+        auto p = std::make_shared<PatternWeights>();
+        std::fill(p->values.begin(), p->values.end(), sign * kMaxWeight);
+        w.patterns = std::move(p);
+        const Position pos =
+            Position::from_string("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B w", Variant::Tsivy);
+        const int e = evaluate(pos, Rules{}, w);
+        CHECK(e == sign * limit);
+        Features f;
+        extract_features(pos, Rules{}, f);
+        CHECK(evaluate_features(f, w, pattern_sum(pos, w)) == e);
+    }
+}
+
+TEST_CASE("fanorona eval shows the pattern part of the score", "[evaluate][cli]") {
+    const Position start = Position::start(Variant::Tsivy);
+    PatternIndices idx;
+    REQUIRE(position_pattern_indices(start, idx));
+    Weights w = default_weights();
+    auto p = std::make_shared<PatternWeights>();
+    for (std::uint32_t k : idx) {
+        p->values[2 * k] = int(k % 50) + 1;
+        p->values[2 * k + 1] = -int(k % 7) - 1;
+    }
+    w.patterns = std::move(p);
+    const std::string dir = test_cli::fresh_dir("eval_patterns");
+    std::filesystem::create_directories(dir);
+    const std::string file = dir + "/patterns.txt";
+    std::ofstream(file) << format_weights(w, {"test patterns"});
+
+    const auto json = test_cli::run_cli("eval --json --weights " + file);
+    REQUIRE(json.status == 0);
+    const auto j = nlohmann::json::parse(json.output);
+    REQUIRE(j.contains("patterns"));
+    CHECK(j["patterns"]["sum"] == pattern_sum(start, w));
+    CHECK(j["score"] == evaluate(start, Rules{}, w));
+    REQUIRE(j["patterns"]["windows"].size() == std::size_t(kPatternWindows));
+    for (int i = 0; i < kPatternWindows; ++i) {
+        const auto& e = j["patterns"]["windows"][std::size_t(i)];
+        const std::uint32_t k = idx[std::size_t(i)];
+        CHECK(e["class"] == pattern_class_name(int(k) / kPatternConfigs));
+        CHECK(e["config"] == pattern_config_string(int(k) % kPatternConfigs));
+        CHECK(e["weight_mg"] == w.patterns->values[2 * k]);
+        CHECK(e["weight_eg"] == w.patterns->values[2 * k + 1]);
+    }
+    const auto text = test_cli::run_cli("eval --weights " + file);
+    REQUIRE(text.status == 0);
+    CHECK_THAT(text.output,
+               Catch::Contains("patterns: sum " + std::to_string(pattern_sum(start, w))));
+    CHECK_THAT(text.output, Catch::Contains(pattern_config_string(int(idx[0]) % kPatternConfigs)));
+    // Without pattern weights nothing is said about patterns.
+    const auto plain = test_cli::run_cli("eval --json");
+    REQUIRE(plain.status == 0);
+    CHECK_FALSE(nlohmann::json::parse(plain.output).contains("patterns"));
 }

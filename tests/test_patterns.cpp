@@ -134,3 +134,21 @@ TEST_CASE("a self-symmetric window gives one weight to a configuration and its m
     CHECK(std::count(seen.begin(), seen.end(), seen[0]) == 4);
     CHECK(seen[0] != std::uint32_t(e3) * kPatternConfigs); // not the empty window
 }
+
+TEST_CASE("the canonical form of a configuration is the one pattern_indices gives", "[patterns]") {
+    // e3's window is its own mirror image both ways: a lone piece in any corner reads as the
+    // lower left one (the smallest form).
+    const int lower_left = *parse_pattern_config(".../.../x..");
+    const int e3 = *parse_pattern_class("e3");
+    for (const char* corner : {"x../.../...", "..x/.../...", ".../.../..x", ".../.../x.."})
+        CHECK(pattern_canonical_config(e3, *parse_pattern_config(corner)) == lower_left);
+    for (int c = 0; c < kPatternClasses; ++c)
+        for (int k = 0; k < kPatternConfigs; k += 37) {
+            const int canonical = pattern_canonical_config(c, k);
+            CHECK(canonical <= k);
+            CHECK(pattern_config_canonical(c, canonical));
+            CHECK(pattern_config_canonical(c, k) == (canonical == k));
+        }
+    // A class with no self-symmetry keeps every configuration.
+    CHECK(pattern_canonical_config(*parse_pattern_class("d2"), 12345) == 12345);
+}

@@ -1,12 +1,15 @@
 // `fanorona bench`: the search benchmark; its node count is the search's signature.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
+#include "core/baseline.h"
 #include "core/bench.h"
+#include "core/game.h"
 #include "core/notation.h"
 #include "tools/commands.h"
 #include "tools/options.h"
@@ -19,11 +22,71 @@ struct BenchOptions {
     EngineOptions engine;
     int depth = kBenchDepth;
     bool json = false;
+    long long evals = 0; // > 0: time the static evaluation instead of searching
 };
+
+// `--evals N`: the static evaluation timed on positions of seeded random tsivy games, each
+// evaluated as the search does (the capture_now term known), and the pattern part alone.
+void run_eval_bench(const BenchOptions& o, const Weights& w) {
+    const Rules rules; // tsivy, standard rules: the board of the pattern windows
+    std::vector<std::pair<Position, int>> positions; // with its largest capture
+    for (std::uint64_t game = 0; game < 64; ++game) {
+        Game g(rules, Position::start(rules.variant));
+        while (!g.outcome().over() && g.moves().size() < 80) {
+            std::array<int, kTermCount> raw;
+            extract_terms(g.position(), rules, raw);
+            positions.emplace_back(g.position(), raw[term_id("capture_now")]);
+            g.play(random_move(g.position(), rules, game * 1000 + g.moves().size()));
+        }
+    }
+    const long long rounds = std::max<long long>(1, o.evals / std::ssize(positions));
+    // Best of three timings of `rounds` passes over the positions; `f` returns a checksum.
+    const auto time_ns = [&](const auto& f) {
+        double best = 0;
+        for (int trial = 0; trial < 3; ++trial) {
+            const auto t0 = std::chrono::steady_clock::now();
+            std::int64_t checksum = 0;
+            for (long long r = 0; r < rounds; ++r)
+                for (const auto& [pos, capture] : positions) checksum += f(pos, capture);
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            volatile std::int64_t sink = checksum; // keeps the loop from being dropped
+            (void)sink;
+            const double ns = s * 1e9 / double(rounds * std::ssize(positions));
+            best = trial ? std::min(best, ns) : ns;
+        }
+        return best;
+    };
+    const double eval_ns =
+        time_ns([&](const Position& p, int capture) { return evaluate(p, rules, w, capture); });
+    const double pattern_ns = time_ns([&](const Position& p, int) { return pattern_sum(p, w); });
+    const double indices_ns = time_ns([&](const Position& p, int) {
+        PatternIndices idx;
+        pattern_indices(p.player(), p.opponent(), idx);
+        return std::int64_t(idx[0]) + idx[kPatternWindows - 1];
+    });
+    const long long n = rounds * std::ssize(positions);
+    if (o.json) {
+        const nlohmann::json j = {{"evals", n},
+                                  {"positions", positions.size()},
+                                  {"patterns", has_pattern_weights(w)},
+                                  {"ns_per_evaluate", eval_ns},
+                                  {"ns_per_pattern_sum", pattern_ns},
+                                  {"ns_per_pattern_indices", indices_ns}};
+        std::printf("%s\n", j.dump(1).c_str());
+        return;
+    }
+    std::printf(
+        "%lld evaluations of %zu tsivy positions (%s pattern weights), best of 3: "
+        "evaluate %.1f ns, pattern part alone %.1f ns, of which the windows' indices %.1f ns\n",
+        n, positions.size(), has_pattern_weights(w) ? "with" : "without", eval_ns, pattern_ns,
+        indices_ns);
+}
 
 void run_bench_command(const BenchOptions& o) {
     EngineSpec spec;
     o.engine.apply(spec);
+    if (o.evals > 0) return run_eval_bench(o, spec.weights);
     Searcher searcher(spec.hash_mb);
     spec.configure(searcher);
     nlohmann::json positions = nlohmann::json::array();
@@ -77,6 +140,11 @@ void add_bench_command(CLI::App& app) {
         ->check(CLI::Range(1, kMaxPly - 1));
     o->engine.add_to(*cmd, false);
     cmd->add_flag("--json", o->json, "Print the results as JSON");
+    cmd->add_option("--evals", o->evals,
+                    "Instead of searching, time about N static evaluations (positions of 64 "
+                    "seeded random tsivy games, evaluated as the search does) and the pattern "
+                    "part alone, in ns each (best of 3; tools/bench/patterns.sh)")
+        ->check(CLI::Range(1LL, 1000000000LL));
     cmd->footer("The signature (node count with the default settings) is kept in "
                 "data/bench_signature.txt and checked by the tests.");
     cmd->callback([o] { run_bench_command(*o); });

@@ -80,6 +80,17 @@ void run_eval(const EvalOptions& o) {
     const int score = evaluate(pos, rules, w);
     std::int64_t sum = 0;
     for (int f = 0; f < kFeatureCount; ++f) sum += std::int64_t(value[f]) * w.values[f];
+    const std::int64_t patterns = pattern_sum(pos, w);
+    const bool show_patterns = has_pattern_weights(w) && patterns_apply(pos.variant());
+    PatternIndices windows{};
+    if (show_patterns) position_pattern_indices(pos, windows);
+    // Window i's _mg and _eg weights and its part of the sum.
+    const auto window_weights = [&](int i) {
+        const std::uint32_t k = windows[std::size_t(i)];
+        const std::int32_t mg = w.patterns->values[2 * k], eg = w.patterns->values[2 * k + 1];
+        return std::array<std::int64_t, 3>{
+            mg, eg, blend(std::int64_t(mg), std::int64_t(eg), std::int64_t(phase))};
+    };
 
     if (o.json) {
         nlohmann::json j;
@@ -101,7 +112,26 @@ void run_eval(const EvalOptions& o) {
                              {"contribution", eval_of_sum(double(value[f]) * w.values[f])}});
         }
         j["features"] = terms;
-        j["sum"] = sum;
+        if (show_patterns) {
+            nlohmann::json list = nlohmann::json::array();
+            for (int i = 0; i < kPatternWindows; ++i) {
+                const auto [mg, eg, part] = window_weights(i);
+                const std::uint32_t k = windows[std::size_t(i)];
+                list.push_back({{"centre", square_name(pattern_windows()[std::size_t(i)].centre,
+                                                       pos.variant())},
+                                {"class", pattern_class_name(int(k) / kPatternConfigs)},
+                                {"config", pattern_config_string(int(k) % kPatternConfigs)},
+                                {"pattern", k},
+                                {"weight_mg", mg},
+                                {"weight_eg", eg},
+                                {"sum", part},
+                                {"contribution", eval_of_sum(double(part))}});
+            }
+            j["patterns"] = {{"sum", patterns},
+                             {"contribution", eval_of_sum(double(patterns))},
+                             {"windows", list}};
+        }
+        j["sum"] = sum + patterns;
         j["score"] = score;
         std::printf("%s\n", j.dump(1).c_str());
         return;
@@ -119,8 +149,24 @@ void run_eval(const EvalOptions& o) {
         std::printf("%-20s %6d %8d %8d %13.2f\n", std::string(feature_name(f)).c_str(), raw[f / 2],
                     value[f], w.values[f], eval_of_sum(double(value[f]) * w.values[f]));
     }
-    std::printf("\nsum %lld / %d = %.2f\n", static_cast<long long>(sum), kEvalScale,
-                eval_of_sum(double(sum)));
+    if (show_patterns) {
+        std::printf("\n%-6s %-5s %-11s %8s %8s %13s\n", "window", "class", "config", "mg", "eg",
+                    "contribution");
+        for (int i = 0; i < kPatternWindows; ++i) {
+            const auto [mg, eg, part] = window_weights(i);
+            const int k = int(windows[std::size_t(i)]);
+            std::printf(
+                "%-6s %-5s %-11s %8lld %8lld %13.2f\n",
+                square_name(pattern_windows()[std::size_t(i)].centre, pos.variant()).c_str(),
+                std::string(pattern_class_name(k / kPatternConfigs)).c_str(),
+                pattern_config_string(k % kPatternConfigs).c_str(), static_cast<long long>(mg),
+                static_cast<long long>(eg), eval_of_sum(double(part)));
+        }
+        std::printf("patterns: sum %lld / %d = %.2f\n", static_cast<long long>(patterns),
+                    kEvalScale, eval_of_sum(double(patterns)));
+    }
+    std::printf("\nsum %lld / %d = %.2f\n", static_cast<long long>(sum + patterns), kEvalScale,
+                eval_of_sum(double(sum + patterns)));
     std::printf("total %d (centi-pieces for %s to move)\n", score,
                 pos.side_to_move() == Color::White ? "White" : "Black");
 }
@@ -131,7 +177,8 @@ void add_eval_command(CLI::App& app) {
     auto o = std::make_shared<EvalOptions>();
     auto* cmd = app.add_subcommand(
         "eval", "Print the static evaluation of a position: each feature's value, weight and "
-                "contribution, and the total");
+                "contribution, each pattern window's weights (when the weights have patterns; "
+                "5x9 board only), and the total");
     o->board.add_to(*cmd);
     cmd->add_option("--weights", o->weights, "Weights file ('default': the compiled-in weights)")
         ->capture_default_str();

@@ -19,6 +19,10 @@ FUZZ_TARGET(weights) {
     }
     for (const std::int32_t v : w.values)
         fuzz::check(v >= -kMaxWeight && v <= kMaxWeight, "a weight out of range was accepted");
+    if (w.patterns)
+        for (const std::int32_t v : w.patterns->values)
+            fuzz::check(v >= -kMaxWeight && v <= kMaxWeight,
+                        "a pattern weight out of range was accepted");
     const std::string text = format_weights(w, {"a comment"});
     fuzz::check(parse_weights(text, "again") == w, "weights round trip");
     return 0;
