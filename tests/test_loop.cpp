@@ -64,6 +64,22 @@ TEST_CASE("a loop rejects candidates that do not win and keeps the current weigh
     CHECK_FALSE(fs::exists(dir + "/final/results.json"));
 }
 
+TEST_CASE("a loop with --patterns fits pattern weights in its tuning step", "[loop]") {
+    const std::string dir = fresh_dir("loop_patterns");
+    const Run r =
+        run_cli("loop --iterations 1" + kTiny + " --patterns --accept-los 1.0 --out " + dir);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto t = nlohmann::json::parse(slurp(dir + "/iter-1/tune/tune.json"));
+    CHECK(t["settings"]["patterns"] == true);
+    CHECK(t["patterns"]["rounds"].size() == 3);
+    CHECK(nlohmann::json::parse(slurp(dir + "/settings.json"))["patterns"] == true);
+    // Not on other boards.
+    const Run dimy = run_cli("loop --variant dimy --patterns --out " + fresh_dir("loop_dimy"));
+    CHECK(dimy.status == 1);
+    CHECK_THAT(dimy.output, Catch::StartsWith("fanorona: ") && Catch::Contains("--patterns"));
+}
+
 TEST_CASE("a loop resumes where it stopped and refuses to overwrite", "[loop]") {
     const std::string full = fresh_dir("loop_full");
     REQUIRE(run_cli("loop --iterations 2" + kTiny + " --accept-los 0 --out " + full).status == 0);

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -112,6 +113,37 @@ TEST_CASE("pattern rows give the pattern part of the evaluation", "[tuner]") {
     }
 }
 
+TEST_CASE("with pattern weights, the tuner's evaluation is evaluate()'s", "[tuner]") {
+    const std::string path = playout_log("engine.bin", Variant::Tsivy, 40, 17);
+    // Random integer weights on the canonical configurations (the only ones a file holds).
+    const PatternVector v = random_patterns(7);
+    auto patterns = std::make_shared<PatternWeights>();
+    for (int c = 0; c < kPatternClasses; ++c)
+        for (int k = 0; k < kPatternConfigs; ++k) {
+            if (!pattern_config_canonical(c, k)) continue;
+            const std::size_t p = std::size_t(c) * kPatternConfigs + std::size_t(k);
+            patterns->values[2 * p] = std::int32_t(v[2 * p]);
+            patterns->values[2 * p + 1] = std::int32_t(v[2 * p + 1]);
+        }
+    Weights w = default_weights();
+    w.patterns = patterns;
+    const CheckReport r = check_against_engine({path}, w);
+    CHECK(r.positions > 1000);
+    CHECK(r.mismatches == 0);
+    CHECK(r.max_difference < 1.0);
+    // Without the patterns the same positions evaluate differently: the check can fail.
+    Weights no_patterns = w;
+    no_patterns.patterns = nullptr;
+    CHECK(check_against_engine({path}, no_patterns).positions == r.positions);
+    const Dataset data = load_dataset({path});
+    std::size_t differ = 0;
+    for (const PositionRecord& rec : data.records) {
+        const Position pos = rec.position(data.rules.variant);
+        differ += evaluate(pos, data.rules, w) != evaluate(pos, data.rules, no_patterns);
+    }
+    CHECK(differ > r.positions / 2);
+}
+
 TEST_CASE("the pattern fit lowers the loss, keeps rare patterns and ignores the thread count",
           "[tuner]") {
     const Dataset data = load_dataset({playout_log("fit.bin", Variant::Tsivy, 120, 11)});
@@ -155,6 +187,15 @@ TEST_CASE("the pattern fit lowers the loss, keeps rare patterns and ignores the 
                   << start.validation_loss << " -> " << best.validation_loss);
     CHECK(best.train_loss < 0.5 * start.train_loss);
     CHECK(best.validation_loss < 0.7 * start.validation_loss);
+    // A strong L2 pull keeps the weights nearer 0.
+    PatternProblem pulled = p;
+    pulled.l2 = 1e-3;
+    auto size = [](const PatternVector& v) {
+        double t = 0;
+        for (double x : v) t += std::abs(x);
+        return t;
+    };
+    CHECK(size(fit_patterns(pulled, s, 0, 9).weights) < 0.5 * size(one.weights));
     // Rare patterns (and never seen ones) stay at 0; frequent ones moved.
     std::size_t rare = 0, moved = 0;
     for (std::size_t q = 0; q < counts.size(); ++q) {
@@ -199,4 +240,17 @@ TEST_CASE("tune --patterns fits patterns on 5x9 logs and refuses others", "[tune
     const std::string csv = test_cli::slurp(dir + "/t/loss.csv");
     CHECK_THAT(csv, Catch::StartsWith("epoch,train_loss,validation_loss,seconds,round,stage\n") &&
                         Catch::Contains(",2,patterns\n") && Catch::Contains(",2,terms\n"));
+    // The weights file holds the pattern weights, and the engine evaluates with them as the
+    // tuner did.
+    const std::string file = dir + "/t/weights.txt";
+    const Weights w = parse_weights(test_cli::slurp(file), file);
+    REQUIRE(w.patterns);
+    const auto active = std::count_if(w.patterns->values.begin(), w.patterns->values.end(),
+                                      [](std::int32_t x) { return x != 0; });
+    CHECK(active == j["patterns"]["active_weights"].get<long>());
+    const CheckReport check = check_against_engine({tsivy}, w);
+    CHECK(check.mismatches == 0);
+    const auto cli_check = test_cli::run_cli("tune --check --data " + tsivy + " --weights " + file);
+    INFO(cli_check.output);
+    CHECK(cli_check.output.find(" 0 mismatches") != std::string::npos);
 }

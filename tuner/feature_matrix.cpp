@@ -65,7 +65,7 @@ std::array<std::size_t, kFeatureCount> FeatureMatrix::feature_counts() const {
 
 FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uint32_t> rows,
                                    bool patterns) {
-    if (patterns && data.rules.variant != Variant::Tsivy)
+    if (patterns && !patterns_apply(data.rules.variant))
         throw TuneDataError((data.files.empty() ? std::string("data") : data.files.front()) +
                             ": patterns need 5x9 (tsivy) positions, the log holds " +
                             std::string(variant_name(data.rules.variant)) + " ones");

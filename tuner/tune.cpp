@@ -186,7 +186,7 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     // Read and split.
     Dataset data = load_dataset(config.data, config.filter);
     for (const std::string& w : data.warnings) say("warning: " + w);
-    if (ps.enabled && data.rules.variant != Variant::Tsivy)
+    if (ps.enabled && !patterns_apply(data.rules.variant))
         throw TuneDataError(data.files.front() +
                             ": --patterns needs 5x9 (tsivy) logs, this one is " +
                             std::string(variant_name(data.rules.variant)));
@@ -343,10 +343,14 @@ CheckReport check_against_engine(const std::vector<std::string>& files, const We
     const Dataset data = load_dataset(files, filter);
     std::vector<std::uint32_t> rows(data.records.size());
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = std::uint32_t(i);
-    const bool patterns = w.patterns && data.rules.variant == Variant::Tsivy;
-    FeatureMatrix m = build_feature_matrix(data, rows, patterns);
-    if (patterns) set_pattern_offsets(m, pattern_vector(w));
-    const Eigen::VectorXd e = evaluate_rows(m, to_vector(w));
+    const bool patterns = w.patterns && patterns_apply(data.rules.variant);
+    const FeatureMatrix m = build_feature_matrix(data, rows, patterns);
+    Eigen::VectorXd e = evaluate_rows(m, to_vector(w));
+    if (patterns) { // in double (exact), not through the float offsets
+        const PatternVector pw = pattern_vector(w);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            e[Eigen::Index(i)] += pattern_row_eval(m, i, pw);
+    }
     CheckReport report;
     report.positions = rows.size();
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The tuner's benchmark: 1 million positions of random-playout games (tools/bench/make_positions),
 # then `fanorona tune` on them with 2 threads. Prints features extracted per second, seconds per
-# epoch and time to converge for each optimizer, and the memory per position (from the matrix
-# sizes, and from the peak resident memory over a run that stops after extraction).
+# epoch and time to converge for each optimizer (and newton with --patterns), and the memory per
+# position (from the matrix sizes, and from the peak resident memory over a run that stops after
+# extraction).
 #
 #   tools/bench/tune.sh [BUILD_DIR] [POSITIONS]      (defaults: build, 1000000)
 #
@@ -34,11 +35,19 @@ BASE_KB=$(peak_kb "$FANORONA" tune --data "$OUT/tiny.bin" --validation 0 --epoch
     --threads $THREADS --out "$OUT/tiny")
 
 echo "optimizer,positions,extraction_s,positions_per_s,epochs,passes,fit_s,s_per_epoch,matrix_bytes_per_position,rss_bytes_per_position,start_validation_loss,final_validation_loss" > "$OUT/bench.csv"
-for OPT in newton lbfgs adam; do
+# newton+patterns: tune --patterns (newton for the terms; the random games' results come from
+# the terms alone, so the pattern fit only measures its cost: time, memory).
+for OPT in newton lbfgs adam newton+patterns; do
     RUN=$OUT/$OPT
-    KB=$(peak_kb "$FANORONA" tune --data "$LOG" --optimizer "$OPT" --threads $THREADS \
+    case $OPT in
+        *+patterns) ARGS="--optimizer ${OPT%+patterns} --patterns" ;;
+        *) ARGS="--optimizer $OPT" ;;
+    esac
+    # shellcheck disable=SC2086
+    KB=$(peak_kb "$FANORONA" tune --data "$LOG" $ARGS --threads $THREADS \
         --weights "$START" --out "$RUN")
-    grep -E "^(features|converged|stopped|epoch limit|loss with)" "$OUT/run.txt" | sed "s/^/[$OPT] /"
+    grep -E "^(features|converged|stopped|epoch limit|loss with|round [0-9]+:)" "$OUT/run.txt" |
+        sed "s/^/[$OPT] /"
     python3 - "$RUN/tune.json" "$OPT" "$KB" "$BASE_KB" >> "$OUT/bench.csv" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -167,7 +167,7 @@ void LoopConfig::validate() const {
     if (!parse_optimizer(optimizer))
         throw std::invalid_argument("--optimizer: expected adam, newton or lbfgs");
     if (!(l2 >= 0)) throw std::invalid_argument("--l2 must be at least 0");
-    if (patterns && rules.variant != Variant::Tsivy)
+    if (patterns && !patterns_apply(rules.variant))
         throw std::invalid_argument("--patterns needs the 5x9 board (--variant tsivy)");
     if (engine.kind != EngineSpec::Kind::Engine)
         throw std::invalid_argument("the loop tunes the toolkit's own engine");
