@@ -98,9 +98,16 @@ std::shared_ptr<const PatternWeights> round_patterns(const PatternVector& v) {
 std::vector<std::uint32_t> pattern_counts(const FeatureMatrix& m) {
     const WindowClasses& wc = window_classes();
     std::vector<std::uint32_t> counts(std::size_t(kPatternCount), 0);
-    for (std::size_t r = 0; r < m.rows(); ++r)
-        for (int i = 0; i < kPatternWindows; ++i)
-            ++counts[wc.base[std::size_t(i)] + m.patterns[r * kPatternWindows + std::size_t(i)]];
+    for (std::size_t r = 0; r < m.rows(); ++r) {
+        const std::uint16_t* configs = m.patterns.data() + r * kPatternWindows;
+        for (const std::vector<int>& windows : wc.windows)
+            for (std::size_t i = 0; i < windows.size(); ++i) {
+                bool seen = false; // by an earlier window of the class in this row
+                for (std::size_t j = 0; j < i; ++j)
+                    seen |= configs[windows[j]] == configs[windows[i]];
+                if (!seen) ++counts[wc.base[std::size_t(windows[i])] + configs[windows[i]]];
+            }
+    }
     return counts;
 }
 

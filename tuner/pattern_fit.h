@@ -43,8 +43,7 @@ PatternVector pattern_vector(const Weights& w); // zeros when w.patterns is null
 // Rounded to integers and clamped to +-kMaxWeight; null when every weight rounds to 0.
 std::shared_ptr<const PatternWeights> round_patterns(const PatternVector& v);
 
-// For each pattern weight number, how many rows of m show it in some window (counted once per
-// window: a row showing it twice counts twice).
+// For each pattern weight number, how many rows of m show it in some window (once per row).
 std::vector<std::uint32_t> pattern_counts(const FeatureMatrix& m);
 
 // The pattern part of row r's evaluation, in centi-pieces (exact for integer weights).
