@@ -25,13 +25,13 @@ namespace fanorona {
 
 // The pattern settings of `fanorona tune` (--patterns and --pattern-*).
 struct PatternSettings {
-    bool enabled = false;         // fit patterns with the terms (5x9 logs only)
-    int rounds = 3;               // alternations: patterns (terms fixed), then terms
-    int epochs = 20;              // at most this many epochs per pattern fit
-    std::size_t batch = 16384;    // rows per mini-batch, rounded up to whole blocks
-    double lr = 0.5;              // Adam step size, centi-pieces
-    double l2 = 0;                // adds l2 * w^2 per pattern weight (towards 0) to the loss;
-                                  // 0: min_count alone regularises (best on self-play data)
+    bool enabled = false;      // fit patterns with the terms (5x9 logs only)
+    int rounds = 3;            // alternations: patterns (terms fixed), then terms
+    int epochs = 20;           // at most this many epochs per pattern fit
+    std::size_t batch = 16384; // rows per mini-batch, rounded up to whole blocks
+    double lr = 0.5;           // Adam step size, centi-pieces
+    double l2 = 1e-7; // adds l2 * w^2 per pattern weight (towards 0) to the loss: lower values
+                      // fit the results better but played worse (docs/patterns.md)
     std::uint32_t min_count = 20; // weights seen in fewer training rows stay at their start
 };
 

@@ -68,7 +68,8 @@ std::string tuned_weights_text(const TuneConfig& c, const TuneReport& r) {
             " positions with decisive scores skipped",
         "settings: " + settings_line(c, r),
         "frozen: " + (r.frozen.empty() ? std::string("none") : join(r.frozen, ",")),
-        "fit: " + std::to_string(int(f.history.size()) - 1) + " epochs, best epoch " +
+        std::string(c.patterns.enabled ? "fit (the last round's terms): " : "fit: ") +
+            std::to_string(int(f.history.size()) - 1) + " epochs, best epoch " +
             std::to_string(f.best_epoch) + ", " +
             (f.converged       ? "converged"
              : f.stopped_early ? "stopped early on the validation loss"
