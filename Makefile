@@ -7,7 +7,7 @@ FANORONA := $(BUILD)/tools/fanorona
 # Only `make test` needs these: the report test loads the HTML report in headless Chromium.
 TEST_PACKAGES := chromium
 
-.PHONY: all deps test-deps configure build run test bench sanitize tsan fuzz format clean
+.PHONY: all deps test-deps configure build run test bench asan-configure sanitize tsan fuzz format clean
 
 all: build
 
@@ -56,14 +56,23 @@ bench: build
 	FANORONA=$(FANORONA) OUT=$(BUILD)/bench/perft.json tools/bench/perft.sh
 	$(FANORONA) bench
 
-# A build of the tests with AddressSanitizer and UndefinedBehaviorSanitizer: assertions on, -O1
-# (the level ASan recommends; the tests run faster than at -O0) and line tables only
-# (reports name file and line; the build stays short).
-sanitize: deps
-	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
-	  -DFANORONA_SANITIZE=ON >/dev/null
-	@cmake --build $(BUILD)-asan -j$(JOBS) --target fanorona_tests
+# One clang++ build (FANORONA_FUZZ, in $(BUILD)-asan) serves the sanitizer tests and the fuzzers:
+# every library with AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage
+# instrumentation, assertions on, -O1 (the level ASan recommends) and line tables only (reports
+# name file and line; the build stays short). `make sanitize` runs the tests in it (not [slow],
+# not [mpi]: the build has no MPI), then every libFuzzer target for CI_FUZZ_SECONDS from its seed
+# corpus: CI fuzzes briefly, `make fuzz` for longer.
+ASAN_PACKAGES := clang libclang-rt-14-dev
+CI_FUZZ_SECONDS ?= 10
+asan-configure: deps
+	@$(MAKE) --no-print-directory deps PACKAGES="$(ASAN_PACKAGES)"
+	@cmake -S . -B $(BUILD)-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DFANORONA_FUZZ=ON -DFANORONA_MPI=OFF >/dev/null
+
+sanitize: asan-configure
+	@cmake --build $(BUILD)-asan -j$(JOBS) --target fanorona_tests fuzz
 	$(BUILD)-asan/tests/fanorona_tests '~[slow]~[mpi]'
+	tests/fuzz/run.sh $(BUILD)-asan $(CI_FUZZ_SECONDS) $(JOBS)
 
 # A build of the tests with ThreadSanitizer (optimised, with line tables), running the tests
 # that use threads: the oneTBB game driver, self-play, tournaments, series, openings, SPSA, the
@@ -80,20 +89,17 @@ tsan: deps
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 second_deadlock_stack=1 die_after_fork=0" \
 	  $(BUILD)-tsan/tests/fanorona_tests '$(TSAN_TESTS)'
 
-# The libFuzzer targets of tests/fuzz (clang++ with ASan and UBSan), each run FUZZ_SECONDS from its
-# seed corpus, JOBS at a time; prints executions per second per target (also $(BUILD)-fuzz/fuzz.json).
-# Inputs that crash are left in $(BUILD)-fuzz/fuzz-artifacts/; `make fuzz` then fails.
+# The libFuzzer targets of tests/fuzz (the build of `make sanitize`), each run FUZZ_SECONDS from
+# its seed corpus, JOBS at a time; prints executions per second per target (also
+# $(BUILD)-asan/fuzz.json). Inputs that crash are left in $(BUILD)-asan/fuzz-artifacts/; `make
+# fuzz` then fails.
 FUZZ_SECONDS ?= 60
-FUZZ_PACKAGES := clang libclang-rt-14-dev
-fuzz: deps
-	@$(MAKE) --no-print-directory deps PACKAGES="$(FUZZ_PACKAGES)"
-	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
-	  -DFANORONA_FUZZ=ON -DFANORONA_MPI=OFF >/dev/null
-	@cmake --build $(BUILD)-fuzz --target fuzz -j$(JOBS)
-	tests/fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS)
+fuzz: asan-configure
+	@cmake --build $(BUILD)-asan --target fuzz -j$(JOBS)
+	tests/fuzz/run.sh $(BUILD)-asan $(FUZZ_SECONDS) $(JOBS)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan

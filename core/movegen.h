@@ -54,10 +54,10 @@ private:
     void grow(); // doubles the capacity, moving the moves to the heap
     void copy_from(const MoveList& other);
 
+    std::array<Move, kInlineMoves> inline_; // declared first: data_ is initialised from it
     Move* data_ = inline_.data();
     int capacity_ = kInlineMoves;
     std::unique_ptr<Move[]> heap_;
-    std::array<Move, kInlineMoves> inline_;
 };
 
 // What the rules allow the side to move this turn.

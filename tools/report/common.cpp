@@ -1,5 +1,6 @@
 // What the report's sections share: tolerant input reading, small tables and bars.
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -48,6 +49,12 @@ double number_at(const nlohmann::json& j, const char* key) {
     if (!j.is_object()) return std::numeric_limits<double>::quiet_NaN();
     const auto it = j.find(key);
     return it == j.end() ? std::numeric_limits<double>::quiet_NaN() : number_of(*it);
+}
+
+int int_at(const nlohmann::json& j, const char* key, int missing) {
+    const double x = number_at(j, key);
+    if (!(std::abs(x) <= 1e9)) return missing;
+    return int(x);
 }
 
 std::string string_at(const nlohmann::json& j, const char* key) {

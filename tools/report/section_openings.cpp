@@ -48,7 +48,7 @@ std::string stats_cells(const Json& s, double share) {
 
 void render_moves(const Json& node, TreeView& v, std::string& out) {
     const auto& moves = array_at(node, "moves");
-    const int ply = int(number_at(node, "ply"));
+    const int ply = int_at(node, "ply");
     std::size_t folded = 0;
     double folded_games = 0;
     out += "<ul>";
@@ -165,11 +165,11 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
     }
 
     // The most played balanced positions at the tree's depth.
-    const int plies = int(number_at(*j, "plies"));
+    const int plies = int_at(*j, "plies");
     std::vector<const Json*> balanced;
     for (const auto& p : positions) {
         const double s = number_at(p, "score");
-        if (int(number_at(p, "ply")) == plies && s >= 0.4 && s <= 0.6) balanced.push_back(&p);
+        if (plies >= 0 && int_at(p, "ply") == plies && s >= 0.4 && s <= 0.6) balanced.push_back(&p);
     }
     std::stable_sort(balanced.begin(), balanced.end(), [](const Json* a, const Json* b) {
         return number_at(*a, "games") > number_at(*b, "games");

@@ -29,6 +29,9 @@ bool file_exists(const std::string& path);
 
 // A number from a JSON value (NaN for null, missing or non-numbers).
 double number_at(const nlohmann::json& j, const char* key);
+// A whole number from a JSON value: number_at truncated, or `missing` for NaN (null, missing,
+// non-numbers) and beyond +-1e9 (so that converting it, or adding 1, is never undefined).
+int int_at(const nlohmann::json& j, const char* key, int missing = -1);
 double number_of(const nlohmann::json& j);
 std::string string_at(const nlohmann::json& j, const char* key);
 // The cells of one CSV line (no quoting; a trailing '\r' dropped), and a cell as a number (NaN
