@@ -25,6 +25,21 @@ std::optional<OptimizerKind> parse_optimizer(const std::string& name) {
     return std::nullopt;
 }
 
+BestEpoch::BestEpoch(const EpochRecord& first, int patience)
+    : has_validation_(!std::isnan(first.validation_loss)), patience_(patience),
+      best_(has_validation_ ? first.validation_loss : first.objective) {}
+
+bool BestEpoch::improved(const EpochRecord& r) {
+    const double x = has_validation_ ? r.validation_loss : r.objective;
+    if (x < best_) {
+        best_ = x;
+        since_best_ = 0;
+        return true;
+    }
+    if (has_validation_ && patience_ > 0 && ++since_best_ >= patience_) stop_ = true;
+    return false;
+}
+
 FitResult fit(const Problem& problem, const OptimizerSettings& settings,
               const std::function<void(const EpochRecord&)>& on_epoch) {
     using Clock = std::chrono::steady_clock;
@@ -53,10 +68,8 @@ FitResult fit(const Problem& problem, const OptimizerSettings& settings,
 
     ++passes;
     const EpochRecord first = record(0, problem.objective(w, false, false));
-    const bool has_validation = !std::isnan(first.validation_loss);
-    double best_validation = first.validation_loss;
+    BestEpoch best(first, settings.patience);
     result.weights = w;
-    int since_best = 0;
     std::vector<double> best_objective = {first.objective}; // after each epoch
     for (int epoch = 1; epoch <= settings.epochs; ++epoch) {
         StepOutcome step = stepper->step(w, epoch);
@@ -66,19 +79,12 @@ FitResult fit(const Problem& problem, const OptimizerSettings& settings,
             ++passes;
         }
         const EpochRecord r = record(epoch, *step.value);
-        if (has_validation) {
-            if (r.validation_loss < best_validation) {
-                best_validation = r.validation_loss;
-                result.weights = w;
-                result.best_epoch = epoch;
-                since_best = 0;
-            } else if (settings.patience > 0 && ++since_best >= settings.patience) {
-                result.stopped_early = true;
-                break;
-            }
-        } else if (r.objective < best_objective.back()) { // the lowest training objective
+        if (best.improved(r)) {
             result.weights = w;
             result.best_epoch = epoch;
+        } else if (best.stop()) {
+            result.stopped_early = true;
+            break;
         }
         if (step.stalled) {
             result.converged = true;

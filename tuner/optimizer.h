@@ -42,6 +42,25 @@ struct EpochRecord {
     std::uint64_t passes = 0;   // passes over the training data so far
 };
 
+// Which epoch of a fit is the best: the lowest validation loss, or without a validation set (its
+// loss NaN) the lowest training objective; and early stopping when the validation loss has not
+// improved for `patience` epochs (0: never). Starts from epoch 0's record.
+class BestEpoch {
+public:
+    BestEpoch(const EpochRecord& first, int patience);
+    // Whether `r` is the best epoch so far (the fit then keeps its weights); after a false,
+    // stop() says whether the patience ran out.
+    bool improved(const EpochRecord& r);
+    bool stop() const { return stop_; }
+
+private:
+    bool has_validation_;
+    int patience_;
+    double best_;
+    int since_best_ = 0;
+    bool stop_ = false;
+};
+
 // The result of a fit: `weights` (unrounded) are those of the epoch with the lowest validation
 // loss, or without a validation set the lowest training objective.
 struct FitResult {

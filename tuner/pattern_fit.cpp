@@ -184,9 +184,10 @@ PatternFitResult fit_patterns(const PatternProblem& p, const PatternSettings& s,
     constexpr int kPlateau = 2; // epochs without a lower objective that halve the step
     const EpochRecord first = record(0);
     result.weights = w;
-    double best_validation = first.validation_loss, best_objective = first.objective;
+    BestEpoch best(first, patience);
+    double best_objective = first.objective; // the lowest so far, for the step size
     double lr = s.lr;
-    int since_best = 0, flat = 0;
+    int flat = 0;
     std::uint64_t t = 0;
     for (int epoch = 1; epoch <= s.epochs; ++epoch) {
         if (batch_blocks < order.size()) {
@@ -266,19 +267,12 @@ PatternFitResult fit_patterns(const PatternProblem& p, const PatternSettings& s,
         }
         ++passes;
         const EpochRecord r = record(epoch);
-        if (has_validation) {
-            if (r.validation_loss < best_validation) {
-                best_validation = r.validation_loss;
-                result.weights = w;
-                result.best_epoch = epoch;
-                since_best = 0;
-            } else if (patience > 0 && ++since_best >= patience) {
-                result.stopped_early = true;
-                break;
-            }
-        } else if (r.objective < best_objective) {
+        if (best.improved(r)) {
             result.weights = w;
             result.best_epoch = epoch;
+        } else if (best.stop()) {
+            result.stopped_early = true;
+            break;
         }
         if (r.objective < best_objective) {
             best_objective = r.objective;
