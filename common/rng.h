@@ -2,7 +2,9 @@
 // A small, portable, seedable random generator (SplitMix64): the same numbers on every platform,
 // so that games depend only on (settings, seed).
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace fanorona {
 
@@ -29,6 +31,10 @@ public:
     }
     // Uniform in [0, 1).
     double uniform() { return double(next() >> 11) * 0x1.0p-53; }
+    // Puts the elements of `v` in a uniformly random order (Fisher-Yates, from the back).
+    template <class Vector> void shuffle(Vector& v) {
+        for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[below(i)]);
+    }
 
     // An independent stream for (seed, purpose, index).
     static Rng derive(std::uint64_t seed, std::uint64_t purpose, std::uint64_t index) {

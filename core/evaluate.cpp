@@ -74,6 +74,13 @@ bool has_pattern_weights(const Weights& w) {
                                      [](std::int32_t v) { return v != 0; });
 }
 
+bool operator==(const Weights& a, const Weights& b) {
+    if (a.values != b.values) return false;
+    const bool pa = has_pattern_weights(a), pb = has_pattern_weights(b);
+    if (!pa || !pb) return pa == pb;
+    return a.patterns == b.patterns || *a.patterns == *b.patterns;
+}
+
 Weights default_weights() {
     static_assert(kFeatureCount > 0);
     return parse_weights(default_weights_text(), "default weights (compiled in)");

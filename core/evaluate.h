@@ -16,7 +16,6 @@
 // weight is in centi-pieces: with material_mg = material_eg = 100, each extra piece adds exactly
 // 100 whatever the phase. Scores are for the side to move.
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -40,16 +39,8 @@ struct PatternWeights {
 struct Weights {
     std::array<std::int32_t, kFeatureCount> values{};
     std::shared_ptr<const PatternWeights> patterns;
-    friend bool operator==(const Weights& a, const Weights& b) {
-        if (a.values != b.values) return false;
-        const auto zero = [](const Weights& w) {
-            return !w.patterns || std::all_of(w.patterns->values.begin(), w.patterns->values.end(),
-                                              [](std::int32_t v) { return v == 0; });
-        };
-        const bool za = zero(a), zb = zero(b);
-        if (za || zb) return za && zb;
-        return a.patterns == b.patterns || *a.patterns == *b.patterns;
-    }
+    // Equal values, and equal pattern weights (null equals all zero).
+    friend bool operator==(const Weights& a, const Weights& b);
 };
 
 // The position's score for the side to move; allocates nothing. Not meant for positions where

@@ -6,7 +6,7 @@
 //   # comment lines and blank lines are ignored
 //   material_mg 100
 //   ...
-//   pattern d3 x.o/.x./... 12 -4
+//   pattern d2 x.o/.x./... 12 -4
 //
 // Every feature's weight appears exactly once, as a decimal integer. Version 2 adds optional
 // pattern lines `pattern <class> <configuration> <mg> <eg>` (core/patterns.h), each pattern at

@@ -34,9 +34,7 @@ public:
         if (epoch > 1) lr_ *= s_.lr_decay;
         const double lr = lr_;
         if (batch_blocks_ < order_.size()) {
-            Rng rng = Rng::derive(s_.seed, 0xADA3, std::uint64_t(epoch));
-            for (std::size_t i = order_.size(); i > 1; --i)
-                std::swap(order_[i - 1], order_[rng.below(i)]);
+            Rng::derive(s_.seed, 0xADA3, std::uint64_t(epoch)).shuffle(order_);
         }
         for (std::size_t at = 0; at < order_.size(); at += batch_blocks_) {
             const std::size_t count = std::min(batch_blocks_, order_.size() - at);

@@ -19,9 +19,6 @@ std::string rules_text(const PositionLogHeader& h) {
 }
 
 // Fisher-Yates with the project's portable generator (same order on every platform).
-template <class T> void shuffle(std::vector<T>& v, Rng& rng) {
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
-}
 
 } // namespace
 
@@ -124,7 +121,7 @@ DataSplit split_by_game(const Dataset& data, double fraction, std::uint64_t seed
     std::vector<std::uint32_t> order(n_games);
     std::iota(order.begin(), order.end(), 0u);
     Rng rng = Rng::derive(seed, 0x5B117, 0);
-    shuffle(order, rng);
+    rng.shuffle(order);
     std::vector<bool> is_validation(n_games, false);
     for (std::size_t i = 0; i < held; ++i) is_validation[order[i]] = true;
 
@@ -137,7 +134,7 @@ DataSplit split_by_game(const Dataset& data, double fraction, std::uint64_t seed
         ++(is_validation[g] ? split.validation_games : split.train_games);
     }
     Rng row_rng = Rng::derive(seed, 0x5B117, 1);
-    shuffle(split.train, row_rng);
+    row_rng.shuffle(split.train);
     return split;
 }
 

@@ -235,15 +235,8 @@ double fit_k(const FeatureMatrix& m, const WeightVector& w, LossKind kind) {
         const double total = tbb::parallel_deterministic_reduce(
             tbb::blocked_range<Eigen::Index>(0, e.size(), 8192), 0.0,
             fork_join.body([&](const tbb::blocked_range<Eigen::Index>& r, double sum) {
-                for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
-                    const double z = k * e[i];
-                    if (kind == LossKind::Mse) {
-                        const double d = sigmoid(z) - y[i];
-                        sum += d * d;
-                    } else {
-                        sum += std::max(z, 0.0) + std::log1p(std::exp(-std::abs(z))) - y[i] * z;
-                    }
-                }
+                for (Eigen::Index i = r.begin(); i != r.end(); ++i)
+                    sum += row_loss(kind, k, e[i], y[i]).loss;
                 return sum;
             }),
             fork_join.combine(std::plus<double>()));

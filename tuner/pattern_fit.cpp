@@ -191,9 +191,7 @@ PatternFitResult fit_patterns(const PatternProblem& p, const PatternSettings& s,
     std::uint64_t t = 0;
     for (int epoch = 1; epoch <= s.epochs; ++epoch) {
         if (batch_blocks < order.size()) {
-            Rng rng = Rng::derive(seed, 0x9A77E, std::uint64_t(epoch));
-            for (std::size_t i = order.size(); i > 1; --i)
-                std::swap(order[i - 1], order[rng.below(i)]);
+            Rng::derive(seed, 0x9A77E, std::uint64_t(epoch)).shuffle(order);
         }
         for (std::size_t at = 0; at < order.size(); at += batch_blocks) {
             const std::size_t count = std::min(batch_blocks, order.size() - at);
