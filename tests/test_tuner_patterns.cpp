@@ -224,9 +224,10 @@ TEST_CASE("tune --patterns fits patterns on 5x9 logs and refuses others", "[tune
     CHECK(std::count(bad.output.begin(), bad.output.end(), '\n') == 1);
     CHECK_FALSE(std::filesystem::exists(dir + "/d"));
 
-    const auto run = test_cli::run_cli("tune --patterns --pattern-rounds 2 --pattern-epochs 3 "
-                                       "--pattern-min-count 5 --pattern-l2 0 --epochs 5 --threads 2 --data " +
-                                       tsivy + " --out " + dir + "/t");
+    const auto run =
+        test_cli::run_cli("tune --patterns --pattern-rounds 2 --pattern-epochs 3 "
+                          "--pattern-min-count 5 --pattern-l2 0 --epochs 5 --threads 2 --data " +
+                          tsivy + " --out " + dir + "/t");
     INFO(run.output);
     REQUIRE(run.status == 0);
     CHECK_THAT(run.output, Catch::Contains("round 2: train"));
