@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/weights_file.h"
+#include "core/evaluate.h"
+#include "core/features.h"
+#include "core/terms.h"
 #include "tests/cli_helpers.h"
 #include "tools/loop/loop.h"
 
@@ -78,6 +81,75 @@ TEST_CASE("a loop with --patterns fits pattern weights in its tuning step", "[lo
     const Run dimy = run_cli("loop --variant dimy --patterns --out " + fresh_dir("loop_dimy"));
     CHECK(dimy.status == 1);
     CHECK_THAT(dimy.output, Catch::StartsWith("fanorona: ") && Catch::Contains("--patterns"));
+}
+
+TEST_CASE("a loop with --spsa-param tunes search parameters and plays them in a final match",
+          "[loop]") {
+    const std::string dir = fresh_dir("loop_spsa");
+    const std::string cmd =
+        "loop --iterations 1" + kTiny + " --weights " + weak_weights() +
+        " --accept-los 0 --spsa-param LmrBase,50,0,200,20,0.01" +
+        " --spsa-param material_mg --spsa-games 16 --spsa-batch 2 --spsa-nodes 300" +
+        " --final-movetime 5 --out " + dir;
+    const Run r = run_cli(cmd);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    for (const char* f : {"spsa/spsa.csv", "spsa/params.txt", "spsa/spsa.json", "final_params.txt",
+                          "final-spsa/results.json", "final/results.json"})
+        CHECK(fs::exists(dir + "/" + f));
+    const auto h = nlohmann::json::parse(slurp(dir + "/history.json"));
+    CHECK(h["spsa"]["games"] == 16);
+    REQUIRE(h["spsa"]["params"].size() == 2);
+    CHECK(h["spsa"]["params"][0]["name"] == "LmrBase");
+    // The SPSA step tunes with the accepted weights: material_mg starts at the tuned value.
+    const auto tuned = fanorona::load_weights_file(h["iterations"][0]["candidate"]);
+    CHECK(h["spsa"]["params"][1]["start"] ==
+          double(tuned.values[fanorona::feature_of(fanorona::term_id("material"), false)]));
+    CHECK(h["final_spsa"]["games"] == 8);
+    CHECK(slurp(dir + "/final_params.txt") == slurp(dir + "/spsa/params.txt"));
+    // The SPSA games play at the given nodes, not at the loop's depth.
+    CHECK_THAT(
+        nlohmann::json::parse(slurp(dir + "/spsa/settings.json"))["players"][0].get<std::string>(),
+        Catch::Contains("nodes=300") && !Catch::Contains("depth="));
+    CHECK_THAT(r.output, Catch::Contains("SPSA values against the start"));
+    // Both final matches play at the given time, the SPSA one with the tuned values.
+    const auto players = nlohmann::json::parse(slurp(dir + "/final-spsa/settings.json"))["players"];
+    CHECK_THAT(players[0].get<std::string>(),
+               Catch::Contains("movetime=5") && Catch::Contains("LmrBase="));
+    CHECK_THAT(players[1].get<std::string>(), Catch::Contains("movetime=5"));
+    CHECK_THAT(
+        nlohmann::json::parse(slurp(dir + "/final/settings.json"))["players"][0].get<std::string>(),
+        Catch::Contains("movetime=5"));
+    // The parameters file is what every engine reads.
+    CHECK(run_cli("analyze --depth 2 --params " + dir + "/final_params.txt").status == 0);
+    // A finished loop resumes to the same result without playing again.
+    const Run again = run_cli(cmd + " --resume");
+    CHECK(again.status == 0);
+    CHECK(nlohmann::json::parse(slurp(dir + "/history.json"))["final_spsa"] == h["final_spsa"]);
+    // A bad SPSA spec is refused before any game.
+    const std::string bad = fresh_dir("loop_spsa_bad");
+    const Run refused = run_cli("loop" + kTiny + " --spsa-param NoSuchThing --out " + bad);
+    CHECK(refused.status == 1);
+    CHECK_THAT(refused.output, Catch::StartsWith("fanorona: ") && Catch::Contains("NoSuchThing"));
+    CHECK_FALSE(fs::exists(bad + "/iter-1"));
+}
+
+TEST_CASE("the long main job's results ship as files every engine reads", "[loop]") {
+    const std::string data = FANORONA_DATA_DIR;
+    const auto weights = fanorona::load_weights_file(data + "/weights/tuned.txt");
+    CHECK(fanorona::has_pattern_weights(weights));
+    const Run r = run_cli("analyze --depth 3 --json --weights " + data +
+                          "/weights/tuned.txt --params " + data + "/params/tuned.txt");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    // The parameters file switches on the pruning the hand-set table keeps off.
+    const std::string dir = fresh_dir("loop_tuned_files");
+    const Run spec = run_cli(
+        "tournament --games 2 --quiet --out " + dir + " --player name=t,weights=" + data +
+        "/weights/tuned.txt,params=" + data + "/params/tuned.txt,depth=1 --player name=d,depth=1");
+    INFO(spec.output);
+    REQUIRE(spec.status == 0);
+    CHECK_THAT(slurp(dir + "/settings.json"), Catch::Contains("FutMaxDepth=2"));
 }
 
 TEST_CASE("a loop resumes where it stopped and refuses to overwrite", "[loop]") {

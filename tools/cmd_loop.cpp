@@ -22,6 +22,22 @@ struct LoopOptions {
     std::string sprt;
 };
 
+// A number of a history.json record as text ("-" when missing or null).
+std::string field(const nlohmann::json& record, const char* key, const char* spec) {
+    const double v = report::number_at(record, key);
+    if (std::isnan(v)) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, spec, v);
+    return buf;
+}
+
+// "Elo gained, WHAT: +E +- X (95%), N games".
+void print_gain(const char* what, const nlohmann::json& record) {
+    std::printf("Elo gained, %s: %s +- %s (95%%), %llu games\n", what,
+                field(record, "elo", "%+.1f").c_str(), field(record, "elo_error95", "%.1f").c_str(),
+                static_cast<unsigned long long>(record.value("games", std::uint64_t(0))));
+}
+
 void run(LoopOptions& o) {
     LoopConfig& c = o.config;
     c.rules = o.board.make_rules();
@@ -31,18 +47,11 @@ void run(LoopOptions& o) {
     const nlohmann::json history =
         run_loop(c, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
     std::printf("%s", loop_history_table(history).c_str());
-    const auto& f = history["final"];
-    auto number = [&](const char* key, const char* spec) {
-        const double v = report::number_at(f, key);
-        if (std::isnan(v)) return std::string("-");
-        char buf[32];
-        std::snprintf(buf, sizeof buf, spec, v);
-        return std::string(buf);
-    };
-    std::printf(
-        "Elo gained, final weights against the start weights: %s +- %s (95%%), %llu games\n",
-        number("elo", "%+.1f").c_str(), number("elo_error95", "%.1f").c_str(),
-        static_cast<unsigned long long>(f.value("games", std::uint64_t(0))));
+    print_gain("final weights against the start weights", history["final"]);
+    if (history.contains("final_spsa")) {
+        print_gain("final weights and SPSA values against the start", history["final_spsa"]);
+        std::printf("final parameters: %s/final_params.txt\n", c.out_dir.c_str());
+    }
     std::printf("final weights: %s/final_weights.txt   history: %s/history.json\n",
                 c.out_dir.c_str(), c.out_dir.c_str());
     std::printf("report: %s\n", history.value("report", std::string("-")).c_str());
@@ -100,6 +109,25 @@ void add_loop_command(CLI::App& app) {
         ->check(CLI::Range(0.0, 1e9));
     cmd->add_flag("--patterns", o->config.patterns,
                   "Tuner: also fit pattern weights (tune --patterns, its defaults; 5x9 only)");
+    cmd->add_option("--spsa-param", o->config.spsa_params,
+                    "After the iterations, tune this value by SPSA with the last accepted weights "
+                    "(repeatable; NAME[,start,min,max,c_end,r_end] as spsa's --param); the final "
+                    "match then plays the tuned values too (OUT/final_params.txt)");
+    cmd->add_option("--spsa-games", o->config.spsa_games, "SPSA: games in all")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
+    cmd->add_option("--spsa-batch", o->config.spsa_batch, "SPSA: game pairs per iteration")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
+    cmd->add_option("--spsa-nodes", o->config.spsa_nodes,
+                    "SPSA: the games at this many nodes a move (0: the engine's limits; a fixed "
+                    "depth would not reward pruning)")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 40));
+    cmd->add_option("--final-movetime", o->config.final_movetime_ms,
+                    "Play the final matches at this many ms a move, both sides (equal time; "
+                    "default: the engine's limits, as every other game)")
+        ->check(CLI::Range(1, 3600000));
     cmd->add_option("--seed", o->config.seed, "Seed")->capture_default_str();
     add_threads_option(*cmd, o->config.threads);
     cmd->add_flag("--resume", o->config.resume,

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 #include "common/files.h"
 #include "common/folder_lock.h"
@@ -18,6 +19,7 @@
 #include "stats/stats_json.h"
 #include "tools/report/report.h"
 #include "tools/report/sections.h"
+#include "tuner/spsa.h"
 
 namespace fanorona {
 
@@ -53,6 +55,13 @@ Json loop_settings(const LoopConfig& c) {
               {"l2", c.l2},
               {"seed", c.seed}};
     if (c.patterns) s["patterns"] = true; // absent when off: older loop folders still resume
+    if (!c.spsa_params.empty()) {         // likewise
+        s["spsa_params"] = c.spsa_params;
+        s["spsa_games"] = c.spsa_games;
+        s["spsa_batch"] = c.spsa_batch;
+        s["spsa_nodes"] = c.spsa_nodes;
+    }
+    if (c.final_movetime_ms > 0) s["final_movetime_ms"] = c.final_movetime_ms;
     return s;
 }
 
@@ -66,13 +75,25 @@ EngineSpec engine_with(const LoopConfig& c, const NamedWeights& w, const std::st
     return e;
 }
 
+// An engine of the final matches: at --final-movetime when given (both sides the same time).
+EngineSpec final_engine(const LoopConfig& c, EngineSpec e) {
+    if (c.final_movetime_ms <= 0) return e;
+    e.limits = SearchLimits{};
+    e.limits.movetime_ms = c.final_movetime_ms;
+    e.time_control = TimeControl{};
+    e.validate();
+    return e;
+}
+
 // A match of `candidate` against `base`; `fresh` replays a folder that holds another pairing.
-TournamentResult match(const LoopConfig& c, const std::string& dir, const NamedWeights& candidate,
-                       const NamedWeights& base, std::uint64_t games, bool use_sprt,
+TournamentResult match(const LoopConfig& c, const std::string& dir, const EngineSpec& candidate,
+                       const EngineSpec& base, std::uint64_t games, bool use_sprt,
                        const std::string& openings, bool fresh = false) {
     TournamentConfig t;
     t.run.rules = c.rules;
-    t.run.players = {engine_with(c, candidate, "new"), engine_with(c, base, "base")};
+    t.run.players = {candidate, base};
+    t.run.players[0].name = "new";
+    t.run.players[1].name = "base";
     t.run.games = 2 * std::max<std::uint64_t>(1, games / 2);
     t.run.openings = OpeningSpec::parse(openings);
     t.run.seed = c.seed;
@@ -82,8 +103,9 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const NamedW
     // The final match is replayed when the loop grew: its candidate may have changed.
     if (fresh && fs::exists(dir + "/settings.json")) {
         const Json old = Json::parse(read_text_file(dir + "/settings.json"));
-        if (old.value("weights_fingerprints", Json()) !=
-            settings_json(t.run)["weights_fingerprints"])
+        const Json now = settings_json(t.run);
+        if (old.value("weights_fingerprints", Json()) != now["weights_fingerprints"] ||
+            old.value("players", Json()) != now["players"])
             fs::remove_all(dir);
     }
     t.run.resume = true;
@@ -154,6 +176,51 @@ std::string fmt(double v, const char* spec) {
     return buf;
 }
 
+// The SPSA step's settings: the engine with `current` weights, the loop's match openings.
+SpsaConfig spsa_config(const LoopConfig& c, const NamedWeights& current,
+                       const std::string& openings) {
+    SpsaConfig s;
+    s.run.rules = c.rules;
+    s.run.openings = OpeningSpec::parse(openings);
+    s.run.seed = c.seed;
+    s.run.threads = c.threads;
+    s.run.out_dir = c.out_dir + "/spsa";
+    s.run.resume = true;
+    s.run.quiet = c.quiet;
+    s.base = engine_with(c, current, "base");
+    if (c.spsa_nodes > 0) {
+        s.base.limits = SearchLimits{};
+        s.base.limits.nodes = c.spsa_nodes;
+        s.base.time_control = TimeControl{};
+        s.base.validate();
+    }
+    for (const std::string& p : c.spsa_params) s.params.push_back(SpsaParam::parse(p, s.base));
+    s.batch = c.spsa_batch;
+    const std::uint64_t per_iteration = 2 * s.batch;
+    s.pairs = (c.spsa_games + per_iteration - 1) / per_iteration * s.batch;
+    return s;
+}
+
+// Step 5: runs or resumes the SPSA run in OUT/spsa. A run begun with other weights (the loop
+// grew and kept another set) starts afresh: OUT/spsa.weights names the weights it tunes with.
+// Returns the run's result and the engine with the tuned values.
+std::pair<SpsaResult, EngineSpec> spsa_step(const LoopConfig& c, const NamedWeights& current,
+                                            const std::string& openings,
+                                            const std::function<void(const std::string&)>& say) {
+    const SpsaConfig s = spsa_config(c, current, openings);
+    const std::string marker = c.out_dir + "/spsa.weights";
+    const std::string fingerprint = weights_fingerprint(current.values) + "\n";
+    if (!fs::exists(marker) || read_text_file(marker) != fingerprint) {
+        fs::remove_all(s.run.out_dir);
+        write_file_atomically(marker, fingerprint);
+    }
+    say("spsa: " + std::to_string(2 * s.pairs) + " games over " + std::to_string(s.params.size()) +
+        " values, with " + current.path);
+    const SpsaResult r = run_spsa(s);
+    if (r.interrupted) throw std::runtime_error("interrupted: run again with --resume");
+    return {r, spsa_engine(s.base, s.params, r.values, "new")};
+}
+
 } // namespace
 
 void LoopConfig::validate() const {
@@ -171,6 +238,18 @@ void LoopConfig::validate() const {
         throw std::invalid_argument("--patterns needs the 5x9 board (--variant tsivy)");
     if (engine.kind != EngineSpec::Kind::Engine)
         throw std::invalid_argument("the loop tunes the toolkit's own engine");
+    if (!spsa_params.empty()) {
+        if (spsa_games < 2) throw std::invalid_argument("--spsa-games must be at least 2");
+        if (spsa_batch < 1) throw std::invalid_argument("--spsa-batch must be at least 1");
+        for (const std::string& p : spsa_params) (void)SpsaParam::parse(p, engine);
+        for (std::size_t i = 0; i < spsa_params.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (SpsaParam::parse(spsa_params[i], engine).name ==
+                    SpsaParam::parse(spsa_params[j], engine).name)
+                    throw std::invalid_argument("--spsa-param " + spsa_params[i] + ": given twice");
+    }
+    if (final_movetime_ms < 0 || final_movetime_ms > 3600000)
+        throw std::invalid_argument("--final-movetime must lie between 1 and 3600000 ms");
 }
 
 Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>& log) {
@@ -228,7 +307,8 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
             say(it + "the tuner changed no weight, no match");
         } else {
             say(it + "verification match");
-            m = match(c, dir + "/match", tuned, current, c.verify_games, c.sprt.has_value(),
+            m = match(c, dir + "/match", engine_with(c, tuned, "new"),
+                      engine_with(c, current, "base"), c.verify_games, c.sprt.has_value(),
                       match_openings);
         }
         const stats::EloEstimate e =
@@ -258,13 +338,30 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
         write_file_atomically(c.out_dir + "/history.json", partial_history.dump(2) + "\n");
     }
 
-    // Finally: the last weights against the start weights.
+    // Step 5 (once, when asked). SPSA over search parameters and weights by name, with the last
+    // accepted weights.
+    const EngineSpec start_engine = final_engine(c, engine_with(c, start, "base"));
+    Json spsa_json;
+    std::optional<EngineSpec> spsa_tuned;
+    if (!c.spsa_params.empty()) {
+        const auto [r, tuned] = spsa_step(c, current, match_openings, say);
+        spsa_json = {{"folder", c.out_dir + "/spsa"},
+                     {"games", r.games},
+                     {"seconds", r.summary.value("seconds", 0.0)},
+                     {"params", r.summary.value("params", Json::array())}};
+        spsa_tuned = final_engine(c, tuned);
+        write_file_atomically(c.out_dir + "/final_params.txt",
+                              read_text_file(c.out_dir + "/spsa/params.txt"));
+    }
+
+    // Finally: the last weights against the start weights, then with the SPSA values too.
     Json final_json;
     const bool changed = current.values != start.values;
     if (changed) {
         say("final match: last accepted weights against the start weights");
-        const TournamentResult f = match(c, c.out_dir + "/final", current, start, c.final_games,
-                                         false, match_openings, true);
+        const TournamentResult f =
+            match(c, c.out_dir + "/final", final_engine(c, engine_with(c, current, "new")),
+                  start_engine, c.final_games, false, match_openings, true);
         final_json = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
     } else {
         final_json = {{"games", 0},
@@ -274,6 +371,16 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
     }
     final_json["weights"] = current.path;
     Json history = {{"settings", settings}, {"iterations", iterations}, {"final", final_json}};
+    if (spsa_tuned) {
+        say("final match: last accepted weights and the SPSA values against the start");
+        const TournamentResult f = match(c, c.out_dir + "/final-spsa", *spsa_tuned, start_engine,
+                                         c.final_games, false, match_openings, true);
+        Json j = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
+        j["weights"] = current.path;
+        j["params"] = c.out_dir + "/final_params.txt";
+        history["spsa"] = spsa_json;
+        history["final_spsa"] = j;
+    }
 
     // The report: the last iteration's self-play and tuning, and the final match (or the last
     // verification match when nothing was accepted).
@@ -288,6 +395,10 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
             if (const std::string d = c.out_dir + "/iter-" + std::to_string(n) + "/match";
                 fs::exists(d + "/results.json"))
                 inputs.tournament = d;
+    if (spsa_tuned) {
+        inputs.spsa = c.out_dir + "/spsa";
+        inputs.tournament = c.out_dir + "/final-spsa";
+    }
     inputs.title = "Fanorona Lab loop: " + c.out_dir;
     const report::Report page = report::build_report(inputs);
     for (const std::string& w : page.warnings) say("report: " + w);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +39,19 @@ struct LoopConfig {
     // Newton's steps run off along that direction (weights like -331 that play badly).
     double l2 = TuneConfig{}.l2;
     bool patterns = false; // the tune step also fits pattern weights (tune --patterns; 5x9 only)
+    // After the iterations, SPSA (fanorona spsa) over these values with the last accepted
+    // weights, `spsa_games` games in all (given: NAME[,start,min,max,c_end,r_end], as spsa's
+    // --param); the final match then plays the tuned values too. Empty: no SPSA step.
+    std::vector<std::string> spsa_params;
+    std::uint64_t spsa_games = 2000;
+    std::uint64_t spsa_batch = 4;
+    // The SPSA games at this many nodes a move (0: the engine's limits). Fixed nodes, not a fixed
+    // depth: pruning parameters save nodes, which a fixed depth would not reward, and unlike a
+    // movetime the games stay a pure function of the seed.
+    std::uint64_t spsa_nodes = 20000;
+    // The final matches at this many ms a move for both sides (0: the engine's own limits, as
+    // every other game of the loop). Equal time is what strength means to a user.
+    int final_movetime_ms = 0;
     std::uint64_t seed = 1;
     int threads = 0; // the limit of every step, tuning included (0: all cores)
     bool resume = false;
@@ -48,7 +62,8 @@ struct LoopConfig {
 };
 
 // Runs or resumes the loop; `say` receives progress lines (none when config.quiet). Returns
-// history.json's content (also written, with history.txt, report.html, final_weights.txt).
+// history.json's content (also written, with history.txt, report.html, final_weights.txt, and
+// final_params.txt after an SPSA step).
 nlohmann::json run_loop(const LoopConfig& config,
                         const std::function<void(const std::string&)>& say = {});
 
