@@ -132,6 +132,10 @@ TEST_CASE("a loop with --spsa-param tunes search parameters and plays them in a 
     CHECK(refused.status == 1);
     CHECK_THAT(refused.output, Catch::StartsWith("fanorona: ") && Catch::Contains("NoSuchThing"));
     CHECK_FALSE(fs::exists(bad + "/iter-1"));
+    const Run twice = run_cli("loop" + kTiny + " --spsa-param LmrBase --spsa-param lmrbase --out " +
+                              fresh_dir("loop_spsa_twice"));
+    CHECK(twice.status == 1);
+    CHECK_THAT(twice.output, Catch::Contains("LmrBase") && Catch::Contains("given twice"));
 }
 
 TEST_CASE("the long main job's results ship as files every engine reads", "[loop]") {

@@ -75,14 +75,20 @@ EngineSpec engine_with(const LoopConfig& c, const NamedWeights& w, const std::st
     return e;
 }
 
-// An engine of the final matches: at --final-movetime when given (both sides the same time).
-EngineSpec final_engine(const LoopConfig& c, EngineSpec e) {
-    if (c.final_movetime_ms <= 0) return e;
-    e.limits = SearchLimits{};
-    e.limits.movetime_ms = c.final_movetime_ms;
+// `e` searching with `limits` alone (no clock).
+EngineSpec with_limits(EngineSpec e, const SearchLimits& limits) {
+    e.limits = limits;
     e.time_control = TimeControl{};
     e.validate();
     return e;
+}
+
+// An engine of the final matches: at --final-movetime when given (both sides the same time).
+EngineSpec final_engine(const LoopConfig& c, EngineSpec e) {
+    if (c.final_movetime_ms <= 0) return e;
+    SearchLimits l;
+    l.movetime_ms = c.final_movetime_ms;
+    return with_limits(std::move(e), l);
 }
 
 // A match of `candidate` against `base`; `fresh` replays a folder that holds another pairing.
@@ -176,10 +182,27 @@ std::string fmt(double v, const char* spec) {
     return buf;
 }
 
+// What the SPSA step tunes from `base` (at --spsa-nodes): its values, batch and game pairs; the
+// run's folder, openings and seed are the step's own (spsa_config).
+SpsaConfig spsa_tuning(const LoopConfig& c, const EngineSpec& base) {
+    SpsaConfig s;
+    s.base = base;
+    if (c.spsa_nodes > 0) {
+        SearchLimits l;
+        l.nodes = c.spsa_nodes;
+        s.base = with_limits(base, l);
+    }
+    for (const std::string& p : c.spsa_params) s.params.push_back(SpsaParam::parse(p, s.base));
+    s.batch = c.spsa_batch;
+    const std::uint64_t per_iteration = 2 * s.batch;
+    s.pairs = (c.spsa_games + per_iteration - 1) / per_iteration * s.batch;
+    return s;
+}
+
 // The SPSA step's settings: the engine with `current` weights, the loop's match openings.
 SpsaConfig spsa_config(const LoopConfig& c, const NamedWeights& current,
                        const std::string& openings) {
-    SpsaConfig s;
+    SpsaConfig s = spsa_tuning(c, engine_with(c, current, "base"));
     s.run.rules = c.rules;
     s.run.openings = OpeningSpec::parse(openings);
     s.run.seed = c.seed;
@@ -187,17 +210,6 @@ SpsaConfig spsa_config(const LoopConfig& c, const NamedWeights& current,
     s.run.out_dir = c.out_dir + "/spsa";
     s.run.resume = true;
     s.run.quiet = c.quiet;
-    s.base = engine_with(c, current, "base");
-    if (c.spsa_nodes > 0) {
-        s.base.limits = SearchLimits{};
-        s.base.limits.nodes = c.spsa_nodes;
-        s.base.time_control = TimeControl{};
-        s.base.validate();
-    }
-    for (const std::string& p : c.spsa_params) s.params.push_back(SpsaParam::parse(p, s.base));
-    s.batch = c.spsa_batch;
-    const std::uint64_t per_iteration = 2 * s.batch;
-    s.pairs = (c.spsa_games + per_iteration - 1) / per_iteration * s.batch;
     return s;
 }
 
@@ -241,12 +253,8 @@ void LoopConfig::validate() const {
     if (!spsa_params.empty()) {
         if (spsa_games < 2) throw std::invalid_argument("--spsa-games must be at least 2");
         if (spsa_batch < 1) throw std::invalid_argument("--spsa-batch must be at least 1");
-        for (const std::string& p : spsa_params) (void)SpsaParam::parse(p, engine);
-        for (std::size_t i = 0; i < spsa_params.size(); ++i)
-            for (std::size_t j = 0; j < i; ++j)
-                if (SpsaParam::parse(spsa_params[i], engine).name ==
-                    SpsaParam::parse(spsa_params[j], engine).name)
-                    throw std::invalid_argument("--spsa-param " + spsa_params[i] + ": given twice");
+        // The specs, checked as spsa checks them, before any game of the loop.
+        spsa_tuning(*this, engine).validate();
     }
     if (final_movetime_ms < 0 || final_movetime_ms > 3600000)
         throw std::invalid_argument("--final-movetime must lie between 1 and 3600000 ms");
