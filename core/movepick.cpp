@@ -7,7 +7,7 @@
 namespace fanorona {
 
 void MoveOrder::score(const MoveList& moves, const Move* tt_move, const Killers& killers,
-                      const History& history, Color side) {
+                      const History& history, Color side, const Move* counter) {
     if (std::size_t(moves.count) > scores.size()) [[unlikely]]
         scores.resize(std::size_t(moves.count));
     for (int i = 0; i < moves.count; ++i) {
@@ -21,6 +21,8 @@ void MoveOrder::score(const MoveList& moves, const Move* tt_move, const Killers&
             s += 2 * kHistoryMax + 2;
         else if (m == killers.moves[1])
             s += 2 * kHistoryMax + 1;
+        else if (counter && m == *counter)
+            s += 2 * kHistoryMax;
         scores[i] = s;
     }
 }

@@ -48,15 +48,32 @@ struct Killers {
     void clear() { moves[0] = moves[1] = Move{0, 0, 0}; }
 };
 
+// For each move of one side, (from, to), the quiet move that last refuted it: the countermove
+// heuristic. Invariant: an entry is a null move {0, 0, 0} or a move played at some node.
+class CounterMoveTable {
+public:
+    const Move& at(Color side, const Move& previous) const {
+        return table_[(int(side) * 64 + previous.from) * 64 + previous.to];
+    }
+    void set(Color side, const Move& previous, const Move& reply) {
+        table_[(int(side) * 64 + previous.from) * 64 + previous.to] = reply;
+    }
+    void clear() { std::fill(table_.begin(), table_.end(), Move{0, 0, 0}); }
+
+private:
+    std::vector<Move> table_ = std::vector<Move>(2 * 64 * 64, Move{0, 0, 0});
+};
+
 // The ordering scores of one node's moves; score i belongs to moves[i] (pick() swaps both).
 // Holds kInlineMoves scores without allocating; grows (once) for a longer list.
 struct MoveOrder {
     std::vector<int> scores = std::vector<int>(kInlineMoves);
 
     // Scores every move: the table move (when `tt_move` is not null) above all, then captures by
-    // size, then killers, then the history of `side`.
+    // size, then killers, then the countermove (when `counter` is not null), then the history of
+    // `side`.
     void score(const MoveList& moves, const Move* tt_move, const Killers& killers,
-               const History& history, Color side);
+               const History& history, Color side, const Move* counter = nullptr);
     // Moves the best-scored of moves[i..] to index i (moves before i keep their places).
     void pick(MoveList& moves, int i) {
         int best = i;

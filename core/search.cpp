@@ -60,6 +60,7 @@ struct Searcher::Impl {
         MoveOrder order;                            // the ordering scores of `moves`
         std::array<int, kInlineMoves> quiets_tried; // the first kInlineMoves only
         Killers killers;
+        Move played{0, 0, 0}; // the move made from this ply (a null move: {0, 0, 0})
         int plies_from_null = 0;
     };
 
@@ -71,6 +72,7 @@ struct Searcher::Impl {
         std::vector<std::array<Move, kMaxPly + 1>>(kMaxPly + 2);
     std::array<int, kMaxPly + 2> pv_length{};
     History history;
+    CounterMoveTable counter_moves;
     std::array<std::array<std::uint8_t, kLmrSize>, kLmrSize> lmr{};
     std::vector<Key> keys; // game history then search path; keys.back() is the current position
     std::atomic<bool> stop_flag{false};
@@ -150,6 +152,7 @@ struct Searcher::Impl {
     }
 
     void push(const Move& m, UndoInfo& undo, int ply) {
+        plies[ply].played = m;
         undo = pos.make_move(m);
         tt.prefetch(tt_key());
         keys.push_back(pos.hash());
@@ -231,6 +234,10 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         }
     }
 
+    // Internal iterative reduction: without a table move to try first, a deep node is searched
+    // a ply shallower (its ordering is a guess; the re-visit at the next iteration has the move).
+    if (depth >= params[Param::IirMinDepth] && !has_tt_move) --depth;
+
     generate_moves(pos, rules, p.moves);
     if (p.moves.empty()) return -(kWinScore - ply);
     if (ply == 0 && root_filtered) filter_root_moves(p.moves);
@@ -263,6 +270,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                                         pos.pieces(Color::Black), ~pos.side_to_move(),
                                         pos.turns_since_capture() + 1, pos.turn() + 1);
             keys.push_back(pos.hash());
+            plies[ply].played = Move{0, 0, 0};
             plies[ply + 1].plies_from_null = 0;
             const int r = params[Param::NmpReduction] + depth / 4;
             const int s = -negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -273,8 +281,13 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         }
     }
 
-    p.order.score(p.moves, has_tt_move ? &tt_move : nullptr, p.killers, history,
-                  pos.side_to_move());
+    const Color us = pos.side_to_move();
+    const Move* counter = nullptr;
+    if (params[Param::CounterMoves] && ply > 0 &&
+        plies[ply - 1].played.from != plies[ply - 1].played.to)
+        counter = &counter_moves.at(pos.side_to_move(), plies[ply - 1].played);
+    p.order.score(p.moves, has_tt_move ? &tt_move : nullptr, p.killers, history, pos.side_to_move(),
+                  counter);
     const int ext = (move_count == 1 && params[Param::SingleReplyExt]) ? 1 : 0;
     const int alpha_orig = alpha;
     int best_score = -kInfiniteScore;
@@ -309,6 +322,8 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                 (quiet || params[Param::LmrCaptures]) && !special) {
                 r = lmr[std::min(depth, kLmrSize - 1)][std::min(searched, kLmrSize - 1)];
                 if (pv_node && r > 0) --r;
+                if (quiet && params[Param::LmrHistoryDiv])
+                    r -= history.at(us, m) / params[Param::LmrHistoryDiv];
                 r = std::clamp(r, 0, std::max(new_depth - 1, 0));
             }
             score = -negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -347,6 +362,8 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         update_on_cutoff(history, p.killers, pos.side_to_move(), p.moves,
                          std::span<const int>(p.quiets_tried.data(), std::size_t(quiets)),
                          best_move, depth);
+        if (counter && !best_move.is_capture())
+            counter_moves.set(pos.side_to_move(), plies[ply - 1].played, best_move);
     }
 
     const Bound bound = best_score >= beta   ? BoundLower
@@ -497,6 +514,7 @@ std::size_t Searcher::hash_mb() const {
 void Searcher::clear() {
     impl_->tt.clear();
     impl_->history.clear();
+    impl_->counter_moves.clear();
     for (auto& p : impl_->plies) p.killers.clear();
 }
 void Searcher::set_tables(std::shared_ptr<const EndgameProbe> tables) {

@@ -32,6 +32,9 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"LmpBase", 4, 0, 256},
     {"Contempt", 0, -1000, 1000},
     {"MoveOverheadMs", 3, 0, 10000},
+    {"IirMinDepth", 64, 2, 64},
+    {"LmrHistoryDiv", 0, 0, 65536},
+    {"CounterMoves", 0, 0, 1},
 }};
 // clang-format on
 

@@ -38,6 +38,10 @@ enum class Param : int {
     LmpBase,        // ... keep base + depth * depth moves
     Contempt,       // score of a draw for the side to move at the root, negated (centi-pieces)
     MoveOverheadMs, // time kept back per move for communication
+    IirMinDepth,    // internal iterative reduction: a node without a table move loses a ply
+                    // from this depth (a high value turns it off)
+    LmrHistoryDiv,  // late move reductions shrink by a quiet move's history / this (0: off)
+    CounterMoves,   // order (1) the quiet move that last refuted the previous move after killers
     Count,
 };
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <new>
+#include <string_view>
 #include <thread>
 
 #include <catch2/catch.hpp>
@@ -413,6 +414,64 @@ TEST_CASE("A position without legal moves gives no move", "[search]") {
     const Game lost(rules, Position::from_string("5/5/5/5/W4 b", Variant::Dimy));
     const SearchResult r = search_depth(lost, 3);
     CHECK_FALSE(r.has_move);
+}
+
+TEST_CASE("Internal iterative reduction, history reductions and countermoves: off by default, "
+          "exact in small endings when on, deterministic, and they change the tree",
+          "[search]") {
+    const SearchParams defaults;
+    CHECK(defaults[Param::IirMinDepth] == 64);
+    CHECK(defaults[Param::LmrHistoryDiv] == 0);
+    CHECK(defaults[Param::CounterMoves] == 0);
+
+    // The benchmark positions at depth 7 (mostly middle games with quiet moves): the node count
+    // is repeatable and differs from the default search's.
+    const Rules rules = rules_for(Variant::Tsivy);
+    Searcher off(4);
+    const std::uint64_t base = run_bench(off, 7);
+    for (const char* name : {"IirMinDepth", "LmrHistoryDiv", "CounterMoves"}) {
+        INFO(name);
+        const int value = std::string_view(name) == "IirMinDepth"     ? 3
+                          : std::string_view(name) == "LmrHistoryDiv" ? 2048
+                                                                      : 1;
+        Searcher a(4), b(4);
+        REQUIRE(a.params().set(name, value));
+        REQUIRE(b.params().set(name, value));
+        const std::uint64_t na = run_bench(a, 7);
+        CHECK(na == run_bench(b, 7));
+        CHECK(na != base); // the feature acts on the tree
+
+        // Forced results within 4 plies keep their exact scores in random small endings.
+        std::uint64_t state = 777;
+        auto next = [&] {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return state >> 33;
+        };
+        const Geometry& g = geometry(Variant::Tsivy);
+        int decisive = 0;
+        for (int checked = 0; checked < 80;) {
+            Bitboard white = 0, black = 0;
+            while (popcount(white) < 3)
+                white |= bit(make_square(next() % g.width, next() % g.height));
+            while (popcount(black) < 2) {
+                const Bitboard bb = bit(make_square(next() % g.width, next() % g.height));
+                if (!(bb & white)) black |= bb;
+            }
+            Position pos = Position::from_pieces(Variant::Tsivy, white, black, Color::White);
+            const Game game(rules, pos);
+            if (game.outcome().over()) continue;
+            ++checked;
+            const int exact = solve(pos, rules, 4);
+            if (exact == 0) continue;
+            ++decisive;
+            a.clear();
+            SearchLimits six;
+            six.depth = 6;
+            INFO(pos.to_string());
+            CHECK(a.search(game, six).score == exact);
+        }
+        CHECK(decisive >= 3);
+    }
 }
 
 TEST_CASE("Search parameters are set by name within their range", "[search]") {
