@@ -285,9 +285,8 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     const Move* counter = nullptr;
     if (params[Param::CounterMoves] && ply > 0 &&
         plies[ply - 1].played.from != plies[ply - 1].played.to)
-        counter = &counter_moves.at(pos.side_to_move(), plies[ply - 1].played);
-    p.order.score(p.moves, has_tt_move ? &tt_move : nullptr, p.killers, history, pos.side_to_move(),
-                  counter);
+        counter = &counter_moves.at(us, plies[ply - 1].played);
+    p.order.score(p.moves, has_tt_move ? &tt_move : nullptr, p.killers, history, us, counter);
     const int ext = (move_count == 1 && params[Param::SingleReplyExt]) ? 1 : 0;
     const int alpha_orig = alpha;
     int best_score = -kInfiniteScore;
@@ -359,11 +358,11 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     if (best_score >= beta && depth > 0) {
         // A cut-off: reward the move, punish the quiet moves tried before it.
-        update_on_cutoff(history, p.killers, pos.side_to_move(), p.moves,
+        update_on_cutoff(history, p.killers, us, p.moves,
                          std::span<const int>(p.quiets_tried.data(), std::size_t(quiets)),
                          best_move, depth);
         if (counter && !best_move.is_capture())
-            counter_moves.set(pos.side_to_move(), plies[ply - 1].played, best_move);
+            counter_moves.set(us, plies[ply - 1].played, best_move);
     }
 
     const Bound bound = best_score >= beta   ? BoundLower

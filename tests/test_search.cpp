@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <new>
-#include <string_view>
 #include <thread>
+#include <utility>
 
 #include <catch2/catch.hpp>
 
@@ -89,6 +89,18 @@ Rules rules_for(Variant v) {
     return r;
 }
 
+// A random position of `nw` white and `nb` black pieces (White to move), drawn with `next`.
+template <class Rng> Position random_ending(Variant v, int nw, int nb, Rng& next) {
+    const Geometry& g = geometry(v);
+    Bitboard white = 0, black = 0;
+    while (popcount(white) < nw) white |= bit(make_square(next() % g.width, next() % g.height));
+    while (popcount(black) < nb) {
+        const Bitboard b = bit(make_square(next() % g.width, next() % g.height));
+        if (!(b & white)) black |= b;
+    }
+    return Position::from_pieces(v, white, black, Color::White);
+}
+
 SearchResult search_depth(const Game& game, int depth, Searcher* searcher = nullptr) {
     Searcher local(1);
     SearchLimits limits;
@@ -129,7 +141,6 @@ TEST_CASE("A forced capture of every piece is found with its exact distance", "[
 TEST_CASE("Search agrees with exact minimax in random small endings", "[search]") {
     for (Variant v : {Variant::Tsivy, Variant::Dimy}) {
         const Rules rules = rules_for(v);
-        const Geometry& g = geometry(v);
         std::uint64_t state = 12345;
         auto next = [&] {
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -137,15 +148,8 @@ TEST_CASE("Search agrees with exact minimax in random small endings", "[search]"
         };
         int checked = 0, decisive = 0;
         while (checked < 40) {
-            Bitboard white = 0, black = 0;
             const int nw = 1 + int(next() % 3), nb = 1 + int(next() % 3);
-            while (popcount(white) < nw)
-                white |= bit(make_square(next() % g.width, next() % g.height));
-            while (popcount(black) < nb) {
-                const Bitboard b = bit(make_square(next() % g.width, next() % g.height));
-                if (!(b & white)) black |= b;
-            }
-            Position pos = Position::from_pieces(v, white, black, Color::White);
+            Position pos = random_ending(v, nw, nb, next);
             const Game game(rules, pos);
             if (game.outcome().over()) continue;
             ++checked;
@@ -429,11 +433,10 @@ TEST_CASE("Internal iterative reduction, history reductions and countermoves: of
     const Rules rules = rules_for(Variant::Tsivy);
     Searcher off(4);
     const std::uint64_t base = run_bench(off, 7);
-    for (const char* name : {"IirMinDepth", "LmrHistoryDiv", "CounterMoves"}) {
+    const std::pair<const char*, int> switched_on[] = {
+        {"IirMinDepth", 3}, {"LmrHistoryDiv", 2048}, {"CounterMoves", 1}};
+    for (const auto& [name, value] : switched_on) {
         INFO(name);
-        const int value = std::string_view(name) == "IirMinDepth"     ? 3
-                          : std::string_view(name) == "LmrHistoryDiv" ? 2048
-                                                                      : 1;
         Searcher a(4), b(4);
         REQUIRE(a.params().set(name, value));
         REQUIRE(b.params().set(name, value));
@@ -447,17 +450,9 @@ TEST_CASE("Internal iterative reduction, history reductions and countermoves: of
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
             return state >> 33;
         };
-        const Geometry& g = geometry(Variant::Tsivy);
         int decisive = 0;
         for (int checked = 0; checked < 80;) {
-            Bitboard white = 0, black = 0;
-            while (popcount(white) < 3)
-                white |= bit(make_square(next() % g.width, next() % g.height));
-            while (popcount(black) < 2) {
-                const Bitboard bb = bit(make_square(next() % g.width, next() % g.height));
-                if (!(bb & white)) black |= bb;
-            }
-            Position pos = Position::from_pieces(Variant::Tsivy, white, black, Color::White);
+            Position pos = random_ending(Variant::Tsivy, 3, 2, next);
             const Game game(rules, pos);
             if (game.outcome().over()) continue;
             ++checked;
