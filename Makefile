@@ -60,8 +60,9 @@ bench: build
 # every library with AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage
 # instrumentation, assertions on, -O1 (the level ASan recommends) and line tables only (reports
 # name file and line; the build stays short). `make sanitize` runs the tests in it (not [slow],
-# not [mpi]: the build has no MPI), then every libFuzzer target for CI_FUZZ_SECONDS from its seed
-# corpus: CI fuzzes briefly, `make fuzz` for longer.
+# not [mpi]: the build has no MPI), JOBS processes side by side (tests/run_split.sh), then every
+# libFuzzer target for CI_FUZZ_SECONDS from its seed corpus: CI fuzzes briefly, `make fuzz` for
+# longer.
 ASAN_PACKAGES := clang libclang-rt-14-dev
 CI_FUZZ_SECONDS ?= 10
 asan-configure: deps
@@ -71,7 +72,7 @@ asan-configure: deps
 
 sanitize: asan-configure
 	@cmake --build $(BUILD)-asan -j$(JOBS) --target fanorona_tests fuzz
-	$(BUILD)-asan/tests/fanorona_tests '~[slow]~[mpi]'
+	tests/run_split.sh $(BUILD)-asan/tests/fanorona_tests '~[slow]~[mpi]' $(JOBS)
 	tests/fuzz/run.sh $(BUILD)-asan $(CI_FUZZ_SECONDS) $(JOBS)
 
 # A build of the tests with ThreadSanitizer (optimised, with line tables), running the tests
@@ -87,7 +88,7 @@ tsan: deps
 	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFANORONA_TSAN=ON >/dev/null
 	@cmake --build $(BUILD)-tsan -j$(JOBS) --target fanorona_tests
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 second_deadlock_stack=1 die_after_fork=0" \
-	  $(BUILD)-tsan/tests/fanorona_tests '$(TSAN_TESTS)'
+	  tests/run_split.sh $(BUILD)-tsan/tests/fanorona_tests '$(TSAN_TESTS)' $(JOBS)
 
 # The libFuzzer targets of tests/fuzz (the build of `make sanitize`), each run FUZZ_SECONDS from
 # its seed corpus, JOBS at a time; prints executions per second per target (also

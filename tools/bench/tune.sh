@@ -20,6 +20,7 @@ LOG=$OUT/positions.bin
 # The fit starts from the material-only weights, so it has the other terms to find.
 START=${START:-$(dirname "$0")/../../data/weights/weak.txt}
 
+cmake --build "$BUILD" --target make_positions > /dev/null # not built by default
 # Results drawn from the built-in weights through sigmoid(K * eval), K = 1/200: the fit has
 # something to find (the random games' own results would do as well, with a flatter loss).
 "$MAKE_POSITIONS" --positions "$POSITIONS" --label-k 0.005 --seed 1 --out "$LOG"
