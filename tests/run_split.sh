@@ -19,9 +19,10 @@ if [ "$total" -eq 0 ]; then
   echo "run_split: no test matches $spec" >&2
   exit 1
 fi
-# Catch reads each line of an input file as a quoted test name: escape '\' and '"'.
+# Catch reads each line of an input file as a quoted test name, in which '\', '"', ',' (it still
+# separates names) and brackets must be escaped.
 awk -v n="$jobs" -v dir="$work" '{
-  gsub(/\\/, "\\\\"); gsub(/"/, "\\\"");
+  gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/,/, "\\,"); gsub(/\[/, "\\["); gsub(/\]/, "\\]");
   print > (dir "/part" ((NR - 1) % n))
 }' "$work/names"
 
