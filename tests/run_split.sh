@@ -47,5 +47,5 @@ if [ "$status" -eq 0 ] && [ "$ran" -ne "$total" ]; then
   echo "run_split: $ran of the $total test cases of $spec ran" >&2
   status=1
 fi
-echo "run_split: $total test cases in $jobs processes"
+echo "run_split: $total test cases in ${#pids[@]} processes"
 exit "$status"
