@@ -249,10 +249,19 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         int largest = 0;
         for (const Move& m : p.moves) largest = std::max(largest, popcount(m.captured));
         if (depth <= -params[Param::QsMaxDepth]) return static_eval(largest);
-        if (params[Param::QsCutMargin] >= 0 && !pv_node) {
+        if (!pv_node && (params[Param::QsCutMargin] >= 0 || params[Param::QsLowMargin] >= 0)) {
             const int e = static_eval(largest);
-            if (e - params[Param::QsCutMargin] >= beta) return e;
+            if (params[Param::QsCutMargin] >= 0 && e - params[Param::QsCutMargin] >= beta) return e;
+            if (params[Param::QsLowMargin] >= 0 && e + params[Param::QsLowMargin] <= alpha)
+                return e;
         }
+    } else if (captures && params[Param::RfpCaptures] && !pv_node && !is_decisive(beta) &&
+               depth <= params[Param::RfpMaxDepth]) {
+        // Reverse futility pruning of a capture node, from the score after its largest capture.
+        int largest = 0;
+        for (const Move& m : p.moves) largest = std::max(largest, popcount(m.captured));
+        const int e = static_eval(largest);
+        if (e - params[Param::RfpMargin] * depth >= beta) return e;
     }
 
     // Pruning of quiet nodes from the static score.
@@ -298,6 +307,9 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     const int lmp_limit = prune_ok && depth <= params[Param::LmpMaxDepth]
                               ? params[Param::LmpBase] + depth * depth
                               : move_count;
+    const int history_floor = prune_ok && depth <= params[Param::HistPruneDepth]
+                                  ? -params[Param::HistPruneMargin] * depth
+                                  : -kHistoryMax - 1;
 
     for (int i = 0; i < move_count; ++i) {
         p.order.pick(p.moves, i);
@@ -308,6 +320,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         if (searched > 0 && quiet && !special && !is_decisive(best_score)) {
             if (fut_ok) continue;
             if (searched >= lmp_limit) continue;
+            if (history.at(us, m) < history_floor) continue;
         }
         const int new_depth = depth - 1 + ext;
         UndoInfo undo;

@@ -35,6 +35,10 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"IirMinDepth", 64, 2, 64},
     {"LmrHistoryDiv", 0, 0, 65536},
     {"CounterMoves", 0, 0, 1},
+    {"RfpCaptures", 0, 0, 1},
+    {"QsLowMargin", -1, -1, 10000},
+    {"HistPruneDepth", 0, 0, 16},
+    {"HistPruneMargin", 4000, 0, 65536},
 }};
 // clang-format on
 

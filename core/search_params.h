@@ -16,32 +16,38 @@ struct SearchParam {
 
 // The ids of the parameters, in table order.
 enum class Param : int {
-    AspWindow,      // aspiration half-window around the last score, centi-pieces
-    AspMinDepth,    // first iteration that uses an aspiration window
-    SingleReplyExt, // extend (1) a node with one legal move by a ply
-    QsMaxDepth,     // forced captures searched past the horizon, at most this many plies
-    QsMaxMoves,     // ... trying at most this many captures (best ordered first) per node
-    QsCutMargin,    // ... stopping when the static score beats beta by this margin (-1: never)
-    LmrMinDepth,    // late move reductions from this depth
-    LmrMinMoves,    // ... after this many moves
-    LmrBase,        // reduction = (base + ln(depth) ln(move) * 100 / div) / 100 plies
-    LmrDiv,         // ...
-    LmrCaptures,    // reduce (1) late captures too
-    NmpMinDepth,    // null-move pruning from this depth (a high value turns it off)
-    NmpReduction,   // null-move depth reduction: base + depth / 4
-    NmpMinPieces,   // ... only with at least this many own pieces
-    RfpMaxDepth,    // reverse futility pruning up to this depth (0: off)
-    RfpMargin,      // ... margin per ply, centi-pieces
-    FutMaxDepth,    // futility pruning of quiet moves up to this depth (0: off)
-    FutMargin,      // ... margin per ply, centi-pieces
-    LmpMaxDepth,    // late move pruning of quiet moves up to this depth (0: off)
-    LmpBase,        // ... keep base + depth * depth moves
-    Contempt,       // score of a draw for the side to move at the root, negated (centi-pieces)
-    MoveOverheadMs, // time kept back per move for communication
-    IirMinDepth,    // internal iterative reduction: a node without a table move loses a ply
-                    // from this depth (a high value turns it off)
-    LmrHistoryDiv,  // late move reductions shrink by a quiet move's history / this (0: off)
-    CounterMoves,   // order (1) the quiet move that last refuted the previous move after killers
+    AspWindow,       // aspiration half-window around the last score, centi-pieces
+    AspMinDepth,     // first iteration that uses an aspiration window
+    SingleReplyExt,  // extend (1) a node with one legal move by a ply
+    QsMaxDepth,      // forced captures searched past the horizon, at most this many plies
+    QsMaxMoves,      // ... trying at most this many captures (best ordered first) per node
+    QsCutMargin,     // ... stopping when the static score beats beta by this margin (-1: never)
+    LmrMinDepth,     // late move reductions from this depth
+    LmrMinMoves,     // ... after this many moves
+    LmrBase,         // reduction = (base + ln(depth) ln(move) * 100 / div) / 100 plies
+    LmrDiv,          // ...
+    LmrCaptures,     // reduce (1) late captures too
+    NmpMinDepth,     // null-move pruning from this depth (a high value turns it off)
+    NmpReduction,    // null-move depth reduction: base + depth / 4
+    NmpMinPieces,    // ... only with at least this many own pieces
+    RfpMaxDepth,     // reverse futility pruning up to this depth (0: off)
+    RfpMargin,       // ... margin per ply, centi-pieces
+    FutMaxDepth,     // futility pruning of quiet moves up to this depth (0: off)
+    FutMargin,       // ... margin per ply, centi-pieces
+    LmpMaxDepth,     // late move pruning of quiet moves up to this depth (0: off)
+    LmpBase,         // ... keep base + depth * depth moves
+    Contempt,        // score of a draw for the side to move at the root, negated (centi-pieces)
+    MoveOverheadMs,  // time kept back per move for communication
+    IirMinDepth,     // internal iterative reduction: a node without a table move loses a ply
+                     // from this depth (a high value turns it off)
+    LmrHistoryDiv,   // late move reductions shrink by a quiet move's history / this (0: off)
+    CounterMoves,    // order (1) the quiet move that last refuted the previous move after killers
+    RfpCaptures,     // reverse futility pruning (1) of capture nodes too, from the static score
+                     // that counts the largest capture
+    QsLowMargin,     // past the horizon, stop when the static score (with the largest capture)
+                     // stays below alpha by this margin (-1: never)
+    HistPruneDepth,  // prune quiet moves with a bad history up to this depth (0: off) ...
+    HistPruneMargin, // ... when their history is below -margin * depth
     Count,
 };
 

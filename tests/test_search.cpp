@@ -8,6 +8,7 @@
 #include <new>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -466,6 +467,62 @@ TEST_CASE("Internal iterative reduction, history reductions and countermoves: of
             CHECK(a.search(game, six).score == exact);
         }
         CHECK(decisive >= 3);
+    }
+}
+
+TEST_CASE("Pruning of capture nodes, the quiescence fail-low cut and history pruning: off by "
+          "default, deterministic, they change the tree and keep forced wins won",
+          "[search]") {
+    const SearchParams defaults;
+    CHECK(defaults[Param::RfpCaptures] == 0);
+    CHECK(defaults[Param::QsLowMargin] == -1);
+    CHECK(defaults[Param::HistPruneDepth] == 0);
+
+    const Rules rules = rules_for(Variant::Tsivy);
+    Searcher off(4);
+    const std::uint64_t base = run_bench(off, 7);
+    // Each feature with what it needs switched on (capture-node pruning rides on reverse
+    // futility pruning's depth and margin), against the same table without the feature.
+    using Settings = std::vector<std::pair<const char*, int>>;
+    const std::pair<Settings, Settings> cases[] = {
+        {{{"RfpMaxDepth", 3}, {"RfpCaptures", 1}}, {{"RfpMaxDepth", 3}}},
+        {{{"QsLowMargin", 100}}, {}},
+        {{{"HistPruneDepth", 3}, {"HistPruneMargin", 1000}}, {}},
+    };
+    for (const auto& [with, without] : cases) {
+        INFO(with.back().first);
+        Searcher a(4), b(4), c(4);
+        for (const auto& [name, value] : with) {
+            REQUIRE(a.params().set(name, value));
+            REQUIRE(b.params().set(name, value));
+        }
+        for (const auto& [name, value] : without) REQUIRE(c.params().set(name, value));
+        const std::uint64_t na = run_bench(a, 7);
+        CHECK(na == run_bench(b, 7));
+        CHECK(na != (without.empty() ? base : run_bench(c, 7))); // the feature acts on the tree
+
+        // Random small endings that are forced wins within 4 plies stay won at depth 6.
+        std::uint64_t state = 4242;
+        auto next = [&] {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            return state >> 33;
+        };
+        int wins = 0;
+        for (int checked = 0; checked < 80;) {
+            Position pos = random_ending(Variant::Tsivy, 3, 2, next);
+            const Game game(rules, pos);
+            if (game.outcome().over()) continue;
+            ++checked;
+            if (solve(pos, rules, 4) <= 0) continue;
+            ++wins;
+            a.clear();
+            SearchLimits six;
+            six.depth = 6;
+            INFO(pos.to_string());
+            CHECK(is_decisive(a.search(game, six).score));
+            CHECK(a.search(game, six).score > 0);
+        }
+        CHECK(wins >= 3);
     }
 }
 
