@@ -72,8 +72,11 @@ struct MoveOrder {
     // Scores every move: the table move (when `tt_move` is not null) above all, then captures by
     // size, then killers, then the countermove (when `counter` is not null), then the history of
     // `side`.
+    // With `unsafe_penalty` > 0, a quiet move that leaves its piece where the opponent could
+    // capture it with one step (by approach or withdrawal, in `pos`) loses that many points.
     void score(const MoveList& moves, const Move* tt_move, const Killers& killers,
-               const History& history, Color side, const Move* counter = nullptr);
+               const History& history, Color side, const Move* counter = nullptr,
+               const Position* pos = nullptr, int unsafe_penalty = 0);
     // Moves the best-scored of moves[i..] to index i (moves before i keep their places).
     void pick(MoveList& moves, int i) {
         int best = i;
@@ -85,6 +88,12 @@ struct MoveOrder {
         }
     }
 };
+
+// True when the quiet move `m` of the side to move in `pos` leaves its piece where the opponent,
+// were it to move next, could capture it with one step: by approach (an opponent piece two points
+// away on a line, the point between empty) or by withdrawal (an opponent piece next to it on a
+// line, the point beyond it empty).
+bool lands_exposed(const Position& pos, const Move& m);
 
 // After a beta cut-off by `best` at `depth`: rewards it in the history, punishes the quiet moves
 // tried before it (their indices in `moves`), and makes it the ply's first killer.

@@ -295,7 +295,8 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     if (params[Param::CounterMoves] && ply > 0 &&
         plies[ply - 1].played.from != plies[ply - 1].played.to)
         counter = &counter_moves.at(us, plies[ply - 1].played);
-    p.order.score(p.moves, has_tt_move ? &tt_move : nullptr, p.killers, history, us, counter);
+    p.order.score(p.moves, has_tt_move ? &tt_move : nullptr, p.killers, history, us, counter, &pos,
+                  params[Param::UnsafePenalty]);
     const int ext = (move_count == 1 && params[Param::SingleReplyExt]) ? 1 : 0;
     const int alpha_orig = alpha;
     int best_score = -kInfiniteScore;

@@ -39,6 +39,7 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"QsLowMargin", -1, -1, 10000},
     {"HistPruneDepth", 0, 0, 16},
     {"HistPruneMargin", 4000, 0, 65536},
+    {"UnsafePenalty", 0, 0, 65536},
 }};
 // clang-format on
 

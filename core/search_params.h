@@ -48,6 +48,7 @@ enum class Param : int {
                      // stays below alpha by this margin (-1: never)
     HistPruneDepth,  // prune quiet moves with a bad history up to this depth (0: off) ...
     HistPruneMargin, // ... when their history is below -margin * depth
+    UnsafePenalty,   // order quiet moves that leave their piece capturable this much lower (0: off)
     Count,
 };
 

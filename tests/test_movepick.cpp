@@ -42,6 +42,37 @@ TEST_CASE("Moves come out table move first, then captures by size, killers, hist
     }
 }
 
+TEST_CASE("A quiet move that leaves its piece capturable by one step is marked exposed, and "
+          "the penalty orders it after the safe ones",
+          "[search]") {
+    // 5x5, White c1 alone against Black c4: c1-c2 walks into an approach from c4 (c4-c3).
+    const Position approach = Position::from_string("5/2B2/5/5/2W2 w", Variant::Dimy);
+    const Geometry& g = approach.geo();
+    const int c1 = g.square(2, 0), c2 = g.square(2, 1), d1 = g.square(3, 0), b2 = g.square(1, 1),
+              b1 = g.square(1, 0), a1 = g.square(0, 0);
+    CHECK(lands_exposed(approach, quiet(c1, c2)));
+    CHECK_FALSE(lands_exposed(approach, quiet(c1, d1)));
+    CHECK_FALSE(lands_exposed(approach, quiet(c1, b2)));
+    // Black c3 next to b2 on the diagonal, d4 empty behind it: c3-d4 withdraws from b2.
+    const Position withdrawal = Position::from_string("5/5/2B2/5/1W3 w", Variant::Dimy);
+    CHECK(lands_exposed(withdrawal, quiet(b1, b2)));
+    CHECK(lands_exposed(withdrawal, quiet(b1, a1))); // c3-b2 approaches a1
+
+    MoveList moves;
+    for (const Move& m : {quiet(c1, c2), quiet(c1, d1), quiet(c1, b2)}) moves.push(m);
+    History history;
+    history.update(Color::White, quiet(c1, c2), 2000); // liked, but exposed
+    const Killers killers;
+    MoveOrder order;
+    order.score(moves, nullptr, killers, history, Color::White, nullptr, &approach, 8000);
+    order.pick(moves, 0);
+    order.pick(moves, 1);
+    CHECK(moves[2] == quiet(c1, c2));
+    order.score(moves, nullptr, killers, history, Color::White); // no penalty: history first
+    order.pick(moves, 0);
+    CHECK(moves[0] == quiet(c1, c2));
+}
+
 TEST_CASE("A cut-off rewards the move, punishes the quiets tried before it, and makes a killer",
           "[search]") {
     MoveList moves;

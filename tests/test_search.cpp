@@ -470,13 +470,15 @@ TEST_CASE("Internal iterative reduction, history reductions and countermoves: of
     }
 }
 
-TEST_CASE("Pruning of capture nodes, the quiescence fail-low cut and history pruning: off by "
-          "default, deterministic, they change the tree and keep forced wins won",
+TEST_CASE("Pruning of capture nodes, the quiescence fail-low cut, history pruning and the "
+          "exposed-move penalty: off by default, deterministic, they change the tree and keep "
+          "forced wins won",
           "[search]") {
     const SearchParams defaults;
     CHECK(defaults[Param::RfpCaptures] == 0);
     CHECK(defaults[Param::QsLowMargin] == -1);
     CHECK(defaults[Param::HistPruneDepth] == 0);
+    CHECK(defaults[Param::UnsafePenalty] == 0);
 
     const Rules rules = rules_for(Variant::Tsivy);
     Searcher off(4);
@@ -488,6 +490,7 @@ TEST_CASE("Pruning of capture nodes, the quiescence fail-low cut and history pru
         {{{"RfpMaxDepth", 3}, {"RfpCaptures", 1}}, {{"RfpMaxDepth", 3}}},
         {{{"QsLowMargin", 100}}, {}},
         {{{"HistPruneDepth", 3}, {"HistPruneMargin", 1000}}, {}},
+        {{{"UnsafePenalty", 8000}}, {}},
     };
     for (const auto& [with, without] : cases) {
         INFO(with.back().first);
