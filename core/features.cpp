@@ -177,9 +177,7 @@ int largest_capture(const Position& pos, const Rules& rules) {
     if (!turn_rights(pos, rules).may_capture) return 0;
     MoveList list;
     generate_moves(pos, rules, list);
-    int best = 0;
-    for (const Move& m : list) best = max_int(best, popcount(m.captured));
-    return best;
+    return largest_capture(list);
 }
 
 } // namespace

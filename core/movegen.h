@@ -2,6 +2,7 @@
 // Legal move generation for whole turns: compulsory capture, approach and withdrawal, chains with
 // the no-revisit and no-same-direction rules, paika moves, and the firstturn and Vela settings.
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <memory>
@@ -97,6 +98,13 @@ Bitboard capturing_pieces(const Position& pos);
 // nothing once the opponent has three in a row, placements {0, s, s} on every empty point while
 // the side to move has fewer than kTeloPieces pieces, then one-step moves along lines.
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list);
+
+// The most pieces one of `moves` captures (0 when none captures).
+inline int largest_capture(const MoveList& moves) {
+    int largest = 0;
+    for (const Move& m : moves) largest = std::max(largest, popcount(m.captured));
+    return largest;
+}
 
 // The number of legal moves, faster than generating them; exact for any position.
 int count_moves(const Position& pos, const Rules& rules);

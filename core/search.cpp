@@ -246,8 +246,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     // Past the horizon in a capture position: stop at QsMaxDepth, or when the static score
     // (which counts the largest capture) beats beta by QsCutMargin.
     if (depth <= 0) {
-        int largest = 0;
-        for (const Move& m : p.moves) largest = std::max(largest, popcount(m.captured));
+        const int largest = largest_capture(p.moves);
         if (depth <= -params[Param::QsMaxDepth]) return static_eval(largest);
         if (!pv_node && (params[Param::QsCutMargin] >= 0 || params[Param::QsLowMargin] >= 0)) {
             const int e = static_eval(largest);
@@ -258,9 +257,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     } else if (captures && params[Param::RfpCaptures] && !pv_node && !is_decisive(beta) &&
                depth <= params[Param::RfpMaxDepth]) {
         // Reverse futility pruning of a capture node, from the score after its largest capture.
-        int largest = 0;
-        for (const Move& m : p.moves) largest = std::max(largest, popcount(m.captured));
-        const int e = static_eval(largest);
+        const int e = static_eval(largest_capture(p.moves));
         if (e - params[Param::RfpMargin] * depth >= beta) return e;
     }
 

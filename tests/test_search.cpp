@@ -102,6 +102,24 @@ template <class Rng> Position random_ending(Variant v, int nw, int nb, Rng& next
     return Position::from_pieces(v, white, black, Color::White);
 }
 
+// Calls on_ending(game, exact) for `count` random 5x9 positions of 3 white against 2 black
+// pieces (White to move, the game not over), drawn from `seed`; `exact` is solve() to 4 plies.
+template <class OnEnding>
+void for_each_small_ending(const Rules& rules, std::uint64_t seed, int count, OnEnding on_ending) {
+    std::uint64_t state = seed;
+    auto next = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 33;
+    };
+    for (int checked = 0; checked < count;) {
+        Position pos = random_ending(Variant::Tsivy, 3, 2, next);
+        const Game game(rules, pos);
+        if (game.outcome().over()) continue;
+        ++checked;
+        on_ending(game, solve(pos, rules, 4));
+    }
+}
+
 SearchResult search_depth(const Game& game, int depth, Searcher* searcher = nullptr) {
     Searcher local(1);
     SearchLimits limits;
@@ -446,26 +464,16 @@ TEST_CASE("Internal iterative reduction, history reductions and countermoves: of
         CHECK(na != base); // the feature acts on the tree
 
         // Forced results within 4 plies keep their exact scores in random small endings.
-        std::uint64_t state = 777;
-        auto next = [&] {
-            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-            return state >> 33;
-        };
         int decisive = 0;
-        for (int checked = 0; checked < 80;) {
-            Position pos = random_ending(Variant::Tsivy, 3, 2, next);
-            const Game game(rules, pos);
-            if (game.outcome().over()) continue;
-            ++checked;
-            const int exact = solve(pos, rules, 4);
-            if (exact == 0) continue;
+        for_each_small_ending(rules, 777, 80, [&](const Game& game, int exact) {
+            if (exact == 0) return;
             ++decisive;
             a.clear();
             SearchLimits six;
             six.depth = 6;
-            INFO(pos.to_string());
+            INFO(game.position().to_string());
             CHECK(a.search(game, six).score == exact);
-        }
+        });
         CHECK(decisive >= 3);
     }
 }
@@ -505,26 +513,18 @@ TEST_CASE("Pruning of capture nodes, the quiescence fail-low cut, history prunin
         CHECK(na != (without.empty() ? base : run_bench(c, 7))); // the feature acts on the tree
 
         // Random small endings that are forced wins within 4 plies stay won at depth 6.
-        std::uint64_t state = 4242;
-        auto next = [&] {
-            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-            return state >> 33;
-        };
         int wins = 0;
-        for (int checked = 0; checked < 80;) {
-            Position pos = random_ending(Variant::Tsivy, 3, 2, next);
-            const Game game(rules, pos);
-            if (game.outcome().over()) continue;
-            ++checked;
-            if (solve(pos, rules, 4) <= 0) continue;
+        for_each_small_ending(rules, 4242, 80, [&](const Game& game, int exact) {
+            if (exact <= 0) return;
             ++wins;
             a.clear();
             SearchLimits six;
             six.depth = 6;
-            INFO(pos.to_string());
-            CHECK(is_decisive(a.search(game, six).score));
-            CHECK(a.search(game, six).score > 0);
-        }
+            INFO(game.position().to_string());
+            const int score = a.search(game, six).score;
+            CHECK(is_decisive(score));
+            CHECK(score > 0);
+        });
         CHECK(wins >= 3);
     }
 }
