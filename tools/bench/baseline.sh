@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The engine of today against the engine of a past commit, at equal time per move, both as
+# external engines over the engine protocol (the same pipes, the same referee). The default
+# baseline is 5e08ac2, the commit issue 15 was filed against: its hand-set weights, its search
+# parameters and its time use are "today's defaults" of the issue's goal. The baseline is built
+# once (a git worktree and a Release build of `fanorona` under OUT); then a gauntlet from the
+# baseline's view against the shipped tuned files and against this build's hand-set defaults,
+# and `fanorona timeuse` on both builds (the time each takes per move under `go movetime`).
+# Prints each pairing from the baseline's side and writes OUT/baseline.json. Resumable.
+#
+#   tools/bench/baseline.sh [GAMES] [MOVETIME] [BASE_COMMIT]
+#                           (defaults 300 games per pairing, 100 ms, 5e08ac2;
+#                            OUT=/tmp/fanorona-baseline, OPENINGS=a suite file or random:6)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+F=${FANORONA:-$ROOT/build/tools/fanorona}
+GAMES=${1:-300}
+MS=${2:-100}
+BASE=${3:-5e08ac2}
+OUT=${OUT:-/tmp/fanorona-baseline}
+OPENINGS=${OPENINGS:-random:6}
+SEED=${SEED:-30}
+mkdir -p "$OUT"
+OLD="$OUT/src-$BASE/build/tools/fanorona"
+
+if [ ! -x "$OLD" ]; then
+    rm -rf "$OUT/src-$BASE"
+    git worktree prune
+    git worktree add --detach -f "$OUT/src-$BASE" "$BASE" > /dev/null
+    cmake -S "$OUT/src-$BASE" -B "$OUT/src-$BASE/build" -DCMAKE_BUILD_TYPE=Release > /dev/null
+    cmake --build "$OUT/src-$BASE/build" -j"${JOBS:-2}" --target fanorona > "$OUT/build.log"
+fi
+
+W="$ROOT/data/weights/tuned.txt" P="$ROOT/data/params/tuned.txt"
+t0=$(date +%s.%N)
+"$F" tournament --format gauntlet --games "$GAMES" --openings "$OPENINGS" --seed "$SEED" \
+    --out "$OUT/match" --resume --quiet \
+    --player "name=baseline,cmd=$OLD,args=engine,movetime=$MS" \
+    --player "name=tuned,cmd=$F,args=engine --weights $W --params $P,movetime=$MS" \
+    --player "name=handset,cmd=$F,args=engine,movetime=$MS" > "$OUT/match.log"
+t1=$(date +%s.%N)
+"$F" timeuse --engine "$OLD engine" --movetime "$MS" --json "$OUT/timeuse-baseline.json" \
+    > "$OUT/timeuse-baseline.txt"
+"$F" timeuse --engine "$F engine --weights $W --params $P" --movetime "$MS" \
+    --json "$OUT/timeuse-tuned.json" > "$OUT/timeuse-tuned.txt"
+
+# "  baseline vs tuned: 300 games, W 1 D 2 L 3, score .., Elo -12.3 +- 4.5, ..." -> name elo err
+grep '^  baseline vs ' "$OUT/match/results.txt" |
+    sed -E 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo ([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/' \
+    > "$OUT/pairings.txt"
+mean() { grep -o '"mean_ms": *[0-9.e+-]*' "$1" | head -1 | sed 's/.*: *//'; }
+awk -v ms="$MS" -v base="$BASE" -v secs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+    -v old_ms="$(mean "$OUT/timeuse-baseline.json")" -v new_ms="$(mean "$OUT/timeuse-tuned.json")" \
+    -v json="$OUT/baseline.json" '
+    BEGIN { printf "today against %s at %d ms a move (Elo from today'"'"'s side, 95%% interval)\n", base, ms }
+    { elo = -$6
+      printf "  %-8s %5d games  W %d D %d L %d  Elo %+6.1f +- %.1f  [%+.1f, %+.1f]\n", $1, $2, $5, $4, $3, elo, $7, elo - $7, elo + $7
+      rows = rows sep sprintf("{\"player\": \"%s\", \"games\": %d, \"wins\": %d, \"draws\": %d, \"losses\": %d, \"elo\": %.1f, \"elo_error95\": %.1f}", $1, $2, $5, $4, $3, elo, $7)
+      sep = ", " }
+    END { printf "  time per move under movetime %d: baseline %s ms, today %s ms; match %.0f s\n", ms, old_ms, new_ms, secs
+          printf "{\"baseline\": \"%s\", \"movetime_ms\": %d, \"seconds\": %.0f, \"baseline_ms_per_move\": %s, \"today_ms_per_move\": %s, \"pairings\": [%s]}\n", base, ms, secs, old_ms, new_ms, rows > json }' \
+    "$OUT/pairings.txt"
