@@ -3,7 +3,7 @@
 # external engines over the engine protocol (the same pipes, the same referee). The default
 # baseline is 5e08ac2, the commit issue 15 was filed against: its hand-set weights, its search
 # parameters and its time use are "today's defaults" of the issue's goal. The baseline is built
-# once (a git worktree and a Release build of `fanorona` under OUT); then a gauntlet from the
+# once (its tree from `git archive` and a Release build of `fanorona` under OUT); then a gauntlet from the
 # baseline's view against the shipped tuned files and against this build's hand-set defaults,
 # and `fanorona timeuse` on both builds (the time each takes per move under `go movetime`).
 # Prints each pairing from the baseline's side and writes OUT/baseline.json. Resumable.
@@ -13,6 +13,7 @@
 #                            OUT=/tmp/fanorona-baseline, OPENINGS=a suite file or random:6)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/bench/lib.sh
 ROOT=$(pwd)
 F=${FANORONA:-$ROOT/build/tools/fanorona}
 GAMES=${1:-300}
@@ -26,20 +27,20 @@ OLD="$OUT/src-$BASE/build/tools/fanorona"
 
 if [ ! -x "$OLD" ]; then
     rm -rf "$OUT/src-$BASE"
-    git worktree prune
-    git worktree add --detach -f "$OUT/src-$BASE" "$BASE" > /dev/null
+    mkdir -p "$OUT/src-$BASE"
+    git archive "$BASE" | tar -x -C "$OUT/src-$BASE"
     cmake -S "$OUT/src-$BASE" -B "$OUT/src-$BASE/build" -DCMAKE_BUILD_TYPE=Release > /dev/null
     cmake --build "$OUT/src-$BASE/build" -j"${JOBS:-2}" --target fanorona > "$OUT/build.log"
 fi
 
 W="$ROOT/data/weights/tuned.txt" P="$ROOT/data/params/tuned.txt"
-t0=$(date +%s.%N)
+t0=$(now)
 "$F" tournament --format gauntlet --games "$GAMES" --openings "$OPENINGS" --seed "$SEED" \
     --out "$OUT/match" --resume --quiet \
     --player "name=baseline,cmd=$OLD,args=engine,movetime=$MS" \
     --player "name=tuned,cmd=$F,args=engine --weights $W --params $P,movetime=$MS" \
     --player "name=handset,cmd=$F,args=engine,movetime=$MS" > "$OUT/match.log"
-t1=$(date +%s.%N)
+t1=$(now)
 "$F" timeuse --engine "$OLD engine" --movetime "$MS" --json "$OUT/timeuse-baseline.json" \
     > "$OUT/timeuse-baseline.txt"
 "$F" timeuse --engine "$F engine --weights $W --params $P" --movetime "$MS" \
@@ -49,9 +50,14 @@ t1=$(date +%s.%N)
 grep '^  baseline vs ' "$OUT/match/results.txt" |
     sed -E 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo ([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/' \
     > "$OUT/pairings.txt"
-mean() { grep -o '"mean_ms": *[0-9.e+-]*' "$1" | head -1 | sed 's/.*: *//'; }
-awk -v ms="$MS" -v base="$BASE" -v secs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
-    -v old_ms="$(mean "$OUT/timeuse-baseline.json")" -v new_ms="$(mean "$OUT/timeuse-tuned.json")" \
+if [ "$(grep -c '^[a-z]* [0-9]* [0-9]* [0-9]* [0-9]* [-+0-9.]* [0-9.]*$' "$OUT/pairings.txt")" != 2 ]; then
+    echo "baseline.sh: $OUT/match/results.txt: expected the pairings 'baseline vs tuned' and" \
+        "'baseline vs handset' in the format this script reads; see $OUT/pairings.txt" >&2
+    exit 1
+fi
+awk -v ms="$MS" -v base="$BASE" -v secs="$(secs "$t0" "$t1")" \
+    -v old_ms="$(field "$OUT/timeuse-baseline.json" mean_ms)" \
+    -v new_ms="$(field "$OUT/timeuse-tuned.json" mean_ms)" \
     -v json="$OUT/baseline.json" '
     BEGIN { printf "today against %s at %d ms a move (Elo from today'"'"'s side, 95%% interval)\n", base, ms }
     { elo = -$6

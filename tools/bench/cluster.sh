@@ -15,7 +15,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 MPIRUN="env OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --allow-run-as-root --oversubscribe"
 
-field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | head -1 | awk '{print $2}'; }
+. tools/bench/lib.sh
 run() { # name, ranks, threads, depth, games -> games/s
     local out="$TMP/$1"
     rm -rf "$out"

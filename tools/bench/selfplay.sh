@@ -11,7 +11,7 @@ REPEATS=${REPEATS:-3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | head -1 | awk '{print $2}'; }
+. tools/bench/lib.sh
 run_once() { # name, threads, extra args...: "games/s positions/s maxRSS_KB"
     local name=$1 threads=$2; shift 2
     rm -rf "${TMP:?}/$name"

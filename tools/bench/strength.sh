@@ -17,10 +17,7 @@ MS=${3:-20}
 OUT=${OUT:-/tmp/fanorona-strength}
 mkdir -p "$OUT"
 
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-# A number from a flat JSON line: the first "key": value.
-field() { grep -o "\"$2\": *[-0-9.e+]*" "$1" | head -1 | sed 's/.*: *//'; }
+. tools/bench/lib.sh
 
 t0=$(now)
 "$F" selfplay --games "$GAMES" --depth 4 --openings random:6 --epsilon 0.1 --explore-turns 12 \
