@@ -42,11 +42,12 @@ int evaluate(const Position& pos, const Rules& rules, const Weights& w, int larg
     std::array<int, kTermCount> raw;
     extract_terms(pos, rules, raw, largest_capture);
     const std::int64_t phase = game_phase(pos);
-    std::int64_t sum = 0;
-    for (int t = 0; t < kTermCount; ++t)
-        if (raw[t])
-            sum += raw[t] * blend(std::int64_t(w.values[feature_of(t, false)]),
-                                  std::int64_t(w.values[feature_of(t, true)]), phase);
+    std::int64_t mg = 0, eg = 0; // blend() is linear: sum each half, blend once
+    for (int t = 0; t < kTermCount; ++t) {
+        mg += std::int64_t(raw[t]) * w.values[feature_of(t, false)];
+        eg += std::int64_t(raw[t]) * w.values[feature_of(t, true)];
+    }
+    std::int64_t sum = blend(mg, eg, phase);
     if (w.patterns && patterns_apply(pos.variant())) sum += pattern_part(pos, *w.patterns, phase);
     return clamp_score(sum);
 }
