@@ -3,9 +3,10 @@
 # external engines over the engine protocol (the same pipes, the same referee). The default
 # baseline is 5e08ac2, the commit issue 15 was filed against: its hand-set weights, its search
 # parameters and its time use are "today's defaults" of the issue's goal. The baseline is built
-# once (its tree from `git archive` and a Release build of `fanorona` under OUT); then a gauntlet from the
-# baseline's view against the shipped tuned files and against this build's hand-set defaults,
-# and `fanorona timeuse` on both builds (the time each takes per move under `go movetime`).
+# once (its tree from `git archive` and a Release build of `fanorona` under OUT); then a gauntlet
+# from the baseline's view against the shipped tuned files and against this build's hand-set
+# defaults, and `fanorona timeuse` on both builds (the time each takes per move under `go
+# movetime`).
 # Prints each pairing from the baseline's side and writes OUT/baseline.json. Resumable.
 #
 #   tools/bench/baseline.sh [GAMES] [MOVETIME] [BASE_COMMIT]
@@ -47,10 +48,9 @@ t1=$(now)
     --json "$OUT/timeuse-tuned.json" > "$OUT/timeuse-tuned.txt"
 
 # "  baseline vs tuned: 300 games, W 1 D 2 L 3, score .., Elo -12.3 +- 4.5, ..." -> name elo err
-grep '^  baseline vs ' "$OUT/match/results.txt" |
-    sed -E 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo ([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/' \
-    > "$OUT/pairings.txt"
-if [ "$(grep -c '^[a-z]* [0-9]* [0-9]* [0-9]* [0-9]* [-+0-9.]* [0-9.]*$' "$OUT/pairings.txt")" != 2 ]; then
+sed -nE 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo ([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/p' \
+    "$OUT/match/results.txt" > "$OUT/pairings.txt"
+if [ "$(wc -l < "$OUT/pairings.txt")" != 2 ]; then
     echo "baseline.sh: $OUT/match/results.txt: expected the pairings 'baseline vs tuned' and" \
         "'baseline vs handset' in the format this script reads; see $OUT/pairings.txt" >&2
     exit 1
