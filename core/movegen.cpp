@@ -288,7 +288,7 @@ bool telo_won(const Position& pos) {
     return is_telo(pos.variant()) && has_telo_line(pos.opponent());
 }
 
-TurnRights turn_rights(const Position& pos, const Rules& rules, Color mover) {
+TurnRights restricted_turn_rights(const Position& pos, const Rules& rules, Color mover) {
     TurnRights r;
     if (rules.ruleset == RuleSet::FirstTurn && pos.turn() <= 2) r.may_chain = false;
     if (rules.ruleset == RuleSet::Vela &&
@@ -319,13 +319,17 @@ Bitboard capturing_pieces(const Position& pos) {
 }
 
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list) {
+    const TurnRights rights = turn_rights(pos, rules);
+    generate_moves(pos, rights, rights.may_capture ? capturing_pieces(pos) : 0, list);
+}
+
+void generate_moves(const Position& pos, const TurnRights& rights, Bitboard capturers,
+                    MoveList& list) {
     list.count = 0;
     if (is_telo(pos.variant())) [[unlikely]] {
         generate_telo(pos, list);
         return;
     }
-    const TurnRights rights = turn_rights(pos, rules);
-    const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
     if (!capturers) {
         generate_paika(pos, list);
         return;

@@ -72,7 +72,11 @@ struct TurnRights {
 // beneficiary, Black the victim, while Black has more than Rules::kVelaVictimFloor pieces) and
 // firstturn's (judged by the position's turn number). The one place these rights are computed:
 // move generation asks for the side to move, the evaluation's threat terms for the opponent.
-TurnRights turn_rights(const Position& pos, const Rules& rules, Color mover);
+TurnRights restricted_turn_rights(const Position& pos, const Rules& rules, Color mover);
+inline TurnRights turn_rights(const Position& pos, const Rules& rules, Color mover) {
+    if (rules.ruleset == RuleSet::Standard) return {}; // the search's hot path: no restriction
+    return restricted_turn_rights(pos, rules, mover);
+}
 // The rights of the side to move this turn.
 inline TurnRights turn_rights(const Position& pos, const Rules& rules) {
     return turn_rights(pos, rules, pos.side_to_move());
@@ -98,6 +102,10 @@ Bitboard capturing_pieces(const Position& pos);
 // nothing once the opponent has three in a row, placements {0, s, s} on every empty point while
 // the side to move has fewer than kTeloPieces pieces, then one-step moves along lines.
 void generate_moves(const Position& pos, const Rules& rules, MoveList& list);
+// The same, when the caller already has the side to move's turn_rights() and, when they allow
+// captures, its capturing_pieces() (0 otherwise): the search computes both before generating.
+void generate_moves(const Position& pos, const TurnRights& rights, Bitboard capturers,
+                    MoveList& list);
 
 // The most pieces one of `moves` captures (0 when none captures).
 inline int largest_capture(const MoveList& moves) {

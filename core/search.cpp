@@ -76,6 +76,17 @@ struct Searcher::Impl {
     std::array<std::array<std::uint8_t, kLmrSize>, kLmrSize> lmr{};
     std::vector<Key> keys; // game history then search path; keys.back() is the current position
     std::atomic<bool> stop_flag{false};
+    // Static evaluations by position key: the upper 32 bits of the key, checked, and the score.
+    // Small enough to stay in the L2 cache (an evaluation costs about as much as a memory load).
+    struct EvalCacheEntry {
+        std::uint32_t check = 0;
+        bool filled = false;
+        std::int32_t score = 0;
+    };
+    static constexpr std::size_t kEvalCacheSize = std::size_t(1) << 14;
+    std::vector<EvalCacheEntry> eval_cache = std::vector<EvalCacheEntry>(kEvalCacheSize);
+    Rules eval_cache_rules; // the rules the cached evaluations were computed under
+    void clear_eval_cache() { std::fill(eval_cache.begin(), eval_cache.end(), EvalCacheEntry{}); }
 
     // The current search.
     Rules rules;
@@ -112,9 +123,18 @@ struct Searcher::Impl {
         return ply % 2 == 0 ? -params[Param::Contempt] : params[Param::Contempt];
     }
 
-    // The evaluation, clamped below decisive scores; `largest_capture` as for evaluate().
-    int static_eval(int largest_capture = -1) const {
-        return std::clamp(evaluate(pos, rules, weights, largest_capture), -kEvalLimit, kEvalLimit);
+    // The evaluation, clamped below decisive scores; `largest_capture` as for evaluate(). A
+    // pure function of the position, its no-capture counter, the rules and the weights, so
+    // looked up first in the evaluation cache (cleared when the rules or the weights change).
+    int static_eval(int largest_capture = -1) {
+        const Key key = pos.hash() ^ counter_key(pos.turns_since_capture());
+        EvalCacheEntry& e = eval_cache[key & (kEvalCacheSize - 1)];
+        const auto check = std::uint32_t(key >> 32);
+        if (e.check == check && e.filled) return e.score;
+        const int score =
+            std::clamp(evaluate(pos, rules, weights, largest_capture), -kEvalLimit, kEvalLimit);
+        e = {check, true, score};
+        return score;
     }
 
     // True when the current position (keys.back()) repeats: within the search path, or often
@@ -215,7 +235,9 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     // The horizon: a quiet position gets its static score; forced captures go on (no stand pat:
     // capturing is compulsory) for at most QsMaxDepth plies.
-    const bool captures = turn_rights(pos, rules).may_capture && capturing_pieces(pos);
+    const TurnRights rights = turn_rights(pos, rules);
+    const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
+    const bool captures = capturers != 0;
     if (depth <= 0 && !captures) return has_paika(pos, rules) ? static_eval(0) : -(kWinScore - ply);
 
     // Transposition table.
@@ -238,7 +260,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     // a ply shallower (its ordering is a guess; the re-visit at the next iteration has the move).
     if (depth >= params[Param::IirMinDepth] && !has_tt_move) --depth;
 
-    generate_moves(pos, rules, p.moves);
+    generate_moves(pos, rights, capturers, p.moves);
     if (p.moves.empty()) return -(kWinScore - ply);
     if (ply == 0 && root_filtered) filter_root_moves(p.moves);
     const int move_count = p.moves.count;
@@ -394,6 +416,10 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
                                  const std::function<void(const IterationInfo&)>& on_iteration) {
     time.start(limits, game.position().side_to_move(), params[Param::MoveOverheadMs]);
     rules = game.rules();
+    if (!(rules == eval_cache_rules)) {
+        clear_eval_cache();
+        eval_cache_rules = rules;
+    }
     pos = game.position();
     keys.clear();
     keys.reserve(game.hashes().size() + kMaxPly + 8);
@@ -505,6 +531,7 @@ Searcher& Searcher::operator=(Searcher&&) noexcept = default;
 
 void Searcher::set_weights(const Weights& w) {
     impl_->weights = w;
+    impl_->clear_eval_cache();
 }
 const Weights& Searcher::weights() const {
     return impl_->weights;

@@ -576,3 +576,42 @@ TEST_CASE("The search plays positions with more moves than a list holds inline",
     const SearchResult r = search_depth(Game(rules, pos), 3);
     CHECK(list.contains(r.best));
 }
+
+TEST_CASE("The evaluation cache forgets evaluations when the weights or the rules change",
+          "[search]") {
+    // A searcher caches static evaluations; after new weights or other rules, it must search
+    // like a fresh searcher set up that way.
+    const Game tsivy(Rules{}, Position::start(Variant::Tsivy));
+    SearchLimits limits;
+    limits.depth = 5;
+    Weights other = default_weights();
+    other.values[feature_index("mobility_mg")] += 40;
+    other.values[feature_index("material_mg")] -= 30;
+
+    Searcher fresh(1);
+    fresh.set_weights(other);
+    const SearchResult expected = fresh.search(tsivy, limits);
+
+    Searcher used(1);
+    used.search(tsivy, limits); // fills the cache with the default weights' evaluations
+    used.clear();
+    used.set_weights(other);
+    const SearchResult again = used.search(tsivy, limits);
+    CHECK(again.nodes == expected.nodes);
+    CHECK(again.score == expected.score);
+    CHECK(again.pv == expected.pv);
+
+    // The same position under firstturn rules (no chains on the first turns) evaluates
+    // differently (capture_now counts the largest legal capture).
+    Rules firstturn;
+    firstturn.ruleset = RuleSet::FirstTurn;
+    const Game restricted(firstturn, Position::start(Variant::Tsivy));
+    Searcher fresh_ft(1);
+    fresh_ft.set_weights(other);
+    const SearchResult expected_ft = fresh_ft.search(restricted, limits);
+    used.clear();
+    const SearchResult again_ft = used.search(restricted, limits);
+    CHECK(again_ft.nodes == expected_ft.nodes);
+    CHECK(again_ft.score == expected_ft.score);
+    CHECK(again_ft.pv == expected_ft.pv);
+}
