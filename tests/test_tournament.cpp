@@ -167,6 +167,34 @@ TEST_CASE("bad player specs get one-line errors", "[tournament]") {
     for (const auto& g : games_of(nocmd)) CHECK(g.reason == "crash");
 }
 
+TEST_CASE("a forfeit is reported with the engine's last line on standard error", "[tournament]") {
+    // The toolkit's engine with a weights file it rejects: it prints one error line and exits at
+    // start-up, so each of its games is lost as a crash. The first three forfeits are reported
+    // with that line, then one summary.
+    const std::string dir = fresh_dir("forfeit_warning");
+    std::filesystem::create_directories(dir);
+    const std::string bad = dir + "/bad_weights.txt";
+    std::ofstream(bad) << "fanorona-weights 2\n";
+    const Run r =
+        run_cli("tournament --quiet --games 6 --out " + dir +
+                "/t --player name=a,depth=1 --player 'name=broken,cmd=" + FANORONA_BINARY +
+                ",args=engine --weights " + bad + "'");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    for (const auto& g : games_of(dir + "/t")) CHECK(g.reason == "crash");
+    CHECK_THAT(r.output, Catch::Contains("fanorona: warning: game 0: broken forfeits (crash): "
+                                         "engine exited during start-up; its standard error: "
+                                         "fanorona: " +
+                                         bad + ":1: "));
+    CHECK_THAT(r.output, Catch::Contains("weights missing at end of text"));
+    std::size_t warnings = 0;
+    for (std::size_t at = 0; (at = r.output.find("forfeits (crash)", at)) != std::string::npos;
+         ++at)
+        ++warnings;
+    CHECK(warnings == 3);
+    CHECK_THAT(r.output, Catch::Contains("6 games forfeited by a player"));
+}
+
 TEST_CASE("killing an engine kills what it started (its whole process group)", "[tournament]") {
     const std::string dir = fresh_dir("hangchild");
     std::filesystem::create_directories(dir);

@@ -45,6 +45,12 @@ void ProgressLine::update(std::uint64_t done, const std::string& extra, bool for
     drawn_ = true;
 }
 
+void ProgressLine::note(const std::string& text) {
+    if (enabled_ && drawn_) std::fprintf(stderr, "\r\033[K");
+    std::fprintf(stderr, "%s\n", text.c_str());
+    std::fflush(stderr);
+}
+
 void ProgressLine::finish() {
     if (enabled_ && drawn_) std::fprintf(stderr, "\n");
     drawn_ = false;

@@ -14,6 +14,8 @@ public:
     // Redraws with `done` games finished out of the total and an extra text (e.g. W/D/L).
     void update(std::uint64_t done, const std::string& extra, bool force = false);
     void finish(); // ends the line
+    // Prints `text` as a line of its own on stderr (even when quiet), above the progress line.
+    void note(const std::string& text);
     double elapsed_seconds() const;
 
 private:

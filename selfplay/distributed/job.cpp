@@ -194,6 +194,8 @@ void append_game_bytes(std::string& out, std::uint64_t position, const PlayedGam
         const auto bytes = encode_record(r);
         out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     }
+    put<std::uint32_t>(out, std::uint32_t(game.fault.size()));
+    out += game.fault;
 }
 
 std::vector<std::pair<std::uint64_t, PlayedGame>> decode_game_bytes(const std::string& in) {
@@ -216,6 +218,11 @@ std::vector<std::pair<std::uint64_t, PlayedGame>> decode_game_bytes(const std::s
                 decode_record(reinterpret_cast<const std::uint8_t*>(in.data() + at)));
             at += kPositionRecordBytes;
         }
+        const auto fault_length = take<std::uint32_t>(in, at);
+        if (at + fault_length > in.size())
+            throw std::runtime_error("games message: truncated fault");
+        g.fault = in.substr(at, fault_length);
+        at += fault_length;
         games.emplace_back(position, std::move(g));
     }
     return games;

@@ -242,9 +242,14 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     std::atomic<bool> stop{observer.finished()};
     ProgressLine progress(outcome.scheduled, c.quiet);
     std::uint64_t done = existing;
+    std::uint64_t forfeits = 0;
+    constexpr std::uint64_t kForfeitWarnings = 3; // then one summary line at the end
     auto sink = [&](PlayedGame&& game) {
         files.append(game);
         ++done;
+        if (!game.fault.empty() && ++forfeits <= kForfeitWarnings)
+            progress.note("fanorona: warning: game " + std::to_string(game.record.index) + ": " +
+                          game.fault);
         bool skipped = false;
         const GameSlot slot = real_slot(game.record.index, &skipped);
         note_game(game.record, slot);
@@ -289,6 +294,10 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
                 series, BatchOptions{c.threads, &stop, remote.get()}, play_series, sink);
         }
         progress.finish();
+        if (forfeits > kForfeitWarnings)
+            progress.note("fanorona: warning: " + std::to_string(forfeits) +
+                          " games forfeited by a player in this session (the reasons are in " +
+                          "games.tsv's reason column)");
     }
     outcome.seconds = progress.elapsed_seconds();
     outcome.games = done;

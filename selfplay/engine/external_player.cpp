@@ -7,8 +7,9 @@
 namespace fanorona {
 
 void ExternalPlayer::fault(const std::string& reason, const std::string& detail) {
-    process_.kill(); // restarted at the next move
-    throw PlayerFault(reason, detail);
+    const std::string said = process_.last_error_line(); // before kill(): the engine's last words
+    process_.kill();                                     // restarted at the next move
+    throw PlayerFault(reason, said.empty() ? detail : detail + "; its standard error: " + said);
 }
 
 std::string ExternalPlayer::expect(const std::string& token, int timeout_ms,
@@ -51,6 +52,7 @@ void ExternalPlayer::ensure_started() {
 MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     ensure_started();
     if (need_new_game_) {
+        process_.clear_error_log();
         process_.write_line("ucinewgame");
         process_.write_line("isready");
         expect("readyok", config_.startup_timeout_ms, "a new game");

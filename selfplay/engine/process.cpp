@@ -1,5 +1,6 @@
 #include "selfplay/engine/process.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -7,6 +8,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdexcept>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,12 +17,37 @@ namespace fanorona {
 
 ChildProcess::~ChildProcess() {
     kill();
+    if (error_log_ >= 0) close(error_log_);
+}
+
+void ChildProcess::clear_error_log() {
+    if (error_log_ < 0) return;
+    // The child shares the file offset: back to 0, so that its next line starts the file.
+    if (ftruncate(error_log_, 0) == 0) lseek(error_log_, 0, SEEK_SET);
+}
+
+std::string ChildProcess::last_error_line() const {
+    struct stat st {};
+    if (error_log_ < 0 || fstat(error_log_, &st) != 0 || st.st_size <= 0) return "";
+    char tail[4096];
+    const off_t from = std::max<off_t>(0, st.st_size - off_t(sizeof tail));
+    const ssize_t n = pread(error_log_, tail, sizeof tail, from);
+    if (n <= 0) return "";
+    std::string text(tail, std::size_t(n));
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+        text.pop_back();
+    const auto nl = text.find_last_of('\n');
+    std::string line = nl == std::string::npos ? text : text.substr(nl + 1);
+    if (line.size() > 300) line = line.substr(0, 297) + "...";
+    return line;
 }
 
 void ChildProcess::start(const std::vector<std::string>& argv) {
     kill();
     if (argv.empty()) throw std::runtime_error("no command to start");
     std::signal(SIGPIPE, SIG_IGN); // a dead child shows as a failed write, not a signal
+    if (error_log_ < 0) error_log_ = memfd_create("engine-stderr", MFD_CLOEXEC); // -1: discarded
+    clear_error_log();
     int in_pipe[2], out_pipe[2], err_pipe[2];
     if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 ||
         pipe2(err_pipe, O_CLOEXEC) != 0)
@@ -36,7 +64,8 @@ void ChildProcess::start(const std::vector<std::string>& argv) {
         dup2(in_pipe[0], STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
         const int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0) dup2(devnull, STDERR_FILENO);
+        const int err = error_log_ >= 0 ? error_log_ : devnull;
+        if (err >= 0) dup2(err, STDERR_FILENO); // dup2 clears close-on-exec on the copy
         execvp(args[0], args.data());
         const int e = errno; // tell the parent why exec failed
         (void)!write(err_pipe[1], &e, sizeof e);

@@ -18,9 +18,15 @@ public:
     ChildProcess& operator=(const ChildProcess&) = delete;
 
     // Starts `argv[0]` (searched in PATH) in a process group of its own, with its standard error
-    // sent to /dev/null. Throws std::runtime_error naming the command and the reason (the exec
-    // errno) when it cannot be started.
+    // kept in an anonymous file (see last_error_line). Throws std::runtime_error naming the
+    // command and the reason (the exec errno) when it cannot be started.
     void start(const std::vector<std::string>& argv);
+    // The last non-empty line the child wrote to its standard error since it was started or
+    // since clear_error_log() (at most 300 characters), or "" when it wrote none.
+    std::string last_error_line() const;
+    // Forgets what the child wrote to its standard error so far (a chatty engine's log does
+    // not grow without end: the external player clears it at each new game).
+    void clear_error_log();
     bool running() const { return pid_ > 0; }
     // Writes one line; false when the child no longer reads (it died).
     bool write_line(const std::string& line);
@@ -35,6 +41,7 @@ private:
     pid_t pid_ = -1;
     int to_child_ = -1;
     int from_child_ = -1;
+    int error_log_ = -1; // the anonymous file the child's standard error goes to (or -1)
     std::string buffer_;
 };
 

@@ -75,6 +75,9 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             } catch (const PlayerFault& fault) {
                 outcome = Outcome{loss_for(mover), EndReason::None};
                 rec.reason = fault.reason;
+                const std::string& player = mover == Color::White ? rec.white : rec.black;
+                out.fault = player.substr(0, player.find('(')) + " forfeits (" + fault.reason +
+                            "): " + fault.what();
                 break;
             }
             if (clock.enabled && tcs[int(mover)]->base_ms > 0) {

@@ -34,9 +34,13 @@ struct GameSetup {
     std::string black_name;
 };
 
+// A finished game, the positions it logged, and when a player forfeited it, why ("" otherwise):
+// "<player> forfeits (<reason>): <the fault's detail>", for a warning (the record keeps only the
+// short reason).
 struct PlayedGame {
     GameRecord record;
     std::vector<PositionRecord> positions;
+    std::string fault;
 };
 
 // Plays the game to its end. A PlayerFault from a player ends the game as a loss for that player,
