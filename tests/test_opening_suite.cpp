@@ -2,7 +2,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "selfplay/openings/openings.h"
 
@@ -59,4 +63,39 @@ TEST_CASE("opening specs parse", "[openings]") {
     CHECK(OpeningSpec::parse("random:8").plies == 8);
     CHECK(OpeningSpec::parse("book.txt").kind == OpeningSpec::Kind::File);
     CHECK_THROWS_WITH(OpeningSpec::parse("random:x"), Catch::Contains("random:TURNS"));
+}
+
+TEST_CASE("a shuffled suite is a permutation drawn from the seed; file order ignores the seed",
+          "[openings]") {
+    const Rules rules;
+    // A suite of 40 distinct positions (random openings written as position strings).
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "fanorona_shuffled_suite.txt").string();
+    std::vector<std::string> lines;
+    {
+        std::ofstream out(path);
+        for (const Opening& o : random_openings(rules, 3, 40, 5)) {
+            Game g(rules, o.start);
+            for (const Move& m : o.moves) g.play(m);
+            lines.push_back(g.position().to_string());
+            out << lines.back() << "\n";
+        }
+    }
+    auto order = [&](bool shuffled, std::uint64_t seed) {
+        OpeningSpec spec = OpeningSpec::parse(path);
+        spec.shuffled = shuffled;
+        std::vector<std::string> got;
+        for (const Opening& o : load_openings(spec, rules, 40, seed))
+            got.push_back(o.start.to_string());
+        return got;
+    };
+    CHECK(order(false, 1) == lines);
+    CHECK(order(false, 2) == lines);
+    const auto a = order(true, 1), b = order(true, 2);
+    CHECK(a == order(true, 1));
+    CHECK(a != lines);
+    CHECK(a != b);
+    CHECK(std::multiset<std::string>(a.begin(), a.end()) ==
+          std::multiset<std::string>(lines.begin(), lines.end()));
+    std::filesystem::remove(path);
 }

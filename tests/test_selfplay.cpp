@@ -111,6 +111,40 @@ TEST_CASE("a resume with other settings is refused", "[selfplay]") {
                              Catch::Contains("depth=2"));
 }
 
+TEST_CASE("a suite in random order: seeds choose the openings, a resume keeps the order",
+          "[selfplay]") {
+    const std::string dir = fresh_dir("openings_order");
+    std::filesystem::create_directories(dir);
+    const std::string suite = dir + "/suite.txt";
+    std::ofstream(suite) << "d3e3W\nd3e3W b4c3Ad3Wd2A\nd3e3A\nd2e3A\ne2e3A\nf2e3A\n";
+    auto first_moves = [](const std::string& run) {
+        std::vector<std::string> firsts;
+        for (const auto& g : fanorona::read_games_file(run + "/games.tsv").games)
+            firsts.push_back(g.moves.at(0));
+        return firsts;
+    };
+    auto play = [&](const std::string& name, const std::string& extra) {
+        return run_cli("selfplay --games 12 --depth 1 --quiet --openings " + suite + " --out " +
+                       dir + "/" + name + " " + extra);
+    };
+    REQUIRE(play("seq1", "--seed 1").status == 0);
+    REQUIRE(play("seq2", "--seed 2").status == 0);
+    CHECK(first_moves(dir + "/seq1") == first_moves(dir + "/seq2")); // file order either way
+    REQUIRE(play("rnd1", "--seed 1 --openings-order random").status == 0);
+    REQUIRE(play("rnd2", "--seed 2 --openings-order random").status == 0);
+    CHECK(first_moves(dir + "/rnd1") != first_moves(dir + "/seq1"));
+    CHECK(first_moves(dir + "/rnd1") != first_moves(dir + "/rnd2"));
+    const Run resume = play("rnd1", "--seed 1 --resume");
+    CHECK(resume.status != 0);
+    CHECK_THAT(resume.output,
+               Catch::Contains("settings.json") && Catch::Contains("openings_order"));
+    const Run bad = run_cli("selfplay --games 2 --depth 1 --quiet --openings random:4 "
+                            "--openings-order random --out " +
+                            dir + "/bad");
+    CHECK(bad.status != 0);
+    CHECK_THAT(bad.output, Catch::Contains("--openings-order random: needs a suite FILE"));
+}
+
 TEST_CASE("shards merge into exactly the files of one run", "[selfplay]") {
     const std::string ref = reference_run();
     const std::string s0 = fresh_dir("shard0"), s1 = fresh_dir("shard1"), s2 = fresh_dir("shard2");

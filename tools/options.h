@@ -165,6 +165,7 @@ namespace fanorona::cli {
 // openings, seed, adjudication, threads, the output folder, resume and quiet.
 struct RunOptions {
     std::string openings = "random:4";
+    std::string openings_order = "sequential";
     std::string series = "none";
     std::string adjudicate_tables;
 
@@ -172,6 +173,10 @@ struct RunOptions {
     // Fills the fields that need parsing (the openings, the series).
     void apply(RunConfig& run) const {
         run.openings = OpeningSpec::parse(openings);
+        if (openings_order == "random" && run.openings.kind != OpeningSpec::Kind::File)
+            throw std::invalid_argument(
+                "--openings-order random: needs a suite FILE as --openings");
+        run.openings.shuffled = openings_order == "random";
         run.vela_series = series == "vela";
         try {
             open_adjudication_tables(run.adjudication, adjudicate_tables);
@@ -192,6 +197,11 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
     cmd.add_option("--openings", openings,
                    "random:TURNS (random turns from the start), a suite FILE, or start")
         ->capture_default_str();
+    cmd.add_option("--openings-order", openings_order,
+                   "A suite's openings in file order (sequential), or shuffled by --seed "
+                   "(random: another seed plays other openings of a large suite)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"sequential", "random"}));
     cmd.add_option("--seed", run.seed, "Seed: the same seed and settings play the same games")
         ->capture_default_str();
     cmd.add_option("--series", series,

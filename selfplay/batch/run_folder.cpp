@@ -67,6 +67,14 @@ void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                                  (before.contains(key) ? before[key].dump() : "absent") + ", now " +
                                  value.dump());
     }
+    // A setting written only when used (series, table adjudication, a shuffled suite...) that
+    // this run does not use.
+    for (const auto& [key, value] : before.items()) {
+        if (std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end()) continue;
+        if (!now.contains(key))
+            throw RunFolderError(path + ": cannot resume: setting '" + key + "' was " +
+                                 value.dump() + ", now absent");
+    }
 }
 
 RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {

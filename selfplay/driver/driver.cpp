@@ -108,6 +108,7 @@ nlohmann::json settings_json(const RunConfig& c) {
         {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
     };
     if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
+    if (c.openings.shuffled) j["openings_order"] = "random"; // absent: file order, as before
     if (c.stage_games > 0) j["stage_games"] = c.stage_games;
     // absent: no table adjudication (as before tables existed)
     if (!c.adjudication.tables_dir.empty()) j["adjudicate_tables"] = c.adjudication.tables_dir;

@@ -134,8 +134,11 @@ std::vector<Opening> load_openings(const OpeningSpec& spec, const Rules& rules, 
         return {Opening{Position::start(rules.variant), {}}};
     case OpeningSpec::Kind::Random:
         return random_openings(rules, spec.plies, pairs, seed);
-    case OpeningSpec::Kind::File:
-        return read_opening_file(spec.path, rules);
+    case OpeningSpec::Kind::File: {
+        std::vector<Opening> suite = read_opening_file(spec.path, rules);
+        if (spec.shuffled) Rng::derive(seed, 0x5E7, 0).shuffle(suite);
+        return suite;
+    }
     }
     return {};
 }

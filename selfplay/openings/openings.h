@@ -17,11 +17,14 @@ struct Opening {
     std::vector<Move> moves;
 };
 
-// Where openings come from, as the user wrote it: "random:PLIES", a file path, or none.
+// Where openings come from, as the user wrote it: "random:PLIES", a file path, or none; and for a
+// file, whether its openings are used in file order or shuffled by the run's seed (so that runs
+// with other seeds play other openings of a suite larger than they need).
 struct OpeningSpec {
     enum class Kind { Start, Random, File } kind = Kind::Start;
     int plies = 0;
     std::string path;
+    bool shuffled = false; // File only: in an order drawn from the seed
 
     static OpeningSpec parse(const std::string& text); // throws std::invalid_argument
     std::string describe() const;
@@ -42,7 +45,8 @@ std::vector<Opening> parse_opening_suite(const std::string& text, const Rules& r
                                          const std::string& source);
 std::vector<Opening> read_opening_file(const std::string& path, const Rules& rules);
 
-// The openings a run uses, one per game pair (pair p uses openings[p % size]).
+// The openings a run uses, one per game pair (pair p uses openings[p % size]); a shuffled suite
+// is put in the order `seed` draws (the same on every platform).
 std::vector<Opening> load_openings(const OpeningSpec& spec, const Rules& rules, std::uint64_t pairs,
                                    std::uint64_t seed);
 
