@@ -11,7 +11,8 @@
 #
 #   tools/bench/baseline.sh [GAMES] [MOVETIME] [BASE_COMMIT]
 #                           (defaults 300 games per pairing, 100 ms, 5e08ac2;
-#                            OUT=/tmp/fanorona-baseline, OPENINGS=a suite file or random:6)
+#                            OUT=/tmp/fanorona-baseline, OPENINGS=a suite file or random:6;
+#                            a suite is shuffled by SEED, so other seeds play other openings)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tools/bench/lib.sh
@@ -35,9 +36,11 @@ if [ ! -x "$OLD" ]; then
 fi
 
 W="$ROOT/data/weights/tuned.txt" P="$ROOT/data/params/tuned.txt"
+ORDER=()
+case "$OPENINGS" in random:* | start) ;; *) ORDER=(--openings-order random) ;; esac
 t0=$(now)
-"$F" tournament --format gauntlet --games "$GAMES" --openings "$OPENINGS" --seed "$SEED" \
-    --out "$OUT/match" --resume --quiet \
+"$F" tournament --format gauntlet --games "$GAMES" --openings "$OPENINGS" "${ORDER[@]}" \
+    --seed "$SEED" --out "$OUT/match" --resume --quiet \
     --player "name=baseline,cmd=$OLD,args=engine,movetime=$MS" \
     --player "name=tuned,cmd=$F,args=engine --weights $W --params $P,movetime=$MS" \
     --player "name=handset,cmd=$F,args=engine,movetime=$MS" > "$OUT/match.log"
