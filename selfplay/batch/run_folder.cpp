@@ -60,8 +60,11 @@ void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                              (before.contains("format") ? before["format"].dump() : "absent") +
                              ", but this run writes " + now["format"].dump() +
                              " (the settings of another kind of run, or another version)");
+    auto is_free = [&](const std::string& key) {
+        return std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end();
+    };
     for (const auto& [key, value] : now.items()) {
-        if (std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end()) continue;
+        if (is_free(key)) continue;
         if (!before.contains(key) || before[key] != value)
             throw RunFolderError(path + ": cannot resume: setting '" + key + "' was " +
                                  (before.contains(key) ? before[key].dump() : "absent") + ", now " +
@@ -69,12 +72,10 @@ void check_resume_settings(const std::string& dir, const nlohmann::json& now,
     }
     // A setting written only when used (series, table adjudication, a shuffled suite...) that
     // this run does not use.
-    for (const auto& [key, value] : before.items()) {
-        if (std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end()) continue;
-        if (!now.contains(key))
+    for (const auto& [key, value] : before.items())
+        if (!is_free(key) && !now.contains(key))
             throw RunFolderError(path + ": cannot resume: setting '" + key + "' was " +
                                  value.dump() + ", now absent");
-    }
 }
 
 RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {

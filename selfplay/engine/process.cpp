@@ -63,9 +63,9 @@ void ChildProcess::start(const std::vector<std::string>& argv) {
         setpgid(0, 0);
         dup2(in_pipe[0], STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
-        const int devnull = open("/dev/null", O_WRONLY);
-        const int err = error_log_ >= 0 ? error_log_ : devnull;
-        if (err >= 0) dup2(err, STDERR_FILENO); // dup2 clears close-on-exec on the copy
+        // dup2 clears close-on-exec on the copy; without the log, standard error is discarded.
+        const int err = error_log_ >= 0 ? error_log_ : open("/dev/null", O_WRONLY);
+        if (err >= 0) dup2(err, STDERR_FILENO);
         execvp(args[0], args.data());
         const int e = errno; // tell the parent why exec failed
         (void)!write(err_pipe[1], &e, sizeof e);
