@@ -173,10 +173,10 @@ struct RunOptions {
     // Fills the fields that need parsing (the openings, the series).
     void apply(RunConfig& run) const {
         run.openings = OpeningSpec::parse(openings);
-        if (openings_order == "random" && run.openings.kind != OpeningSpec::Kind::File)
+        run.openings.shuffled = openings_order == "random";
+        if (run.openings.shuffled && run.openings.kind != OpeningSpec::Kind::File)
             throw std::invalid_argument(
                 "--openings-order random: needs a suite FILE as --openings");
-        run.openings.shuffled = openings_order == "random";
         run.vela_series = series == "vela";
         try {
             open_adjudication_tables(run.adjudication, adjudicate_tables);

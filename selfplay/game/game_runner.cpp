@@ -6,6 +6,7 @@
 
 #include "common/rng.h"
 #include "core/notation.h"
+#include "selfplay/engine/engine_spec.h"
 
 namespace fanorona {
 
@@ -76,8 +77,8 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                 outcome = Outcome{loss_for(mover), EndReason::None};
                 rec.reason = fault.reason;
                 const std::string& player = mover == Color::White ? rec.white : rec.black;
-                out.fault = player.substr(0, player.find('(')) + " forfeits (" + fault.reason +
-                            "): " + fault.what();
+                out.fault =
+                    player_name_of(player) + " forfeits (" + fault.reason + "): " + fault.what();
                 break;
             }
             if (clock.enabled && tcs[int(mover)]->base_ms > 0) {
