@@ -135,6 +135,9 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
                 fail(where, "scores", "not a number: '" + w + "'");
             }
         }
+        // Entries that are all '-' say what a lone '-' says (and what the writer writes then).
+        if (std::none_of(r.scores.begin(), r.scores.end(), [](const auto& v) { return v; }))
+            r.scores.clear();
     }
     if (cols.size() == 12) {
         if (cols[10] == "normal")
