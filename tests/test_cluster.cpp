@@ -11,8 +11,8 @@
 #include <fstream>
 #include <thread>
 
-#include "selfplay/distributed/job.h"
-#include "selfplay/driver/scheduled_games.h"
+#include "cluster/job.h"
+#include "match/scheduled_games.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

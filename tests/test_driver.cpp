@@ -3,9 +3,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "selfplay/driver/driver.h"
-#include "selfplay/selfplay.h"
-#include "selfplay/tournament/tournament.h"
+#include "match/driver.h"
+#include "match/selfplay.h"
+#include "match/tournament.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

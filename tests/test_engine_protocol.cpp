@@ -7,10 +7,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/weights_file.h"
+#include "records/weights_file.h"
 #include "core/notation.h"
 #include "tests/cli_helpers.h"
-#include "tools/protocol/engine_protocol.h"
+#include "engine/protocol_server.h"
 
 using namespace fanorona;
 

@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/weights_file.h"
-#include "selfplay/engine/engine_spec.h"
+#include "records/weights_file.h"
+#include "engine/engine_spec.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "selfplay/openings/openings.h"
+#include "openings/openings.h"
 
 using namespace fanorona;
 

@@ -17,10 +17,10 @@
 
 #include "core/notation.h"
 #include "core/search.h"
-#include "selfplay/openings/opening_book.h"
-#include "selfplay/openings/opening_output.h"
-#include "selfplay/openings/openings.h"
-#include "selfplay/openings/search_book.h"
+#include "openings/opening_book.h"
+#include "openings/opening_output.h"
+#include "openings/openings.h"
+#include "openings/search_book.h"
 
 using namespace fanorona;
 

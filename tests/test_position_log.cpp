@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "selfplay/position_log.h"
+#include "records/position_log.h"
 
 using namespace fanorona;
 

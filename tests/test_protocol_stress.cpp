@@ -21,7 +21,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "tools/protocol/engine_protocol.h"
+#include "engine/protocol_server.h"
 
 using namespace fanorona;
 

@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/append_file.h"
-#include "selfplay/batch/run_folder.h"
-#include "selfplay/games_file.h"
-#include "selfplay/position_log.h"
+#include "match/run_folder.h"
+#include "records/games_file.h"
+#include "records/position_log.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

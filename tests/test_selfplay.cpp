@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "selfplay/games_file.h"
-#include "selfplay/position_log.h"
+#include "records/games_file.h"
+#include "records/position_log.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

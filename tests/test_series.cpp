@@ -7,11 +7,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "selfplay/driver/driver.h"
-#include "selfplay/driver/series_tally.h"
-#include "selfplay/openings/opening_tree.h"
-#include "selfplay/selfplay.h"
-#include "selfplay/tournament/tournament.h"
+#include "match/driver.h"
+#include "match/series_tally.h"
+#include "openings/opening_tree.h"
+#include "match/selfplay.h"
+#include "match/tournament.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/features.h"
-#include "selfplay/engine/engine_spec.h"
-#include "selfplay/engine/params_file.h"
+#include "engine/engine_spec.h"
+#include "records/params_file.h"
 #include "tests/cli_helpers.h"
 #include "tuner/spsa.h"
 

@@ -14,7 +14,7 @@
 #include "core/notation.h"
 #include "core/perft.h"
 #include "core/search.h"
-#include "tools/protocol/engine_protocol.h"
+#include "engine/protocol_server.h"
 
 using namespace fanorona;
 

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfplay/engine/engine_spec.h"
-#include "selfplay/engine/process.h"
-#include "selfplay/games_file.h"
+#include "engine/engine_spec.h"
+#include "engine/process.h"
+#include "records/games_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/weights_fingerprint.h"
+#include "records/weights_fingerprint.h"
 #include "core/weights.h"
 
 using namespace fanorona;

@@ -11,7 +11,7 @@
 #include "core/notation.h"
 #include "tools/commands.h"
 #include "tools/options.h"
-#include "tools/protocol/engine_protocol.h"
+#include "engine/protocol_server.h"
 
 namespace fanorona::cli {
 

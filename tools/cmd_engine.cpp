@@ -5,7 +5,7 @@
 
 #include "tools/commands.h"
 #include "tools/options.h"
-#include "tools/protocol/engine_protocol.h"
+#include "engine/protocol_server.h"
 
 namespace fanorona::cli {
 

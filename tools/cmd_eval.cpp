@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/weights_file.h"
+#include "records/weights_file.h"
 #include "core/evaluate.h"
 #include "core/terms.h"
 #include "tools/commands.h"

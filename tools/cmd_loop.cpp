@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "common/files.h"
-#include "selfplay/batch/batch_runner.h"
+#include "match/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/loop/loop.h"
 #include "tools/options.h"

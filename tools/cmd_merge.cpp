@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "selfplay/selfplay.h"
+#include "match/selfplay.h"
 #include "tools/commands.h"
 
 namespace fanorona::cli {

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "selfplay/batch/batch_runner.h"
-#include "selfplay/selfplay.h"
+#include "match/batch_runner.h"
+#include "match/selfplay.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

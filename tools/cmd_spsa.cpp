@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "selfplay/batch/batch_runner.h"
+#include "match/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tuner/spsa.h"

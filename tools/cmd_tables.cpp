@@ -14,7 +14,7 @@
 #include "common/rng.h"
 #include "core/notation.h"
 #include "core/search.h"
-#include "selfplay/batch/thread_limit.h"
+#include "common/thread_limit.h"
 #include "tables/builder.h"
 #include "tables/tablebase.h"
 #include "tables/verify.h"

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "selfplay/batch/batch_runner.h"
-#include "selfplay/tournament/tournament.h"
+#include "match/batch_runner.h"
+#include "match/tournament.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <string>
 
-#include "selfplay/distributed/cluster.h"
+#include "cluster/cluster.h"
 #include "tools/commands.h"
 
 namespace {
@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (rank != 0) return fanorona::cluster::serve_as_worker();
+    fanorona::cluster::install();
     const int status = run_command(argc, argv);
     fanorona::cluster::finish(status != 0);
     return status;

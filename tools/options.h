@@ -8,8 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include "core/position.h"
-#include "selfplay/driver/driver.h"
-#include "selfplay/engine/engine_spec.h"
+#include "match/driver.h"
+#include "engine/engine_spec.h"
 
 namespace fanorona::cli {
 

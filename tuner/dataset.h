@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/endgame.h"
-#include "selfplay/position_log.h"
+#include "records/position_log.h"
 
 namespace fanorona {
 

@@ -6,8 +6,8 @@
 
 #include "common/append_file.h"
 #include "common/files.h"
-#include "selfplay/engine/params_file.h"
-#include "selfplay/tournament/tournament.h"
+#include "records/params_file.h"
+#include "match/tournament.h"
 #include "stats/stats_json.h"
 
 namespace fanorona {

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfplay/driver/driver.h"
+#include "match/driver.h"
 #include "stats/elo.h"
 #include "tuner/spsa_params.h"
 

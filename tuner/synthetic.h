@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/evaluate.h"
-#include "selfplay/position_log.h"
+#include "records/position_log.h"
 
 namespace fanorona {
 

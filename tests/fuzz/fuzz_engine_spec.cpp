@@ -3,7 +3,7 @@
 // one is a one-line std::invalid_argument. Weights files other than `default` are not read (the
 // weights target covers their parser; a fuzzed path could name a device that never ends).
 
-#include "selfplay/engine/engine_spec.h"
+#include "engine/engine_spec.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {

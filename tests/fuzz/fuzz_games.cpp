@@ -2,7 +2,7 @@
 // formats back to a line that parses to the same record; every error is a one-line
 // GamesFileError naming the file.
 
-#include "selfplay/games_file.h"
+#include "records/games_file.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(games) {

@@ -3,7 +3,7 @@
 // the suite, or std::invalid_argument for the spec).
 
 #include "core/notation.h"
-#include "selfplay/openings/openings.h"
+#include "openings/openings.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(openings) {

@@ -9,7 +9,7 @@
 
 #include "common/text.h"
 #include "tests/fuzz/fuzz_target.h"
-#include "tools/protocol/engine_protocol.h"
+#include "engine/protocol_server.h"
 
 namespace {
 

@@ -6,10 +6,10 @@
 
 #include <filesystem>
 
-#include "selfplay/batch/run_folder.h"
-#include "selfplay/driver/driver.h"
-#include "selfplay/position_log.h"
-#include "selfplay/selfplay.h"
+#include "match/run_folder.h"
+#include "match/driver.h"
+#include "records/position_log.h"
+#include "match/selfplay.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(settings_json) {

@@ -2,7 +2,7 @@
 // weights lie within +-kMaxWeight and round-trip through format_weights; rejected files are a
 // one-line WeightsError naming the file.
 
-#include "common/weights_file.h"
+#include "records/weights_file.h"
 #include "core/weights.h"
 #include "tests/fuzz/fuzz_target.h"
 

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/weights_file.h"
+#include "records/weights_file.h"
 #include "tools/options.h"
 #include "tuner/synthetic.h"
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfplay/engine/engine_spec.h"
+#include "engine/engine_spec.h"
 #include "stats/sprt.h"
 #include "tuner/tune.h"
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfplay/games_file.h"
+#include "records/games_file.h"
 #include "tools/report/report.h"
 
 namespace fanorona::report {

@@ -8,7 +8,7 @@
 #include "core/bench.h"
 #include "core/movegen.h"
 #include "core/notation.h"
-#include "selfplay/engine/process.h"
+#include "engine/process.h"
 
 namespace fanorona {
 

@@ -1,0 +1,231 @@
+#include "cluster/job.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "core/notation.h"
+
+namespace fanorona {
+
+namespace {
+
+using Json = nlohmann::json;
+
+const char* kind_name(EngineSpec::Kind k) {
+    switch (k) {
+    case EngineSpec::Kind::Engine:
+        return "engine";
+    case EngineSpec::Kind::External:
+        return "external";
+    case EngineSpec::Kind::Random:
+        return "random";
+    case EngineSpec::Kind::Greedy:
+        return "greedy";
+    }
+    return "engine";
+}
+
+EngineSpec::Kind kind_of(const std::string& s) {
+    if (s == "engine") return EngineSpec::Kind::Engine;
+    if (s == "external") return EngineSpec::Kind::External;
+    if (s == "random") return EngineSpec::Kind::Random;
+    if (s == "greedy") return EngineSpec::Kind::Greedy;
+    throw std::invalid_argument("job: unknown engine kind '" + s + "'");
+}
+
+template <class T> void put(std::string& out, T v) {
+    char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));
+    out.append(b, sizeof(T));
+}
+
+template <class T> T take(const std::string& in, std::size_t& at) {
+    if (at + sizeof(T) > in.size()) throw std::runtime_error("games message: truncated");
+    T v;
+    std::memcpy(&v, in.data() + at, sizeof(T));
+    at += sizeof(T);
+    return v;
+}
+
+} // namespace
+
+Json engine_spec_to_json(const EngineSpec& s) {
+    return {{"kind", kind_name(s.kind)},
+            {"name", s.name},
+            {"weights", s.weights.values},
+            {"weights_name", s.weights_name},
+            {"vela_weights", s.vela_weights ? Json(s.vela_weights->values) : Json()},
+            {"vela_weights_name", s.vela_weights_name},
+            {"depth", s.limits.depth},
+            {"nodes", s.limits.nodes},
+            {"movetime", s.limits.movetime_ms},
+            {"tc", {s.time_control.base_ms, s.time_control.inc_ms, s.time_control.margin_ms}},
+            {"hash", s.hash_mb},
+            {"params", s.params},
+            {"weight_values", s.weight_values},
+            {"argv", s.argv},
+            {"options", s.options},
+            {"timeout", s.timeout_ms},
+            {"startup", s.startup_timeout_ms},
+            {"tables", s.tables_dir}};
+}
+
+EngineSpec engine_spec_from_json(const Json& j) {
+    EngineSpec s;
+    s.kind = kind_of(j.at("kind").get<std::string>());
+    s.name = j.at("name").get<std::string>();
+    s.weights.values = j.at("weights").get<decltype(s.weights.values)>();
+    s.weights_name = j.at("weights_name").get<std::string>();
+    if (!j.at("vela_weights").is_null()) {
+        s.vela_weights = Weights{};
+        s.vela_weights->values = j.at("vela_weights").get<decltype(s.weights.values)>();
+    }
+    s.vela_weights_name = j.at("vela_weights_name").get<std::string>();
+    s.limits.depth = j.at("depth").get<int>();
+    s.limits.nodes = j.at("nodes").get<std::uint64_t>();
+    s.limits.movetime_ms = j.at("movetime").get<int>();
+    const auto tc = j.at("tc").get<std::vector<int>>();
+    if (tc.size() != 3) throw std::invalid_argument("job: tc needs three numbers");
+    s.time_control = {tc[0], tc[1], tc[2]};
+    s.hash_mb = j.at("hash").get<std::size_t>();
+    s.params = j.at("params").get<decltype(s.params)>();
+    s.weight_values = j.at("weight_values").get<decltype(s.weight_values)>();
+    s.argv = j.at("argv").get<decltype(s.argv)>();
+    s.options = j.at("options").get<decltype(s.options)>();
+    s.timeout_ms = j.at("timeout").get<int>();
+    s.startup_timeout_ms = j.at("startup").get<int>();
+    if (j.contains("tables")) s.set("tables", j.at("tables").get<std::string>());
+    return s;
+}
+
+namespace {
+
+Json encode_openings(const std::vector<Opening>& openings, const Rules& rules) {
+    Json lines = Json::array();
+    for (const Opening& o : openings) {
+        Json moves = Json::array();
+        Position p = o.start;
+        for (const Move& m : o.moves) {
+            moves.push_back(move_to_string(p, rules, m));
+            p.make_move(m);
+        }
+        lines.push_back({{"start", o.start.to_string()}, {"moves", moves}});
+    }
+    return lines;
+}
+
+std::vector<Opening> decode_openings(const Json& lines, const Rules& rules) {
+    std::vector<Opening> openings;
+    for (const Json& o : lines) {
+        Opening op{Position::from_string(o.at("start").get<std::string>(), rules.variant), {}};
+        Position p = op.start;
+        for (const Json& m : o.at("moves")) {
+            op.moves.push_back(parse_move(p, rules, m.get<std::string>()));
+            p.make_move(op.moves.back());
+        }
+        openings.push_back(std::move(op));
+    }
+    return openings;
+}
+
+} // namespace
+
+Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
+                const std::vector<Opening>& vela_openings) {
+    Json players = Json::array();
+    for (const EngineSpec& p : c.players) players.push_back(engine_spec_to_json(p));
+    Rules vela_rules = c.rules;
+    vela_rules.ruleset = RuleSet::Vela;
+    return {{"variant", variant_name(c.rules.variant)},
+            {"rules", ruleset_name(c.rules.ruleset)},
+            {"players", players},
+            {"pairing", int(c.pairing)},
+            {"games", c.games},
+            {"seed", c.seed},
+            {"adjudication",
+             {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns}},
+            {"adjudicate_tables", c.adjudication.tables_dir},
+            {"epsilon", c.exploration.epsilon},
+            {"explore_turns", c.exploration.turns},
+            {"log_positions", c.log_positions},
+            {"threads", c.threads},
+            {"vela_series", c.vela_series},
+            {"openings", encode_openings(openings, c.rules)},
+            {"vela_openings", encode_openings(vela_openings, vela_rules)}};
+}
+
+GamesJob decode_job(const Json& j) {
+    GamesJob job;
+    RunConfig& c = job.config;
+    const auto variant = parse_variant(j.at("variant").get<std::string>());
+    const auto ruleset = parse_ruleset(j.at("rules").get<std::string>());
+    if (!variant || !ruleset) throw std::invalid_argument("job: unknown variant or rules");
+    c.rules.variant = *variant;
+    c.rules.ruleset = *ruleset;
+    c.players.clear();
+    for (const Json& p : j.at("players")) c.players.push_back(engine_spec_from_json(p));
+    c.pairing = Pairing(j.at("pairing").get<int>());
+    c.games = j.at("games").get<std::uint64_t>();
+    c.seed = j.at("seed").get<std::uint64_t>();
+    const auto adj = j.at("adjudication").get<std::vector<int>>();
+    if (adj.size() != 3) throw std::invalid_argument("job: adjudication needs three numbers");
+    c.adjudication = {adj[0], adj[1], adj[2], {}, {}};
+    if (j.contains("adjudicate_tables"))
+        open_adjudication_tables(c.adjudication, j.at("adjudicate_tables").get<std::string>());
+    c.exploration.epsilon = j.at("epsilon").get<double>();
+    c.exploration.turns = j.at("explore_turns").get<int>();
+    c.log_positions = j.at("log_positions").get<bool>();
+    c.threads = j.at("threads").get<int>();
+    c.vela_series = j.at("vela_series").get<bool>();
+    Rules vela_rules = c.rules;
+    vela_rules.ruleset = RuleSet::Vela;
+    job.openings = decode_openings(j.at("openings"), c.rules);
+    job.vela_openings = decode_openings(j.at("vela_openings"), vela_rules);
+    return job;
+}
+
+void append_game_bytes(std::string& out, std::uint64_t position, const PlayedGame& game) {
+    const std::string line = format_game_record(game.record, true); // with kind and beneficiary
+    put<std::uint64_t>(out, position);
+    put<std::uint32_t>(out, std::uint32_t(line.size()));
+    out += line;
+    put<std::uint32_t>(out, std::uint32_t(game.positions.size()));
+    for (const PositionRecord& r : game.positions) {
+        const auto bytes = encode_record(r);
+        out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    }
+    put<std::uint32_t>(out, std::uint32_t(game.fault.size()));
+    out += game.fault;
+}
+
+std::vector<std::pair<std::uint64_t, PlayedGame>> decode_game_bytes(const std::string& in) {
+    std::vector<std::pair<std::uint64_t, PlayedGame>> games;
+    std::size_t at = 0;
+    while (at < in.size()) {
+        const auto position = take<std::uint64_t>(in, at);
+        const auto length = take<std::uint32_t>(in, at);
+        if (at + length > in.size()) throw std::runtime_error("games message: truncated line");
+        std::string line = in.substr(at, length);
+        at += length;
+        if (!line.empty() && line.back() == '\n') line.pop_back();
+        PlayedGame g;
+        g.record = parse_game_record(line, "games message");
+        const auto records = take<std::uint32_t>(in, at);
+        if (at + std::size_t(records) * kPositionRecordBytes > in.size())
+            throw std::runtime_error("games message: truncated positions");
+        for (std::uint32_t k = 0; k < records; ++k) {
+            g.positions.push_back(
+                decode_record(reinterpret_cast<const std::uint8_t*>(in.data() + at)));
+            at += kPositionRecordBytes;
+        }
+        const auto fault_length = take<std::uint32_t>(in, at);
+        if (at + fault_length > in.size())
+            throw std::runtime_error("games message: truncated fault");
+        g.fault = in.substr(at, fault_length);
+        at += fault_length;
+        games.emplace_back(position, std::move(g));
+    }
+    return games;
+}
+
+} // namespace fanorona

@@ -1,0 +1,30 @@
+#include "records/weights_file.h"
+
+#include "common/files.h"
+#include "core/weights.h"
+
+namespace fanorona {
+
+Weights load_weights_file(const std::string& path) {
+    if (path.empty() || path == "default") return default_weights();
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const FileError&) {
+        throw FileError(path + ": cannot open the weights file");
+    }
+    return parse_weights(text, path);
+}
+
+void save_weights_file(const std::string& path, const Weights& w,
+                       const std::vector<std::string>& comment_lines) {
+    write_file_atomically(path, format_weights(w, comment_lines));
+}
+
+std::string weights_display_name(const std::string& path) {
+    if (path.empty() || path == "default") return "default";
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace fanorona
