@@ -1,14 +1,17 @@
 #include "engine/protocol_server.h"
 #include "common/text.h"
 
+#include <algorithm>
 #include <chrono>
 #include <istream>
 #include <new>
 #include <ostream>
+#include <span>
 #include <sstream>
 
 #include "records/weights_file.h"
 #include "core/notation.h"
+#include "core/replay.h"
 
 namespace fanorona {
 
@@ -247,14 +250,11 @@ void EngineProtocol::cmd_position(const std::vector<std::string>& words) {
         throw std::invalid_argument("position: expected startpos or fen, found '" + words[1] + "'");
     }
     Game game(rules_, start);
-    for (std::size_t i = moves_at + 1; i < words.size(); ++i) {
-        try {
-            game.play(words[i]);
-        } catch (const MoveError& e) {
-            throw std::invalid_argument("position: move " + std::to_string(i - moves_at) + " '" +
-                                        words[i] + "': " + e.what() +
-                                        " (the position is unchanged)");
-        }
+    try {
+        play_moves(game, std::span(words).subspan(std::min(moves_at + 1, words.size())));
+    } catch (const ReplayError& e) {
+        throw std::invalid_argument("position: " + std::string(e.what()) +
+                                    " (the position is unchanged)");
     }
     game_ = std::move(game);
 }

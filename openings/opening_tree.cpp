@@ -72,12 +72,9 @@ OpeningNode& OpeningTree::node_for(const Position& pos, int ply, const std::stri
 }
 
 void OpeningTree::add_game(const GameRecord& game, const std::string& where) {
-    Position pos;
-    try {
-        pos = Position::from_string(game.start, rules_.variant);
-    } catch (const std::invalid_argument& e) {
-        throw GamesFileError(where + ": start: " + e.what());
-    }
+    // The moves the tree takes, checked before any node is touched.
+    const Game replayed = replay_game(game, rules_, where, std::size_t(std::max(plies_, 0)));
+    Position pos = replayed.start();
     const std::string root = board_string(pos);
     if (!nodes_.contains(pos.hash())) roots_.push_back(pos.hash());
     const std::size_t length = game.moves.size();
@@ -98,14 +95,7 @@ void OpeningTree::add_game(const GameRecord& game, const std::string& where) {
             if (const auto e = eval_at(std::size_t(ply))) node.stats.add_eval(*e);
         }
         if (ply >= plies_ || std::size_t(ply) >= length) break;
-        const std::string& text = game.moves[std::size_t(ply)];
-        Move m;
-        try {
-            m = parse_move(pos, rules_, text);
-        } catch (const MoveError& e) {
-            throw GamesFileError(where + ": moves: move " + std::to_string(ply + 1) + " '" + text +
-                                 "': " + e.what());
-        }
+        const Move& m = replayed.moves()[std::size_t(ply)];
         // Store the canonical spelling, so "D2E3a" and "d2e3A" are one move.
         const std::string notation = move_to_string(pos, rules_, m);
         pos.make_move(m);

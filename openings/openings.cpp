@@ -6,6 +6,7 @@
 
 #include "common/rng.h"
 #include "core/notation.h"
+#include "core/replay.h"
 
 namespace fanorona {
 
@@ -104,14 +105,13 @@ std::vector<Opening> parse_opening_suite(const std::string& text, const Rules& r
         for (std::string w; words >> w;) {
             ++n;
             try {
-                game.play(w);
-            } catch (const std::invalid_argument& e) {
-                throw OpeningError(where + ": move " + std::to_string(n) + " '" + w +
-                                   "': " + e.what());
+                play_listed_move(game, w, n);
+            } catch (const ReplayError& e) {
+                throw OpeningError(where + ": " + e.what());
             }
             if (game.outcome().over())
-                throw OpeningError(where + ": move " + std::to_string(n) + " '" + w +
-                                   "': the game is over after it");
+                throw OpeningError(where + ": " +
+                                   ReplayError(n, w, "the game is over after it").what());
         }
         result.push_back(Opening{game.start(), game.moves()});
     }

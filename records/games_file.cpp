@@ -1,10 +1,12 @@
 #include "records/games_file.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
+#include <span>
 #include <sstream>
 
-#include "core/notation.h"
+#include "core/replay.h"
 
 namespace fanorona {
 
@@ -218,7 +220,8 @@ GamesFile read_games_file(const std::string& path) {
     return file;
 }
 
-Game replay_game(const GameRecord& record, const Rules& rules, const std::string& where) {
+Game replay_game(const GameRecord& record, const Rules& rules, const std::string& where,
+                 std::size_t max_moves) {
     Position start;
     try {
         start = Position::from_string(record.start, rules.variant);
@@ -226,13 +229,10 @@ Game replay_game(const GameRecord& record, const Rules& rules, const std::string
         fail(where, "start", e.what());
     }
     Game game(rules, start);
-    for (size_t i = 0; i < record.moves.size(); ++i) {
-        try {
-            game.play(record.moves[i]);
-        } catch (const MoveError& e) {
-            fail(where, "moves",
-                 "move " + std::to_string(i + 1) + " '" + record.moves[i] + "': " + e.what());
-        }
+    try {
+        play_moves(game, std::span(record.moves).first(std::min(max_moves, record.moves.size())));
+    } catch (const ReplayError& e) {
+        fail(where, "moves", e.what());
     }
     return game;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The games file: one finished game per tab-separated line (see docs/formats.md).
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <stdexcept>
@@ -76,8 +77,10 @@ struct GamesFile {
 };
 GamesFile read_games_file(const std::string& path);
 
-// Replays a record's moves from its start position, checking every move is legal; throws
-// GamesFileError naming `where` and the move on failure.
-Game replay_game(const GameRecord& record, const Rules& rules, const std::string& where);
+// Replays a record's moves (the first `max_moves` of them) from its start position, checking
+// every move is legal (core/replay.h); throws GamesFileError "WHERE: start: why" or
+// "WHERE: moves: move N 'X': why" on failure.
+Game replay_game(const GameRecord& record, const Rules& rules, const std::string& where,
+                 std::size_t max_moves = SIZE_MAX);
 
 } // namespace fanorona

@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/text.h"
 #include "core/notation.h"
+#include "core/replay.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "engine/protocol_server.h"
@@ -36,16 +38,10 @@ std::string score_text(int score) {
 void run_analyze(const AnalyzeOptions& o) {
     const Rules rules = o.board.make_rules();
     Game game(rules, o.board.make_position());
-    std::istringstream moves(o.moves);
-    int n = 0;
-    for (std::string m; moves >> m;) {
-        ++n;
-        try {
-            game.play(m);
-        } catch (const MoveError& e) {
-            throw std::invalid_argument("--moves: move " + std::to_string(n) + " '" + m +
-                                        "': " + e.what());
-        }
+    try {
+        play_moves(game, split_words(o.moves));
+    } catch (const ReplayError& e) {
+        throw std::invalid_argument("--moves: " + std::string(e.what()));
     }
     EngineSpec spec;
     o.engine.apply(spec);

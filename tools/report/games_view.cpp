@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/notation.h"
+#include "core/replay.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"
@@ -40,14 +41,13 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
     out += frame(0, {}, "start position");
     std::string problem;
     const int shown = std::min<int>(int(game.moves.size()), max_frames);
+    Game replayed(rules, pos);
     for (int i = 0; i < shown; ++i) {
         Move m;
         try {
-            m = parse_move(pos, rules, game.moves[std::size_t(i)]);
-        } catch (const MoveError& e) {
-            problem = notes.problem("game " + std::to_string(game.index) + ": move " +
-                                    std::to_string(i + 1) + " '" + game.moves[std::size_t(i)] +
-                                    "': " + e.what());
+            m = play_listed_move(replayed, game.moves[std::size_t(i)], i + 1);
+        } catch (const ReplayError& e) {
+            problem = notes.problem("game " + std::to_string(game.index) + ": " + e.what());
             break;
         }
         const BoardMarks marks = move_marks(pos, rules, m);
