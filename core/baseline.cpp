@@ -43,7 +43,11 @@ Move random_move(const Position& pos, const Rules& rules, std::uint64_t seed) {
     generate_moves(pos, rules, list);
     if (list.empty())
         throw std::invalid_argument("random_move: the side to move has no legal move");
-    return list[pick(mix(seed ^ pos.hash()), list.size())];
+    return list[random_move_index(pos, seed, list.size())];
+}
+
+int random_move_index(const Position& pos, std::uint64_t seed, int n) {
+    return pick(mix(seed ^ pos.hash()), n);
 }
 
 } // namespace fanorona

@@ -15,4 +15,8 @@ Move greedy_move(const Position& pos, const Rules& rules, std::uint64_t seed);
 // A move chosen uniformly (by `seed`) among all legal moves; same guarantees as greedy_move.
 Move random_move(const Position& pos, const Rules& rules, std::uint64_t seed);
 
+// The index random_move() picks among the `n` (> 0) legal moves of `pos`, in generation order:
+// a chooser for random_playout() (core/playout.h).
+int random_move_index(const Position& pos, std::uint64_t seed, int n);
+
 } // namespace fanorona

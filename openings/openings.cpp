@@ -6,6 +6,7 @@
 
 #include "common/rng.h"
 #include "core/notation.h"
+#include "core/playout.h"
 #include "core/replay.h"
 
 namespace fanorona {
@@ -52,16 +53,12 @@ std::vector<Opening> random_openings(const Rules& rules, int plies, std::uint64_
         for (int attempt = 0; attempt < kAttempts; ++attempt) {
             Rng rng = Rng::derive(seed, 0x0FE4, stream++);
             Game game(rules, start);
-            bool ok = true;
-            for (int i = 0; i < plies && ok; ++i) {
-                MoveList list;
-                generate_moves(game.position(), rules, list);
-                if (list.empty())
-                    ok = false;
-                else
-                    game.play(list[int(rng.below(std::uint64_t(list.size())))]);
-            }
-            if (!ok || game.outcome().over()) continue;
+            // The walk goes on through a draw on the way; only its last position must go on.
+            const int played = random_playout(game, {.max_turns = plies, .stop_when_over = false},
+                                              [&rng](const Game&, const MoveList& list) {
+                                                  return rng.below(std::uint64_t(list.size()));
+                                              });
+            if (played < plies || game.outcome().over()) continue;
             chosen = Opening{start, game.moves()};
             if (used.insert(game.position().hash()).second) break; // new final position
         }

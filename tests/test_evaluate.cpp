@@ -11,6 +11,7 @@
 #include "core/baseline.h"
 #include "core/evaluate.h"
 #include "core/game.h"
+#include "core/playout.h"
 #include "core/search.h"
 #include "core/weights.h"
 
@@ -28,10 +29,12 @@ std::vector<std::pair<Position, Rules>> sample_positions() {
                 rules.variant = v;
                 rules.ruleset = rs;
                 Game g(rules, Position::start(v));
-                while (!g.outcome().over() && g.moves().size() < 120) {
-                    out.emplace_back(g.position(), rules);
-                    g.play(random_move(g.position(), rules, game * 1000 + g.moves().size()));
-                }
+                const auto choose = [game](const Game& at, const MoveList& moves) {
+                    return random_move_index(at.position(), game * 1000 + at.moves().size(),
+                                             moves.size());
+                };
+                random_playout(g, {.max_turns = 120}, choose,
+                               [&](const Game& at) { out.emplace_back(at.position(), rules); });
             }
     return out;
 }

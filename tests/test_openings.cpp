@@ -15,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/text.h"
 #include "core/notation.h"
+#include "core/playout.h"
 #include "core/search.h"
 #include "openings/opening_book.h"
 #include "openings/opening_output.h"
@@ -212,13 +214,10 @@ TEST_CASE("a balanced book holds exactly the positions within its bounds", "[ope
         r.index = std::uint64_t(i);
         r.white = r.black = "random";
         r.start = game.start().to_string();
-        while (!game.outcome().over() && game.moves().size() < 40) {
-            MoveList list;
-            generate_moves(game.position(), rules, list);
-            const Move m = list[int(rng() % std::uint64_t(list.size()))];
-            r.moves.push_back(move_to_string(game.position(), rules, m));
-            game.play(m);
-        }
+        random_playout(game, {.max_turns = 40}, [&rng](const Game&, const MoveList& list) {
+            return rng() % std::uint64_t(list.size());
+        });
+        r.moves = split_words(game.moves_string());
         const Outcome o = game.outcome();
         r.result = o.over() ? o.result : GameResult::Draw;
         r.reason = o.over() ? std::string(end_reason_name(o.reason)) : "length-cap";

@@ -13,6 +13,7 @@
 #include "core/evaluate.h"
 #include "core/features.h"
 #include "core/game.h"
+#include "core/playout.h"
 
 using namespace fanorona;
 
@@ -26,10 +27,12 @@ std::vector<std::pair<Position, Rules>> sample_positions() {
             Rules rules;
             rules.variant = v;
             Game g(rules, Position::start(v));
-            while (!g.outcome().over() && g.moves().size() < 120) {
-                out.emplace_back(g.position(), rules);
-                g.play(random_move(g.position(), rules, game * 7919 + g.moves().size()));
-            }
+            const auto choose = [game](const Game& at, const MoveList& moves) {
+                return random_move_index(at.position(), game * 7919 + at.moves().size(),
+                                         moves.size());
+            };
+            random_playout(g, {.max_turns = 120}, choose,
+                           [&](const Game& at) { out.emplace_back(at.position(), rules); });
         }
     return out;
 }

@@ -11,6 +11,7 @@
 #include "core/bench.h"
 #include "core/game.h"
 #include "core/notation.h"
+#include "core/playout.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -32,12 +33,14 @@ void run_eval_bench(const BenchOptions& o, const Weights& w) {
     std::vector<std::pair<Position, int>> positions; // with its largest capture
     for (std::uint64_t game = 0; game < 64; ++game) {
         Game g(rules, Position::start(rules.variant));
-        while (!g.outcome().over() && g.moves().size() < 80) {
+        const auto choose = [game](const Game& at, const MoveList& moves) {
+            return random_move_index(at.position(), game * 1000 + at.moves().size(), moves.size());
+        };
+        random_playout(g, {.max_turns = 80}, choose, [&](const Game& at) {
             std::array<int, kTermCount> raw;
-            extract_terms(g.position(), rules, raw);
-            positions.emplace_back(g.position(), raw[term_id("capture_now")]);
-            g.play(random_move(g.position(), rules, game * 1000 + g.moves().size()));
-        }
+            extract_terms(at.position(), rules, raw);
+            positions.emplace_back(at.position(), raw[term_id("capture_now")]);
+        });
     }
     const long long rounds = std::max<long long>(1, o.evals / std::ssize(positions));
     // Best of three timings of `rounds` passes over the positions; `f` returns a checksum.

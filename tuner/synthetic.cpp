@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "common/rng.h"
-#include "core/game.h"
+#include "core/playout.h"
 
 namespace fanorona {
 
@@ -13,11 +13,11 @@ std::vector<PositionRecord> random_playout_game(const Rules& rules, std::uint32_
     Rng rng = Rng::derive(seed, 0x9A70, game_index);
     Game game(rules, Position::start(rules.variant));
     std::vector<PositionRecord> records;
-    MoveList moves;
-    while (!game.outcome().over() && int(game.moves().size()) < max_turns) {
-        const Position& pos = game.position();
-        generate_moves(pos, rules, moves);
-        if (moves.empty()) break;
+    const auto choose = [&rng](const Game&, const MoveList& moves) {
+        return rng.below(std::uint64_t(moves.size()));
+    };
+    random_playout(game, {.max_turns = max_turns}, choose, [&](const Game& at) {
+        const Position& pos = at.position();
         PositionRecord r;
         r.white = pos.pieces(Color::White);
         r.black = pos.pieces(Color::Black);
@@ -26,8 +26,7 @@ std::vector<PositionRecord> random_playout_game(const Rules& rules, std::uint32_
         r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
         r.side_to_move = pos.side_to_move();
         records.push_back(r);
-        game.play(moves[int(rng.below(std::uint64_t(moves.size())))]);
-    }
+    });
     const GameResult result = game.outcome().over() ? game.outcome().result : GameResult::Draw;
     for (PositionRecord& r : records) r.result = result;
     return records;
