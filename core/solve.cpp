@@ -297,10 +297,10 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     return res;
 }
 
-// The optimal line from `root` by the graph's values and levels.
-std::vector<Move> Solver::graph_line(const GameGraph& g, const Position& root, LineEnd& end) {
+// The walk both optimal lines take (see walk_line in solve.h).
+std::vector<Move> Solver::walk_line(const Position& root, std::vector<Key> seen, LineEnd& end,
+                                    const LineChooser& choose) {
     std::vector<Move> line;
-    std::vector<Key> seen{root.hash()};
     Position p = root;
     end = LineEnd::Length;
     MoveList moves;
@@ -310,36 +310,17 @@ std::vector<Move> Solver::graph_line(const GameGraph& g, const Position& root, L
             end = LineEnd::NoMoves;
             return line;
         }
-        int best = -1, best_level = 0;
+        std::optional<Move> best;
         const Bitboard all = p.player() | p.opponent();
-        std::optional<std::vector<TableMove>> ranked;
         if (table_pieces_ && p.opponent() && popcount(all) <= table_pieces_)
-            ranked = rank_table_moves(*tables_, p);
-        const int node = g.find(p.hash());
-        if (!ranked && node < 0) {
+            if (const auto ranked = rank_table_moves(*tables_, p)) best = ranked->front().move;
+        if (!best) best = choose(p, moves, turn);
+        if (!best) {
             end = LineEnd::Unproven;
             return line;
         }
-        const int value = ranked ? 0 : g.value[node];
-        for (int i = 0; i < moves.count && best < 0 && ranked; ++i)
-            if (moves[i] == ranked->front().move) best = i;
-        for (int i = 0; i < moves.count && !ranked; ++i) {
-            Position next = p;
-            next.make_move(moves[i]);
-            const int c = g.find(next.hash());
-            if (g.value[c] != -value) continue;
-            const int level = g.level[c];
-            if (best < 0 || (value == 1 && level < best_level) ||
-                (value == -1 && level > best_level))
-                best = i, best_level = level;
-            if (value == 0) break;
-        }
-        if (best < 0) {
-            end = LineEnd::Unproven;
-            return line;
-        }
-        line.push_back(moves[best]);
-        p.make_move(moves[best]);
+        line.push_back(*best);
+        p.make_move(*best);
         if (std::find(seen.begin(), seen.end(), p.hash()) != seen.end()) {
             end = LineEnd::Repetition;
             return line;
@@ -349,65 +330,61 @@ std::vector<Move> Solver::graph_line(const GameGraph& g, const Position& root, L
     return line;
 }
 
+// The optimal line from `root` by the graph's values and levels.
+std::vector<Move> Solver::graph_line(const GameGraph& g, const Position& root, LineEnd& end) {
+    return walk_line(root, {root.hash()}, end,
+                     [&](const Position& p, const MoveList& moves, int) -> std::optional<Move> {
+                         const int node = g.find(p.hash());
+                         if (node < 0) return std::nullopt;
+                         const int value = g.value[node];
+                         int best = -1, best_level = 0;
+                         for (int i = 0; i < moves.count; ++i) {
+                             Position next = p;
+                             next.make_move(moves[i]);
+                             const int c = g.find(next.hash());
+                             if (g.value[c] != -value) continue;
+                             const int level = g.level[c];
+                             if (best < 0 || (value == 1 && level < best_level) ||
+                                 (value == -1 && level > best_level))
+                                 best = i, best_level = level;
+                             if (value == 0) break;
+                         }
+                         if (best < 0) return std::nullopt;
+                         return moves[best];
+                     });
+}
+
 // The optimal line from `root` of value `value` for its side to move (see SolveResult).
 std::vector<Move> Solver::optimal_line(const Position& root, int value, int depth, Key before,
                                        LineEnd& end) {
-    std::vector<Move> line;
-    std::vector<Key> seen{before, root.hash()};
-    Position p = root;
-    end = LineEnd::Length;
-    MoveList moves;
-    for (int turn = 0; turn < kMaxLine; ++turn) {
-        generate_moves(p, rules_, moves);
-        if (moves.empty()) {
-            end = LineEnd::NoMoves;
-            return line;
-        }
-        bool found = false;
-        Move best{0, 0, 0};
-        const Bitboard all = p.player() | p.opponent();
-        if (table_pieces_ && p.opponent() && popcount(all) <= table_pieces_) {
-            if (const auto ranked = rank_table_moves(*tables_, p)) {
-                best = ranked->front().move;
-                found = true;
+    return walk_line(
+        root, {before, root.hash()}, end,
+        [&](const Position& p, const MoveList& moves, int turn) -> std::optional<Move> {
+            const int v = turn % 2 == 0 ? value : -value; // for the side to move at p
+            std::optional<Move> best;
+            int best_height = 0;
+            for (int i = 0; i < moves.count; ++i) {
+                // Each move's child solved as a root, deepening until exact or out of budget.
+                ValueBounds child;
+                int heights[2] = {0, 0};
+                for (int d = depth; !child.exact() && !stopped_ && d < kMaxDepth; d *= 2) {
+                    pos_ = p;
+                    pos_.make_move(moves[i]);
+                    tighten(child, d, heights);
+                }
+                if (stopped_) break;
+                if (child.lo != -v) continue;
+                if (v == 0) {
+                    return moves[i];
+                } else if (v == 1) { // the winner: the shortest proof
+                    if (best_height == 0 || heights[1] < best_height)
+                        best = moves[i], best_height = std::max(heights[1], 1);
+                } else if (heights[0] + 1 > best_height) { // the loser: the longest
+                    best = moves[i], best_height = heights[0] + 1;
+                }
             }
-        }
-        int best_height = 0;
-        for (int i = 0; i < moves.count && !found; ++i) {
-            // Each move's child solved as a root, deepening until exact or out of budget.
-            ValueBounds child;
-            int heights[2] = {0, 0};
-            for (int d = depth; !child.exact() && !stopped_ && d < kMaxDepth; d *= 2) {
-                pos_ = p;
-                pos_.make_move(moves[i]);
-                tighten(child, d, heights);
-            }
-            if (stopped_) break;
-            if (child.lo != -value) continue;
-            if (value == 0) {
-                best = moves[i], found = true;
-            } else if (value == 1) { // the winner: the shortest proof
-                if (best_height == 0 || heights[1] < best_height)
-                    best = moves[i], best_height = std::max(heights[1], 1);
-            } else if (heights[0] + 1 > best_height) { // the loser: the longest
-                best = moves[i], best_height = heights[0] + 1;
-            }
-        }
-        if (best_height > 0) found = true;
-        if (!found) {
-            end = LineEnd::Unproven;
-            return line;
-        }
-        line.push_back(best);
-        p.make_move(best);
-        value = -value;
-        if (std::find(seen.begin(), seen.end(), p.hash()) != seen.end()) {
-            end = LineEnd::Repetition;
-            return line;
-        }
-        seen.push_back(p.hash());
-    }
-    return line;
+            return best;
+        });
 }
 
 } // namespace fanorona

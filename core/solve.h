@@ -25,6 +25,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,16 @@ private:
     void tighten(ValueBounds& b, int depth, int heights[2]);
     bool out_of_budget();
     void order(MoveList& moves);
+    // The move an optimal line plays at `p` (its legal `moves`, `turn` turns into the line), or
+    // nullopt when none is proven.
+    using LineChooser =
+        std::function<std::optional<Move>(const Position& p, const MoveList& moves, int turn)>;
+    // The walk of both optimal lines: from `root` (the positions in `seen` counting for
+    // repetitions), each turn the tables' best move when they hold the position, else
+    // `choose`'s. Ends after kMaxLine turns (Length), with no legal move (NoMoves), no proven
+    // move (Unproven) or at a repeated position (Repetition), and says which in `end`.
+    std::vector<Move> walk_line(const Position& root, std::vector<Key> seen, LineEnd& end,
+                                const LineChooser& choose);
     std::vector<Move> graph_line(const GameGraph& g, const Position& root, LineEnd& end);
     // The line from `root` (of `value` for its side to move), the position `before` it
     // counting for repetitions.
