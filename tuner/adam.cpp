@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "common/rng.h"
+#include "tuner/adam_rule.h"
 #include "tuner/steppers.h"
 
 namespace fanorona {
@@ -42,13 +43,9 @@ public:
             const ObjectiveValue v = p_.objective(
                 w, true, false, count == order_.size() ? std::span<const std::uint32_t>() : ids);
             const WeightVector& g = v.gradient;
-            ++t_;
-            m_ = kBeta1 * m_ + (1 - kBeta1) * g;
-            v_ = kBeta2 * v_ + (1 - kBeta2) * g.cwiseProduct(g);
-            const double c1 = 1 - std::pow(kBeta1, double(t_));
-            const double c2 = 1 - std::pow(kBeta2, double(t_));
+            const AdamStep adam(kRule, ++t_, lr);
             for (int f = 0; f < kFeatureCount; ++f)
-                if (p_.free[f]) w[f] -= lr * (m_[f] / c1) / (std::sqrt(v_[f] / c2) + kEpsilon);
+                if (p_.free[f]) adam.update(w[f], m_[f], v_[f], g[f]);
         }
         out.value = p_.objective(w, false, false);
         out.passes = 2;
@@ -66,9 +63,8 @@ public:
     int convergence_window() const override { return 10; }
 
 private:
-    static constexpr double kBeta1 = 0.9, kBeta2 = 0.999;
-    static constexpr double kEpsilon = 1e-12; // gradients of a mean loss are small (~1e-5)
-    static constexpr int kPlateau = 2;        // epochs without progress that halve the step
+    static constexpr AdamRule kRule{.epsilon = 1e-12}; // gradients of a mean loss are ~1e-5
+    static constexpr int kPlateau = 2; // epochs without progress that halve the step
 
     const Problem& p_;
     OptimizerSettings s_;

@@ -14,6 +14,7 @@
 #include "common/fork_join.h"
 #include "common/rng.h"
 #include "core/weights.h"
+#include "tuner/adam_rule.h"
 
 namespace fanorona {
 
@@ -180,7 +181,7 @@ PatternFitResult fit_patterns(const PatternProblem& p, const PatternSettings& s,
         return r;
     };
 
-    constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-18;
+    constexpr AdamRule kRule{.epsilon = 1e-18};
     constexpr int kPlateau = 2; // epochs without a lower objective that halve the step
     const EpochRecord first = record(0);
     result.weights = w;
@@ -220,9 +221,7 @@ PatternFitResult fit_patterns(const PatternProblem& p, const PatternSettings& s,
                 fork_join.joined();
             }
             // Scatter and step, class by class: each class's weights are its own task's.
-            ++t;
-            const double c1 = 1 - std::pow(kBeta1, double(t));
-            const double c2 = 1 - std::pow(kBeta2, double(t));
+            const AdamStep adam(kRule, ++t, lr);
             const ForkJoin fork_join;
             tbb::parallel_for(0, kPatternClasses, fork_join.body([&](int c) {
                 std::vector<std::uint32_t>& list = touched[std::size_t(c)];
@@ -256,9 +255,7 @@ PatternFitResult fit_patterns(const PatternProblem& p, const PatternSettings& s,
                     for (std::size_t f : {2 * std::size_t(q), 2 * std::size_t(q) + 1}) {
                         const double g = grad[f] + 2 * p.l2 * w[f];
                         grad[f] = 0;
-                        mean[f] = kBeta1 * mean[f] + (1 - kBeta1) * g;
-                        square[f] = kBeta2 * square[f] + (1 - kBeta2) * g * g;
-                        w[f] -= lr * (mean[f] / c1) / (std::sqrt(square[f] / c2) + kEpsilon);
+                        adam.update(w[f], mean[f], square[f], g);
                     }
             }));
             fork_join.joined();
