@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/timeman.h"
+
 namespace fanorona {
 
 namespace {
@@ -31,7 +33,7 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"LmpMaxDepth", 0, 0, 16},
     {"LmpBase", 4, 0, 256},
     {"Contempt", 0, -1000, 1000},
-    {"MoveOverheadMs", 3, 0, 10000},
+    {"MoveOverheadMs", TimeMargins::kEngineOverheadMs, 0, 10000},
     {"IirMinDepth", 64, 2, 64},
     {"LmrHistoryDiv", 0, 0, 65536},
     {"CounterMoves", 0, 0, 1},

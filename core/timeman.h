@@ -11,6 +11,23 @@ namespace fanorona {
 
 struct SearchLimits;
 
+// The toolkit's time margins, in milliseconds, each defined here once: what an engine keeps back
+// when it budgets a move, and what referees forgive.
+struct TimeMargins {
+    // An engine keeps this back from each timed move for its reply to travel (the default of the
+    // MoveOverheadMs search parameter, core/search_params.cpp).
+    static constexpr int kEngineOverheadMs = 3;
+    // A clock may run this far below zero before its player loses on time (TimeControl,
+    // engine/player.h).
+    static constexpr int kClockGraceMs = 100;
+    // A tournament waits this long past a timed move's time (its movetime, or all its clock) for
+    // an external engine's bestmove before the engine forfeits (engine/external_player.cpp).
+    static constexpr int kReplyGraceMs = 1000;
+    // `fanorona timeuse` waits this long past the movetime before it gives up on an engine: it
+    // measures overruns, so only a far longer wait is a failure (tools/timeuse).
+    static constexpr int kMeasureGraceMs = 5000;
+};
+
 // Nodes between two looks at the clock (a power of two; a few microseconds of search).
 inline constexpr unsigned kTimeCheckNodes = 256;
 

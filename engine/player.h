@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/game.h"
+#include "core/timeman.h"
 
 namespace fanorona {
 
@@ -31,7 +32,7 @@ struct PlayerFault : std::runtime_error {
 struct TimeControl {
     int base_ms = 0; // 0: no clock
     int inc_ms = 0;
-    int margin_ms = 100;
+    int margin_ms = TimeMargins::kClockGraceMs;
 };
 
 // The clocks of a game with a time control: milliseconds left and the increment per turn, by
