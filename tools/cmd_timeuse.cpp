@@ -9,6 +9,7 @@
 #include "common/files.h"
 #include "common/text.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/timeuse/timeuse.h"
 
 namespace fanorona::cli {
@@ -16,6 +17,7 @@ namespace fanorona::cli {
 namespace {
 
 struct TimeUseOptions {
+    BoardOptions board; // --variant and --rules
     std::string engine;
     std::vector<std::string> options;
     std::vector<int> movetimes = {20, 50, 200, 1000};
@@ -41,6 +43,7 @@ void run_timeuse(const TimeUseOptions& o) {
             throw std::invalid_argument("--option: expected NAME=VALUE, found '" + opt + "'");
         config.options.emplace_back(opt.substr(0, eq), opt.substr(eq + 1));
     }
+    config.rules = o.board.make_rules();
     config.movetimes_ms = o.movetimes;
     config.positions = o.positions;
     config.repeat = o.repeat;
@@ -64,6 +67,7 @@ void add_timeuse_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "timeuse", "Measure from outside, as a referee would, the time an engine takes per move "
                    "under 'go movetime T' (from 'go' written to 'bestmove' read)");
+    o->board.add_to(*cmd, false);
     cmd->add_option("--engine", o->engine,
                     "The engine command and its arguments, split at spaces (default: this "
                     "program's 'engine' subcommand)");
@@ -74,8 +78,8 @@ void add_timeuse_command(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::Range(1, 3600000));
     cmd->add_option("--position", o->positions,
-                    "A tsivy position string to search (repeatable; default: the tsivy positions "
-                    "of 'fanorona bench')");
+                    "A position string of --variant to search (repeatable; default: the "
+                    "positions of 'fanorona bench' on that board, or its start position)");
     cmd->add_option("--repeat", o->repeat, "Searches of each position per movetime")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));

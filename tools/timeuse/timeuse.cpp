@@ -2,80 +2,33 @@
 
 #include <algorithm>
 #include <chrono>
-#include <sstream>
 #include <stdexcept>
 
 #include "core/bench.h"
-#include "core/movegen.h"
-#include "core/notation.h"
-#include "engine/process.h"
+#include "core/timeman.h"
+#include "engine/protocol_client.h"
 
 namespace fanorona {
 
 namespace {
 
-using SteadyClock = std::chrono::steady_clock;
+// The wait for uciok and each readyok.
+constexpr int kTimeUseStartupMs = 10000;
 
-// The engine under measurement: lines in and out, every failure a one-line error.
-class TimedEngine {
-public:
-    explicit TimedEngine(const TimeUseConfig& config) {
-        try {
-            process_.start(config.argv);
-        } catch (const std::runtime_error& e) {
-            throw std::runtime_error(std::string("timeuse: ") + e.what());
-        }
-        send("uci");
-        expect("uciok", 10000, "start-up");
-        for (const auto& [name, value] : config.options)
-            send("setoption name " + name + " value " + value);
-        send("isready");
-        expect("readyok", 10000, "setting the options");
-    }
-    void send(const std::string& line) {
-        if (!process_.write_line(line))
-            throw std::runtime_error("timeuse: the engine closed its input at '" + line + "'");
-    }
-    // Reads lines until one starting with `token`; returns it. `depth` gets the last info depth.
-    std::string expect(const std::string& token, int timeout_ms, const std::string& step,
-                       int* depth = nullptr) {
-        std::string line;
-        while (true) {
-            switch (process_.read_line(line, timeout_ms)) {
-            case ChildProcess::ReadStatus::Closed:
-                throw std::runtime_error("timeuse: the engine exited during " + step);
-            case ChildProcess::ReadStatus::Timeout:
-                throw std::runtime_error("timeuse: no '" + token + "' within " +
-                                         std::to_string(timeout_ms) + " ms during " + step);
-            case ChildProcess::ReadStatus::Line:
-                break;
-            }
-            if (depth && line.rfind("info depth ", 0) == 0) {
-                std::istringstream words(line.substr(11));
-                words >> *depth;
-            }
-            if (line == token || line.rfind(token + " ", 0) == 0) return line;
-        }
-    }
-
-private:
-    ChildProcess process_;
-};
-
-// The positions: the given ones (each must offer a choice), or the tsivy positions of the bench
-// that offer one.
+// The positions: the given ones (each must offer a choice), or the variant's positions of the
+// bench that offer one (its start position when there are none).
 std::vector<Position> load_positions(const TimeUseConfig& config) {
+    const Rules& rules = config.rules;
     const bool given = !config.positions.empty();
     std::vector<std::string> texts = config.positions;
     if (!given)
         for (const BenchPosition& b : bench_positions())
-            if (b.variant == Variant::Tsivy) texts.emplace_back(b.position);
+            if (b.variant == rules.variant) texts.emplace_back(b.position);
     std::vector<Position> out;
-    Rules rules;
     for (const std::string& t : texts) {
         Position p;
         try {
-            p = Position::from_string(t, Variant::Tsivy);
+            p = Position::from_string(t, rules.variant);
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument("timeuse: position '" + t + "': " + e.what());
         }
@@ -84,6 +37,13 @@ std::vector<Position> load_positions(const TimeUseConfig& config) {
             throw std::invalid_argument("timeuse: position '" + t +
                                         "' has fewer than two legal moves: nothing to think about");
         out.push_back(p);
+    }
+    if (out.empty()) {
+        const Position start = Position::start(rules.variant);
+        if (count_moves(start, rules) < 2)
+            throw std::invalid_argument("timeuse: no position to search (give one with "
+                                        "--position)");
+        out.push_back(start);
     }
     return out;
 }
@@ -97,29 +57,27 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
     for (int t : config.movetimes_ms)
         if (t < 1) throw std::invalid_argument("timeuse: a movetime must be at least 1 ms");
     const std::vector<Position> positions = load_positions(config);
-    const Rules rules;
-    TimedEngine engine(config);
+    ProtocolClient engine({config.argv, config.options, config.rules, kTimeUseStartupMs});
+    try {
+        engine.start();
+        engine.sync("setting the options");
+    } catch (const PlayerFault& e) {
+        throw std::runtime_error("timeuse: " + std::string(e.what()));
+    }
 
     // One timed move: `go movetime T` written to `bestmove` read, in milliseconds.
     auto timed_move = [&](const Position& p, int movetime, int* depth) {
-        engine.send("position fen " + p.to_string());
-        engine.send("isready");
-        engine.expect("readyok", 10000, "setting a position");
+        const Game game(config.rules, p);
         const std::string go = "go movetime " + std::to_string(movetime);
-        const auto t0 = SteadyClock::now();
-        engine.send(go);
-        const std::string line =
-            engine.expect("bestmove", movetime + config.margin_ms, "'" + go + "'", depth);
-        const double ms =
-            std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
-        const std::string move = line.size() > 9 ? line.substr(9) : "";
         try {
-            parse_move(p, rules, move);
-        } catch (const MoveError& e) {
-            throw std::runtime_error("timeuse: '" + line + "' after '" + go + "' in " +
-                                     p.to_string() + ": " + e.what());
+            engine.send_position(game);
+            engine.sync("setting a position");
+            const EngineReply reply = engine.go(game, go, movetime + TimeMargins::kMeasureGraceMs);
+            *depth = reply.depth;
+            return std::chrono::duration<double, std::milli>(reply.received - reply.sent).count();
+        } catch (const PlayerFault& e) {
+            throw std::runtime_error("timeuse: '" + go + "' in " + p.to_string() + ": " + e.what());
         }
-        return ms;
     };
 
     int unused = 0;
@@ -147,13 +105,16 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
         rows.push_back(row);
         if (on_row) on_row(row);
     }
-    engine.send("quit");
+    engine.quit();
     return rows;
 }
 
 nlohmann::json time_use_json(const TimeUseConfig& config, const std::vector<TimeUseRow>& rows) {
-    nlohmann::json j = {
-        {"format", "fanorona-timeuse 1"}, {"engine", config.argv}, {"repeat", config.repeat}};
+    nlohmann::json j = {{"format", "fanorona-timeuse 1"},
+                        {"engine", config.argv},
+                        {"variant", std::string(variant_name(config.rules.variant))},
+                        {"rules", std::string(ruleset_name(config.rules.ruleset))},
+                        {"repeat", config.repeat}};
     nlohmann::json opts = nlohmann::json::object();
     for (const auto& [name, value] : config.options) opts[name] = value;
     j["options"] = opts;

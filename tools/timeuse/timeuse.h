@@ -10,18 +10,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/movegen.h"
+
 namespace fanorona {
 
 // What to measure. measure_time_use() refuses an empty argv, a movetime or repeat below 1, and a
-// given position that is not a tsivy position string with more than one legal move.
+// given position that is not a position string of the rules' variant with more than one legal
+// move. The engine is told the variant and rule set (the Variant and Rules options) when they
+// are not tsivy and standard, and has TimeMargins::kMeasureGraceMs (core/timeman.h) past each
+// movetime to answer.
 struct TimeUseConfig {
     std::vector<std::string> argv;                            // the engine program and arguments
     std::vector<std::pair<std::string, std::string>> options; // sent with setoption at start
+    Rules rules;                                              // the board and rule set
     std::vector<int> movetimes_ms = {20, 50, 200, 1000};
-    std::vector<std::string>
-        positions;        // empty: the tsivy positions of `fanorona bench` (not forced)
-    int repeat = 2;       // times each position is searched per movetime
-    int margin_ms = 5000; // a bestmove later than movetime + this is a failure
+    // Empty: the variant's positions of `fanorona bench` that offer a choice (its start
+    // position when the bench has none).
+    std::vector<std::string> positions;
+    int repeat = 2; // times each position is searched per movetime
 };
 
 // The moves timed at one movetime. Times in milliseconds, from `go` written to `bestmove` read.
@@ -35,12 +41,14 @@ struct TimeUseRow {
 };
 
 // Measures every movetime in order (one warm-up move first, not counted); `on_row` sees each
-// row as it is done. Throws std::runtime_error naming the step when the engine cannot be started,
-// stops answering, exits or sends an illegal move.
+// row as it is done. Talks to the engine through the protocol client (engine/protocol_client.h).
+// Throws std::runtime_error naming the step when the engine cannot be started, stops answering,
+// exits or sends an illegal move.
 std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
                                          const std::function<void(const TimeUseRow&)>& on_row = {});
 
-// The rows and the configuration as JSON ("format": "fanorona-timeuse 1").
+// The rows and the configuration (with the variant and rule set) as JSON ("format":
+// "fanorona-timeuse 1").
 nlohmann::json time_use_json(const TimeUseConfig& config, const std::vector<TimeUseRow>& rows);
 
 } // namespace fanorona
