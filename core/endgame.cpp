@@ -65,6 +65,11 @@ int table_outcome(const TableValue& v, const Rules& rules, int turns_since_captu
     return 0;
 }
 
+std::string EndgameProbe::unusable_for(const Rules& rules) const {
+    if (serve(rules)) return "";
+    return "endgame tables serve the standard rules (with their no-capture limit, or none) only";
+}
+
 std::optional<TableValue> table_value_of_move(const EndgameProbe& tables, const Position& pos,
                                               const Move& m) {
     Position next = pos;

@@ -5,6 +5,7 @@
 // values exactly.
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/movegen.h"
@@ -68,6 +69,11 @@ public:
     virtual int turn_limit() const { return kTableTurnLimit; }
     // True when the tables answer for games under `rules` (see tables_apply).
     bool serve(const Rules& rules) const { return tables_apply(rules, turn_limit()); }
+    // Why the tables cannot serve games under `rules` ("" when they can): other rules or another
+    // no-capture limit (see serve), and, for implementations that know, tables of another board
+    // only or a table of the board that a missing table makes unusable. Setting up a game with
+    // tables asks this once and refuses a non-empty answer.
+    virtual std::string unusable_for(const Rules& rules) const;
     // The value of `pos` (standard rules, counter ignored), or nullopt when not in the tables.
     virtual std::optional<TableValue> probe(const Position& pos) const = 0;
 };

@@ -326,11 +326,9 @@ void EngineSpec::configure(Searcher& searcher, const Rules& rules) const {
 }
 
 void EngineSpec::check_rules(const Rules& rules) const {
-    if (kind == Kind::Engine && tables && !tables->serve(rules))
-        throw std::invalid_argument(
-            name + ": tables=" + tables_dir +
-            ": endgame tables serve the standard rules (with their no-capture limit, or none) "
-            "only");
+    if (kind != Kind::Engine || !tables) return;
+    if (const std::string why = tables->unusable_for(rules); !why.empty())
+        throw std::invalid_argument(name + ": tables=" + tables_dir + ": " + why);
 }
 
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,

@@ -76,9 +76,10 @@ void RunConfig::validate() const {
         throw std::invalid_argument("--win-margin must be at least 0 (0: off)");
     if (adjudication.win_turns < 1) throw std::invalid_argument("--win-turns must be at least 1");
     for (const EngineSpec& p : players) p.check_rules(rules);
-    if (adjudication.tables && !adjudication.tables->serve(rules))
-        throw std::invalid_argument("--adjudicate-tables: endgame tables serve the standard rules "
-                                    "(with their no-capture limit, or none) only");
+    if (adjudication.tables)
+        if (const std::string why = adjudication.tables->unusable_for(rules); !why.empty())
+            throw std::invalid_argument("--adjudicate-tables " + adjudication.tables_dir + ": " +
+                                        why);
 }
 
 nlohmann::json settings_json(const RunConfig& c) {

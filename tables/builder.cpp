@@ -334,18 +334,31 @@ std::string with_commas(std::uint64_t n) {
     return s;
 }
 
-bool usable_file(const std::string& path, int limit) {
-    if (!std::filesystem::exists(path)) return false;
-    try {
-        TableFile f(path);
-        if (f.header().turn_limit != limit)
-            throw FileError(path + ": built for a no-capture limit of " +
-                            std::to_string(f.header().turn_limit) + " turns, not " +
-                            std::to_string(limit) + " (use another folder)");
-        return true;
-    } catch (const FileError&) {
-        return false;
+// Checks the tables already in the folder before anything is written: every *.fntb file must be
+// readable, hold the material its name says, and count with the build's no-capture limit (a
+// folder's tables are used together). Tables of other boards and of other piece counts may
+// share the folder.
+void check_existing_tables(const BuildConfig& cfg) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(cfg.dir, ec)) {
+        if (entry.path().extension() != ".fntb") continue;
+        const std::string path = entry.path().string();
+        std::unique_ptr<TableFile> f;
+        try {
+            f = std::make_unique<TableFile>(path);
+            f->check_file_name();
+        } catch (const FileError& e) {
+            throw FileError(std::string(e.what()) +
+                            " (the build writes nothing over it: remove it to build it again)");
+        }
+        const int limit = f->header().turn_limit;
+        if (limit != cfg.turn_limit)
+            throw std::invalid_argument(
+                "--turn-limit " + std::to_string(cfg.turn_limit) + ": " + cfg.dir +
+                " holds tables built with --turn-limit " + std::to_string(limit) + " (" + path +
+                "); build into another folder, or with --turn-limit " + std::to_string(limit));
     }
+    if (ec) throw FileError(cfg.dir + ": cannot list the folder: " + ec.message());
 }
 
 } // namespace
@@ -355,6 +368,12 @@ std::vector<std::pair<int, int>> materials_up_to(Variant v, int pieces) {
     const int points = geometry(v).points;
     for (int total = 2; total <= std::min(pieces, points); ++total)
         for (int a = total - 1; a >= 1; --a) out.emplace_back(a, total - a);
+    return out;
+}
+
+std::vector<std::pair<int, int>> successor_materials(int mover, int other) {
+    std::vector<std::pair<int, int>> out{{other, mover}};
+    for (int k = 1; k < other; ++k) out.emplace_back(k, mover);
     return out;
 }
 
@@ -371,6 +390,7 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
     std::error_code ec;
     std::filesystem::create_directories(cfg.dir, ec);
     if (ec) throw FileError(cfg.dir + ": cannot create the folder: " + ec.message());
+    check_existing_tables(cfg);
     const Variant v = cfg.variant;
     const std::string vname(variant_name(v));
     auto path_of = [&](int a, int b) { return cfg.dir + "/" + table_file_name(v, a, b); };
@@ -386,15 +406,15 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
             solved.codes[m][o] = std::move(codes);
             solved.index[m][o] = std::make_unique<MaterialIndex>(v, m, o);
         };
-        if (usable_file(path_of(a, b), cfg.turn_limit) &&
-            usable_file(path_of(b, a), cfg.turn_limit)) {
+        // Files already there were checked by check_existing_tables.
+        if (std::filesystem::exists(path_of(a, b)) && std::filesystem::exists(path_of(b, a))) {
             for (auto [m, o] : {std::pair{a, b}, std::pair{b, a}}) {
                 TableFile f(path_of(m, o));
                 reports.push_back({m, o, f.header().positions, f.file_size(), 0, 0, true});
                 if (progress)
                     progress(vname + " " + material_name(m, o) + ": already built (" +
                              with_commas(f.header().positions) + " positions)");
-                remember(m, o, f.load_codes());
+                if (needed_later) remember(m, o, f.load_checked_codes());
                 if (m == o) break;
             }
             continue;

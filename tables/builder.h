@@ -40,4 +40,9 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
 // The materials (mover, other) of tables up to `pieces`, in build order.
 std::vector<std::pair<int, int>> materials_up_to(Variant v, int pieces);
 
+// The materials the moves of a material (mover, other) lead into: its colour-swapped twin (a
+// paika move) and (k, mover) for every k < other (a capture leaving the opponent k pieces). A
+// material's values follow from these tables' values.
+std::vector<std::pair<int, int>> successor_materials(int mover, int other);
+
 } // namespace fanorona::tables

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,17 +91,14 @@ std::string table_file_name(Variant v, int mover, int other) {
     return std::string(variant_name(v)) + "-" + material_name(mover, other) + ".fntb";
 }
 
-std::uint64_t write_table_file(const std::string& path, Variant v, int mover, int other,
-                               int turn_limit, const std::vector<std::uint8_t>& codes,
-                               const std::vector<DistanceException>& exceptions) {
-    TableHeader h;
-    h.variant = v;
-    h.mover = mover;
-    h.other = other;
-    h.turn_limit = turn_limit;
-    h.positions = codes.size();
-    h.blocks = std::uint32_t((codes.size() + kBlockPositions - 1) / kBlockPositions);
-    h.exceptions = exceptions.size();
+std::string material_label(Variant v, int mover, int other) {
+    return std::string(variant_name(v)) + " " + material_name(mover, other);
+}
+
+void summarize_codes(const std::vector<std::uint8_t>& codes, TableHeader& h) {
+    for (std::uint64_t& c : h.counts) c = 0;
+    h.longest_win = h.longest_loss = 0;
+    h.longest_win_index = h.longest_loss_index = 0;
     for (std::uint64_t i = 0; i < codes.size(); ++i) {
         const std::uint8_t c = codes[i];
         const TableClass cls = code_class(c);
@@ -113,6 +112,23 @@ std::uint64_t write_table_file(const std::string& path, Variant v, int mover, in
             h.longest_loss_index = i;
         }
     }
+    h.exceptions = h.counts[int(TableClass::CursedWin)] + h.counts[int(TableClass::BlessedLoss)];
+}
+
+std::uint64_t write_table_file(const std::string& path, Variant v, int mover, int other,
+                               int turn_limit, const std::vector<std::uint8_t>& codes,
+                               const std::vector<DistanceException>& exceptions) {
+    TableHeader h;
+    h.variant = v;
+    h.mover = mover;
+    h.other = other;
+    h.turn_limit = turn_limit;
+    h.positions = codes.size();
+    h.blocks = std::uint32_t((codes.size() + kBlockPositions - 1) / kBlockPositions);
+    summarize_codes(codes, h);
+    if (h.exceptions != exceptions.size())
+        throw std::logic_error(path + ": " + std::to_string(exceptions.size()) + " distances for " +
+                               std::to_string(h.exceptions) + " cursed and blessed positions");
     std::vector<std::string> frames(h.blocks);
     tbb::parallel_for(std::uint32_t(0), h.blocks, [&](std::uint32_t b) {
         const std::uint64_t start = std::uint64_t(b) * kBlockPositions;
@@ -154,6 +170,11 @@ TableFile::TableFile(const std::string& path) : path_(path) {
         ::close(fd_);
         throw FileError(path + ": cannot read table file");
     }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd_);
+        throw FileError(path + (S_ISDIR(st.st_mode) ? ": a folder, not a table file"
+                                                    : ": not a regular file, not a table file"));
+    }
     file_size_ = std::uint64_t(st.st_size);
     try {
         const std::string head = read_range(0, std::min<std::uint64_t>(kHeaderBytes, file_size_));
@@ -188,6 +209,21 @@ TableFile::TableFile(const std::string& path) : path_(path) {
         if (index.size() != header_.positions ||
             header_.blocks != (header_.positions + kBlockPositions - 1) / kBlockPositions)
             throw FileError(path + ": table header does not match its material");
+        std::uint64_t counted = 0;
+        for (std::uint64_t c : header_.counts) counted += std::min(c, header_.positions + 1);
+        if (counted != header_.positions)
+            throw FileError(path + ": the header's class counts add up to " +
+                            std::to_string(counted) + ", not to its " +
+                            std::to_string(header_.positions) + " positions");
+        if (header_.exceptions != header_.counts[int(TableClass::CursedWin)] +
+                                      header_.counts[int(TableClass::BlessedLoss)])
+            throw FileError(path + ": the header lists " + std::to_string(header_.exceptions) +
+                            " distances for its cursed wins and blessed losses, which it counts " +
+                            std::to_string(header_.counts[int(TableClass::CursedWin)] +
+                                           header_.counts[int(TableClass::BlessedLoss)]));
+        if (header_.longest_win_index >= header_.positions ||
+            header_.longest_loss_index >= header_.positions)
+            throw FileError(path + ": the header's longest win or loss is not a position");
         const std::uint64_t table_bytes = (std::uint64_t(header_.blocks) + 2) * 8;
         if (kHeaderBytes + table_bytes + 8 > file_size_) throw FileError(path + ": truncated");
         const std::string table = read_range(kHeaderBytes, table_bytes + 4);
@@ -277,6 +313,10 @@ const std::vector<DistanceException>& TableFile::exceptions() const {
         const std::string frame =
             read_range(data_start_ + offsets_[n], offsets_[n + 1] - offsets_[n]);
         const std::size_t raw_size = std::size_t(header_.exceptions) * 12;
+        // A zstd frame expands at most some 32768 times: a larger claim is a corrupt header.
+        if (ZSTD_getFrameContentSize(frame.data(), frame.size()) != raw_size ||
+            raw_size / 65536 > frame.size())
+            throw FileError(path_ + ": the distance list is corrupt");
         std::string raw(raw_size, '\0');
         const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
         if (ZSTD_isError(got) || got != raw_size)
@@ -298,6 +338,51 @@ void TableFile::check_file_checksum() const {
         stored |= std::uint32_t(std::uint8_t(all[file_size_ - 4 + i])) << (8 * i);
     if (crc(all.data(), all.size() - 4) != stored)
         throw FileError(path_ + ": file checksum mismatch (corrupt file)");
+}
+
+std::vector<std::uint8_t> TableFile::load_checked_codes() const {
+    check_file_checksum();
+    std::vector<std::uint8_t> codes = load_codes();
+    TableHeader found = header_;
+    summarize_codes(codes, found);
+    static const char* names[] = {"draws", "wins", "losses", "cursed wins", "blessed losses"};
+    for (int c = 0; c < 5; ++c)
+        if (found.counts[c] != header_.counts[c])
+            throw FileError(path_ + ": the header counts " + std::to_string(header_.counts[c]) +
+                            " " + names[c] + ", the table holds " +
+                            std::to_string(found.counts[c]));
+    if (found.longest_win != header_.longest_win ||
+        found.longest_win_index != header_.longest_win_index)
+        throw FileError(path_ + ": the header's longest win (" +
+                        std::to_string(header_.longest_win) + " at position " +
+                        std::to_string(header_.longest_win_index) + ") is not the table's (" +
+                        std::to_string(found.longest_win) + " at " +
+                        std::to_string(found.longest_win_index) + ")");
+    if (found.longest_loss != header_.longest_loss ||
+        found.longest_loss_index != header_.longest_loss_index)
+        throw FileError(path_ + ": the header's longest loss (" +
+                        std::to_string(header_.longest_loss) + " at position " +
+                        std::to_string(header_.longest_loss_index) + ") is not the table's (" +
+                        std::to_string(found.longest_loss) + " at " +
+                        std::to_string(found.longest_loss_index) + ")");
+    const std::vector<DistanceException>& ex = exceptions();
+    for (std::size_t k = 0; k < ex.size(); ++k) {
+        const std::uint64_t i = ex[k].index;
+        if (i >= codes.size() || !code_is_cursed(codes[i]) || (k > 0 && ex[k - 1].index >= i))
+            throw FileError(path_ + ": the distance list's entry " + std::to_string(k) +
+                            " (position " + std::to_string(i) +
+                            ") is not a cursed win or blessed loss in order");
+    }
+    return codes;
+}
+
+void TableFile::check_file_name() const {
+    const std::string expected = table_file_name(header_.variant, header_.mover, header_.other);
+    const std::string name = std::filesystem::path(path_).filename().string();
+    if (name != expected)
+        throw FileError(path_ + ": holds the table of " +
+                        material_label(header_.variant, header_.mover, header_.other) +
+                        ", whose file is " + expected + " (a copy of another material's file?)");
 }
 
 TableValue TableFile::value(std::uint64_t index) const {

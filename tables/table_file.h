@@ -46,6 +46,13 @@ struct DistanceException {
 // The file name of a material: "tsivy-3v2.fntb".
 std::string table_file_name(Variant v, int mover, int other);
 
+// "tsivy 3v2": a material as messages name it.
+std::string material_label(Variant v, int mover, int other);
+
+// The header fields that follow from the codes: the counts per class, the longest win and loss
+// (the first position of each), and the number of exceptions (cursed and blessed codes).
+void summarize_codes(const std::vector<std::uint8_t>& codes, TableHeader& h);
+
 // Writes a table (one code per position; the exceptions sorted by index) atomically; the header's
 // counts and longest lines are computed here. Returns the file's size in bytes.
 std::uint64_t write_table_file(const std::string& path, Variant v, int mover, int other,
@@ -53,8 +60,8 @@ std::uint64_t write_table_file(const std::string& path, Variant v, int mover, in
                                const std::vector<DistanceException>& exceptions);
 
 // An open table file. Blocks are read and decompressed on first use and kept; safe to use from
-// several threads. Errors (missing, truncated, corrupt, wrong version) throw FileError naming
-// the file.
+// several threads. Errors (missing, not a regular file, truncated, corrupt, wrong version, a
+// header whose counts do not add up) throw FileError naming the file.
 class TableFile {
 public:
     explicit TableFile(const std::string& path);
@@ -76,6 +83,13 @@ public:
     const std::vector<DistanceException>& exceptions() const;
     // Reads the whole file and checks its CRC-32; throws FileError on a mismatch.
     void check_file_checksum() const;
+    // Every code, after checking the whole file: its checksum, every block, the header's counts,
+    // longest win and loss against the codes, and the exception list against the cursed codes
+    // (sorted, one per cursed or blessed position). Throws FileError naming the file.
+    std::vector<std::uint8_t> load_checked_codes() const;
+    // Throws FileError when the file's name is not the name of the material its header holds
+    // (a copy of another material's file, say).
+    void check_file_name() const;
 
 private:
     std::vector<std::uint8_t> read_block(std::uint32_t block) const;

@@ -2,12 +2,15 @@
 
 #include <atomic>
 #include <cstdio>
+#include <map>
 #include <mutex>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "common/files.h"
 #include "core/movegen.h"
+#include "tables/builder.h"
 #include "tables/table_code.h"
 
 namespace fanorona::tables {
@@ -34,28 +37,57 @@ public:
     int turn_limit() const override { return tables_.turn_limit(); }
     std::optional<TableValue> probe(const Position& pos) const override {
         const int a = popcount(pos.player()), b = popcount(pos.opponent());
+        if (a < 1 || b < 1 || a > 16 || b > 16) return std::nullopt;
         const Loaded* l = loaded_[int(pos.variant())][a][b].get();
         if (!l) return std::nullopt;
         const std::uint64_t i = l->index->index(pos.player(), pos.opponent());
         return value_with_exceptions(l->codes[i], i, *l->exceptions);
     }
-    bool load(Variant v, int a, int b) {
-        if (a < 1 || b < 1 || a > 16 || b > 16) return false;
-        auto& slot = loaded_[int(v)][a][b];
-        if (slot) return true;
-        const TableFile* f = tables_.file(v, a, b);
-        if (!f) return false;
-        slot = std::make_unique<Loaded>();
-        slot->codes = f->load_codes();
-        slot->exceptions = &f->exceptions();
-        slot->index = std::make_unique<MaterialIndex>(v, a, b);
-        return true;
+    // Loads a material's codes after checking its file; throws FileError when it is damaged.
+    void load(const TableFile& f) {
+        const TableHeader& h = f.header();
+        auto l = std::make_unique<Loaded>();
+        l->codes = f.load_checked_codes();
+        l->exceptions = &f.exceptions();
+        l->index = std::make_unique<MaterialIndex>(h.variant, h.mover, h.other);
+        loaded_[int(h.variant)][h.mover][h.other] = std::move(l);
     }
 
 private:
     const Tablebase& tables_;
     std::unique_ptr<Loaded> loaded_[kVariantCount][17][17];
 };
+
+// Checks every position of a loaded material against its successors.
+void check_values(const LoadedProbe& probe, const TableHeader& h, VerifyResult& r) {
+    const MaterialIndex index(h.variant, h.mover, h.other);
+    std::atomic<std::uint64_t> errors{0};
+    std::mutex first_mutex;
+    std::uint64_t first_index = ~std::uint64_t(0);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, h.positions, 4096),
+                      [&](const tbb::blocked_range<std::uint64_t>& range) {
+                          for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
+                              Bitboard mover, other;
+                              index.decode(i, mover, other);
+                              const Position pos =
+                                  Position::from_pieces(h.variant, mover, other, Color::White);
+                              const TableValue stored = *probe.probe(pos);
+                              const auto expected = value_from_successors(probe, pos);
+                              if (expected && *expected == stored) continue;
+                              ++errors;
+                              const std::lock_guard lock(first_mutex);
+                              if (i < first_index) {
+                                  first_index = i;
+                                  r.first_error = pos.to_string() + ": stored " + describe(stored) +
+                                                  ", successors give " +
+                                                  (expected ? describe(*expected) : "no value");
+                              }
+                          }
+                      });
+    r.positions = h.positions;
+    r.errors = errors;
+    r.status = r.errors ? VerifyStatus::Errors : VerifyStatus::Verified;
+}
 
 } // namespace
 
@@ -80,53 +112,71 @@ std::optional<TableValue> value_from_successors(const EndgameProbe& tables, cons
     return best;
 }
 
+const char* verify_status_name(VerifyStatus s) {
+    static const char* names[] = {"verified", "errors", "corrupt", "unchecked", "missing"};
+    return names[int(s)];
+}
+
 std::vector<VerifyResult> verify_tables(const Tablebase& tables,
                                         const std::function<void(const std::string&)>& progress) {
-    std::vector<VerifyResult> out;
     LoadedProbe probe(tables);
+    // Every file first: its checksum, blocks and header against its codes.
+    std::map<const TableFile*, std::string> corrupt;
     for (const TableFile* f : tables.files()) {
-        const TableHeader& h = f->header();
-        VerifyResult r{h.variant, h.mover, h.other, h.positions, 0, ""};
-        const std::string name =
-            std::string(variant_name(h.variant)) + " " + material_name(h.mover, h.other);
-        f->check_file_checksum();
-        bool complete =
-            probe.load(h.variant, h.mover, h.other) && probe.load(h.variant, h.other, h.mover);
-        for (int k = 1; k < h.other; ++k) complete = complete && probe.load(h.variant, k, h.mover);
-        if (!complete) {
-            if (progress) progress(name + ": skipped (a successor's table is missing)");
-            continue;
+        try {
+            probe.load(*f);
+        } catch (const FileError& e) {
+            corrupt[f] = e.what();
         }
-        const MaterialIndex index(h.variant, h.mover, h.other);
-        std::atomic<std::uint64_t> errors{0};
-        std::mutex first_mutex;
-        std::uint64_t first_index = ~std::uint64_t(0);
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, h.positions, 4096),
-                          [&](const tbb::blocked_range<std::uint64_t>& range) {
-                              for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
-                                  Bitboard mover, other;
-                                  index.decode(i, mover, other);
-                                  const Position pos =
-                                      Position::from_pieces(h.variant, mover, other, Color::White);
-                                  const TableValue stored = *probe.probe(pos);
-                                  const auto expected = value_from_successors(probe, pos);
-                                  if (expected && *expected == stored) continue;
-                                  ++errors;
-                                  const std::lock_guard lock(first_mutex);
-                                  if (i < first_index) {
-                                      first_index = i;
-                                      r.first_error = pos.to_string() + ": stored " +
-                                                      describe(stored) + ", successors give " +
-                                                      (expected ? describe(*expected) : "no value");
-                                  }
-                              }
-                          });
-        r.errors = errors;
-        if (progress)
-            progress(name + ": " + std::to_string(r.positions) + " positions, " +
-                     std::to_string(r.errors) + " errors" +
-                     (r.errors ? " (first: " + r.first_error + ")" : ""));
-        out.push_back(r);
+    }
+    std::vector<VerifyResult> out;
+    for (int vi = 0; vi < kVariantCount; ++vi) {
+        const Variant v = Variant(vi);
+        const auto materials = materials_up_to(v, 16);
+        // The missing materials present ones lead into, with the materials that need them.
+        std::map<std::pair<int, int>, std::string> needed_by;
+        for (auto [a, b] : materials)
+            if (tables.file(v, a, b))
+                for (auto [m, o] : successor_materials(a, b))
+                    if (!tables.file(v, m, o)) {
+                        std::string& who = needed_by[{m, o}];
+                        who += (who.empty() ? "" : ", ") + material_name(a, b);
+                    }
+        for (auto [a, b] : materials) {
+            const TableFile* f = tables.file(v, a, b);
+            VerifyResult r{v, a, b, tables.path_of(v, a, b), VerifyStatus::Verified, 0, 0, "", ""};
+            if (!f) {
+                const auto it = needed_by.find({a, b});
+                if (it == needed_by.end()) continue;
+                r.status = VerifyStatus::Missing;
+                r.reason = r.file + " is missing (" + it->second + " lead" +
+                           (it->second.find(',') == std::string::npos ? "s" : "") + " into it)";
+            } else if (const auto it = corrupt.find(f); it != corrupt.end()) {
+                r.status = VerifyStatus::Corrupt;
+                r.reason = it->second;
+            } else {
+                for (auto [m, o] : successor_materials(a, b)) {
+                    const TableFile* s = tables.file(v, m, o);
+                    if (s && !corrupt.count(s)) continue;
+                    r.status = VerifyStatus::Unchecked;
+                    r.reason = material_label(v, a, b) + " leads into " + material_label(v, m, o) +
+                               ", whose table " + tables.path_of(v, m, o) + " is " +
+                               (s ? "corrupt" : "missing");
+                    break;
+                }
+                if (r.status != VerifyStatus::Unchecked) check_values(probe, f->header(), r);
+            }
+            if (progress) {
+                const std::string name = material_label(v, a, b);
+                if (r.status == VerifyStatus::Verified || r.status == VerifyStatus::Errors)
+                    progress(name + ": " + std::to_string(r.positions) + " positions, " +
+                             std::to_string(r.errors) + " errors" +
+                             (r.errors ? " (first: " + r.first_error + ")" : ""));
+                else
+                    progress(name + ": " + verify_status_name(r.status) + ": " + r.reason);
+            }
+            out.push_back(std::move(r));
+        }
     }
     return out;
 }

@@ -1,7 +1,8 @@
 #pragma once
-// `tables verify`: checks every stored value of a tables folder against the values of its
-// successors (forward move generation, independent of the builder's backward steps) and every
-// file's checksum.
+// `tables verify`: checks every table file of a folder (its checksum, every block, the header's
+// counts against the codes) and every stored value against the values of its successors (forward
+// move generation, independent of the builder's backward steps). A material that cannot be
+// checked is reported with its reason, never left out.
 
 #include <cstdint>
 #include <functional>
@@ -12,17 +13,31 @@
 
 namespace fanorona::tables {
 
-// One material's check: positions checked and values that disagree with their successors.
+// How a material came out of verification.
+enum class VerifyStatus {
+    Verified,  // every value agrees with its successors
+    Errors,    // some values disagree (errors > 0, first_error says where)
+    Corrupt,   // the file is damaged (reason): its values were not checked
+    Unchecked, // a table its moves lead into is missing or corrupt (reason)
+    Missing,   // no file, but a present material leads into it (reason names which)
+};
+const char* verify_status_name(VerifyStatus s); // "verified", "errors", ...
+
+// One material's result. Invariant: errors > 0 only for Errors; reason is set exactly for
+// Corrupt, Unchecked and Missing.
 struct VerifyResult {
     Variant variant = Variant::Tsivy;
     int mover = 0, other = 0;
-    std::uint64_t positions = 0;
+    std::string file; // the material's path in the folder
+    VerifyStatus status = VerifyStatus::Verified;
+    std::uint64_t positions = 0; // positions checked (0 unless Verified or Errors)
     std::uint64_t errors = 0;
     std::string first_error; // "position: stored ..., successors give ..."
+    std::string reason;
 };
 
-// Verifies every material of `tables` whose successors' tables are present too; `progress` gets
-// one line per material.
+// Verifies every material of `tables` (and lists the missing materials present ones lead into);
+// `progress` gets one line per material.
 std::vector<VerifyResult> verify_tables(const Tablebase& tables,
                                         const std::function<void(const std::string&)>& progress);
 

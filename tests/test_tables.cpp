@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_helpers.h"
+#include "common/files.h"
 #include "core/endgame.h"
 #include "core/movegen.h"
 #include "core/search.h"
@@ -228,8 +229,16 @@ TEST_CASE("Verify finds no error in a fresh build and finds a changed value", "[
     std::string bytes = test_cli::slurp(path);
     bytes[bytes.size() / 2] ^= 0x40;
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-    const tables::Tablebase tb(dir);
-    CHECK_THROWS(tables::verify_tables(tb, {}));
+    bool found = false;
+    try {
+        const tables::Tablebase tb(dir);
+        for (const auto& r : tables::verify_tables(tb, {}))
+            found = found || (r.mover == 2 && r.other == 1 &&
+                              r.status == tables::VerifyStatus::Corrupt && !r.reason.empty());
+    } catch (const FileError& e) {
+        found = std::string(e.what()).rfind(path, 0) == 0;
+    }
+    CHECK(found);
 }
 
 TEST_CASE("A build resumes: finished materials are kept", "[tables]") {

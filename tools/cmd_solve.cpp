@@ -48,6 +48,10 @@ void run_solve(const SolveOptions& o) {
         } catch (const std::exception& e) {
             throw std::invalid_argument("--tables: " + std::string(e.what()));
         }
+        Rules endless = rules; // the solver's game: endless play a draw, no turn limit
+        endless.no_capture_limit = 0;
+        if (const std::string why = tb->unusable_for(endless); !why.empty())
+            throw std::invalid_argument("--tables: " + why);
         tables_note = o.tables + " (" + std::string(variant_name(root.variant())) + " up to " +
                       std::to_string(tb->max_pieces(root.variant())) + " pieces)";
         solver.set_tables(tb);

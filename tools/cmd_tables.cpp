@@ -12,9 +12,9 @@
 #include <tbb/parallel_for.h>
 
 #include "common/rng.h"
+#include "common/thread_limit.h"
 #include "core/notation.h"
 #include "core/search.h"
-#include "common/thread_limit.h"
 #include "tables/builder.h"
 #include "tables/tablebase.h"
 #include "tables/verify.h"
@@ -86,25 +86,47 @@ void run_verify(const FolderOptions& o) {
             std::fflush(stdout);
         }
     });
-    std::uint64_t errors = 0, positions = 0;
+    std::uint64_t errors = 0, positions = 0, checked = 0;
+    std::vector<std::string> not_checked; // "dimy 1v2 (unchecked: ...)"
     nlohmann::json j = nlohmann::json::array();
     for (const auto& r : results) {
         errors += r.errors;
         positions += r.positions;
+        const bool ok =
+            r.status == tables::VerifyStatus::Verified || r.status == tables::VerifyStatus::Errors;
+        checked += ok;
+        if (!ok)
+            not_checked.push_back(tables::material_label(r.variant, r.mover, r.other) + " (" +
+                                  tables::verify_status_name(r.status) + ": " + r.reason + ")");
         j.push_back({{"variant", variant_name(r.variant)},
                      {"material", tables::material_name(r.mover, r.other)},
+                     {"file", r.file},
+                     {"status", tables::verify_status_name(r.status)},
                      {"positions", r.positions},
                      {"errors", r.errors},
-                     {"first_error", r.first_error}});
+                     {"first_error", r.first_error},
+                     {"reason", r.reason}});
     }
+    const bool ok = errors == 0 && not_checked.empty();
     if (o.json)
-        std::printf("%s\n",
-                    nlohmann::json({{"materials", j}, {"positions", positions}, {"errors", errors}})
-                        .dump(1)
-                        .c_str());
+        std::printf("%s\n", nlohmann::json({{"materials", j},
+                                            {"positions", positions},
+                                            {"errors", errors},
+                                            {"not_checked", not_checked.size()},
+                                            {"ok", ok}})
+                                .dump(1)
+                                .c_str());
     else
-        std::printf("verified %llu positions in %zu materials: %llu errors\n",
-                    (unsigned long long)positions, results.size(), (unsigned long long)errors);
+        std::printf("verified %llu positions in %llu of %zu materials: %llu errors, %zu not "
+                    "checked\n",
+                    (unsigned long long)positions, (unsigned long long)checked, results.size(),
+                    (unsigned long long)errors, not_checked.size());
+    if (!not_checked.empty()) {
+        std::string list;
+        for (const std::string& m : not_checked) list += (list.empty() ? "" : "; ") + m;
+        throw std::runtime_error(o.dir + ": " + std::to_string(not_checked.size()) +
+                                 " materials could not be checked: " + list);
+    }
     if (errors > 0)
         throw std::runtime_error(o.dir + ": " + std::to_string(errors) +
                                  " stored values disagree with their successors");
@@ -163,13 +185,21 @@ void run_probe(const ProbeOptions& o) {
     const Position pos = o.board.make_position();
     const tables::Tablebase tb(o.dir);
     rules.no_capture_limit = tb.turn_limit();
+    const int a = popcount(pos.player()), b = popcount(pos.opponent());
+    if (const std::string why = tb.gap(pos.variant(), a, b); !why.empty())
+        throw std::invalid_argument("--fen: " + why);
+    if (!tb.holds(pos.variant()))
+        throw std::invalid_argument("--fen: " + o.dir + " holds tables of " + tb.boards() +
+                                    ", the position is on " + tables::board_label(pos.variant()));
     const auto value = tb.probe(pos);
     if (!value)
-        throw std::invalid_argument(
-            "--fen: the position's material " +
-            tables::material_name(popcount(pos.player()), popcount(pos.opponent())) +
-            " is not in " + o.dir);
+        throw std::invalid_argument("--fen: the position's material " +
+                                    tables::material_name(a, b) + " is not in " + o.dir);
+    // The material is usable, so every move's position is in the tables.
     const auto moves = rank_table_moves(tb, pos);
+    if (!moves)
+        throw std::logic_error(o.dir + ": a move of " + pos.to_string() +
+                               " leads out of the tables");
     const int outcome = table_outcome(*value, rules, pos.turns_since_capture());
     nlohmann::json jm = nlohmann::json::array();
     if (!o.json)
@@ -178,19 +208,17 @@ void run_probe(const ProbeOptions& o) {
                     outcome > 0   ? "win"
                     : outcome < 0 ? "loss"
                                   : "draw");
-    if (moves) {
-        for (const TableMove& m : *moves) {
-            const std::string name = move_to_string(pos, rules, m.move);
-            const bool best = table_rank(m.value) == table_rank(moves->front().value);
-            if (o.json)
-                jm.push_back({{"move", name},
-                              {"value", class_name(m.value.cls)},
-                              {"distance", m.value.distance},
-                              {"best", best}});
-            else
-                std::printf("%s %-10s %s %d\n", best ? "*" : " ", name.c_str(),
-                            class_name(m.value.cls), m.value.distance);
-        }
+    for (const TableMove& m : *moves) {
+        const std::string name = move_to_string(pos, rules, m.move);
+        const bool best = table_rank(m.value) == table_rank(moves->front().value);
+        if (o.json)
+            jm.push_back({{"move", name},
+                          {"value", class_name(m.value.cls)},
+                          {"distance", m.value.distance},
+                          {"best", best}});
+        else
+            std::printf("%s %-10s %s %d\n", best ? "*" : " ", name.c_str(), class_name(m.value.cls),
+                        m.value.distance);
     }
     if (o.json)
         std::printf("%s\n", nlohmann::json({{"position", pos.to_string()},
@@ -225,6 +253,9 @@ struct Grade {
 void run_grade(const GradeOptions& o) {
     const ThreadLimit limit(o.threads);
     const auto tb = tables::open_tables(o.dir);
+    for (const tables::TableFile* f : tb->files())
+        if (const std::string why = tb->gap(f->header().variant); !why.empty())
+            throw std::invalid_argument("--tables: " + why);
     EngineSpec spec;
     if (!o.weights.empty()) spec.set("weights", o.weights);
     spec.set("depth", std::to_string(o.depth));
