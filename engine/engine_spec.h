@@ -95,7 +95,8 @@ struct EngineSpec {
     // Gives `searcher` this spec's weights for `rules`, hash size and parameters; all or
     // nothing: when it throws (std::bad_alloc for the hash table) the searcher is unchanged.
     void configure(Searcher& searcher, const Rules& rules = Rules{}) const;
-    // Throws std::invalid_argument when the spec's tables cannot serve games under `rules`.
+    // Throws std::invalid_argument when the spec's tables cannot serve games under `rules`
+    // (other rules, no table of the board, a table a missing one makes unusable).
     void check_rules(const Rules& rules) const;
     // The search parameters table with this spec's values.
     SearchParams search_params() const;

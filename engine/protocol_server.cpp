@@ -179,7 +179,8 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
         next.set("vela_weights", value);
     else if (key == "tables") {
         next.set(key, value == "<empty>" ? "" : value);
-        next.check_rules(rules_);
+        // The rules only (check_rules says why): the board may be set after the tables.
+        if (next.tables && !next.tables->serve(rules_)) next.check_rules(rules_);
     } else if (const SearchParam* p = names.find(name))
         next.set(p->name, value);
     else

@@ -34,7 +34,9 @@ Tablebase::Tablebase(const std::string& dir) : dir_(dir) {
             throw std::invalid_argument(p + ": built for a no-capture limit of " +
                                         std::to_string(h.turn_limit) + " turns, " + paths[0] +
                                         " for " + std::to_string(turn_limit_));
-        if (h.mover > 16 || h.other > 16) continue;
+        if (h.mover > 16 || h.other > 16)
+            throw FileError(p + ": a table of more than 16 pieces a side (" +
+                            material_name(h.mover, h.other) + "), which this program does not use");
         files_[int(h.variant)][h.mover][h.other] = std::move(f);
     }
     if (paths.empty()) throw std::invalid_argument(dir + ": no table files (*.fntb) in the folder");
