@@ -87,6 +87,11 @@ std::string stderr_of(const std::string& args, int* status = nullptr) {
     return r.output;
 }
 
+// stdout alone of `fanorona ARGS` (stderr discarded).
+std::string stdout_of(const std::string& args) {
+    return run_shell("(" + std::string(FANORONA_BINARY) + " " + args + " 2>/dev/null)").output;
+}
+
 // The lines of a file that are not comments.
 std::string data_lines(const std::string& path) {
     std::istringstream in(slurp(path));
@@ -213,9 +218,7 @@ TEST_CASE("openings: games files as positionals, --game-rules, --turns; the old 
           normal.output);
 
     // The old spellings: the same tree on stdout, one note each on stderr.
-    const Run old_vela = run_shell(std::string(FANORONA_BINARY) + " openings --games " + series +
-                                   " --kind vela --plies 2 2>/dev/null");
-    CHECK(old_vela.output == vela.output);
+    CHECK(stdout_of("openings --games " + series + " --kind vela --plies 2") == vela.output);
     int status = -1;
     const std::string notes =
         stderr_of("openings --games " + series + " --kind vela --plies 2", &status);
@@ -225,9 +228,7 @@ TEST_CASE("openings: games files as positionals, --game-rules, --turns; the old 
                    "fanorona: note: --kind is now --game-rules (vela; the normal games: no "
                    "option)\n"
                    "fanorona: note: --plies is now --turns\n");
-    CHECK(run_shell(std::string(FANORONA_BINARY) + " openings --games " + series +
-                    " --kind normal --turns 2 2>/dev/null")
-              .output == normal.output);
+    CHECK(stdout_of("openings --games " + series + " --kind normal --turns 2") == normal.output);
     CHECK(stderr_of("openings " + series + " --game-rules vela --turns 2").empty());
 
     // Errors name the option (CLI11 leaves hidden options unnamed) and the file.
