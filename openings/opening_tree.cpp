@@ -121,8 +121,8 @@ void OpeningTree::add_game(const GameRecord& game, const std::string& where) {
 void OpeningTree::add_file(const GamesFile& file, const std::string& path,
                            const std::vector<int>& lines, GameKind kind) {
     if (kind == GameKind::Vela && !file.header.series)
-        throw GamesFileError(path + ":1: header: not a file of Vela series (--kind vela reads "
-                                    "the Vela games of `--series vela` runs)");
+        throw GamesFileError(path + ":1: header: not a file of Vela series (only the runs of "
+                                    "`--series vela` hold Vela games)");
     const RuleSet ruleset = kind == GameKind::Vela ? RuleSet::Vela : file.header.ruleset;
     if (file.header.variant != rules_.variant || ruleset != rules_.ruleset)
         throw GamesFileError(
@@ -180,21 +180,49 @@ std::vector<const OpeningNode*> OpeningTree::nodes() const {
     return out;
 }
 
-OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies, GameKind kind) {
+namespace {
+
+// Reads each file and adds its games of kind `kind_of(file, path)` to a tree of `ruleset`
+// (the first file's when none is given).
+template <class KindOf>
+OpeningTree read_tree(const std::vector<std::string>& paths, int plies,
+                      std::optional<RuleSet> ruleset, KindOf kind_of) {
     if (paths.empty()) throw std::invalid_argument("no games files given");
     std::optional<OpeningTree> tree;
     for (const std::string& path : paths) {
         const GamesFile file = read_games_file(path);
+        const GameKind kind = kind_of(file, path);
         if (!tree) {
             Rules rules;
             rules.variant = file.header.variant;
-            rules.ruleset = kind == GameKind::Vela ? RuleSet::Vela : file.header.ruleset;
+            rules.ruleset = ruleset                  ? *ruleset
+                            : kind == GameKind::Vela ? RuleSet::Vela
+                                                     : file.header.ruleset;
             tree.emplace(rules, plies);
         }
         tree->add_file(file, path, games_file_data_lines(path), kind);
     }
     tree->finish();
     return std::move(*tree);
+}
+
+} // namespace
+
+OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies, GameKind kind) {
+    return read_tree(paths, plies, std::nullopt,
+                     [kind](const GamesFile&, const std::string&) { return kind; });
+}
+
+OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies, RuleSet ruleset) {
+    return read_tree(
+        paths, plies, ruleset, [ruleset](const GamesFile& file, const std::string& path) {
+            if (file.header.ruleset == ruleset) return GameKind::Normal;
+            if (ruleset == RuleSet::Vela && file.header.series) return GameKind::Vela;
+            throw GamesFileError(
+                path + ":1: header: rules=" + std::string(ruleset_name(file.header.ruleset)) +
+                (file.header.series ? " (Vela series)" : "") + ": no games played under " +
+                std::string(ruleset_name(ruleset)) + " rules");
+        });
 }
 
 } // namespace fanorona

@@ -101,5 +101,9 @@ std::vector<int> games_file_data_lines(const std::string& path);
 // `plies` turns; every file must use the same rules.
 OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies,
                                GameKind kind = GameKind::Normal);
+// Reads the games played under `ruleset` (a Vela series file's Vela games are played under Vela
+// rules, every other game under its file's rules) into a tree of `plies` turns, as `tune
+// --game-rules` picks positions; a file without such games is an error naming it.
+OpeningTree build_opening_tree(const std::vector<std::string>& paths, int plies, RuleSet ruleset);
 
 } // namespace fanorona

@@ -24,12 +24,21 @@ struct ScoredOpening {
 // where the game is not over; each reached first by the returned move order. Deterministic.
 std::vector<ScoredOpening> enumerate_openings(const Rules& rules, int plies);
 
+// The defaults of a balanced suite by search, the same in `openings --by-search` and in the
+// loop's `--match-openings balanced`: every position after 4 turns (17075 on the 5x9 board),
+// scored at depth 2, kept when the score lies within 60 centi-pieces of 0. Depth 2 is a coarse
+// filter (at depth 4, 1521 of the 2372 positions depth 2 keeps on 5x9 stay within the range and
+// 217 are beyond 150) at a fifth of the time; matches play each opening with both colours.
+inline constexpr int kBalancedTurns = 4;
+inline constexpr int kBalancedDepth = 2;
+inline constexpr ScoreRange kBalancedRange{-60, 60};
+
 // How openings are scored: one search of `depth` plies per position, with a fresh table of
 // `hash_mb` megabytes each time, so a score depends on nothing but the position and these.
 struct OpeningScoring {
     Rules rules;
     Weights weights;
-    int depth = 6;
+    int depth = kBalancedDepth;
     std::size_t hash_mb = 2;
     int threads = 0; // oneTBB workers of each process; 0 means all cores
 };

@@ -139,7 +139,7 @@ TEST_CASE("Vela series and openings by search under mpirun give the files of one
     same_files(t1, t3, {"games.tsv", "positions.bin", "live.jsonl", "results.txt"});
 
     // Openings scored on every rank: the same scores and the same suite.
-    const std::string o = " --by-search --variant dimy --plies 3 --depth 3 --threads 1 ";
+    const std::string o = " --by-search --variant dimy --turns 3 --depth 3 --threads 1 ";
     const std::string o1 = fresh_dir("mpi_open_one"), o2 = fresh_dir("mpi_open_two");
     REQUIRE(run_cli("openings" + o + "--book " + o1 + "/book.txt --out " + o1).status == 0);
     const Run ro = run_mpi(2, "openings" + o + "--book " + o2 + "/book.txt --out " + o2);
@@ -154,8 +154,9 @@ TEST_CASE("an SPSA run under mpirun writes the history of one process", "[cluste
         return;
     }
     // Every iteration's two engines (with a weight set by name) travel to the other ranks.
-    const std::string s = " --param LmrBase,,,,20 --param mobility_mg,,,,3,0.05 --games 16 "
-                          "--batch 2 --depth 2 --seed 3 --threads 1 --quiet ";
+    const std::string s =
+        " --spsa-param LmrBase,,,,20 --spsa-param mobility_mg,,,,3,0.05 --games 16 "
+        "--batch 2 --depth 2 --seed 3 --threads 1 --quiet ";
     const std::string one = fresh_dir("mpi_spsa_one"), two = fresh_dir("mpi_spsa_two");
     REQUIRE(run_cli("spsa" + s + "--out " + one).status == 0);
     const Run r = run_mpi(2, "spsa" + s + "--out " + two);

@@ -291,8 +291,8 @@ TEST_CASE("fanorona openings writes files, explores and writes a book", "[openin
     const auto dir = std::filesystem::temp_directory_path() / "fanorona_openings_cli_test";
     std::filesystem::remove_all(dir);
     std::string out, err;
-    REQUIRE(run_fanorona("openings --games " + kData + "small.tsv " + kData +
-                             "transpose.tsv --plies 3 --out " + dir.string(),
+    REQUIRE(run_fanorona("openings " + kData + "small.tsv " + kData +
+                             "transpose.tsv --turns 3 --out " + dir.string(),
                          out, err) == 0);
     CHECK(out.find("1. d3e3A") != std::string::npos);
     CHECK(out.find("(transposition, see above)") != std::string::npos);
@@ -302,13 +302,13 @@ TEST_CASE("fanorona openings writes files, explores and writes a book", "[openin
     CHECK(j["format"] == "fanorona-openings 1");
     CHECK(j["games"] == 8);
 
-    REQUIRE(run_fanorona("openings --games " + kData + "small.tsv --plies 3 --explore 'd3e3A'", out,
+    REQUIRE(run_fanorona("openings " + kData + "small.tsv --turns 3 --explore 'd3e3A'", out,
                          err) == 0);
     CHECK(out.find("c3d3A") != std::string::npos);
     CHECK(out.find("f4f3A") != std::string::npos);
 
     const auto book = dir / "book.txt";
-    REQUIRE(run_fanorona("openings --games " + kData + "transpose.tsv --plies 3 --book " +
+    REQUIRE(run_fanorona("openings " + kData + "transpose.tsv --turns 3 --book " +
                              book.string() + " --balanced 0.5:0.5",
                          out, err) == 0);
     const std::string text = read_text(book);
@@ -319,7 +319,7 @@ TEST_CASE("fanorona openings writes files, explores and writes a book", "[openin
           after("a1a2 i5i4 c1c2", Variant::Tsivy, "6B1B/9/9/9/W1W6 w").hash());
     CHECK(text.find("games=3 score=0.500") != std::string::npos);
 
-    CHECK(run_fanorona("openings --games " + kData + "illegal.tsv --plies 4", out, err) == 1);
+    CHECK(run_fanorona("openings " + kData + "illegal.tsv --turns 4", out, err) == 1);
     CHECK(err.find("fanorona: ") == 0);
     CHECK(err.find("illegal.tsv:4:") != std::string::npos);
     std::filesystem::remove_all(dir);

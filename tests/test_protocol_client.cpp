@@ -135,8 +135,9 @@ TEST_CASE("timeuse measures on any board and rule set", "[timeuse][protocol_clie
     std::filesystem::create_directories(dir);
     // This program's engine plays dimy under Vela rules only when it is told so: a dimy position
     // sent to a tsivy engine would be refused, and the run would fail.
-    const Run r = run_cli("timeuse --variant dimy --rules vela --movetime 2 --repeat 1 --json " +
-                          dir + "/t.json");
+    const Run r =
+        run_cli("timeuse --variant dimy --rules vela --movetime 2 --repeat 1 --json-out " + dir +
+                "/t.json");
     INFO(r.output);
     REQUIRE(r.status == 0);
     const nlohmann::json j = nlohmann::json::parse(slurp(dir + "/t.json"));
@@ -147,7 +148,7 @@ TEST_CASE("timeuse measures on any board and rule set", "[timeuse][protocol_clie
 
     // A board without bench positions searches its start position.
     const Run small =
-        run_cli("timeuse --variant 3x5 --movetime 2 --repeat 2 --json " + dir + "/s.json");
+        run_cli("timeuse --variant 3x5 --movetime 2 --repeat 2 --json-out " + dir + "/s.json");
     INFO(small.output);
     REQUIRE(small.status == 0);
     CHECK(nlohmann::json::parse(slurp(dir + "/s.json"))["rows"][0]["moves"] == 2);

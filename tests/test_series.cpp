@@ -8,10 +8,10 @@
 #include <catch2/catch.hpp>
 
 #include "match/driver.h"
-#include "match/series_tally.h"
-#include "openings/opening_tree.h"
 #include "match/selfplay.h"
+#include "match/series_tally.h"
 #include "match/tournament.h"
+#include "openings/opening_tree.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;
@@ -329,4 +329,16 @@ TEST_CASE("series: the opening tree reads the Vela games of series files under V
     run_games(plain, o);
     CHECK_THROWS_WITH(build_opening_tree({plain.out_dir + "/games.tsv"}, 3, GameKind::Vela),
                       Catch::Contains("not a file of Vela series"));
+    // By the rules games were played under (openings --game-rules, as tune --game-rules).
+    const OpeningTree by_vela = build_opening_tree({path}, 3, RuleSet::Vela);
+    CHECK(by_vela.rules().ruleset == RuleSet::Vela);
+    CHECK(by_vela.games() == vela);
+    CHECK(build_opening_tree({path}, 3, RuleSet::Standard).games() == normal);
+    CHECK(build_opening_tree({plain.out_dir + "/games.tsv"}, 3, RuleSet::Standard).games() > 0);
+    CHECK_THROWS_WITH(build_opening_tree({plain.out_dir + "/games.tsv"}, 3, RuleSet::Vela),
+                      Catch::Contains("games.tsv:1: header: rules=standard: no games played "
+                                      "under vela rules"));
+    CHECK_THROWS_WITH(build_opening_tree({path}, 3, RuleSet::FirstTurn),
+                      Catch::Contains("rules=standard (Vela series): no games played under "
+                                      "firstturn rules"));
 }

@@ -1,5 +1,6 @@
-// SPSA: the parameters file and its errors, --param specs, the schedule math against hand-worked
-// values, determinism over thread counts, resume, and the parameters file in the commands.
+// SPSA: the parameters file and its errors, --spsa-param specs, the schedule math against
+// hand-worked values, determinism over thread counts, resume, and the parameters file in the
+// commands.
 
 #include <catch2/catch.hpp>
 
@@ -104,7 +105,7 @@ TEST_CASE("a parameters file: header, lines, comments, errors with file and line
     CHECK(again.tunable_value("tempo_eg") == -5);
 }
 
-TEST_CASE("SPSA --param specs: defaults, explicit fields, errors naming the field", "[spsa]") {
+TEST_CASE("SPSA --spsa-param specs: defaults, explicit fields, errors naming the field", "[spsa]") {
     EngineSpec base;
     base.set("LmrBase", "60");
     const SpsaParam d = SpsaParam::parse("lmrbase", base);
@@ -125,19 +126,19 @@ TEST_CASE("SPSA --param specs: defaults, explicit fields, errors naming the fiel
 
     CHECK_THROWS_WITH(
         SpsaParam::parse("Nope", base),
-        "--param Nope: NAME: 'Nope' is not a search parameter or an evaluation weight");
+        "--spsa-param Nope: NAME: 'Nope' is not a search parameter or an evaluation weight");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,x", base),
-                      "--param LmrBase,x: start: 'x' is not a number");
+                      "--spsa-param LmrBase,x: start: 'x' is not a number");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,50,-5", base),
-                      "--param LmrBase,50,-5: min: outside LmrBase's range [0, 400]");
+                      "--spsa-param LmrBase,50,-5: min: outside LmrBase's range [0, 400]");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,50,60,40", base),
-                      Catch::StartsWith("--param LmrBase,50,60,40: max: must be greater"));
+                      Catch::StartsWith("--spsa-param LmrBase,50,60,40: max: must be greater"));
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,500,0,400", base),
-                      "--param LmrBase,500,0,400: start: outside [min, max]");
+                      "--spsa-param LmrBase,500,0,400: start: outside [min, max]");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,,,,0", base),
-                      "--param LmrBase,,,,0: c_end: must be positive");
+                      "--spsa-param LmrBase,,,,0: c_end: must be positive");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,,,,1,-1", base),
-                      "--param LmrBase,,,,1,-1: r_end: must be positive");
+                      "--spsa-param LmrBase,,,,1,-1: r_end: must be positive");
     CHECK_THROWS_WITH(SpsaParam::parse("LmrBase,1,0,9,1,1,1", base),
                       Catch::Contains("fields: expected NAME[,start,min,max,c_end,r_end]"));
 }
@@ -266,14 +267,15 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     CHECK(r.status == 1);
     CHECK(r.output.find(bad + ":3: AspWindow=0") != std::string::npos);
 
-    // spsa: a bad --param is one line; a tiny run writes its files, verifies, and reports.
-    r = run_cli("spsa --param LmrBase,x --games 4 --out " + dir + "/bad");
+    // spsa: a bad --spsa-param is one line; a tiny run writes its files, verifies, and reports.
+    r = run_cli("spsa --spsa-param LmrBase,x --games 4 --out " + dir + "/bad");
     CHECK(r.status == 1);
-    CHECK(r.output.find("fanorona: --param LmrBase,x: start: 'x' is not a number") !=
+    CHECK(r.output.find("fanorona: --spsa-param LmrBase,x: start: 'x' is not a number") !=
           std::string::npos);
-    r = run_cli("spsa --param LmrBase,,,,20 --param material_mg,,,,10 --games 8 --batch 2 "
-                "--depth 1 --threads 2 --quiet --verify-games 4 --out " +
-                dir + "/s");
+    r = run_cli(
+        "spsa --spsa-param LmrBase,,,,20 --spsa-param material_mg,,,,10 --games 8 --batch 2 "
+        "--depth 1 --threads 2 --quiet --verify-games 4 --out " +
+        dir + "/s");
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(r.output.find("verification, tuned vs start: 4 games, Elo") != std::string::npos);

@@ -72,7 +72,6 @@ void add_loop_command(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
     o->engine.add_to(*cmd); // --weights: the start weights
-    cmd->add_option("--out", o->config.out_dir, "Output folder")->capture_default_str();
     cmd->add_option("--verify-games", o->config.verify_games,
                     "Games of each verification match (the most, with --sprt)")
         ->capture_default_str()
@@ -89,18 +88,12 @@ void add_loop_command(CLI::App& app) {
     cmd->add_option("--window", o->config.window, "Tune on this many latest iterations' data")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
-    cmd->add_option("--openings", o->config.selfplay_openings,
-                    "Self-play openings: random:TURNS, a suite FILE, or start")
-        ->capture_default_str();
+    o->config.selfplay_openings = kDefaultOpenings;
+    add_openings_option(*cmd, o->config.selfplay_openings); // the self-play games'
     cmd->add_option("--match-openings", o->config.match_openings,
                     "Match openings: balanced (built by search), random:TURNS or a suite FILE")
         ->capture_default_str();
-    cmd->add_option("--epsilon", o->config.epsilon, "Self-play exploration (random move chance)")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--explore-turns", o->config.explore_turns, "... in this many first turns")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1000));
+    add_exploration_options(*cmd, o->config.epsilon, o->config.explore_turns);
     cmd->add_option("--optimizer", o->config.optimizer, "Tuner: adam, newton or lbfgs")
         ->check(CLI::IsMember({"adam", "newton", "lbfgs"}))
         ->capture_default_str();
@@ -111,7 +104,7 @@ void add_loop_command(CLI::App& app) {
                   "Tuner: also fit pattern weights (tune --patterns, its defaults; 5x9 only)");
     cmd->add_option("--spsa-param", o->config.spsa_params,
                     "After the iterations, tune this value by SPSA with the last accepted weights "
-                    "(repeatable; NAME[,start,min,max,c_end,r_end] as spsa's --param); the final "
+                    "(repeatable; NAME[,start,min,max,c_end,r_end] as in spsa); the final "
                     "match then plays the tuned values too (OUT/final_params.txt)");
     cmd->add_option("--spsa-games", o->config.spsa_games, "SPSA: games in all")
         ->capture_default_str()
@@ -128,11 +121,9 @@ void add_loop_command(CLI::App& app) {
                     "Play the final matches at this many ms a move, both sides (equal time; "
                     "default: the engine's limits, as every other game)")
         ->check(CLI::Range(1, 3600000));
-    cmd->add_option("--seed", o->config.seed, "Seed")->capture_default_str();
+    add_seed_option(*cmd, o->config.seed);
     add_threads_option(*cmd, o->config.threads);
-    cmd->add_flag("--resume", o->config.resume,
-                  "Continue the loop in --out at the step it stopped");
-    cmd->add_flag("--quiet", o->config.quiet, "No progress output");
+    add_folder_options(*cmd, o->config.out_dir, o->config.resume, o->config.quiet, "--iterations");
     cmd->callback([o] { run(*o); });
 }
 

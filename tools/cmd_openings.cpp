@@ -8,11 +8,11 @@
 #include <memory>
 
 #include "common/files.h"
-#include "records/weights_file.h"
 #include "openings/opening_book.h"
 #include "openings/opening_output.h"
 #include "openings/openings.h"
 #include "openings/search_book.h"
+#include "records/weights_file.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -20,11 +20,18 @@ namespace fanorona::cli {
 
 namespace {
 
+// "LOW:HIGH" of a range of whole centi-pieces.
+std::string range_text(ScoreRange r) {
+    return std::to_string(int(r.low)) + ":" + std::to_string(int(r.high));
+}
+
 struct OpeningsOptions {
     std::vector<std::string> games;
+    std::vector<std::string> games_old; // --games FILE..., the old spelling of the positionals
     int plies = 8;
     std::uint64_t min_games = 1;
-    std::string kind = "normal";
+    std::string game_rules; // "": the normal games (not the Vela games of Vela series)
+    std::string kind;       // --kind normal|vela, the old spelling of --game-rules
     int width = 3;
     double min_share = 0.15;
     std::string out;
@@ -34,8 +41,11 @@ struct OpeningsOptions {
     // --by-search
     bool by_search = false;
     BoardOptions board;
-    int depth = 4;
-    std::string balanced_cp = "-30:30";
+    int depth = kBalancedDepth;
+    std::string balanced_cp = range_text(kBalancedRange);
+    // --turns and its old spelling --plies: without them, --by-search takes kBalancedTurns.
+    const CLI::Option* turns_option = nullptr;
+    const CLI::Option* plies_option = nullptr;
     std::string weights = "default";
     int threads = 0;
 };
@@ -50,7 +60,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 void run_search_book(const OpeningsOptions& o) {
     if (o.book.empty())
         throw std::invalid_argument("--by-search: give the suite to write with --book");
-    if (!o.games.empty()) throw std::invalid_argument("--by-search: does not read --games");
+    if (!o.games.empty()) throw std::invalid_argument("--by-search: does not read games files");
     const ScoreRange range = parse_range(o.balanced_cp, "--balanced-cp");
     const Rules rules = o.board.make_rules();
     const Weights weights = load_weights_file(o.weights);
@@ -84,11 +94,17 @@ void run_search_book(const OpeningsOptions& o) {
                 o.book.c_str());
 }
 
-void run_openings(const OpeningsOptions& o) {
+void run_openings(OpeningsOptions& o) {
+    o.games.insert(o.games.end(), o.games_old.begin(), o.games_old.end());
+    if (o.kind == "vela" && o.game_rules.empty()) o.game_rules = "vela";
+    if (o.by_search && o.turns_option->count() + o.plies_option->count() == 0)
+        o.plies = kBalancedTurns;
     if (o.by_search) return run_search_book(o);
-    if (o.games.empty()) throw std::invalid_argument("--games: give at least one games file");
+    if (o.games.empty())
+        throw std::invalid_argument("give at least one games file: fanorona openings GAMES.tsv...");
     const OpeningTree tree =
-        build_opening_tree(o.games, o.plies, o.kind == "vela" ? GameKind::Vela : GameKind::Normal);
+        o.game_rules.empty() ? build_opening_tree(o.games, o.plies)
+                             : build_opening_tree(o.games, o.plies, *parse_ruleset(o.game_rules));
     OpeningView view;
     view.min_games = o.min_games;
     view.width = o.width;
@@ -138,16 +154,26 @@ void add_openings_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "openings", "Opening statistics from games files: the opening tree (text, JSON, CSV), an "
                     "explorer view of one position, and suites of balanced openings");
-    cmd->add_option("--games", o->games, "Games files (games.tsv of self-play or tournaments)")
+    cmd->add_option("games", o->games,
+                    "Games files (games.tsv of self-play or tournaments) to read")
         ->check(CLI::ExistingFile);
-    cmd->add_option("--kind", o->kind,
-                    "Which games of Vela series files: normal, or vela (the Vela games, under "
-                    "Vela rules); skipped places are never read")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"normal", "vela"}));
-    cmd->add_option("--turns,--plies", o->plies, "Build the tree of the first N turns of each game")
-        ->check(CLI::Range(0, 200))
-        ->capture_default_str();
+    add_old_spelling(*cmd, "--games", o->games_old,
+                     "the games files without a name (--games is a count in every command)",
+                     CLI::ExistingFile);
+    cmd->add_option("--game-rules", o->game_rules,
+                    "Only games played under these rules (a Vela series file holds normal and "
+                    "Vela games: --game-rules vela reads the Vela games alone; default: the "
+                    "normal games)")
+        ->check(CLI::IsMember({"standard", "firstturn", "vela"}));
+    add_old_spelling(*cmd, "--kind", o->kind, "--game-rules (vela; the normal games: no option)",
+                     CLI::IsMember({"normal", "vela"}));
+    o->turns_option = cmd->add_option("--turns", o->plies,
+                                      "Build the tree of the first N turns of each game (with "
+                                      "--by-search: the positions after N turns, default " +
+                                          std::to_string(kBalancedTurns) + ")")
+                          ->check(CLI::Range(0, 200))
+                          ->capture_default_str();
+    o->plies_option = add_old_spelling(*cmd, "--plies", o->plies, "--turns", CLI::Range(0, 200));
     cmd->add_option("--min-games", o->min_games,
                     "Leave out positions and moves played in fewer than K games")
         ->capture_default_str();

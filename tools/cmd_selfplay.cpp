@@ -78,14 +78,7 @@ void add_selfplay_command(CLI::App& app) {
     o->run_options.add_to(*cmd, o->run);
     cmd->add_option("--shard", o->shard,
                     "I/N: play only games whose index is I modulo N (join with `fanorona merge`)");
-    cmd->add_option("--epsilon", o->run.exploration.epsilon,
-                    "Exploration: probability of a random move in the first --explore-turns")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--explore-turns", o->run.exploration.turns,
-                    "Exploration: how many turns after the opening may be random")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1000));
+    add_exploration_options(*cmd, o->run.exploration.epsilon, o->run.exploration.turns);
     cmd->add_flag("--no-positions", o->no_positions, "Do not write positions.bin");
     cmd->callback([o] { run(*o); });
 }

@@ -165,8 +165,9 @@ void add_solve_command(CLI::App& app) {
            "4096 per MB of "
            "--hash, at least 10000; 0: search only)")
         ->check(CLI::Range(0LL, 1LL << 40));
-    cmd->add_option("--json", o->json,
+    cmd->add_option("--json-out", o->json,
                     "Also write the result as JSON to this file (a summary line on stdout)");
+    add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");
     cmd->add_flag("--quiet", o->quiet, "No progress lines on stderr");
     cmd->footer(
         "Values follow Schadd et al., 'Best Play in Fanorona Leads to Draw': standard rules, no "

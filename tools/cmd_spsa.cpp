@@ -1,6 +1,7 @@
 // `fanorona spsa`: tunes search parameters and evaluation weights by SPSA from game pairs of
 // theta+ against theta- (tuner/spsa.h), then optionally verifies the result in a match.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -26,6 +27,16 @@ struct SpsaOptions {
 void run(SpsaOptions& o) {
     SpsaConfig& c = o.config;
     c.run.rules = o.board.make_rules();
+    // --param without '=' is the old spelling of --spsa-param (NAME[,...] never holds '=').
+    std::vector<std::string>& fixed = o.engine.params;
+    const auto old = std::stable_partition(fixed.begin(), fixed.end(), [](const std::string& p) {
+        return p.find('=') != std::string::npos;
+    });
+    if (old != fixed.end())
+        note_old_spelling("--param NAME[,...] in spsa",
+                          "--spsa-param (--param is NAME=VALUE, a fixed value, in every command)");
+    o.params.insert(o.params.end(), old, fixed.end());
+    fixed.erase(old, fixed.end());
     o.engine.apply(c.base);
     c.base.name = "base";
     for (const std::string& p : o.params) c.params.push_back(SpsaParam::parse(p, c.base));
@@ -64,13 +75,12 @@ void add_spsa_command(CLI::App& app) {
         "spsa", "Tune search parameters and evaluation weights by SPSA (theta+ against theta- in "
                 "game pairs), write them as a parameters file, verify in a match");
     o->board.add_to(*cmd, false);
-    cmd->add_option("--param", o->params,
+    cmd->add_option("--spsa-param", o->params,
                     "A value to tune, repeatable: NAME[,start,min,max,c_end,r_end] where NAME is "
                     "a search parameter or a weight (e.g. material_mg); an empty or missing field "
                     "takes its default: start the engine's value, min/max the parameter's range "
                     "(a weight: start -+ max(50, |start|)), c_end (max - min) / 20 (at least 1), "
-                    "r_end 0.002")
-        ->required();
+                    "r_end 0.002");
     cmd->add_option("--games", o->games,
                     "Games in all (rounded up to whole iterations of 2 x --batch games)")
         ->capture_default_str()
@@ -92,10 +102,11 @@ void add_spsa_command(CLI::App& app) {
                     "(OUT/verify; Elo with its 95% interval in OUT/spsa.json); 0: none")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 30));
-    o->engine.add_to(*cmd, true, false);
+    o->engine.add_to(*cmd); // --param NAME=VALUE: fixed values, as in every command
     o->config.run.out_dir = "spsa";
     o->run_options.add_to(*cmd, o->config.run);
-    cmd->footer("Fixed values of the engine go in --params FILE; every game uses its limits "
+    cmd->footer("Fixed values of the engine go in --params FILE or --param NAME=VALUE; every game "
+                "uses its limits "
                 "(--nodes or --depth keep games independent of timing). OUT/spsa.csv holds the "
                 "history, OUT/params.txt the result for --params / params=FILE.");
     cmd->callback([o] { run(*o); });

@@ -83,7 +83,8 @@ void add_timeuse_command(CLI::App& app) {
     cmd->add_option("--repeat", o->repeat, "Searches of each position per movetime")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
-    cmd->add_option("--json", o->json, "Also write the results to this JSON file");
+    cmd->add_option("--json-out", o->json, "Also write the results to this JSON file");
+    add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");
     cmd->footer("Columns: the movetime given, moves timed, mean/min/max time per move, the mean "
                 "as a share of the movetime, moves longer than the movetime, the mean last "
                 "'info depth'. One untimed warm-up move comes first.");

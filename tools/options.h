@@ -1,17 +1,48 @@
 #pragma once
 // Option groups shared by subcommands: the board (variant, rules, start position) and the engine.
 
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "core/position.h"
-#include "match/driver.h"
 #include "engine/engine_spec.h"
+#include "match/driver.h"
 
 namespace fanorona::cli {
+
+// Prints the note an old option spelling gives on stderr: "fanorona: note: OLD is now NOW".
+inline void note_old_spelling(const std::string& old_name, const std::string& now) {
+    std::fprintf(stderr, "fanorona: note: %s is now %s\n", old_name.c_str(), now.c_str());
+}
+
+// An old spelling of an option that still works: hidden from --help, it sets `target` as given
+// (each value checked by `check`) and prints note_old_spelling(old_name, now) once. Each option
+// name has one meaning in every command; a renamed option keeps its old spelling this way, where
+// the name is not taken. (CLI11 names no hidden option in its errors: these errors name it.)
+template <class T>
+CLI::Option* add_old_spelling(CLI::App& cmd, const std::string& old_name, T& target,
+                              const std::string& now, const CLI::Validator& check = {}) {
+    auto said = std::make_shared<bool>(false);
+    auto checked = [said, old_name, now, check](std::string& value) {
+        if (!*said) note_old_spelling(old_name, now);
+        *said = true;
+        std::string error = check(value);
+        if constexpr (std::is_arithmetic_v<T>) {
+            T parsed{};
+            if (error.empty() && !CLI::detail::lexical_cast(value, parsed))
+                error = "'" + value + "' is not a number";
+        }
+        if (!error.empty()) throw std::invalid_argument(old_name + ": " + error);
+        return std::string();
+    };
+    return cmd.add_option(old_name, target)->group("")->check(CLI::Validator(checked, ""));
+}
 
 // The --variant, --rules and --fen options as a user typed them.
 struct BoardOptions {
@@ -77,18 +108,17 @@ namespace fanorona::cli {
 // The engine options every searching command shares (--weights, --depth, --nodes, --movetime,
 // --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto
 // EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false leaves
-// out the limits (bench has its own fixed depth); `with_param` false leaves out --param (spsa
-// gives it its own meaning).
+// out the limits (bench has its own fixed depth).
 struct EngineOptions {
     std::string weights, depth, nodes, movetime, hash, tables, params_file;
     std::vector<std::string> params;
 
-    void add_to(CLI::App& cmd, bool with_limits = true, bool with_param = true);
+    void add_to(CLI::App& cmd, bool with_limits = true);
     // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why".
     void apply(EngineSpec& spec) const;
 };
 
-inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits, bool with_param) {
+inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
     auto range = [](const char* key) {
         for (const SpecRange& r : EngineSpec::ranges())
             if (std::string_view(key) == r.key)
@@ -122,7 +152,6 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits, bool with_par
     cmd.add_option("--params", params_file,
                    "Parameters file (fanorona-params 1: NAME VALUE lines of search parameters and "
                    "weights, as `fanorona spsa` writes; docs/formats.md); --param overrides it");
-    if (!with_param) return;
     cmd.add_option("--param", params,
                    "Set a search parameter or an evaluation weight (by its name in the weights "
                    "file, e.g. material_mg), NAME=VALUE (repeatable). Parameters: " +
@@ -161,10 +190,66 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
 
 namespace fanorona::cli {
 
-// The options of every command that plays games through the driver (selfplay, tournament):
-// openings, seed, adjudication, threads, the output folder, resume and quiet.
+// The defaults of the options that decide games, the same in every command that plays them
+// (selfplay, tournament, spsa, the loop): openings of 6 random turns and, in self-play, a random
+// move with chance 0.1 in each side's first 12 turns after the opening. Without exploration the
+// two games of a self-play pair (one opening, colours swapped, the same engine on both sides)
+// are one game twice.
+inline constexpr const char* kDefaultOpenings = "random:6";
+inline constexpr double kDefaultEpsilon = 0.1;
+inline constexpr int kDefaultExploreTurns = 12;
+
+// --threads N, the one thread limit of every command (0: all cores).
+inline void add_threads_option(CLI::App& cmd, int& threads) {
+    cmd.add_option("--threads", threads, "Worker threads (0: all cores)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+}
+
+// --openings SPEC: where games start (OpeningSpec::parse reads it).
+inline void add_openings_option(CLI::App& cmd, std::string& openings) {
+    cmd.add_option("--openings", openings,
+                   "random:TURNS (random turns from the start), a suite FILE, or start")
+        ->capture_default_str();
+}
+
+// --seed S: the one seed of a run's games.
+inline void add_seed_option(CLI::App& cmd, std::uint64_t& seed) {
+    cmd.add_option("--seed", seed, "Seed: the same seed and settings play the same games")
+        ->capture_default_str();
+}
+
+// --out DIR, --resume (`may_change`: what a resume may change) and --quiet of a run folder.
+inline void add_folder_options(CLI::App& cmd, std::string& out_dir, bool& resume, bool& quiet,
+                               const std::string& may_change) {
+    cmd.add_option("--out", out_dir, "Output folder (created; see docs/formats.md)")
+        ->capture_default_str();
+    cmd.add_flag("--resume", resume,
+                 "Continue the run in --out where it stopped (same settings; " + may_change +
+                     " may change)");
+    cmd.add_flag("--quiet", quiet, "No progress output");
+}
+
+// --epsilon and --explore-turns: self-play exploration, with the defaults above.
+inline void add_exploration_options(CLI::App& cmd, double& epsilon, int& turns) {
+    epsilon = kDefaultEpsilon;
+    turns = kDefaultExploreTurns;
+    cmd.add_option("--epsilon", epsilon,
+                   "Self-play exploration: probability of a random move in the first "
+                   "--explore-turns")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0));
+    cmd.add_option("--explore-turns", turns,
+                   "Self-play exploration: how many turns after the opening may be random")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000));
+}
+
+// The options of every command that plays games through the driver (selfplay, tournament,
+// spsa): openings, seed, Vela series, adjudication, threads, the output folder, resume and
+// quiet. The loop declares the ones it passes on to its runs with the functions above.
 struct RunOptions {
-    std::string openings = "random:4";
+    std::string openings = kDefaultOpenings;
     std::string openings_order = "sequential";
     std::string series = "none";
     std::string adjudicate_tables;
@@ -186,24 +271,14 @@ struct RunOptions {
     }
 };
 
-// --threads N, the one thread limit of every command (0: all cores).
-inline void add_threads_option(CLI::App& cmd, int& threads) {
-    cmd.add_option("--threads", threads, "Worker threads (0: all cores)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1024));
-}
-
 inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
-    cmd.add_option("--openings", openings,
-                   "random:TURNS (random turns from the start), a suite FILE, or start")
-        ->capture_default_str();
+    add_openings_option(cmd, openings);
     cmd.add_option("--openings-order", openings_order,
                    "A suite's openings in file order (sequential), or shuffled by --seed "
                    "(random: another seed plays other openings of a large suite)")
         ->capture_default_str()
         ->check(CLI::IsMember({"sequential", "random"}));
-    cmd.add_option("--seed", run.seed, "Seed: the same seed and settings play the same games")
-        ->capture_default_str();
+    add_seed_option(cmd, run.seed);
     cmd.add_option("--series", series,
                    "vela: games in series of a normal game and a Vela game whose White is the "
                    "normal game's loser (a drawn normal game ends the series); --games counts "
@@ -211,10 +286,7 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
         ->capture_default_str()
         ->check(CLI::IsMember({"none", "vela"}));
     add_threads_option(cmd, run.threads);
-    cmd.add_option("--out", run.out_dir, "Output folder (created; see docs/formats.md)")
-        ->capture_default_str();
-    cmd.add_flag("--resume", run.resume,
-                 "Continue the run in --out where it stopped (same settings; --games may grow)");
+    add_folder_options(cmd, run.out_dir, run.resume, run.quiet, "--games");
     cmd.add_option("--max-turns", run.adjudication.max_turns,
                    "Adjudicate a draw (length-cap) after this many turns (0: never)")
         ->capture_default_str()
@@ -230,7 +302,6 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
     cmd.add_option("--adjudicate-tables", adjudicate_tables,
                    "End a game as soon as its position is in these endgame tables, with the "
                    "tables' result (reason 'tables'; standard rules only)");
-    cmd.add_flag("--quiet", run.quiet, "No progress line");
 }
 
 } // namespace fanorona::cli

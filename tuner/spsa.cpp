@@ -6,8 +6,8 @@
 
 #include "common/append_file.h"
 #include "common/files.h"
-#include "records/params_file.h"
 #include "match/tournament.h"
+#include "records/params_file.h"
 #include "stats/stats_json.h"
 
 namespace fanorona {
@@ -219,11 +219,12 @@ SpsaShape SpsaConfig::shape() const {
 }
 
 void SpsaConfig::validate() const {
-    if (params.empty()) throw std::invalid_argument("--param: give at least one value to tune");
+    if (params.empty())
+        throw std::invalid_argument("--spsa-param: give at least one value to tune");
     for (std::size_t i = 0; i < params.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (params[i].name == params[j].name)
-                throw std::invalid_argument("--param " + params[i].name + ": given twice");
+                throw std::invalid_argument("--spsa-param " + params[i].name + ": given twice");
     if (base.kind != EngineSpec::Kind::Engine)
         throw std::invalid_argument("spsa tunes the toolkit's own engine");
     if (batch < 1) throw std::invalid_argument("--batch must be at least 1");

@@ -34,7 +34,7 @@ std::string number_text(double v) {
 SpsaParam SpsaParam::parse(const std::string& text, const EngineSpec& base) {
     const std::vector<std::string> f = split_fields(text);
     auto fail = [&](const std::string& field, const std::string& why) {
-        throw std::invalid_argument("--param " + text + ": " + field + ": " + why);
+        throw std::invalid_argument("--spsa-param " + text + ": " + field + ": " + why);
     };
     if (f.size() > 6) fail("fields", "expected NAME[,start,min,max,c_end,r_end]");
     const auto t = find_tunable(f[0]);

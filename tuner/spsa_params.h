@@ -20,17 +20,17 @@
 
 namespace fanorona {
 
-// One tuned value: NAME[,start,min,max,c_end,r_end] as given to --param. Invariants after parse:
-// `name` is a search parameter or a weight (canonical spelling); the tunable's range contains
-// [min, max]; min < max; min <= start <= max; c_end > 0; r_end > 0.
+// One tuned value: NAME[,start,min,max,c_end,r_end] as given to --spsa-param. Invariants after
+// parse: `name` is a search parameter or a weight (canonical spelling); the tunable's range
+// contains [min, max]; min < max; min <= start <= max; c_end > 0; r_end > 0.
 struct SpsaParam {
     std::string name;
     double start = 0, min = 0, max = 0, c_end = 0, r_end = 0;
 
-    // Parses a --param spec; omitted or empty fields take their defaults: start the value in
+    // Parses a --spsa-param spec; omitted or empty fields take their defaults: start the value in
     // `base`, min and max the parameter's range (a weight: start -+ max(50, |start|)), c_end
     // (max - min) / 20 (at least 1), r_end 0.002. Throws std::invalid_argument
-    // "--param TEXT: FIELD: why".
+    // "--spsa-param TEXT: FIELD: why".
     static SpsaParam parse(const std::string& text, const EngineSpec& base);
     std::string to_string() const; // the spec with every field, as settings.json records it
 };

@@ -45,10 +45,10 @@ t0=$(now)
     --player "name=tuned,cmd=$F,args=engine --weights $W --params $P,movetime=$MS" \
     --player "name=handset,cmd=$F,args=engine,movetime=$MS" > "$OUT/match.log"
 t1=$(now)
-"$F" timeuse --engine "$OLD engine" --movetime "$MS" --json "$OUT/timeuse-baseline.json" \
+"$F" timeuse --engine "$OLD engine" --movetime "$MS" --json-out "$OUT/timeuse-baseline.json" \
     > "$OUT/timeuse-baseline.txt"
 "$F" timeuse --engine "$F engine --weights $W --params $P" --movetime "$MS" \
-    --json "$OUT/timeuse-tuned.json" > "$OUT/timeuse-tuned.txt"
+    --json-out "$OUT/timeuse-tuned.json" > "$OUT/timeuse-tuned.txt"
 
 # "  baseline vs tuned: 300 games, W 1 D 2 L 3, score .., Elo -12.3 +- 4.5, ..." -> name elo err
 sed -nE 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo ([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/p' \

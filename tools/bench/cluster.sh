@@ -19,7 +19,7 @@ MPIRUN="env OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --allow-run-as-
 run() { # name, ranks, threads, depth, games -> games/s
     local out="$TMP/$1"
     rm -rf "$out"
-    local cmd=("$BIN" selfplay --games "$5" --depth "$4" --threads "$3" --openings random:6 --seed 11 --quiet --out "$out")
+    local cmd=("$BIN" selfplay --games "$5" --depth "$4" --threads "$3" --openings random:6 --epsilon 0 --seed 11 --quiet --out "$out")
     if [ "$2" -gt 1 ]; then $MPIRUN -np "$2" "${cmd[@]}" > /dev/null; else "${cmd[@]}" > /dev/null; fi
     field "$out/summary.json" games_per_second
 }

@@ -18,8 +18,8 @@ run_case() { # binary, case -> seconds
     local bin=$1 out="$TMP/run"
     rm -rf "$out"
     case $2 in
-    sp1) wall "$bin" selfplay --games "$GAMES" --depth 4 --hash 16 --threads 1 --openings random:6 --seed 11 --quiet --out "$out" ;;
-    sp2) wall "$bin" selfplay --games "$GAMES" --depth 4 --hash 16 --threads 2 --openings random:6 --seed 11 --quiet --out "$out" ;;
+    sp1) wall "$bin" selfplay --games "$GAMES" --depth 4 --hash 16 --threads 1 --openings random:6 --epsilon 0 --seed 11 --quiet --out "$out" ;;
+    sp2) wall "$bin" selfplay --games "$GAMES" --depth 4 --hash 16 --threads 2 --openings random:6 --epsilon 0 --seed 11 --quiet --out "$out" ;;
     t2) wall "$bin" tournament --games "$GAMES" "$(threads_flag "$bin")" 2 --openings random:4 --seed 3 --quiet \
             --player name=a,depth=2 --player name=b,depth=2,weights=data/weights/weak.txt --out "$out" ;;
     esac

@@ -4,13 +4,16 @@
 # DEPTH (default 4) or, if MOVETIME is set, at that movetime; prints per suite and binary the
 # share the side ahead converted (won), its draws by reason, its losses and the mean turns of a
 # win. With two binaries (before and after a change) their runs alternate suite by suite.
-# Usage: tools/bench/endings.sh [--json FILE] BINARY [BINARY2]
+# Usage: tools/bench/endings.sh [--json-out FILE] BINARY [BINARY2]
 #   env: DEPTH (4), MOVETIME (unset), THREADS (2), SUITES (data/endings/*.txt), ARGS (more
 #   selfplay options for every binary, e.g. "--weights FILE")
 set -euo pipefail
 JSON=""
-if [ "${1:-}" = "--json" ]; then JSON=$2; shift 2; fi
-[ $# -ge 1 ] || { echo "usage: $0 [--json FILE] BINARY [BINARY2]" >&2; exit 1; }
+if [ "${1:-}" = "--json" ]; then # the old spelling, as in the fanorona commands
+    echo "endings.sh: note: --json is now --json-out FILE" >&2; set -- --json-out "${@:2}"
+fi
+if [ "${1:-}" = "--json-out" ]; then JSON=$2; shift 2; fi
+[ $# -ge 1 ] || { echo "usage: $0 [--json-out FILE] BINARY [BINARY2]" >&2; exit 1; }
 BINS=("$@")
 cd "$(dirname "$0")/../.."
 SUITES=${SUITES:-$(ls data/endings/*.txt)}
@@ -43,7 +46,7 @@ for suite in $SUITES; do
         rm -rf "$out"
         # shellcheck disable=SC2086
         "${BINS[$i]}" selfplay --openings "$suite" --games $((2 * n)) --shard 0/2 $LIMIT \
-            --threads "${THREADS:-2}" --max-turns 0 --no-positions --quiet --out "$out" ${ARGS:-} > /dev/null
+            --threads "${THREADS:-2}" --max-turns 0 --epsilon 0 --no-positions --quiet --out "$out" ${ARGS:-} > /dev/null
         read -r g won nocap rep other lost wt <<< "$(tally "$out/games.tsv")"
         printf '%-22s %-8s %6d %5d %3.0f%% %9d %11d %6d %5d %10s\n' "$(basename "$suite")" "#$((i + 1))" \
             "$g" "$won" "$(awk -v a="$won" -v b="$g" 'BEGIN { print 100 * a / b }')" "$nocap" "$rep" "$other" "$lost" "$wt"

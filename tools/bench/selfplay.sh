@@ -16,7 +16,7 @@ run_once() { # name, threads, extra args...: "games/s positions/s maxRSS_KB"
     local name=$1 threads=$2; shift 2
     rm -rf "${TMP:?}/$name"
     /usr/bin/time -f "%M" -o "$TMP/$name.rss" "$BIN" selfplay --games "$GAMES" --threads "$threads" \
-        --openings random:6 --seed 11 --quiet --out "$TMP/$name" "$@" > /dev/null
+        --openings random:6 --epsilon 0 --seed 11 --quiet --out "$TMP/$name" "$@" > /dev/null
     echo "$(field "$TMP/$name/summary.json" games_per_second) $(field "$TMP/$name/summary.json" positions_per_second) $(cat "$TMP/$name.rss")"
 }
 best() { printf '%s\n%s\n' "$1" "$2" | sort -g -k1,1 | tail -1; }

@@ -8,13 +8,13 @@
 
 #include "common/files.h"
 #include "common/folder_lock.h"
-#include "records/weights_file.h"
-#include "records/weights_fingerprint.h"
-#include "match/run_folder.h"
 #include "common/thread_limit.h"
-#include "openings/search_book.h"
+#include "match/run_folder.h"
 #include "match/selfplay.h"
 #include "match/tournament.h"
+#include "openings/search_book.h"
+#include "records/weights_file.h"
+#include "records/weights_fingerprint.h"
 #include "stats/elo.h"
 #include "stats/stats_json.h"
 #include "tools/report/report.h"
@@ -128,11 +128,13 @@ std::string balanced_openings(const LoopConfig& c,
     const std::string path = c.out_dir + "/openings.txt";
     if (fs::exists(path)) return path;
     // Thousands of openings, so that matches do not replay the same games: every position
-    // after 4 turns (17075 on the 5x9 board), scored by a depth-2 search.
-    say("building a balanced opening suite (positions after 4 turns, scored at depth 2)");
-    auto openings = enumerate_openings(c.rules, 4);
-    score_openings(openings, OpeningScoring{c.rules, default_weights(), 2, 2, c.threads});
-    auto book = balanced_search_book(openings, ScoreRange{-60, 60});
+    // after 4 turns, as `openings --by-search` with its defaults (openings/search_book.h).
+    say("building a balanced opening suite (positions after " + std::to_string(kBalancedTurns) +
+        " turns, scored at depth " + std::to_string(kBalancedDepth) + ")");
+    auto openings = enumerate_openings(c.rules, kBalancedTurns);
+    score_openings(openings,
+                   OpeningScoring{c.rules, default_weights(), kBalancedDepth, 2, c.threads});
+    auto book = balanced_search_book(openings, kBalancedRange);
     if (book.size() < 8) book = balanced_search_book(openings, ScoreRange{-150, 150});
     if (book.empty()) return "random:4";
     write_file_atomically(path, format_book(book, {"balanced openings for the loop's matches"}));

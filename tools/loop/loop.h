@@ -41,7 +41,7 @@ struct LoopConfig {
     bool patterns = false; // the tune step also fits pattern weights (tune --patterns; 5x9 only)
     // After the iterations, SPSA (fanorona spsa) over these values with the last accepted
     // weights, `spsa_games` games in all (given: NAME[,start,min,max,c_end,r_end], as spsa's
-    // --param); the final match then plays the tuned values too. Empty: no SPSA step.
+    // --spsa-param); the final match then plays the tuned values too. Empty: no SPSA step.
     std::vector<std::string> spsa_params;
     std::uint64_t spsa_games = 2000;
     std::uint64_t spsa_batch = 4;
