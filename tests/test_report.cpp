@@ -5,7 +5,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <regex>
+#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/cli_helpers.h"
 
@@ -130,38 +134,266 @@ TEST_CASE("fields of unexpected types read as missing, not as a failed page", "[
     CHECK(has_id(slurp(dir + "/r.html"), "elo-chart"));
 }
 
-TEST_CASE("the report loads in a real browser without errors", "[report][browser][slow]") {
-    if (std::system("command -v chromium >/dev/null 2>&1") != 0) {
-        WARN("chromium is not installed (make test installs it as root): browser check skipped");
-        return;
+TEST_CASE("the report of a loop folder tells the loop's story", "[report][loop]") {
+    const std::string dir = fresh_dir("report_loop");
+    const std::string loop = dir + "/loop";
+    const Run r =
+        run_cli("loop --iterations 2 --games 40 --depth 1 --verify-games 8 "
+                "--final-games 8 --match-openings random:3 --quiet --threads 2 "
+                "--accept-los 0.5 --weights " +
+                std::string(FANORONA_TEST_DATA) + "/../../data/weights/weak.txt --out " + loop);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const std::string html = slurp(loop + "/report.html");
+    const auto h = nlohmann::json::parse(slurp(loop + "/history.json"));
+    REQUIRE(h["iterations"].size() == 2);
+    // The overview, each iteration's own sections, the final match, the explorer of its games.
+    for (const char* id :
+         {"loop", "loop-summary", "loop-iterations", "loop-elo-chart", "loop-loss-chart",
+          "loop-weights", "iter-1-selfplay", "iter-1-tune", "iter-1-match", "iter-2-selfplay",
+          "iter-2-tune", "iter-2-match", "iter-1-loss-chart", "iter-2-tournament-table",
+          "tournament", "openings", "opening-explorer"})
+        CHECK(has_id(html, id));
+    // Every id once: the iterations' sections have their own.
+    std::set<std::string> ids;
+    std::size_t n = 0;
+    const std::regex id_attr(" id=\"([^\"]*)\"");
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), id_attr);
+         it != std::sregex_iterator(); ++it, ++n)
+        ids.insert((*it)[1].str());
+    CHECK(ids.size() == n);
+    // Links from the table to each iteration's sections.
+    for (const char* link : {"#iter-1-selfplay", "#iter-2-tune", "#iter-2-match"})
+        CHECK(html.find(std::string("href=\"") + link + "\"") != std::string::npos);
+    // Each iteration's row: its figures from history.json.
+    for (const auto& it : h["iterations"]) {
+        const auto& m = it["match"];
+        const std::string row =
+            html.substr(html.find("id=\"loop-iter-" + std::to_string(it["iteration"].get<int>())));
+        char elo[64];
+        std::snprintf(elo, sizeof elo, "%+.1f", m["elo"].get<double>());
+        const std::string shown = elo == std::string("+0.0") || elo == std::string("-0.0")
+                                      ? "0.0" // the page shows no sign on zero
+                                      : elo;
+        char error[32];
+        std::snprintf(error, sizeof error, " &plusmn; %.1f", m["elo_error95"].get<double>());
+        CHECK(row.substr(0, row.find("</tr>")).find(shown + error) != std::string::npos);
+        char loss[64];
+        std::snprintf(loss, sizeof loss, "%.5f &rarr; %.5f",
+                      it["tune"]["start_validation_loss"].get<double>(),
+                      it["tune"]["final_validation_loss"].get<double>());
+        CHECK(row.substr(0, row.find("</tr>")).find(loss) != std::string::npos);
     }
-    const std::string dir = fresh_dir("report_browser");
-    full_report(dir + "/report.html");
+    // The final match and the loop's openings in the header; nothing marked missing.
+    CHECK(html.find("<h2>Final match") != std::string::npos);
+    CHECK(html.find("self-play openings: <code>random:6</code>") != std::string::npos);
+    CHECK(html.find("match openings: <code>random:3</code>") != std::string::npos);
+    CHECK(html.find("not provided") == std::string::npos);
+    CHECK(html.find("class=\"error-note\"") == std::string::npos);
+    // `fanorona report --loop` makes the same page.
+    REQUIRE(run_cli("report --loop " + loop + " --out " + dir + "/again.html").status == 0);
+    CHECK(slurp(dir + "/again.html") == html);
+}
+
+namespace {
+
+bool have_chromium() {
+    if (std::system("command -v chromium >/dev/null 2>&1") == 0) return true;
+    WARN("chromium is not installed (make test installs it as root): browser check skipped");
+    return false;
+}
+
+// What headless Chromium made of a page: the DOM after its scripts ran, and its log.
+struct Browsed {
+    int status = -1;
+    std::string dom;
+    std::string log;
+};
+
+// Loads `page` (a file in `dir`) in headless Chromium; `script`, when given, is appended to a
+// copy of the page as one more inline script, which runs after the page's own.
+Browsed browse(const std::string& dir, const std::string& page, const std::string& script = "") {
+    std::string path = dir + "/" + page;
+    if (!script.empty()) {
+        std::string html = slurp(path);
+        const auto end = html.rfind("</body>");
+        REQUIRE(end != std::string::npos);
+        html.insert(end, "<script>" + script + "</script>\n");
+        path = dir + "/scripted-" + page;
+        std::ofstream(path, std::ios::binary) << html;
+    }
     const std::string profile = dir + "/profile";
     std::filesystem::create_directories(profile);
     const std::string cmd =
         "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
         "--no-first-run --disable-background-networking --disable-component-update --disable-sync "
         "--enable-logging=stderr --v=0 --user-data-dir=" +
-        profile + " --dump-dom file://" + dir + "/report.html >" + dir + "/dom.html 2>" + dir +
+        profile + " --dump-dom file://" + path + " >" + dir + "/dom.html 2>" + dir +
         "/chromium.log";
-    const int status = std::system(cmd.c_str());
-    const std::string dom = slurp(dir + "/dom.html");
-    const std::string log = slurp(dir + "/chromium.log");
-    INFO(log);
-    REQUIRE(status == 0);
-    // The script ran to its end, and nothing reported an error.
-    CHECK(dom.find("data-ready=\"1\"") != std::string::npos);
-    CHECK(dom.find("id=\"js-error\"") == std::string::npos);
-    // The page writes nothing to the console: no uncaught error, no blocked (external) load.
-    CHECK(log.find("Uncaught") == std::string::npos);
-    CHECK(log.find("Content Security Policy") == std::string::npos);
-    CHECK(log.find(":CONSOLE") == std::string::npos);
-    for (const char* id : {"opening-tree", "tournament-table", "elo-chart", "sprt-chart",
-                           "loss-chart", "weights-changed", "selfplay-game"})
+    Browsed b;
+    b.status = std::system(cmd.c_str());
+    b.dom = slurp(dir + "/dom.html");
+    b.log = slurp(dir + "/chromium.log");
+    return b;
+}
+
+// The page's script ran to its end, and nothing reported an error or a blocked load.
+void check_clean(const Browsed& b) {
+    INFO(b.log);
+    REQUIRE(b.status == 0);
+    CHECK(b.dom.find("data-ready=\"1\"") != std::string::npos);
+    CHECK(b.dom.find("id=\"js-error\"") == std::string::npos);
+    CHECK(b.log.find("Uncaught") == std::string::npos);
+    CHECK(b.log.find("Content Security Policy") == std::string::npos);
+    CHECK(b.log.find(":CONSOLE") == std::string::npos);
+}
+
+// Clicks through the explorer `id` as a user would and records what it shows after each step:
+// its board's position and pieces, the captures and arrow drawn, the path, the back button and
+// the rows of the move list. The record is written into <pre id="explorer-test"> as JSON.
+std::string explorer_clicks(const std::string& id) {
+    return R"JS(
+(function () {
+  var ex = document.getElementById(')JS" +
+           id + R"JS(');
+  var states = [];
+  function state() {
+    var svg = ex.querySelector('svg.board');
+    return {
+      position: svg.getAttribute('data-position'),
+      pieces: svg.querySelectorAll('circle.piece').length - svg.querySelectorAll('.captured circle.piece').length,
+      captured: svg.querySelectorAll('g.captured').length,
+      arrows: svg.querySelectorAll('polygon.arrow').length,
+      path: Array.prototype.map.call(ex.querySelectorAll('.ex-path button'), function (b) { return b.textContent; }),
+      back_disabled: ex.querySelector('.ex-back').disabled,
+      rows: Array.prototype.map.call(ex.querySelectorAll('.ex-moves tbody tr'), function (tr) {
+        return tr.querySelector('.ex-move').textContent + ' ' + tr.children[1].textContent; })
+    };
+  }
+  states.push(state());
+  ex.querySelector('.ex-moves tbody tr:not(.ex-leaf) button.ex-move').click();
+  states.push(state());
+  ex.querySelector('.ex-back').click();
+  states.push(state());
+  ex.querySelector('.ex-moves tbody tr:not(.ex-leaf)').click();
+  ex.querySelector('.ex-path button').click();
+  states.push(state());
+  var pre = document.createElement('pre');
+  pre.id = 'explorer-test';
+  pre.textContent = JSON.stringify(states);
+  document.body.appendChild(pre);
+})();
+)JS";
+}
+
+// The states explorer_clicks recorded.
+nlohmann::json explorer_states(const std::string& dom) {
+    const std::string open = "<pre id=\"explorer-test\">";
+    const auto a = dom.find(open);
+    REQUIRE(a != std::string::npos);
+    const auto b = dom.find("</pre>", a);
+    REQUIRE(b != std::string::npos);
+    return nlohmann::json::parse(dom.substr(a + open.size(), b - a - open.size()));
+}
+
+// The pieces of a position string (its board part).
+int pieces_of(const std::string& position) {
+    int n = 0;
+    for (char c : position.substr(0, position.find(' '))) n += c == 'W' || c == 'B';
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("the report loads in a real browser without errors", "[report][browser][slow]") {
+    if (!have_chromium()) return;
+    const std::string dir = fresh_dir("report_browser");
+    full_report(dir + "/report.html");
+    const Browsed b = browse(dir, "report.html");
+    check_clean(b);
+    const std::string& dom = b.dom;
+    for (const char* id : {"opening-tree", "opening-explorer", "tournament-table", "elo-chart",
+                           "sprt-chart", "loss-chart", "weights-changed", "selfplay-game"})
         CHECK(has_id(dom, id));
     CHECK(count(dom, "<svg class=\"board\"") > 20);
     CHECK(dom.find("<svg class=\"chart\"") != std::string::npos);
     // The viewer shows one frame at a time.
     CHECK(count(dom, "class=\"frame current\"") == 2);
+    // The explorer drew its first position's moves.
+    CHECK(dom.find("type=\"button\">1. d3e3A</button>") != std::string::npos);
+}
+
+TEST_CASE("the opening explorer descends by a click and comes back", "[report][browser][slow]") {
+    if (!have_chromium()) return;
+    const std::string dir = fresh_dir("report_explorer");
+    full_report(dir + "/report.html");
+    const Browsed b = browse(dir, "report.html", explorer_clicks("opening-explorer"));
+    check_clean(b);
+    const auto states = explorer_states(b.dom);
+    REQUIRE(states.size() == 4);
+    // What the clicks should show, from the explorer's input.
+    const auto tree = nlohmann::json::parse(slurp(kData + "openings/openings.json"));
+    std::map<std::string, nlohmann::json> by_hash;
+    for (const auto& p : tree["positions"]) by_hash[p["hash"].get<std::string>()] = p;
+    const auto& root = by_hash.at(tree["roots"][0].get<std::string>());
+    const auto& first = root["moves"][0];
+    const auto& child = by_hash.at(first["child"].get<std::string>());
+    INFO(states.dump(1));
+
+    // At the start: the first root, its moves with their games, no way back.
+    const auto& start = states[0];
+    CHECK(start["position"] == root["position"]);
+    CHECK(start["pieces"] == pieces_of(root["position"]));
+    CHECK(start["captured"] == 0);
+    CHECK(start["back_disabled"] == true);
+    CHECK(start["path"] == nlohmann::json::array({"start"}));
+    REQUIRE(start["rows"].size() == root["moves"].size());
+    CHECK(start["rows"][0] == "1. " + first["move"].get<std::string>() + " " +
+                                  std::to_string(first["games"].get<int>()));
+
+    // After clicking the first move: the board shows the position it leads to, with the move
+    // and its captures marked; the list holds that position's moves.
+    const auto& down = states[1];
+    CHECK(down["position"] == child["position"]);
+    CHECK(down["pieces"] == pieces_of(child["position"]));
+    CHECK(down["pieces"] < start["pieces"]); // d3e3A captures
+    CHECK(down["captured"] == start["pieces"].get<int>() - down["pieces"].get<int>());
+    CHECK(down["arrows"] == 1);
+    CHECK(down["back_disabled"] == false);
+    CHECK(down["path"] ==
+          nlohmann::json::array({"start", "1. " + first["move"].get<std::string>()}));
+    REQUIRE(down["rows"].size() == child["moves"].size());
+    for (std::size_t i = 0; i < child["moves"].size(); ++i)
+        CHECK(down["rows"][i] == "2. " + child["moves"][i]["move"].get<std::string>() + " " +
+                                     std::to_string(child["moves"][i]["games"].get<int>()));
+    CHECK(down["rows"] != start["rows"]);
+
+    // Back, and back again by the path: the start as it was.
+    CHECK(states[2] == start);
+    CHECK(states[3] == start);
+}
+
+TEST_CASE("a loop's report shows every iteration and explores its games in a browser",
+          "[report][loop][browser][slow]") {
+    if (!have_chromium()) return;
+    const std::string dir = fresh_dir("report_loop_browser");
+    const Run r =
+        run_cli("loop --iterations 2 --games 40 --depth 1 --verify-games 8 "
+                "--final-games 8 --match-openings random:3 --quiet --threads 2 "
+                "--accept-los 0 --weights " +
+                std::string(FANORONA_TEST_DATA) + "/../../data/weights/weak.txt --out " + dir);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const Browsed b = browse(dir, "report.html", explorer_clicks("opening-explorer"));
+    check_clean(b);
+    for (const char* id : {"loop-iterations", "loop-elo-chart", "iter-2-match", "tournament"})
+        CHECK(has_id(b.dom, id));
+    CHECK(count(b.dom, "class=\"frame current\"") == 5); // 2 self-play, 2 matches, the final
+    const auto states = explorer_states(b.dom);
+    REQUIRE(states.size() == 4);
+    CHECK(states[0]["path"].size() == 1);
+    CHECK(states[1]["path"].size() == 2);
+    CHECK(states[1]["position"] != states[0]["position"]);
+    CHECK(states[1]["rows"] != states[0]["rows"]);
+    CHECK(states[2] == states[0]);
 }

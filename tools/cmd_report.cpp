@@ -17,11 +17,18 @@ struct ReportOptions {
     report::ReportInputs inputs;
     std::string out = "report.html";
     bool strict = false;
+    bool title_default = true; // no --title given
 };
 
-void run_report(const ReportOptions& o) {
-    for (const auto* dir : {&o.inputs.selfplay, &o.inputs.tournament, &o.inputs.openings,
-                            &o.inputs.tune, &o.inputs.spsa})
+void run_report(ReportOptions o) {
+    if (!o.inputs.loop.empty()) { // the loop's final match and SPSA run, unless given
+        const report::ReportInputs loop = report::loop_report_inputs(o.inputs.loop);
+        if (o.inputs.tournament.empty()) o.inputs.tournament = loop.tournament;
+        if (o.inputs.spsa.empty()) o.inputs.spsa = loop.spsa;
+        if (o.title_default) o.inputs.title = loop.title;
+    }
+    for (const auto* dir : {&o.inputs.loop, &o.inputs.selfplay, &o.inputs.tournament,
+                            &o.inputs.openings, &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw std::invalid_argument(*dir + ": not a folder");
     const report::Report r = report::build_report(o.inputs);
@@ -47,6 +54,9 @@ void add_report_command(CLI::App& app) {
         "report", "Write one self-contained HTML page (boards, opening tree, tournament table, "
                   "Elo and SPRT curves, loss curves, changed weights) from result folders");
     cmd->add_option("--out", o->out, "The HTML file to write")->capture_default_str();
+    cmd->add_option("--loop", o->inputs.loop,
+                    "A `fanorona loop` folder (history.json, iter-N/...): the iterations, each "
+                    "one's runs, the final match, an opening explorer of its games");
     cmd->add_option("--selfplay", o->inputs.selfplay,
                     "A `fanorona selfplay` folder (summary.json, games.tsv)");
     cmd->add_option("--tournament", o->inputs.tournament,
@@ -72,7 +82,10 @@ void add_report_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--strict", o->strict,
                   "Fail (exit code 1, after writing the page) when an input cannot be read");
-    cmd->callback([o] { run_report(*o); });
+    cmd->callback([o, cmd] {
+        o->title_default = cmd->count("--title") == 0;
+        run_report(*o);
+    });
 }
 
 } // namespace fanorona::cli

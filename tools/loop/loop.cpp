@@ -392,27 +392,12 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
         history["final_spsa"] = j;
     }
 
-    // The report: the last iteration's self-play and tuning, and the final match (or the last
-    // verification match when nothing was accepted).
-    report::ReportInputs inputs;
-    const std::string last = c.out_dir + "/iter-" + std::to_string(c.iterations);
-    inputs.selfplay = last + "/selfplay";
-    inputs.tune = last + "/tune";
-    if (changed && fs::exists(c.out_dir + "/final/results.json"))
-        inputs.tournament = c.out_dir + "/final";
-    else // the latest verification match, if the tuner ever changed a weight
-        for (int n = c.iterations; n >= 1 && inputs.tournament.empty(); --n)
-            if (const std::string d = c.out_dir + "/iter-" + std::to_string(n) + "/match";
-                fs::exists(d + "/results.json"))
-                inputs.tournament = d;
-    if (spsa_tuned) {
-        inputs.spsa = c.out_dir + "/spsa";
-        inputs.tournament = c.out_dir + "/final-spsa";
-    }
-    inputs.title = "Fanorona Lab loop: " + c.out_dir;
-    const report::Report page = report::build_report(inputs);
-    for (const std::string& w : page.warnings) say("report: " + w);
+    // The report of the whole loop (report::loop_report_inputs reads history.json, so it is
+    // written first; again below with the report's path).
     const std::string report_path = c.out_dir + "/report.html";
+    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
+    const report::Report page = report::build_report(report::loop_report_inputs(c.out_dir));
+    for (const std::string& w : page.warnings) say("report: " + w);
     write_file_atomically(report_path, page.html);
     history["report"] = report_path;
     write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");

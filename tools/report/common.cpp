@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/weights.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 
@@ -148,6 +149,18 @@ double parse_double(const std::string& s) {
     } catch (const std::exception&) {
         return std::numeric_limits<double>::quiet_NaN();
     }
+}
+
+std::map<std::string, double> weights_by_name(const std::string& text) {
+    std::map<std::string, double> w;
+    try {
+        const Weights values = parse_weights(text, "weights");
+        for (int f = 0; f < kFeatureCount; ++f)
+            w[std::string(feature_name(f))] = values.values[std::size_t(f)];
+    } catch (const std::exception&) {
+        w.clear();
+    }
+    return w;
 }
 
 } // namespace fanorona::report

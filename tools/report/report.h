@@ -5,6 +5,18 @@
 //
 // What is read (docs/formats.md, "Report"):
 //
+// --loop DIR
+//   history.json   `settings` (the loop's settings.json), `iterations` [{iteration, accepted,
+//                  selfplay {games, positions, white_wins, draws, black_wins}, tune
+//                  {start_validation_loss, final_validation_loss}, match {games, elo,
+//                  elo_error95, elo_lower, elo_upper, los[, sprt]}}], `final` and `final_spsa`
+//                  {games, elo, elo_error95, elo_lower, elo_upper, weights}
+//   settings.json  `selfplay_openings`, `match_openings`, `variant`, `rules`
+//   start.txt, iter-N/tune/weights.txt    the start and each tuned set of weights
+//   iter-N/selfplay, iter-N/tune, iter-N/match   each shown as --selfplay, --tune and
+//                  --tournament are; the opening explorer is built from iter-N/selfplay/games.tsv
+//                  when no --openings folder is given
+//   openings.txt   the loop's balanced suite (named in the header)
 // --selfplay DIR
 //   summary.json   `games`, `results` {white_wins, draws, black_wins}, `positions`, `seconds`,
 //                  `games_per_second`, `settings` {...}; any other scalar fields are listed too
@@ -42,6 +54,7 @@ namespace fanorona::report {
 
 // The folders to read (empty: not provided) and the page's options.
 struct ReportInputs {
+    std::string loop; // a loop folder: its overview and every iteration's sections
     std::string selfplay;
     std::string tournament;
     std::string openings;
@@ -60,5 +73,9 @@ struct Report {
 };
 
 Report build_report(const ReportInputs& inputs);
+
+// The inputs of a loop folder's page: the loop, its final match (with the SPSA values when it
+// ran SPSA) as the tournament and its SPSA run, from its history.json.
+ReportInputs loop_report_inputs(const std::string& loop_dir);
 
 } // namespace fanorona::report

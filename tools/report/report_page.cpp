@@ -1,5 +1,9 @@
-// The report page: header, navigation, the four sections, the style sheet and the small script
-// of the game viewers. Nothing is loaded from elsewhere (a Content-Security-Policy forbids it).
+// The report page: header, navigation, the sections (a loop folder's page has its own), the style
+// sheet and the small script of the game viewers and the opening explorer. Nothing is loaded from
+// elsewhere (a Content-Security-Policy forbids it).
+
+#include <utility>
+#include <vector>
 
 #include "tools/report/html.h"
 #include "tools/report/report.h"
@@ -94,6 +98,26 @@ details > summary { cursor: pointer; }
 td.delta { width: 220px; }
 td.delta span { display: block; height: 10px; border-radius: 2px; }
 td.delta .pos { background: #3a8a3a; } td.delta .neg { background: #c0392b; }
+h2 a.up { font-size: 12px; font-weight: 400; margin-left: 10px; text-decoration: none; }
+.kept { color: #2b7a2b; } td.num.kept { font-weight: 600; }
+td.links { white-space: nowrap; font-size: 13px; }
+#loop-iterations .wdl { width: 80px; }
+td .interval { color: var(--muted); font-size: 12px; }
+svg.chart .error-bar { stroke-width: 2; fill: none; }
+svg.chart .value-label { font-size: 11px; fill: var(--ink); }
+.explorer { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
+.explorer .ex-panel { flex: 1; min-width: 420px; }
+.explorer .ex-nav { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; margin: 4px 0; }
+.explorer button { font: inherit; font-size: 13px; cursor: pointer; }
+.explorer .ex-step { border: 1px solid var(--line); background: #f2f4f8; border-radius: 4px;
+        padding: 1px 7px; font-family: ui-monospace, monospace; }
+.explorer .ex-step.current { background: var(--accent); color: #fff; }
+.explorer .ex-move { border: none; background: none; padding: 0; color: var(--accent);
+        font-family: ui-monospace, monospace; font-weight: 600; }
+.explorer tr.ex-row { cursor: pointer; } .explorer tr.ex-row:hover { background: #f2f6fc; }
+.explorer tr.ex-leaf { cursor: default; } .explorer tr.ex-leaf .ex-move { color: var(--muted); }
+.explorer .ex-transposition { color: #7a4b00; font-size: 13px; }
+.explorer .ex-stats { margin: 4px 0; }
 )CSS";
 
 constexpr const char* kScript = R"JS(
@@ -133,12 +157,25 @@ constexpr const char* kScript = R"JS(
       if (k !== undefined) { show(k); e.preventDefault(); }
     });
   });
+)JS";
+
+constexpr const char* kScriptEnd = R"JS(
   document.body.setAttribute('data-ready', '1');
 })();
 )JS";
 
 std::string input_line(const ReportInputs& in) {
     std::string out;
+    if (!in.loop.empty()) {
+        out = "loop: <code>" + esc(in.loop) + "</code> &middot; " + loop_openings_line(in) +
+              " &middot; opening explorer: " +
+              (in.openings.empty() ? "the loop's self-play games"
+                                   : "<code>" + esc(in.openings) + "</code>") +
+              " &middot; final match: " +
+              (in.tournament.empty() ? "<i>none</i>" : "<code>" + esc(in.tournament) + "</code>");
+        if (!in.spsa.empty()) out += " &middot; SPSA: <code>" + esc(in.spsa) + "</code>";
+        return out;
+    }
     const auto add = [&](const char* name, const std::string& dir) {
         out += std::string(out.empty() ? "" : " &middot; ") + name + ": " +
                (dir.empty() ? "<i>not provided</i>" : "<code>" + esc(dir) + "</code>");
@@ -168,16 +205,45 @@ std::string guarded(const char* id, const char* title, F&& render, Notes& notes)
 Report build_report(const ReportInputs& in) {
     Notes notes;
     std::string body;
-    body += guarded(
-        "selfplay", "Self-play", [&] { return selfplay_section(in, notes); }, notes);
-    body += guarded(
-        "tournament", "Tournament", [&] { return tournament_section(in, notes); }, notes);
-    body += guarded(
-        "openings", "Openings", [&] { return openings_section(in, notes); }, notes);
-    body += guarded(
-        "tune", "Tuning", [&] { return tune_section(in, notes); }, notes);
-    body += guarded(
-        "spsa", "SPSA", [&] { return spsa_section(in, notes); }, notes);
+    // (id, label) of the navigation bar, in page order.
+    std::vector<std::pair<std::string, std::string>> nav;
+    const auto add = [&](const char* id, const char* title, auto&& render) {
+        body += guarded(id, title, render, notes);
+        nav.emplace_back(id, title);
+    };
+    if (in.loop.empty()) {
+        add("selfplay", "Self-play", [&] { return selfplay_section(in, notes); });
+        add("tournament", "Tournament", [&] { return tournament_section(in, notes); });
+        add("openings", "Openings", [&] { return openings_section(in, notes); });
+        add("tune", "Tuning", [&] { return tune_section(in, notes); });
+        add("spsa", "SPSA", [&] { return spsa_section(in, notes); });
+    } else {
+        // A loop's page: the overview, each iteration's runs, the final match, the explorer;
+        // self-play and tuning folders given besides appear as on any page.
+        add("loop", "Loop", [&] { return loop_section(in, notes); });
+        const std::string iterations = guarded(
+            "iterations", "Iterations", [&] { return loop_iteration_sections(in, notes); }, notes);
+        if (iterations.find("id=\"iter-1-selfplay\"") != std::string::npos)
+            nav.emplace_back("iter-1-selfplay", "Iterations");
+        body += iterations;
+        if (!in.selfplay.empty())
+            add("selfplay", "Self-play", [&] { return selfplay_section(in, notes); });
+        add("tournament", "Final match", [&] {
+            if (in.tournament.empty())
+                return std::string("<section id=\"tournament\">\n<h2>Final match</h2>\n") +
+                       missing_note("No final match: no iteration kept its tuned weights, so the "
+                                    "final weights are the start weights.") +
+                       "</section>\n";
+            return nest_section(tournament_section(in, notes), "tournament", "",
+                                in.spsa.empty() ? "Final match: the last kept weights against "
+                                                  "the start weights"
+                                                : "Final match: the last kept weights with the "
+                                                  "SPSA values against the start");
+        });
+        if (!in.tune.empty()) add("tune", "Tuning", [&] { return tune_section(in, notes); });
+        if (!in.spsa.empty()) add("spsa", "SPSA", [&] { return spsa_section(in, notes); });
+        add("openings", "Openings", [&] { return openings_section(in, notes); });
+    }
 
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     html += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -185,13 +251,12 @@ Report build_report(const ReportInputs& in) {
     html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     html += "<meta name=\"generator\" content=\"fanorona report\">\n";
     html += "<title>" + esc(in.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n";
-    html += "<body>\n<header>\n<h1>" + esc(in.title) +
-            "</h1>\n<nav><a href=\"#selfplay\">"
-            "Self-play</a><a href=\"#tournament\">Tournament</a><a href=\"#openings\">Openings</a>"
-            "<a href=\"#tune\">Tuning</a><a href=\"#spsa\">SPSA</a></nav>\n<p class=\"inputs\">" +
-            input_line(in) + "</p>\n</header>\n<main>\n";
+    html += "<body>\n<header>\n<h1>" + esc(in.title) + "</h1>\n<nav>";
+    for (const auto& [id, label] : nav) html += "<a href=\"#" + id + "\">" + esc(label) + "</a>";
+    html += "</nav>\n<p class=\"inputs\">" + input_line(in) + "</p>\n</header>\n<main>\n";
     html += body;
-    html += "</main>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+    html += "</main>\n<script>" + std::string(kScript) + kExplorerScript + kScriptEnd +
+            "</script>\n</body>\n</html>\n";
     return {std::move(html), std::move(notes.warnings)};
 }
 

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "core/notation.h"
+#include "openings/opening_output.h"
+#include "openings/opening_tree.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"
@@ -18,6 +21,11 @@ namespace fanorona::report {
 namespace {
 
 using Json = nlohmann::json;
+
+// The tree of a loop's games: the turns it follows, and the fewest games a position needs (a
+// self-play opening is played by a pair of games, so 4 games are at least two openings).
+constexpr int kLoopTreeTurns = 8;
+constexpr std::uint64_t kLoopTreeMinGames = 4;
 
 struct TreeView {
     std::unordered_map<std::string, const Json*> by_hash;
@@ -86,18 +94,54 @@ void render_moves(const Json& node, TreeView& v, std::string& out) {
     out += "</ul>";
 }
 
+// The opening tree of a loop's self-play games (every iteration's), as openings.json would hold
+// it; nullopt (with a note in `out`) when there are no games or they cannot be read.
+std::optional<Json> loop_openings(const std::string& loop, Notes& notes, std::string& out) {
+    std::vector<std::string> files;
+    for (int n = 1; file_exists(loop + "/iter-" + std::to_string(n) + "/selfplay/games.tsv"); ++n)
+        files.push_back(loop + "/iter-" + std::to_string(n) + "/selfplay/games.tsv");
+    if (files.empty()) {
+        out += missing_note("No self-play games in " + loop + " yet.");
+        return std::nullopt;
+    }
+    OpeningView view;
+    view.min_games = kLoopTreeMinGames;
+    try {
+        const OpeningTree tree = build_opening_tree(files, kLoopTreeTurns);
+        out += "<p class=\"source\">The opening tree of the self-play games of " +
+               std::to_string(files.size()) + " iteration" + (files.size() == 1 ? "" : "s") +
+               " of <code>" + esc(loop) +
+               "</code> (<code>iter-N/selfplay/games.tsv</code>; as "
+               "<code>fanorona openings --games ... --turns " +
+               std::to_string(kLoopTreeTurns) + " --min-games " +
+               std::to_string(kLoopTreeMinGames) + "</code> builds it).</p>\n";
+        return Json::parse(opening_tree_json(tree, view).dump());
+    } catch (const std::exception& e) {
+        out += notes.problem(std::string("opening tree of the loop's games: ") + e.what());
+        return std::nullopt;
+    }
+}
+
 } // namespace
 
 std::string openings_section(const ReportInputs& in, Notes& notes) {
     std::string out = "<section id=\"openings\">\n<h2>Openings</h2>\n";
-    if (in.openings.empty())
+    std::optional<Json> j;
+    std::string path;
+    if (!in.openings.empty()) {
+        out += "<p class=\"source\">From <code>" + esc(in.openings) + "</code>.</p>\n";
+        path = in.openings + "/openings.json";
+        j = read_json(path, notes, out);
+        if (!j) {
+            if (!file_exists(path)) out += notes.problem(path + ": not found");
+            return out + "</section>\n";
+        }
+    } else if (!in.loop.empty()) {
+        path = in.loop + "/iter-N/selfplay/games.tsv";
+        j = loop_openings(in.loop, notes, out);
+        if (!j) return out + "</section>\n";
+    } else {
         return out + missing_note("Openings: not provided (--openings DIR).") + "</section>\n";
-    out += "<p class=\"source\">From <code>" + esc(in.openings) + "</code>.</p>\n";
-    const std::string path = in.openings + "/openings.json";
-    const auto j = read_json(path, notes, out);
-    if (!j) {
-        if (!file_exists(path)) out += notes.problem(path + ": not found");
-        return out + "</section>\n";
     }
     Rules rules;
     rules.variant = parse_variant(string_at(*j, "variant")).value_or(Variant::Tsivy);
@@ -115,8 +159,10 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
            "and Black wins; moves chosen in fewer than " +
            percent(in.tree_share, 0) + " of a position's games are folded.</p>\n";
 
+    out += "<h3>Explorer</h3>\n" + opening_explorer(*j, rules, "opening-explorer", path, notes);
+
     // The tree.
-    out += "<div class=\"tree\" id=\"opening-tree\">";
+    out += "<h3>Main lines</h3>\n<div class=\"tree\" id=\"opening-tree\">";
     std::vector<const Json*> roots;
     for (const auto& r : array_at(*j, "roots"))
         if (r.is_string() && v.by_hash.contains(r.get<std::string>()))

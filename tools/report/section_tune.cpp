@@ -73,20 +73,6 @@ std::string loss_chart(const std::string& text, const std::string& path, Notes& 
     return problems + chart_svg(c);
 }
 
-// name -> value of a weights file's text (through the one weights parser); empty when the text is
-// not a valid weights file (the section then says the changes are unknown).
-std::map<std::string, double> read_weights(const std::string& text) {
-    std::map<std::string, double> w;
-    try {
-        const Weights values = parse_weights(text, "weights");
-        for (int f = 0; f < kFeatureCount; ++f)
-            w[std::string(feature_name(f))] = values.values[std::size_t(f)];
-    } catch (const std::exception&) {
-        w.clear();
-    }
-    return w;
-}
-
 // A weights file named in tune.json: as written, or by its file name in the tune folder.
 std::optional<std::string> find_weights(const std::string& name, const std::string& dir) {
     if (name.empty() || name == "default") return std::nullopt;
@@ -174,7 +160,7 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
         const auto final = find_weights(out, in.tune);
         if (start && final) {
             known = true;
-            const auto a = read_weights(*start), b = read_weights(*final);
+            const auto a = weights_by_name(*start), b = weights_by_name(*final);
             for (const auto& [name, v] : b)
                 if (a.contains(name) && a.at(name) != v) changes.push_back({name, a.at(name), v});
         }

@@ -2,6 +2,7 @@
 // The sections of the report page and what they share: reading inputs tolerantly, tables, the
 // game viewer. Each section returns its <section> element.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ const nlohmann::json& object_at(const nlohmann::json& j, const char* key);
 const nlohmann::json& array_at(const nlohmann::json& j, const char* key);
 bool true_at(const nlohmann::json& j, const char* key);
 
+// name -> value of a weights file's text (through the one weights parser); empty when the text is
+// not a valid weights file.
+std::map<std::string, double> weights_by_name(const std::string& text);
+
 // A two-column table of a JSON object's scalar fields; nested objects become "a.b" rows.
 std::string fields_table(const nlohmann::json& j, const std::vector<std::string>& skip = {});
 
@@ -64,6 +69,28 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
 std::string vela_series_table(const nlohmann::json& rows, const std::string& id,
                               const std::string& note);
 
+// A section placed again inside another page (the loop's iterations): the <section>'s id becomes
+// `id`, every other id gets `prefix` in front, and the heading becomes `heading`.
+std::string nest_section(const std::string& html, const std::string& id, const std::string& prefix,
+                         const std::string& heading);
+
+// The opening explorer of an openings.json document (format "fanorona-openings 1"): a board and
+// the moves of the current position with their statistics, descended by clicking a move and left
+// by the back button or the path; positions are keyed by hash (transpositions are one). `source`
+// names the input in notes.
+std::string opening_explorer(const nlohmann::json& openings, const Rules& rules,
+                             const std::string& id, const std::string& source, Notes& notes);
+
+// The explorer's part of the page's script (an IIFE's statements).
+extern const char* const kExplorerScript;
+
+// The loop's openings (self-play, matches) as one line of HTML, for the header and the summary.
+std::string loop_openings_line(const ReportInputs& in);
+
+std::string loop_section(const ReportInputs& in, Notes& notes);
+// Each iteration's self-play, tuning and verification match, with ids iter-N-selfplay,
+// iter-N-tune and iter-N-match.
+std::string loop_iteration_sections(const ReportInputs& in, Notes& notes);
 std::string selfplay_section(const ReportInputs& in, Notes& notes);
 std::string tournament_section(const ReportInputs& in, Notes& notes);
 std::string openings_section(const ReportInputs& in, Notes& notes);

@@ -22,6 +22,11 @@ std::string line(double x1, double y1, double x2, double y2) {
 
 } // namespace
 
+BoardPoint board_point(const Geometry& g, Square s, int spacing) {
+    const Layout L{spacing, spacing * 2 / 3 + 6, g};
+    return {L.x(s), L.y(s)};
+}
+
 BoardMarks move_marks(const Position& before, const Rules& rules, const Move& m) {
     BoardMarks marks;
     marks.captured = m.captured;

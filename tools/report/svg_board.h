@@ -25,4 +25,12 @@ BoardMarks move_marks(const Position& before, const Rules& rules, const Move& m)
 std::string board_svg(const Position& pos, const BoardMarks& marks = {},
                       const std::string& caption = "", int spacing = 36);
 
+// Where board_svg draws point `s` of `g` at `spacing` (x, y in the SVG's units), for pages whose
+// script draws pieces on a board_svg of an empty board.
+struct BoardPoint {
+    double x;
+    double y;
+};
+BoardPoint board_point(const Geometry& g, Square s, int spacing = 36);
+
 } // namespace fanorona::report

@@ -73,7 +73,11 @@ std::string chart_svg(const Chart& c) {
     const auto Y = [&](double y) { return top + (ymax - y) / (ymax - ymin) * ph; };
 
     // Grid and ticks.
-    const auto xt = nice_ticks(xmin, xmax), yt = nice_ticks(ymin, ymax, 5);
+    auto xt = nice_ticks(xmin, xmax);
+    if (c.integer_x)
+        xt.erase(std::remove_if(xt.begin(), xt.end(), [](double t) { return t != std::round(t); }),
+                 xt.end());
+    const auto yt = nice_ticks(ymin, ymax, 5);
     const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1,
                  ystep = yt.size() > 1 ? yt[1] - yt[0] : 1;
     for (double t : yt) {
@@ -136,6 +140,10 @@ std::string chart_svg(const Chart& c) {
                 continue;
             }
             pts += fmt("%.1f,%.1f ", X(s.x[i]), Y(s.y[i]));
+            if (s.markers)
+                out += fmt("<circle class=\"marker\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" "
+                           "r=\"3.5\"/>",
+                           esc(s.color).c_str(), X(s.x[i]), Y(s.y[i]));
         }
         flush();
     }
@@ -200,6 +208,75 @@ std::string bar_chart_svg(const std::string& id, const std::string& title,
     out += fmt("<text class=\"axis-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
                left + pw / 2, height - 6) +
            esc(x_label) + "</text>";
+    return out + "</svg>";
+}
+
+} // namespace fanorona::report
+
+namespace fanorona::report {
+
+std::string interval_chart_svg(const std::string& id, const std::string& title,
+                               const std::string& y_label, const std::vector<IntervalPoint>& points,
+                               double reference) {
+    const int width = 640, height = 280;
+    const double left = 64, right = 16, top = 30, bottom = 44;
+    const double pw = width - left - right, ph = height - top - bottom;
+    double ymin = reference, ymax = reference;
+    for (const IntervalPoint& p : points)
+        for (double v : {p.value, p.low, p.high})
+            if (std::isfinite(p.value) && std::isfinite(v))
+                ymin = std::min(ymin, v), ymax = std::max(ymax, v);
+    if (ymax == ymin) ymin -= 1, ymax += 1;
+    const double pad = (ymax - ymin) * 0.08;
+    ymin -= pad;
+    ymax += pad;
+    const auto Y = [&](double y) { return top + (ymax - y) / (ymax - ymin) * ph; };
+    std::string out = fmt("<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+                          "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"",
+                          width, height, width, height);
+    if (!id.empty()) out += " id=\"" + esc(id) + "\"";
+    out += " aria-label=\"" + esc(title) + "\"><title>" + esc(title) + "</title>";
+    out += fmt("<text class=\"chart-title\" x=\"%.1f\" y=\"18\">", left) + esc(title) + "</text>";
+    const auto ticks = nice_ticks(ymin, ymax, 5);
+    const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
+    for (double t : ticks) {
+        out += fmt("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", left,
+                   left + pw, Y(t), Y(t));
+        out += fmt("<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6,
+                   Y(t) + 4) +
+               tick_label(t, step) + "</text>";
+    }
+    out += fmt("<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>", left,
+               top, pw, ph);
+    out += fmt("<line class=\"ref\" stroke=\"#888888\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+               "y2=\"%.1f\"/>",
+               left, left + pw, Y(reference), Y(reference));
+    out += fmt("<text class=\"axis-label\" transform=\"translate(14 %.1f) rotate(-90)\" "
+               "text-anchor=\"middle\">",
+               top + ph / 2) +
+           esc(y_label) + "</text>";
+    const double slot = points.empty() ? pw : pw / double(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const IntervalPoint& p = points[i];
+        const double x = left + slot * (double(i) + 0.5);
+        out += fmt("<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
+                   top + ph + 16) +
+               esc(p.label) + "</text>";
+        if (!std::isfinite(p.value)) continue;
+        const std::string color = esc(p.color);
+        out += "<g class=\"estimate\"><title>" + esc(p.label) + ": " + signed_num(p.value) + " [" +
+               signed_num(p.low) + ", " + signed_num(p.high) + "]" +
+               (p.note.empty() ? "" : " " + esc(p.note)) + "</title>";
+        if (std::isfinite(p.low) && std::isfinite(p.high))
+            out += fmt("<path class=\"error-bar\" stroke=\"%s\" d=\"M%.1f %.1fV%.1fM%.1f "
+                       "%.1fH%.1fM%.1f %.1fH%.1f\"/>",
+                       color.c_str(), x, Y(p.low), Y(p.high), x - 7, Y(p.low), x + 7, x - 7,
+                       Y(p.high), x + 7);
+        out += fmt("<circle class=\"marker\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>",
+                   color.c_str(), x, Y(p.value));
+        out += fmt("<text class=\"value-label\" x=\"%.1f\" y=\"%.1f\">", x + 10, Y(p.value) + 4) +
+               signed_num(p.value) + "</text></g>";
+    }
     return out + "</svg>";
 }
 
