@@ -162,14 +162,14 @@ TEST_CASE("the protocol and analyze refuse moves after the end", "[hardening][cl
 TEST_CASE("solve keeps its budget while it enumerates the graph", "[hardening][solve][cli]") {
     const std::string dir = made_dir("hard_solve_budget");
     // --max-nodes 1 used 159,745 nodes (the enumeration of the start's graph).
-    Run r = run_cli("solve --max-nodes 1 --json " + dir + "/n.json");
+    Run r = run_cli("solve --max-nodes 1 --json-out " + dir + "/n.json");
     REQUIRE(r.status == 0);
     auto j = nlohmann::json::parse(slurp(dir + "/n.json"));
     CHECK(j["complete"] == false);
     CHECK(j["nodes"].get<std::uint64_t>() <= 1024);
     // --max-seconds held only after the enumeration (51 s with --hash 1024); with room for 5
     // million positions the enumeration alone takes many seconds.
-    r = run_cli("solve --max-seconds 0.2 --graph 5000000 --json " + dir + "/s.json");
+    r = run_cli("solve --max-seconds 0.2 --graph 5000000 --json-out " + dir + "/s.json");
     REQUIRE(r.status == 0);
     j = nlohmann::json::parse(slurp(dir + "/s.json"));
     CHECK(j["complete"] == false);
@@ -240,21 +240,21 @@ TEST_CASE("weights, params and openings files may start with a byte-order mark",
     CHECK(run_cli("analyze --depth 1 --params " + dir + "/late.txt").status == 1);
 }
 
-TEST_CASE("solve checks its --json output first, and --quiet prints the summary only",
+TEST_CASE("solve checks its --json-out output first, and --quiet prints the summary only",
           "[hardening][solve][cli]") {
     const std::string dir = made_dir("hard_solve_out");
     const std::string folder = dir + "/a_folder";
     fs::create_directories(folder);
     // A folder: refused before the solve (which printed everything, then left a_folder.tmp).
-    Run r = run_cli("solve --variant dimy --json " + folder);
+    Run r = run_cli("solve --variant dimy --json-out " + folder);
     CHECK(r.status == 1);
-    CHECK(r.output == "fanorona: --json: " + folder +
+    CHECK(r.output == "fanorona: --json-out: " + folder +
                           ": is a folder, not a file that can be "
                           "written\n");
     CHECK_FALSE(fs::exists(folder + ".tmp"));
-    r = run_cli("solve --variant dimy --json " + dir + "/missing/out.json");
+    r = run_cli("solve --variant dimy --json-out " + dir + "/missing/out.json");
     CHECK(r.status == 1);
-    CHECK_THAT(r.output, Catch::StartsWith("fanorona: --json: " + dir +
+    CHECK_THAT(r.output, Catch::StartsWith("fanorona: --json-out: " + dir +
                                            "/missing/out.json: cannot "
                                            "be written"));
     CHECK(lines(r.output) == 1);
@@ -263,7 +263,8 @@ TEST_CASE("solve checks its --json output first, and --quiet prints the summary 
     CHECK(r.status == 0);
     CHECK_THAT(r.output, Catch::StartsWith("solve: value=win lower=1 upper=1 complete=1"));
     CHECK(lines(r.output) == 1);
-    r = run_cli("solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --quiet --json " + dir + "/q.json");
+    r = run_cli("solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --quiet --json-out " + dir +
+                "/q.json");
     CHECK(r.status == 0);
     CHECK(lines(r.output) == 1);
     CHECK_THAT(r.output, Catch::EndsWith("json=" + dir + "/q.json\n"));
@@ -296,7 +297,7 @@ TEST_CASE("a loop resumed with fewer iterations is refused by its option", "[har
 TEST_CASE("an SPSA run resumed with more games goes on", "[hardening][spsa]") {
     const std::string dir = fresh_dir("hard_spsa");
     const std::string args =
-        "spsa --param LmrBase --batch 1 --depth 1 --threads 2 --quiet --out " + dir;
+        "spsa --spsa-param LmrBase --batch 1 --depth 1 --threads 2 --quiet --out " + dir;
     REQUIRE(run_cli(args + " --games 4").status == 0);
     const std::string first = slurp(dir + "/games.tsv");
     const Run more = run_cli(args + " --games 8 --resume");
