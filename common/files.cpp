@@ -15,7 +15,9 @@ std::string read_text_file(const std::string& path) {
     std::stringstream buffer;
     buffer << in.rdbuf();
     if (in.bad()) throw FileError(path + ": read failed");
-    return buffer.str();
+    std::string text = buffer.str();
+    if (skip_byte_order_mark(text).size() != text.size()) text.erase(0, 3);
+    return text;
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
@@ -34,7 +36,22 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);
-    if (ec) throw FileError(path + ": cannot replace: " + ec.message());
+    if (ec) {
+        std::remove(tmp.c_str()); // nothing left behind
+        throw FileError(path + ": cannot replace: " + ec.message());
+    }
+}
+
+void check_writable(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw FileError(path + ": is a folder, not a file that can be written");
+    const std::string tmp = path + ".tmp";
+    const bool existed = std::filesystem::exists(tmp, ec);
+    std::FILE* f = std::fopen(tmp.c_str(), "ab");
+    if (!f) throw FileError(path + ": cannot be written: " + std::strerror(errno));
+    std::fclose(f);
+    if (!existed) std::remove(tmp.c_str());
 }
 
 } // namespace fanorona

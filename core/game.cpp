@@ -54,6 +54,9 @@ void Game::play(const Move& m) {
 }
 
 Move Game::play(std::string_view move_text) {
+    if (const Outcome o = outcome(); o.over())
+        throw MoveError("the game is over (" + std::string(end_reason_name(o.reason)) + ", " +
+                        std::string(result_name(o.result)) + "): no move may follow");
     const Move m = parse_move(pos_, rules_, move_text);
     play(m);
     return m;

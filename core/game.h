@@ -44,8 +44,9 @@ public:
     const std::vector<Move>& moves() const { return moves_; }
     const std::vector<Key>& hashes() const { return hashes_; }
 
-    void play(const Move& m);              // m must be legal
-    Move play(std::string_view move_text); // parses, checks and plays; throws MoveError
+    void play(const Move& m); // m must be legal
+    // Parses, checks and plays; throws MoveError, also when the game is over (outcome()).
+    Move play(std::string_view move_text);
     void undo();
 
     // How many times the current position has occurred (1 the first time).

@@ -1,5 +1,7 @@
 #include "core/position.h"
 
+#include "core/movegen.h"
+
 #include <stdexcept>
 #include <vector>
 
@@ -162,7 +164,50 @@ Position Position::from_string(std::string_view text, Variant v) {
     const int quiet = fields.size() > 2 ? parse_counter(fields[2], "turns since capture") : 0;
     const int turn = fields.size() > 3 ? parse_counter(fields[3], "turn number") : 1;
     if (turn < 1) throw std::invalid_argument("bad turn number '0': turns count from 1");
-    return from_pieces(v, white, black, side, quiet, turn);
+    const Position p = from_pieces(v, white, black, side, quiet, turn);
+    check_position(p);
+    return p;
+}
+
+std::string position_problem(const Position& p) {
+    const Variant v = p.variant();
+    const int white = popcount(p.pieces(Color::White)), black = popcount(p.pieces(Color::Black));
+    const bool white_to_move = p.side_to_move() == Color::White;
+    const std::string name(variant_name(v));
+    auto count = [](int n) { return std::to_string(n) + (n == 1 ? " piece" : " pieces"); };
+    if (is_telo(v)) {
+        constexpr int most = kTeloPieces;
+        if (white > most || black > most)
+            return std::string(white > most ? "White" : "Black") + " has " +
+                   count(white > most ? white : black) + ", but in telo each side places " +
+                   std::to_string(most);
+        const bool placed_in_turn =
+            white_to_move ? white == black : white == black + 1 || (white == most && black == most);
+        if (!placed_in_turn)
+            return "White has " + count(white) + " and Black " + count(black) + " with " +
+                   (white_to_move ? "White" : "Black") +
+                   " to move: in telo White places first, then each side in turn";
+        return "";
+    }
+    const Position start = Position::start(v);
+    const int white_most = popcount(start.pieces(Color::White));
+    const int black_most = popcount(start.pieces(Color::Black));
+    if (white > white_most)
+        return "White has " + count(white) + ", more than the " + std::to_string(white_most) +
+               " of the " + name + " start";
+    if (black > black_most)
+        return "Black has " + count(black) + ", more than the " + std::to_string(black_most) +
+               " of the " + name + " start";
+    if (white == 0 && black == 0) return "neither side has a piece";
+    if ((white_to_move ? black : white) == 0)
+        return std::string(white_to_move ? "Black" : "White") + " has no pieces, but " +
+               (white_to_move ? "White" : "Black") +
+               " is to move (the game ends when the side to move has lost its last piece)";
+    return "";
+}
+
+void check_position(const Position& p) {
+    if (std::string why = position_problem(p); !why.empty()) throw std::invalid_argument(why);
 }
 
 std::string Position::to_string() const {

@@ -22,7 +22,8 @@ class Position {
 public:
     Position() = default;
     static Position start(Variant v);
-    // Parses a position string (see RULES.md); throws std::invalid_argument saying what is wrong.
+    // Parses a position string (see RULES.md) and checks it with position_problem(); throws
+    // std::invalid_argument saying what is wrong.
     static Position from_string(std::string_view text, Variant v);
     std::string to_string() const;
 
@@ -86,6 +87,16 @@ inline void Position::unmake_move(const Move& m, const UndoInfo& undo) {
     hash_ ^= (placed ? 0 : keys[us][m.from]) ^ keys[us][m.to] ^ kZobrist.black_to_move;
     for (Bitboard c = m.captured; c;) hash_ ^= keys[us ^ 1][pop_lsb(c)];
 }
+
+// Why `p` cannot arise in a game of its variant, or "" when it can: every entry point that takes
+// a position from a user (position strings, opening suites, the protocol, the solver, table
+// probes) checks it here. Each side holds at most the pieces the variant's start gives it; both
+// sides have pieces unless the side to move has none (the game is over: it lost them all);
+// in Fanoron-telo each side places at most kTeloPieces, White first (so White to move has as
+// many pieces as Black, Black to move one fewer, or both all of theirs).
+std::string position_problem(const Position& p);
+// Throws std::invalid_argument with position_problem's text when there is one.
+void check_position(const Position& p);
 
 // The name of point s on this board: file letter a.., rank number 1.. ("e3", "a10").
 std::string square_name(Square s, Variant v);

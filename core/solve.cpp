@@ -130,9 +130,9 @@ Solver::TestResult Solver::test(int t, int depth, int ply) {
     // Fewer pieces than any graph that did not fit: solve this position's graph whole and keep
     // every value in it.
     if (const int pieces = popcount(pos_.player() | pos_.opponent()); pieces < graph_pieces_) {
-        std::uint64_t n = 0;
-        const auto g = solve_graph(pos_, rules_, tables_.get(), table_pieces_, graph_limit_, n);
-        nodes_ += n;
+        const auto g = solve_graph(pos_, rules_, tables_.get(), table_pieces_, graph_limit_, nodes_,
+                                   [this] { return stopped_ = out_of_budget(); });
+        if (stopped_) return {Answer::Unknown, 0, kNoRep};
         if (!g) {
             graph_pieces_ = pieces;
         } else {
@@ -216,9 +216,10 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     report_.moves = root_moves.count;
     if (root_moves.empty()) res.value = {-1, -1};
     // A graph small enough to enumerate is solved whole (draws in cycles included).
-    const auto g =
-        graph_limit_ ? solve_graph(root, rules_, tables_.get(), table_pieces_, graph_limit_, nodes_)
-                     : std::nullopt;
+    const auto g = graph_limit_
+                       ? solve_graph(root, rules_, tables_.get(), table_pieces_, graph_limit_,
+                                     nodes_, [this] { return stopped_ = out_of_budget(); })
+                       : std::nullopt;
     graph_pieces_ = graph_limit_ ? popcount(root.player() | root.opponent()) : 0;
     graphs_ = 0;
     if (g) {
@@ -267,10 +268,14 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     res.table_hits = table_hits_;
     res.seconds = seconds_since(start_);
     if (res.complete) {
-        // The line's own proofs: a quarter of the budget again (at least 2 million nodes).
+        // The line's own proofs: a quarter of the budget again (at least 2 million nodes), within
+        // the limits given.
         limits_.max_nodes = nodes_ + std::max<std::uint64_t>(nodes_ / 4, 2000000);
+        if (limits.max_nodes) limits_.max_nodes = std::min(limits_.max_nodes, limits.max_nodes);
         limits_.max_seconds =
-            limits.max_seconds > 0 ? seconds_since(start_) + limits.max_seconds / 4 : 0;
+            limits.max_seconds > 0
+                ? std::min(seconds_since(start_) + limits.max_seconds / 4, limits.max_seconds)
+                : 0;
         // The first move from what the root's solve proved (the table may have lost it since).
         int first = -1;
         for (int i = 0; i < root_moves.count; ++i) {

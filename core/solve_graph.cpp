@@ -9,7 +9,8 @@ namespace fanorona {
 
 std::optional<GameGraph> solve_graph(const Position& root, const Rules& rules,
                                      const EndgameProbe* tables, int table_pieces,
-                                     std::size_t max_positions, std::uint64_t& nodes) {
+                                     std::size_t max_positions, std::uint64_t& nodes,
+                                     const std::function<bool()>& stop) {
     GameGraph g;
     std::vector<Position> positions{root};
     std::vector<std::int8_t> known{2}; // 2: not known before the retrograde step
@@ -19,7 +20,7 @@ std::optional<GameGraph> solve_graph(const Position& root, const Rules& rules,
     MoveList moves;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         const Position pos = positions[i];
-        ++nodes;
+        if (++nodes % kGraphStopInterval == 0 && stop && stop()) return std::nullopt;
         const Bitboard all = pos.player() | pos.opponent();
         std::optional<TableValue> tv;
         if (i > 0 && tables && pos.player() && pos.opponent() && popcount(all) <= table_pieces)
@@ -43,6 +44,7 @@ std::optional<GameGraph> solve_graph(const Position& root, const Rules& rules,
         }
         first.push_back(int(succ.size()));
     }
+    if (stop && stop()) return std::nullopt;
     const int n = int(positions.size());
     positions = {};
     // Predecessors (as a compressed list) and the count of successors not yet lost for the

@@ -5,6 +5,7 @@
 // repetition draws could only prove path by path.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -30,9 +31,16 @@ struct GameGraph {
 
 // Enumerates and solves the graph of `root` under `rules` (the standard rules, no limits), with
 // positions `tables` holds (at most `table_pieces` pieces) as leaves; nullopt when more than
-// `max_positions` positions are reachable. `nodes` counts the positions expanded.
+// `max_positions` positions are reachable, or when `stop` (called every kGraphStopInterval
+// positions expanded, and between the phases) returns true: the caller's budget is spent.
+// `nodes` counts the positions expanded.
+inline constexpr std::uint64_t kGraphStopInterval = 256;
+// An upper estimate of the memory a graph takes per position while it is enumerated and solved
+// (the position, its index entry, its successors and predecessors, the retrograde arrays).
+inline constexpr std::uint64_t kGraphBytesPerPosition = 256;
 std::optional<GameGraph> solve_graph(const Position& root, const Rules& rules,
                                      const EndgameProbe* tables, int table_pieces,
-                                     std::size_t max_positions, std::uint64_t& nodes);
+                                     std::size_t max_positions, std::uint64_t& nodes,
+                                     const std::function<bool()>& stop = {});
 
 } // namespace fanorona

@@ -51,8 +51,43 @@ std::uint64_t cut(const std::string& path, std::uint64_t size, std::uint64_t byt
 
 } // namespace
 
+const SettingOptions& run_setting_options() {
+    static const SettingOptions options = {
+        {"variant", "--variant"},
+        {"rules", "--rules"},
+        {"players", "the engines (--engine, or --weights, --depth, --nodes, --movetime, --hash, "
+                    "--tables, --params, --param)"},
+        {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
+        {"pairing", "--pairing"},
+        {"games", "--games"},
+        {"openings", "--openings"},
+        {"seed", "--seed"},
+        {"max_turns", "--max-turns"},
+        {"win_margin", "--win-margin"},
+        {"win_turns", "--win-turns"},
+        {"epsilon", "--epsilon"},
+        {"explore_turns", "--explore-turns"},
+        {"log_positions", "--log-positions"},
+        {"shard", "--shard"},
+        {"series", "--series"},
+        {"openings_order", "--openings-order"},
+        {"adjudicate_tables", "--adjudicate-tables"},
+        {"sprt", "--sprt"},
+        {"spsa.base", "the engine options (--weights, --depth, --nodes, --movetime, --hash, "
+                      "--tables, --params)"},
+        {"spsa.params", "--param"},
+        {"spsa.pairs", "--games"},
+        {"spsa.batch", "--batch"},
+        {"spsa.alpha", "--alpha"},
+        {"spsa.gamma", "--gamma"},
+        {"spsa.A", "--a-ratio"},
+    };
+    return options;
+}
+
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
-                           const std::vector<std::string>& free_keys) {
+                           const std::vector<std::string>& free_keys,
+                           const SettingOptions& options) {
     const std::string path = dir + "/settings.json";
     const nlohmann::json before = read_json_object(path);
     if (now.contains("format") && before.value("format", nlohmann::json()) != now["format"])
@@ -63,19 +98,40 @@ void check_resume_settings(const std::string& dir, const nlohmann::json& now,
     auto is_free = [&](const std::string& key) {
         return std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end();
     };
+    auto option_of = [&](const std::string& key) -> const std::string* {
+        for (const auto& [k, option] : options)
+            if (k == key) return &option;
+        return nullptr;
+    };
+    // The setting that differs, named by its option, inside nested objects when they name theirs.
+    auto refuse = [&](std::string key, const nlohmann::json* was, const nlohmann::json* is) {
+        while (was && is && was->is_object() && is->is_object()) {
+            std::string inner;
+            for (const auto& [k, v] : is->items())
+                if (!was->contains(k) || (*was)[k] != v) inner = k;
+            for (const auto& [k, v] : was->items())
+                if (inner.empty() && !is->contains(k)) inner = k;
+            if (inner.empty() || !option_of(key + "." + inner)) break;
+            key += "." + inner;
+            was = was->contains(inner) ? &(*was)[inner] : nullptr;
+            is = is->contains(inner) ? &(*is)[inner] : nullptr;
+        }
+        const std::string* option = option_of(key);
+        throw RunFolderError(
+            path +
+            ": cannot resume with other settings: " + (option ? *option : "setting '" + key + "'") +
+            " was " + (was ? was->dump() : "absent") + ", now " + (is ? is->dump() : "absent") +
+            (option ? " (settings key '" + key + "')" : ""));
+    };
     for (const auto& [key, value] : now.items()) {
         if (is_free(key)) continue;
         if (!before.contains(key) || before[key] != value)
-            throw RunFolderError(path + ": cannot resume: setting '" + key + "' was " +
-                                 (before.contains(key) ? before[key].dump() : "absent") + ", now " +
-                                 value.dump());
+            refuse(key, before.contains(key) ? &before[key] : nullptr, &value);
     }
     // A setting written only when used (series, table adjudication, a shuffled suite...) that
     // this run does not use.
     for (const auto& [key, value] : before.items())
-        if (!is_free(key) && !now.contains(key))
-            throw RunFolderError(path + ": cannot resume: setting '" + key + "' was " +
-                                 value.dump() + ", now absent");
+        if (!is_free(key) && !now.contains(key)) refuse(key, &value, nullptr);
 }
 
 RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {

@@ -75,10 +75,18 @@ private:
     bool broken_ = false; // a write failed: nothing more is appended
 };
 
+// The user's option behind each settings key, for messages: {"games", "--games"}; a key of a
+// nested object as "outer.inner" ({"spsa.batch", "--batch"}).
+using SettingOptions = std::vector<std::pair<std::string, std::string>>;
+// The options behind the keys of a game run's settings.json (settings_json() in match/driver.h,
+// with tournament and SPSA keys).
+const SettingOptions& run_setting_options();
+
 // Checks DIR/settings.json against `now`: the same "format" (the same kind of run and version),
 // and the same value for every key but `free_keys`. Throws RunFolderError naming the file and
-// the setting.
+// the user's option that differs (by `options`; the settings key when it has none).
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
-                           const std::vector<std::string>& free_keys);
+                           const std::vector<std::string>& free_keys,
+                           const SettingOptions& options = run_setting_options());
 
 } // namespace fanorona

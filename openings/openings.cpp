@@ -1,9 +1,9 @@
 #include "openings/openings.h"
 
-#include <fstream>
 #include <sstream>
 #include <unordered_set>
 
+#include "common/files.h"
 #include "common/rng.h"
 #include "core/notation.h"
 #include "core/playout.h"
@@ -117,11 +117,13 @@ std::vector<Opening> parse_opening_suite(const std::string& text, const Rules& r
 }
 
 std::vector<Opening> read_opening_file(const std::string& path, const Rules& rules) {
-    std::ifstream in(path);
-    if (!in) throw OpeningError(path + ": cannot open the openings file");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parse_opening_suite(buffer.str(), rules, path);
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const FileError&) {
+        throw OpeningError(path + ": cannot open the openings file");
+    }
+    return parse_opening_suite(text, rules, path);
 }
 
 std::vector<Opening> load_openings(const OpeningSpec& spec, const Rules& rules, std::uint64_t pairs,

@@ -13,6 +13,29 @@
 
 namespace fanorona::test {
 
+// A position no game reaches (one side only, more pieces than the start gives), for tests of the
+// evaluation terms alone: the position string's board (up to 9 files) and side to move, built
+// from its pieces past the position validation, which Position::from_string applies.
+inline Position unchecked_position(const std::string& text, Variant v) {
+    const Geometry& g = geometry(v);
+    Bitboard white = 0, black = 0;
+    int x = 0, y = g.height - 1;
+    std::size_t i = 0;
+    for (; i < text.size() && text[i] != ' '; ++i) {
+        const char c = text[i];
+        if (c == '/') {
+            x = 0, --y;
+        } else if (c >= '1' && c <= '9') {
+            x += c - '0';
+        } else {
+            (c == 'W' ? white : black) |= bit(g.square(x, y));
+            ++x;
+        }
+    }
+    const Color side = text.substr(i + 1, 1) == "b" ? Color::Black : Color::White;
+    return Position::from_pieces(v, white, black, side);
+}
+
 // The position string with White on the points `white` and Black on `black` (space-separated
 // names such as "c3 e3"), `side` to move ('w' or 'b'), then `counters` if not empty (for example
 // "0 3": turns since capture, turn number).

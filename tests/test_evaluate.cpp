@@ -14,6 +14,7 @@
 #include "core/playout.h"
 #include "core/search.h"
 #include "core/weights.h"
+#include "tests/rules_helpers.h"
 
 using namespace fanorona;
 
@@ -146,17 +147,19 @@ TEST_CASE("The terms mean what they say", "[evaluate]") {
     CHECK(game_phase(q) == 5 * kPhaseScale / 44);
 
     // Strong points: a1 is strong, b1 is not.
-    const Position strong = Position::from_string("9/9/9/9/W8 w", Variant::Tsivy);
+    const Position strong = test::unchecked_position("9/9/9/9/W8 w", Variant::Tsivy);
     CHECK(raw_term(Position::from_string("9/9/9/9/W7B w", Variant::Tsivy), term_id("strong")) == 0);
     CHECK(raw_term(strong, term_id("strong")) == 1);
-    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), term_id("strong")) == 0);
-    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), term_id("centre")) == 1);
+    CHECK(raw_term(test::unchecked_position("9/9/9/9/1W7 w", Variant::Tsivy), term_id("strong")) ==
+          0);
+    CHECK(raw_term(test::unchecked_position("9/9/4W4/9/9 w", Variant::Tsivy), term_id("centre")) ==
+          1);
     // Mobility: a corner piece on a strong point has three lines, b1 has three (no diagonals).
     CHECK(raw_term(strong, term_id("mobility")) == 3);
-    CHECK(raw_term(Position::from_string("9/9/9/9/1W7 w", Variant::Tsivy), term_id("mobility")) ==
-          3);
-    CHECK(raw_term(Position::from_string("9/9/4W4/9/9 w", Variant::Tsivy), term_id("mobility")) ==
-          8);
+    CHECK(raw_term(test::unchecked_position("9/9/9/9/1W7 w", Variant::Tsivy),
+                   term_id("mobility")) == 3);
+    CHECK(raw_term(test::unchecked_position("9/9/4W4/9/9 w", Variant::Tsivy),
+                   term_id("mobility")) == 8);
 }
 
 TEST_CASE("The mop-up and stall terms of lopsided endings", "[evaluate]") {
@@ -206,8 +209,8 @@ TEST_CASE("The largest weights allowed keep every score below the win scores", "
     const Rules rules;
     const Position positions[] = {
         Position::start(Variant::Tsivy),
-        Position::from_string("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B w", Variant::Tsivy),
-        Position::from_string("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B b", Variant::Tsivy),
+        test::unchecked_position("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B w", Variant::Tsivy),
+        test::unchecked_position("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B b", Variant::Tsivy),
     };
     int clamped = 0;
     for (const std::int32_t sign : {1, -1}) {
@@ -330,7 +333,7 @@ TEST_CASE("The largest pattern weights keep the score inside the clamp", "[evalu
         std::fill(p->values.begin(), p->values.end(), sign * kMaxWeight);
         w.patterns = std::move(p);
         const Position pos =
-            Position::from_string("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B w", Variant::Tsivy);
+            test::unchecked_position("WWWWWWWWW/WWWWWWWWW/WWWW1WWWW/9/8B w", Variant::Tsivy);
         const int e = evaluate(pos, Rules{}, w);
         CHECK(e == sign * limit);
         Features f;

@@ -299,7 +299,8 @@ TEST_CASE("a resume refuses a folder whose files disagree: it names the file and
                     .status == 0);
         fs::copy_file(other + "/settings.json", dir + "/settings.json",
                       fs::copy_options::overwrite_existing);
-        expect_refused(resume, dir, {dir + "/settings.json: cannot resume: setting 'seed' was 8"});
+        expect_refused(resume, dir,
+                       {dir + "/settings.json: cannot resume with other settings: --seed was 8"});
     }
     SECTION("settings.json of a tournament") {
         const std::string dir = partial_selfplay("rf_tournament_settings");
@@ -307,8 +308,8 @@ TEST_CASE("a resume refuses a folder whose files disagree: it names the file and
                       fs::copy_options::overwrite_existing);
         // (no exploration, as in the tournament: 'kind' is then the first setting to differ)
         expect_refused(resume + " --epsilon 0 --explore-turns 0", dir,
-                       {dir + "/settings.json: cannot resume: setting 'kind' was \"tournament\", "
-                              "now \"selfplay\""});
+                       {dir + "/settings.json: cannot resume with other settings: setting 'kind' "
+                              "was \"tournament\", now \"selfplay\""});
     }
     SECTION("a duplicated game") {
         const std::string dir = partial_selfplay("rf_duplicate");

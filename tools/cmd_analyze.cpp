@@ -8,12 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/memory.h"
 #include "common/text.h"
 #include "core/notation.h"
 #include "core/replay.h"
+#include "engine/protocol_server.h"
 #include "tools/commands.h"
 #include "tools/options.h"
-#include "engine/protocol_server.h"
 
 namespace fanorona::cli {
 
@@ -43,10 +44,18 @@ void run_analyze(const AnalyzeOptions& o) {
     } catch (const ReplayError& e) {
         throw std::invalid_argument("--moves: " + std::string(e.what()));
     }
+    if (const Outcome end = game.outcome(); end.over())
+        throw std::invalid_argument(std::string(o.moves.find_first_not_of(" \t") != std::string::npos ? "--moves" : "--fen") +
+                                    ": the game is over there (" +
+                                    std::string(end_reason_name(end.reason)) + ", " +
+                                    std::string(result_name(end.result)) + "): nothing to analyse");
     EngineSpec spec;
     o.engine.apply(spec);
-    spec.check_rules(rules);
-    Searcher searcher(spec.hash_mb);
+    o.engine.check_rules(spec, rules);
+    std::unique_ptr<Searcher> owned;
+    allocate_for("--hash " + std::to_string(spec.hash_mb), std::uint64_t(spec.hash_mb) << 20,
+                 [&] { owned = std::make_unique<Searcher>(spec.hash_mb); });
+    Searcher& searcher = *owned;
     spec.configure(searcher);
     const SearchLimits limits = spec.search_limits();
     if (!o.json)

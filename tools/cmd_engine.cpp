@@ -3,9 +3,10 @@
 #include <iostream>
 #include <memory>
 
+#include "common/memory.h"
+#include "engine/protocol_server.h"
 #include "tools/commands.h"
 #include "tools/options.h"
-#include "engine/protocol_server.h"
 
 namespace fanorona::cli {
 
@@ -22,8 +23,11 @@ void add_engine_command(CLI::App& app) {
         // Reading std::cin must not flush std::cout from the reading thread while the search
         // thread writes (torn or doubled lines): every line goes out through one locked write.
         std::cin.tie(nullptr);
-        EngineProtocol protocol(std::cin, std::cout, spec);
-        protocol.run();
+        std::unique_ptr<EngineProtocol> protocol;
+        allocate_for(
+            "--hash " + std::to_string(spec.hash_mb), std::uint64_t(spec.hash_mb) << 20,
+            [&] { protocol = std::make_unique<EngineProtocol>(std::cin, std::cout, spec); });
+        protocol->run();
     });
 }
 

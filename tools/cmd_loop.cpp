@@ -42,6 +42,7 @@ void run(LoopOptions& o) {
     LoopConfig& c = o.config;
     c.rules = o.board.make_rules();
     o.engine.apply(c.engine);
+    o.engine.check_rules(c.engine, c.rules);
     if (!o.sprt.empty()) c.sprt = stats::SprtConfig::parse(o.sprt);
     install_interrupt_handlers();
     const nlohmann::json history =

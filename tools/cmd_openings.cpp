@@ -202,8 +202,8 @@ void add_openings_command(CLI::App& app) {
                   "With --book: instead of games, take every distinct position after --turns "
                   "turns from the start position, score each with a search of --depth, and keep "
                   "those within --balanced-cp");
-    o->board.add_to(*cmd); // --variant and --rules, for --by-search (games files name theirs)
-    cmd->remove_option(cmd->get_option("--fen"));
+    // --variant and --rules, for --by-search (games files name theirs)
+    o->board.add_to(*cmd, false);
     cmd->add_option("--depth", o->depth, "With --by-search: search depth per position")
         ->check(CLI::Range(1, 30))
         ->capture_default_str();

@@ -41,6 +41,7 @@ void run(SelfplayOptions& o) {
     c.rules = o.board.make_rules();
     EngineSpec spec;
     o.engine.apply(spec);
+    o.engine.check_rules(spec, c.rules);
     c.players = {spec};
     o.run_options.apply(c);
     c.log_positions = !o.no_positions;

@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/files.h"
+#include "common/memory.h"
 #include "core/notation.h"
 #include "core/solve.h"
+#include "core/solve_graph.h"
 #include "tables/tablebase.h"
 #include "tools/commands.h"
 #include "tools/options.h"
@@ -38,7 +40,21 @@ void run_solve(const SolveOptions& o) {
         throw std::invalid_argument("--rules: the solver handles the standard rules only");
     const Position root = o.board.make_position();
     const Rules rules{root.variant()};
-    Solver solver(std::size_t(o.hash_mb));
+    // Everything that can fail before the long work: the output file, then the memory.
+    if (!o.json.empty()) {
+        try {
+            check_writable(o.json);
+        } catch (const FileError& e) {
+            throw std::invalid_argument("--json-out: " + std::string(e.what()));
+        }
+    }
+    if (o.graph > 0)
+        check_memory("--graph " + std::to_string(o.graph),
+                     std::uint64_t(o.graph) * kGraphBytesPerPosition);
+    std::unique_ptr<Solver> owned;
+    allocate_for("--hash " + std::to_string(o.hash_mb), std::uint64_t(o.hash_mb) << 20,
+                 [&] { owned = std::make_unique<Solver>(std::size_t(o.hash_mb)); });
+    Solver& solver = *owned;
     if (o.graph >= 0) solver.set_graph_limit(std::size_t(o.graph));
     std::string tables_note = "none (searched to the end)";
     if (!o.tables.empty()) {
@@ -56,9 +72,13 @@ void run_solve(const SolveOptions& o) {
                       std::to_string(tb->max_pieces(root.variant())) + " pieces)";
         solver.set_tables(tb);
     }
-    std::printf("position %s (%s, standard rules, endless play a draw)\ntables %s\n",
-                root.to_string().c_str(), std::string(variant_name(root.variant())).c_str(),
-                tables_note.c_str());
+    // --quiet: the summary line only.
+    const auto say = [&o](const char* format, auto... args) {
+        if (!o.quiet) std::printf(format, args...);
+    };
+    say("position %s (%s, standard rules, endless play a draw)\ntables %s\n",
+        root.to_string().c_str(), std::string(variant_name(root.variant())).c_str(),
+        tables_note.c_str());
     std::fflush(stdout);
     const auto progress = [&](const SolveProgress& p) {
         if (o.quiet) return;
@@ -72,12 +92,12 @@ void run_solve(const SolveOptions& o) {
     const std::string side = color_name(root.side_to_move());
 
     nlohmann::json jmoves = nlohmann::json::array();
-    std::printf("value %s for %s (the side to move)%s\n", value_text(r.value).c_str(), side.c_str(),
-                r.complete ? "" : " (budget reached: not proven)");
-    std::printf("first moves (value for %s):\n", side.c_str());
+    say("value %s for %s (the side to move)%s\n", value_text(r.value).c_str(), side.c_str(),
+        r.complete ? "" : " (budget reached: not proven)");
+    say("first moves (value for %s):\n", side.c_str());
     for (const SolvedMove& m : r.moves) {
         const std::string text = move_to_string(root, rules, m.move);
-        std::printf("  %-24s %s\n", text.c_str(), value_text(m.value).c_str());
+        say("  %-24s %s\n", text.c_str(), value_text(m.value).c_str());
         jmoves.push_back({{"move", text},
                           {"value", m.value.exact() ? value_text(m.value) : "unknown"},
                           {"lower", m.value.lo},
@@ -93,21 +113,27 @@ void run_solve(const SolveOptions& o) {
         p.make_move(m);
     }
     if (r.complete)
-        std::printf("line %s (%s; its own proofs: %llu nodes, %.3f s)\n",
-                    line_text.empty() ? "-" : line_text.c_str(),
-                    std::string(line_end_name(r.line_end)).c_str(),
-                    (unsigned long long)r.line_nodes, r.line_seconds);
+        say("line %s (%s; its own proofs: %llu nodes, %.3f s)\n",
+            line_text.empty() ? "-" : line_text.c_str(),
+            std::string(line_end_name(r.line_end)).c_str(), (unsigned long long)r.line_nodes,
+            r.line_seconds);
     if (r.graph)
-        std::printf("method graph (%zu positions enumerated and solved by retrograde analysis)\n",
-                    r.graph_positions);
+        say("method graph (%zu positions enumerated and solved by retrograde analysis)\n",
+            r.graph_positions);
     else
-        std::printf("method search (iterative deepening to depth %d, %llu graphs solved whole "
-                    "inside)\n",
-                    r.depth, (unsigned long long)r.graphs);
-    std::printf("nodes %llu time %.3f s nps %.0f depth %d table hits %llu\n",
-                (unsigned long long)r.nodes, r.seconds, nps, r.depth,
-                (unsigned long long)r.table_hits);
-    if (o.json.empty()) return;
+        say("method search (iterative deepening to depth %d, %llu graphs solved whole inside)\n",
+            r.depth, (unsigned long long)r.graphs);
+    say("nodes %llu time %.3f s nps %.0f depth %d table hits %llu\n", (unsigned long long)r.nodes,
+        r.seconds, nps, r.depth, (unsigned long long)r.table_hits);
+    const auto summary = [&](const std::string& json_note) {
+        std::printf("solve: value=%s lower=%d upper=%d complete=%d nodes=%llu seconds=%.3f%s\n",
+                    r.complete ? value_text(r.value).c_str() : "unknown", r.value.lo, r.value.hi,
+                    int(r.complete), (unsigned long long)r.nodes, r.seconds, json_note.c_str());
+    };
+    if (o.json.empty()) {
+        if (o.quiet) summary("");
+        return;
+    }
     const nlohmann::json j = {
         {"position", root.to_string()},
         {"variant", variant_name(root.variant())},
@@ -133,9 +159,7 @@ void run_solve(const SolveOptions& o) {
         {"max_nodes", o.max_nodes},
         {"max_seconds", o.max_seconds}};
     write_file_atomically(o.json, j.dump(1) + "\n");
-    std::printf("solve: value=%s lower=%d upper=%d complete=%d nodes=%llu seconds=%.3f json=%s\n",
-                r.complete ? value_text(r.value).c_str() : "unknown", r.value.lo, r.value.hi,
-                int(r.complete), (unsigned long long)r.nodes, r.seconds, o.json.c_str());
+    summary(" json=" + o.json);
 }
 
 } // namespace
@@ -168,7 +192,9 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("--json-out", o->json,
                     "Also write the result as JSON to this file (a summary line on stdout)");
     add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");
-    cmd->add_flag("--quiet", o->quiet, "No progress lines on stderr");
+    cmd->add_flag("--quiet", o->quiet,
+                  "No progress lines on stderr, and only the summary line 'solve: value=...' on "
+                  "stdout");
     cmd->footer(
         "Values follow Schadd et al., 'Best Play in Fanorona Leads to Draw': standard rules, no "
         "no-capture limit, and endless play (a repeated position) a draw; the endgame tables' "

@@ -38,6 +38,7 @@ void run(SpsaOptions& o) {
     o.params.insert(o.params.end(), old, fixed.end());
     fixed.erase(old, fixed.end());
     o.engine.apply(c.base);
+    o.engine.check_rules(c.base, c.run.rules);
     c.base.name = "base";
     for (const std::string& p : o.params) c.params.push_back(SpsaParam::parse(p, c.base));
     const std::uint64_t per_iteration = 2 * c.batch;

@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "cluster/cluster.h"
@@ -67,6 +68,9 @@ int run_command(int argc, char** argv) {
                             "' (run 'fanorona --help' for the commands)");
         }
         return fail(e.what());
+    } catch (const std::bad_alloc&) {
+        // Allocations an option sizes name it (common/memory.h); this is any other.
+        return fail("out of memory (too large a --hash, --threads or input for this machine?)");
     } catch (const std::exception& e) {
         return fail(e.what());
     } catch (...) {

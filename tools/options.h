@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/memory.h"
 #include "core/position.h"
 #include "engine/engine_spec.h"
 #include "match/driver.h"
@@ -49,6 +50,7 @@ struct BoardOptions {
     std::string variant = "tsivy";
     std::string rules = "standard";
     std::string fen;
+    CLI::Option* fen_option = nullptr; // tells `--fen ""` (an error) from no --fen
 
     // Adds --variant and --rules, and --fen unless the command starts its games from openings.
     void add_to(CLI::App& cmd, bool with_fen = true);
@@ -76,7 +78,7 @@ inline void BoardOptions::add_to(CLI::App& cmd, bool with_fen) {
         ->check(CLI::IsMember({"standard", "firstturn", "vela"}))
         ->capture_default_str();
     if (!with_fen) return;
-    cmd.add_option("--fen", fen,
+    fen_option = cmd.add_option("--fen", fen,
                    "Start from this position string (default: the start position): ranks from "
                    "the top down separated by '/', W and B for pieces, a digit for a run of empty "
                    "points, then w or b for the side to move, optionally followed by the turns "
@@ -93,7 +95,7 @@ inline Rules BoardOptions::make_rules() const {
 
 inline Position BoardOptions::make_position() const {
     const Variant v = *parse_variant(variant);
-    if (fen.empty()) return Position::start(v);
+    if (fen.empty() && !(fen_option && fen_option->count() > 0)) return Position::start(v);
     try {
         return Position::from_string(fen, v);
     } catch (const std::invalid_argument& e) {
@@ -114,8 +116,12 @@ struct EngineOptions {
     std::vector<std::string> params;
 
     void add_to(CLI::App& cmd, bool with_limits = true);
-    // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why".
+    // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why" (--hash
+    // beyond the machine's memory too).
     void apply(EngineSpec& spec) const;
+    // Refuses --tables under `rules` the tables do not serve, naming the options (the spec's own
+    // check_rules names the engine, and the default name "fanorona" read "fanorona: fanorona:").
+    void check_rules(const EngineSpec& spec, const Rules& rules) const;
 };
 
 inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
@@ -184,6 +190,14 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
         set("--param", p.substr(0, eq).c_str(), p.substr(eq + 1));
     }
     spec.validate();
+    if (!hash.empty()) check_memory("--hash " + hash, std::uint64_t(spec.hash_mb) << 20);
+}
+
+inline void EngineOptions::check_rules(const EngineSpec& spec, const Rules& rules) const {
+    if (spec.kind == EngineSpec::Kind::Engine && spec.tables && !spec.tables->serve(rules))
+        throw std::invalid_argument("--tables " + tables + ": endgame tables serve the standard "
+                                    "rules (with their no-capture limit, or none) only, not --rules " +
+                                    std::string(ruleset_name(rules.ruleset)));
 }
 
 } // namespace fanorona::cli

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "common/append_file.h"
 #include "common/files.h"
+#include "match/run_folder.h"
 #include "match/tournament.h"
 #include "records/params_file.h"
 #include "stats/stats_json.h"
@@ -213,8 +215,8 @@ SpsaShape SpsaConfig::shape() const {
     SpsaShape s;
     s.alpha = alpha;
     s.gamma = gamma;
-    s.pairs = pairs;
-    s.A = a_ratio * double(pairs);
+    s.pairs = schedule_pairs ? schedule_pairs : pairs;
+    s.A = a_ratio * double(s.pairs);
     return s;
 }
 
@@ -246,8 +248,18 @@ EngineSpec spsa_engine(const EngineSpec& base, const std::vector<SpsaParam>& par
     return e;
 }
 
-SpsaResult run_spsa(const SpsaConfig& c) {
-    c.validate();
+SpsaResult run_spsa(const SpsaConfig& given) {
+    given.validate();
+    SpsaConfig c = given;
+    // A resume keeps the schedule the run began with (its gains decided the games played).
+    const std::string settings_path = RunFolder::settings_path(c.run.out_dir);
+    if (c.run.resume && c.schedule_pairs == 0 && std::filesystem::exists(settings_path)) {
+        const Json before = Json::parse(read_text_file(settings_path), nullptr, false);
+        if (before.is_object() && before.contains("spsa") && before["spsa"].is_object() &&
+            before["spsa"].contains("pairs") && before["spsa"]["pairs"].is_number_unsigned() &&
+            before["spsa"]["pairs"].get<std::uint64_t>() > 0)
+            c.schedule_pairs = before["spsa"]["pairs"].get<std::uint64_t>();
+    }
     SpsaObserver observer(c);
     RunConfig run = c.run;
     run.kind = "spsa";
@@ -261,7 +273,7 @@ SpsaResult run_spsa(const SpsaConfig& c) {
     for (const SpsaParam& p : c.params) specs.push_back(p.to_string());
     run.extra_settings["spsa"] = {{"base", c.base.description()},
                                   {"params", specs},
-                                  {"pairs", c.pairs},
+                                  {"pairs", shape.pairs},
                                   {"batch", c.batch},
                                   {"alpha", c.alpha},
                                   {"gamma", c.gamma},

@@ -31,7 +31,11 @@ struct SpsaConfig {
     std::uint64_t batch = 4;    // game pairs per iteration (one perturbation, one update)
     double alpha = 0.602;
     double gamma = 0.101;
-    double a_ratio = 0.1;           // A = a_ratio * pairs
+    double a_ratio = 0.1; // A = a_ratio * schedule pairs
+    // The pairs the gains are planned for (0: `pairs`). A resumed run keeps its first run's
+    // (settings.json's spsa.pairs), so --resume with more --games goes on past the planned end
+    // with the same gains instead of changing those of the games already played.
+    std::uint64_t schedule_pairs = 0;
     std::uint64_t verify_games = 0; // afterwards: tuned against start, this many games (0: none)
 
     SpsaConfig();

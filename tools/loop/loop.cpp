@@ -65,6 +65,38 @@ Json loop_settings(const LoopConfig& c) {
     return s;
 }
 
+// The user's option behind each key of loop_settings, for a refused --resume.
+const SettingOptions& loop_setting_options() {
+    static const SettingOptions options = {
+        {"variant", "--variant"},
+        {"rules", "--rules"},
+        {"iterations", "--iterations"},
+        {"games", "--games"},
+        {"engine", "the engine options (--weights, --depth, --nodes, --movetime, --hash, --tables, "
+                   "--params, --param)"},
+        {"start_weights_fingerprint", "the start weights (--weights, or its file changed since)"},
+        {"verify_games", "--verify-games"},
+        {"final_games", "--final-games"},
+        {"sprt", "--sprt"},
+        {"accept_los", "--accept-los"},
+        {"window", "--window"},
+        {"selfplay_openings", "--openings"},
+        {"match_openings", "--match-openings"},
+        {"epsilon", "--epsilon"},
+        {"explore_turns", "--explore-turns"},
+        {"optimizer", "--optimizer"},
+        {"l2", "--l2"},
+        {"seed", "--seed"},
+        {"patterns", "--patterns"},
+        {"spsa_params", "--spsa-param"},
+        {"spsa_games", "--spsa-games"},
+        {"spsa_batch", "--spsa-batch"},
+        {"spsa_nodes", "--spsa-nodes"},
+        {"final_movetime_ms", "--final-movetime"},
+    };
+    return options;
+}
+
 // The loop's engine with other weights and another name.
 EngineSpec engine_with(const LoopConfig& c, const NamedWeights& w, const std::string& name) {
     EngineSpec e = c.engine;
@@ -275,7 +307,16 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
         if (!c.resume)
             throw std::runtime_error(c.out_dir + " already holds a loop: use --resume to continue "
                                                  "it, or choose another --out folder");
-        check_resume_settings(c.out_dir, settings, {"iterations"});
+        check_resume_settings(c.out_dir, settings, {"iterations"}, loop_setting_options());
+        // Iterations may only grow: fewer would drop finished iterations from the history.
+        const Json before = Json::parse(read_text_file(settings_path));
+        const int was = before.value("iterations", 0);
+        if (c.iterations < was)
+            throw std::invalid_argument(
+                "--iterations " + std::to_string(c.iterations) + ": " + c.out_dir +
+                " holds a loop of " + std::to_string(was) +
+                " iterations; a resume may add iterations, never remove them (give --iterations " +
+                std::to_string(was) + " or more)");
     }
     write_file_atomically(settings_path, settings.dump(2) + "\n");
 
