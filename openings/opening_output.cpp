@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "records/formats.h"
+
 namespace fanorona {
 
 namespace {
@@ -95,7 +97,7 @@ std::string hash_hex(Key hash) {
 
 nlohmann::ordered_json opening_tree_json(const OpeningTree& tree, const OpeningView& view) {
     nlohmann::ordered_json j;
-    j["format"] = "fanorona-openings 1";
+    j["format"] = kOpeningsFormat;
     j["variant"] = std::string(variant_name(tree.rules().variant));
     j["rules"] = std::string(ruleset_name(tree.rules().ruleset));
     j["plies"] = tree.plies();

@@ -7,6 +7,7 @@
 
 #include "common/files.h"
 #include "core/weights.h"
+#include "records/formats.h"
 #include "tuner/tune.h"
 
 namespace fanorona {
@@ -95,7 +96,7 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
         changed.push_back({{"name", w.name}, {"start", w.start}, {"final", w.final}});
     const double rows = double(r.train_positions + r.validation_positions);
     nlohmann::ordered_json j = {
-        {"format", "fanorona-tune 1"},
+        {"format", kTuneFormat},
         {"data", r.files},
         {"variant", variant_name(r.rules.variant)},
         {"rules", ruleset_name(r.rules.ruleset)},

@@ -13,6 +13,7 @@
 #include "match/selfplay.h"
 #include "match/tournament.h"
 #include "openings/search_book.h"
+#include "records/formats.h"
 #include "records/weights_file.h"
 #include "records/weights_fingerprint.h"
 #include "stats/elo.h"
@@ -35,7 +36,7 @@ struct NamedWeights {
 };
 
 Json loop_settings(const LoopConfig& c) {
-    Json s = {{"format", "fanorona-loop-settings 2"},
+    Json s = {{"format", kLoopSettingsFormat},
               {"variant", variant_name(c.rules.variant)},
               {"rules", ruleset_name(c.rules.ruleset)},
               {"iterations", c.iterations},

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/weights.h"
+#include "records/formats.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
@@ -113,6 +114,7 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
         return out + notes.problem(in.tune + ": no tune.json or loss.csv there") + "</section>\n";
     const auto j = read_json(json_path, notes, out);
     if (j) {
+        check_format(*j, json_path, kTuneFormat, notes, out);
         out += "<table class=\"summary\" id=\"tune-summary\">";
         out += "<tr><th>data</th><td>" + esc(j->contains("data") ? (*j)["data"].dump() : "") +
                " (" + esc(string_at(*j, "variant")) + ", " + esc(string_at(*j, "rules")) +

@@ -7,6 +7,7 @@
 #include "core/bench.h"
 #include "core/timeman.h"
 #include "engine/protocol_client.h"
+#include "records/formats.h"
 
 namespace fanorona {
 
@@ -110,7 +111,7 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
 }
 
 nlohmann::json time_use_json(const TimeUseConfig& config, const std::vector<TimeUseRow>& rows) {
-    nlohmann::json j = {{"format", "fanorona-timeuse 1"},
+    nlohmann::json j = {{"format", kTimeuseFormat},
                         {"engine", config.argv},
                         {"variant", std::string(variant_name(config.rules.variant))},
                         {"rules", std::string(ruleset_name(config.rules.ruleset))},
