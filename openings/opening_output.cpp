@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "records/formats.h"
+#include "records/rules_json.h"
 
 namespace fanorona {
 
@@ -98,8 +99,7 @@ std::string hash_hex(Key hash) {
 nlohmann::ordered_json opening_tree_json(const OpeningTree& tree, const OpeningView& view) {
     nlohmann::ordered_json j;
     j["format"] = kOpeningsFormat;
-    j["variant"] = std::string(variant_name(tree.rules().variant));
-    j["rules"] = std::string(ruleset_name(tree.rules().ruleset));
+    put_rules(j, tree.rules());
     j["plies"] = tree.plies();
     j["min_games"] = view.min_games;
     j["games"] = tree.games();

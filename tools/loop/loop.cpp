@@ -14,6 +14,7 @@
 #include "match/tournament.h"
 #include "openings/search_book.h"
 #include "records/formats.h"
+#include "records/rules_json.h"
 #include "records/weights_file.h"
 #include "records/weights_fingerprint.h"
 #include "stats/elo.h"
@@ -37,8 +38,6 @@ struct NamedWeights {
 
 Json loop_settings(const LoopConfig& c) {
     Json s = {{"format", kLoopSettingsFormat},
-              {"variant", variant_name(c.rules.variant)},
-              {"rules", ruleset_name(c.rules.ruleset)},
               {"iterations", c.iterations},
               {"games", c.games},
               {"engine", c.engine.description()},
@@ -55,6 +54,7 @@ Json loop_settings(const LoopConfig& c) {
               {"optimizer", c.optimizer},
               {"l2", c.l2},
               {"seed", c.seed}};
+    put_rules(s, c.rules);
     if (c.patterns) s["patterns"] = true; // absent when off: older loop folders still resume
     if (!c.spsa_params.empty()) {         // likewise
         s["spsa_params"] = c.spsa_params;
