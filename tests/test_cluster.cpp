@@ -294,7 +294,7 @@ TEST_CASE("a tournament with pattern weights under mpirun writes the files of on
     same_files(v1, v2, {"games.tsv", "results.txt"});
 
     // Openings scored on every rank with the pattern weights (the openings job's weights).
-    const std::string o = " --by-search --plies 2 --depth 3 --threads 1 --weights " + weights + " ";
+    const std::string o = " --by-search --turns 2 --depth 3 --threads 1 --weights " + weights + " ";
     const std::string o1 = fresh_dir("mpi_pat_open_one"), o2 = fresh_dir("mpi_pat_open_two");
     REQUIRE(run_cli("openings" + o + "--book " + o1 + "/book.txt --out " + o1).status == 0);
     const Run ro = run_mpi(2, "openings" + o + "--book " + o2 + "/book.txt --out " + o2);
