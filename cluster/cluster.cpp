@@ -24,6 +24,8 @@
 #include "cluster/job.h"
 #include "common/fork_join.h"
 #include "core/notation.h"
+#include "records/rules_json.h"
+#include "records/weights_json.h"
 #endif
 
 namespace fanorona::cluster {
@@ -265,30 +267,24 @@ void work_on_games(const nlohmann::json& j, std::uint64_t job) {
     });
 }
 
-// What an openings job carries: the scoring settings and the move strings of every opening.
+// What an openings job carries: the scoring settings (the rules and weights in their one JSON
+// form, pattern weights included) and the move strings of every opening.
 nlohmann::json encode_scoring_job(const std::vector<ScoredOpening>& openings,
                                   const OpeningScoring& scoring) {
     nlohmann::json lines = nlohmann::json::array();
     for (const ScoredOpening& o : openings) lines.push_back(o.moves);
-    return {{"kind", "openings"},
-            {"variant", variant_name(scoring.rules.variant)},
-            {"rules", ruleset_name(scoring.rules.ruleset)},
-            {"weights", scoring.weights.values},
-            {"depth", scoring.depth},
-            {"hash", scoring.hash_mb},
-            {"threads", scoring.threads},
-            {"openings", lines}};
+    nlohmann::json j = {{"kind", "openings"},         {"weights", scoring.weights},
+                        {"depth", scoring.depth},     {"hash", scoring.hash_mb},
+                        {"threads", scoring.threads}, {"openings", lines}};
+    put_rules(j, scoring.rules);
+    return j;
 }
 
 // Scores the blocks of an openings job: [position u64][score i32][depth i32] per opening.
 void work_on_openings(const nlohmann::json& j, std::uint64_t job) {
     OpeningScoring scoring;
-    const auto variant = parse_variant(j.at("variant").get<std::string>());
-    const auto ruleset = parse_ruleset(j.at("rules").get<std::string>());
-    if (!variant || !ruleset) throw std::invalid_argument("job: unknown variant or rules");
-    scoring.rules.variant = *variant;
-    scoring.rules.ruleset = *ruleset;
-    scoring.weights.values = j.at("weights").get<decltype(scoring.weights.values)>();
+    scoring.rules = rules_from_json(j);
+    scoring.weights = j.at("weights").get<Weights>();
     scoring.depth = j.at("depth").get<int>();
     scoring.hash_mb = j.at("hash").get<std::size_t>();
     scoring.threads = j.at("threads").get<int>();

@@ -4,34 +4,14 @@
 #include <stdexcept>
 
 #include "core/notation.h"
+#include "engine/engine_spec_json.h"
+#include "records/rules_json.h"
 
 namespace fanorona {
 
 namespace {
 
 using Json = nlohmann::json;
-
-const char* kind_name(EngineSpec::Kind k) {
-    switch (k) {
-    case EngineSpec::Kind::Engine:
-        return "engine";
-    case EngineSpec::Kind::External:
-        return "external";
-    case EngineSpec::Kind::Random:
-        return "random";
-    case EngineSpec::Kind::Greedy:
-        return "greedy";
-    }
-    return "engine";
-}
-
-EngineSpec::Kind kind_of(const std::string& s) {
-    if (s == "engine") return EngineSpec::Kind::Engine;
-    if (s == "external") return EngineSpec::Kind::External;
-    if (s == "random") return EngineSpec::Kind::Random;
-    if (s == "greedy") return EngineSpec::Kind::Greedy;
-    throw std::invalid_argument("job: unknown engine kind '" + s + "'");
-}
 
 template <class T> void put(std::string& out, T v) {
     char b[sizeof(T)];
@@ -48,55 +28,6 @@ template <class T> T take(const std::string& in, std::size_t& at) {
 }
 
 } // namespace
-
-Json engine_spec_to_json(const EngineSpec& s) {
-    return {{"kind", kind_name(s.kind)},
-            {"name", s.name},
-            {"weights", s.weights.values},
-            {"weights_name", s.weights_name},
-            {"vela_weights", s.vela_weights ? Json(s.vela_weights->values) : Json()},
-            {"vela_weights_name", s.vela_weights_name},
-            {"depth", s.limits.depth},
-            {"nodes", s.limits.nodes},
-            {"movetime", s.limits.movetime_ms},
-            {"tc", {s.time_control.base_ms, s.time_control.inc_ms, s.time_control.margin_ms}},
-            {"hash", s.hash_mb},
-            {"params", s.params},
-            {"weight_values", s.weight_values},
-            {"argv", s.argv},
-            {"options", s.options},
-            {"timeout", s.timeout_ms},
-            {"startup", s.startup_timeout_ms},
-            {"tables", s.tables_dir}};
-}
-
-EngineSpec engine_spec_from_json(const Json& j) {
-    EngineSpec s;
-    s.kind = kind_of(j.at("kind").get<std::string>());
-    s.name = j.at("name").get<std::string>();
-    s.weights.values = j.at("weights").get<decltype(s.weights.values)>();
-    s.weights_name = j.at("weights_name").get<std::string>();
-    if (!j.at("vela_weights").is_null()) {
-        s.vela_weights = Weights{};
-        s.vela_weights->values = j.at("vela_weights").get<decltype(s.weights.values)>();
-    }
-    s.vela_weights_name = j.at("vela_weights_name").get<std::string>();
-    s.limits.depth = j.at("depth").get<int>();
-    s.limits.nodes = j.at("nodes").get<std::uint64_t>();
-    s.limits.movetime_ms = j.at("movetime").get<int>();
-    const auto tc = j.at("tc").get<std::vector<int>>();
-    if (tc.size() != 3) throw std::invalid_argument("job: tc needs three numbers");
-    s.time_control = {tc[0], tc[1], tc[2]};
-    s.hash_mb = j.at("hash").get<std::size_t>();
-    s.params = j.at("params").get<decltype(s.params)>();
-    s.weight_values = j.at("weight_values").get<decltype(s.weight_values)>();
-    s.argv = j.at("argv").get<decltype(s.argv)>();
-    s.options = j.at("options").get<decltype(s.options)>();
-    s.timeout_ms = j.at("timeout").get<int>();
-    s.startup_timeout_ms = j.at("startup").get<int>();
-    if (j.contains("tables")) s.set("tables", j.at("tables").get<std::string>());
-    return s;
-}
 
 namespace {
 
@@ -133,37 +64,32 @@ std::vector<Opening> decode_openings(const Json& lines, const Rules& rules) {
 Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
                 const std::vector<Opening>& vela_openings) {
     Json players = Json::array();
-    for (const EngineSpec& p : c.players) players.push_back(engine_spec_to_json(p));
+    for (const EngineSpec& p : c.players) players.push_back(Json(p));
     Rules vela_rules = c.rules;
     vela_rules.ruleset = RuleSet::Vela;
-    return {{"variant", variant_name(c.rules.variant)},
-            {"rules", ruleset_name(c.rules.ruleset)},
-            {"players", players},
-            {"pairing", int(c.pairing)},
-            {"games", c.games},
-            {"seed", c.seed},
-            {"adjudication",
-             {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns}},
-            {"adjudicate_tables", c.adjudication.tables_dir},
-            {"epsilon", c.exploration.epsilon},
-            {"explore_turns", c.exploration.turns},
-            {"log_positions", c.log_positions},
-            {"threads", c.threads},
-            {"vela_series", c.vela_series},
-            {"openings", encode_openings(openings, c.rules)},
-            {"vela_openings", encode_openings(vela_openings, vela_rules)}};
+    Json j = {{"players", players},
+              {"pairing", int(c.pairing)},
+              {"games", c.games},
+              {"seed", c.seed},
+              {"adjudication",
+               {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns}},
+              {"adjudicate_tables", c.adjudication.tables_dir},
+              {"epsilon", c.exploration.epsilon},
+              {"explore_turns", c.exploration.turns},
+              {"log_positions", c.log_positions},
+              {"threads", c.threads},
+              {"vela_series", c.vela_series},
+              {"openings", encode_openings(openings, c.rules)},
+              {"vela_openings", encode_openings(vela_openings, vela_rules)}};
+    put_rules(j, c.rules);
+    return j;
 }
 
 GamesJob decode_job(const Json& j) {
     GamesJob job;
     RunConfig& c = job.config;
-    const auto variant = parse_variant(j.at("variant").get<std::string>());
-    const auto ruleset = parse_ruleset(j.at("rules").get<std::string>());
-    if (!variant || !ruleset) throw std::invalid_argument("job: unknown variant or rules");
-    c.rules.variant = *variant;
-    c.rules.ruleset = *ruleset;
-    c.players.clear();
-    for (const Json& p : j.at("players")) c.players.push_back(engine_spec_from_json(p));
+    c.rules = rules_from_json(j);
+    c.players = j.at("players").get<std::vector<EngineSpec>>();
     c.pairing = Pairing(j.at("pairing").get<int>());
     c.games = j.at("games").get<std::uint64_t>();
     c.seed = j.at("seed").get<std::uint64_t>();

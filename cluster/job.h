@@ -1,7 +1,9 @@
 #pragma once
 // What travels between the ranks of an MPI job: a run's game-deciding settings with its engines
-// (weights as values) and openings, as JSON; and finished games, as bytes (the games-file line
-// and the 24-byte position records). Encoding then decoding gives back the same games.
+// (each in EngineSpec's one JSON form, engine/engine_spec_json.h: weights as values, pattern
+// weights and Vela weights included) and openings, as JSON; and finished games, as bytes (the
+// games-file line and the 24-byte position records). Encoding then decoding gives back the same
+// games.
 
 #include <cstdint>
 #include <string>
@@ -12,9 +14,6 @@
 #include "match/driver.h"
 
 namespace fanorona {
-
-nlohmann::json engine_spec_to_json(const EngineSpec& spec);
-EngineSpec engine_spec_from_json(const nlohmann::json& j); // throws on a malformed object
 
 // The run's settings that decide its games (folder, display and resume fields are not sent),
 // its openings (and a Vela series' Vela openings) as position and move strings, and the threads

@@ -11,6 +11,7 @@
 #include "match/batch_runner.h"
 #include "match/remote_link.h"
 #include "match/scheduled_games.h"
+#include "records/rules_json.h"
 #include "records/weights_fingerprint.h"
 
 namespace fanorona {
@@ -92,8 +93,6 @@ nlohmann::json settings_json(const RunConfig& c) {
     nlohmann::json j = {
         {"format", kRunSettingsFormat},
         {"kind", c.kind},
-        {"variant", variant_name(c.rules.variant)},
-        {"rules", ruleset_name(c.rules.ruleset)},
         {"players", players},
         {"weights_fingerprints", fingerprints},
         {"pairing", pairing_name(c.pairing)},
@@ -108,6 +107,7 @@ nlohmann::json settings_json(const RunConfig& c) {
         {"log_positions", c.log_positions},
         {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
     };
+    put_rules(j, c.rules);
     if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
     if (c.openings.shuffled) j["openings_order"] = "random"; // absent: file order, as before
     if (c.stage_games > 0) j["stage_games"] = c.stage_games;

@@ -11,10 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "match/run_folder.h"
-#include "match/schedule.h"
 #include "engine/engine_spec.h"
 #include "match/game_runner.h"
+#include "match/run_folder.h"
+#include "match/schedule.h"
+#include "records/formats.h"
 
 namespace fanorona {
 
@@ -65,8 +66,6 @@ struct RunConfig {
     // Throws std::invalid_argument with a one-line message naming the bad setting.
     void validate() const;
 };
-
-inline constexpr const char* kRunSettingsFormat = "fanorona-run-settings 1";
 
 // settings.json of a run: the format, the kind, and every field that decides the games.
 nlohmann::json settings_json(const RunConfig& config);

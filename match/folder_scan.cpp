@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/files.h"
+#include "records/formats.h"
 #include "records/position_log.h"
 
 namespace fanorona {
@@ -34,12 +35,11 @@ std::string read_file(const std::string& path) {
 void check_games_header_line(const std::string& line, const std::string& expected,
                              const std::string& where) {
     const auto w = words(line);
-    if (w.size() < 3 || w[0] != "#" || w[1] != "fanorona-games")
-        throw RunFolderError(where +
-                             ": header: not a games file (expected '# fanorona-games 1 "
-                             "...', found '" +
-                             line.substr(0, 60) + "')");
-    if (w[2] != "1" && w[2] != "2")
+    if (w.size() < 3 || w[0] != "#" || w[1] != kGamesFormatName)
+        throw RunFolderError(
+            where + ": header: not a games file (expected '# " + std::string(kGamesFormatName) +
+            " " + std::string(kGamesFormatVersion) + " ...', found '" + line.substr(0, 60) + "')");
+    if (w[2] != kGamesFormatVersion && w[2] != kGamesSeriesFormatVersion)
         throw RunFolderError(where + ": header: games file format version " + w[2] +
                              " (this build reads and writes versions 1 and 2)");
     if (line != expected)
@@ -94,7 +94,9 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
     if (line_no == 1) {
         throw RunFolderError(path + ":2: header: torn, and not this run's header");
     } else if (line_no == 0) {
-        throw RunFolderError(path + ":1: header: not a games file (no '# fanorona-games 1' line)");
+        throw RunFolderError(path + ":1: header: not a games file (no '# " +
+                             std::string(kGamesFormatName) + " " +
+                             std::string(kGamesFormatVersion) + "' line)");
     }
     return scan;
 }

@@ -11,8 +11,6 @@
 
 namespace fanorona {
 
-inline constexpr const char* kSelfplaySummaryFormat = "fanorona-selfplay-summary 1";
-
 // What a run did, for the summary and the caller.
 struct SelfplaySummary {
     std::uint64_t games = 0;      // games in the folder at the end

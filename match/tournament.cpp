@@ -8,6 +8,7 @@
 #include <set>
 
 #include "match/series_tally.h"
+#include "records/formats.h"
 
 #include "stats/elo.h"
 #include "stats/stats_json.h"
@@ -204,7 +205,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
     }
     run.live_path = c.live_path.empty() ? run.out_dir + "/live.jsonl" : c.live_path;
     run.summary_files = {"results.json", "results.txt"};
-    run.summary_format = "fanorona-tournament-results 1";
+    run.summary_format = kTournamentResultsFormat;
     TournamentObserver observer(c, names);
     const Standings& standings = observer.standings;
     TournamentResult result;
@@ -219,7 +220,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
         result.sprt = standings.sprt;
         result.table = stats::make_results_table(standings.results);
 
-        Json out = {{"format", "fanorona-tournament-results 1"},
+        Json out = {{"format", kTournamentResultsFormat},
                     {"games", result.games},
                     {"pairs", result.pairs},
                     {"scheduled_games", run.games},

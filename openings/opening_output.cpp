@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "records/formats.h"
+#include "records/rules_json.h"
+
 namespace fanorona {
 
 namespace {
@@ -95,9 +98,8 @@ std::string hash_hex(Key hash) {
 
 nlohmann::ordered_json opening_tree_json(const OpeningTree& tree, const OpeningView& view) {
     nlohmann::ordered_json j;
-    j["format"] = "fanorona-openings 1";
-    j["variant"] = std::string(variant_name(tree.rules().variant));
-    j["rules"] = std::string(ruleset_name(tree.rules().ruleset));
+    j["format"] = kOpeningsFormat;
+    put_rules(j, tree.rules());
     j["plies"] = tree.plies();
     j["min_games"] = view.min_games;
     j["games"] = tree.games();

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/replay.h"
+#include "records/formats.h"
 
 namespace fanorona {
 
@@ -61,7 +62,8 @@ std::string_view game_kind_name(GameKind k) {
 }
 
 std::string games_header_lines(const GamesHeader& header) {
-    return std::string("# fanorona-games ") + (header.series ? "2" : "1") +
+    return "# " + std::string(kGamesFormatName) + " " +
+           std::string(header.series ? kGamesSeriesFormatVersion : kGamesFormatVersion) +
            " variant=" + std::string(variant_name(header.variant)) +
            " rules=" + std::string(ruleset_name(header.ruleset)) +
            (header.series ? " series=vela" : "") +
@@ -177,17 +179,21 @@ GamesFile read_games_file(const std::string& path) {
         ++line_no;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         const std::string where = path + ":" + std::to_string(line_no);
-        if (line.rfind("# fanorona-games", 0) == 0) {
+        if (line.rfind("# " + std::string(kGamesFormatName), 0) == 0) {
             const auto head = words(line);
-            if (head.size() < 3 || head[1] != "fanorona-games")
-                fail(where, "header", "expected '# fanorona-games 1 variant=... rules=...'");
-            if (head[2] != "1" && head[2] != "2")
+            if (head.size() < 3 || head[1] != kGamesFormatName)
+                fail(where, "header",
+                     "expected '# " + std::string(kGamesFormatName) + " " +
+                         std::string(kGamesFormatVersion) + " variant=... rules=...'");
+            if (head[2] != kGamesFormatVersion && head[2] != kGamesSeriesFormatVersion)
                 fail(where, "header",
                      "games file format version " + head[2] +
                          " (this build reads versions 1 and 2)");
-            file.header.series = head[2] == "2";
+            file.header.series = head[2] == kGamesSeriesFormatVersion;
             if (header_seen || line_no != 1)
-                fail(where, "header", "the '# fanorona-games' line must be the first line, once");
+                fail(where, "header",
+                     "the '# " + std::string(kGamesFormatName) +
+                         "' line must be the first line, once");
             for (const auto& w : words(line)) {
                 if (w.rfind("variant=", 0) == 0) {
                     const auto v = parse_variant(w.substr(8));
@@ -207,16 +213,20 @@ GamesFile read_games_file(const std::string& path) {
             continue;
         }
         if (line.empty() || line[0] == '#') continue;
-        if (!header_seen) fail(where, "header", "missing '# fanorona-games' header line");
+        if (!header_seen)
+            fail(where, "header", "missing '# " + std::string(kGamesFormatName) + "' header line");
         file.games.push_back(parse_game_record(line, where));
         const std::size_t want = file.header.series ? 12 : 10;
         if (std::size_t(std::count(line.begin(), line.end(), '\t')) + 1 != want)
             fail(where, "line",
                  "expected " + std::to_string(want) + " tab-separated columns in a version " +
-                     (file.header.series ? "2" : "1") + " file");
+                     std::string(file.header.series ? kGamesSeriesFormatVersion
+                                                    : kGamesFormatVersion) +
+                     " file");
     }
     if (!header_seen)
-        throw GamesFileError(path + ":1: header: missing '# fanorona-games' header line");
+        throw GamesFileError(path + ":1: header: missing '# " + std::string(kGamesFormatName) +
+                             "' header line");
     return file;
 }
 

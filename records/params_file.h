@@ -15,10 +15,9 @@
 #include <string_view>
 #include <vector>
 
-namespace fanorona {
+#include "records/formats.h"
 
-inline constexpr std::string_view kParamsMagic = "fanorona-params";
-inline constexpr int kParamsFormatVersion = 1;
+namespace fanorona {
 
 // One NAME VALUE line of a parameters file, with its line number (for errors).
 struct ParamsLine {

@@ -5,11 +5,12 @@
 
 #include <zlib.h>
 
+#include "records/formats.h"
+
 namespace fanorona {
 
 namespace {
 
-constexpr char kMagic[8] = {'F', 'N', 'R', 'P', 'O', 'S', '\r', '\n'};
 constexpr std::uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" little-endian
 constexpr std::uint32_t kMaxChunkRecords = 1u << 20;
 
@@ -68,7 +69,7 @@ PositionRecord decode_record(const std::uint8_t* b) {
 std::string encode_log_header(const PositionLogHeader& h) {
     std::string out(kPositionLogHeaderBytes, '\0');
     auto* p = reinterpret_cast<std::uint8_t*>(out.data());
-    std::memcpy(p, kMagic, 8);
+    std::memcpy(p, kPositionLogMagic.data(), 8);
     put_le(p + 8, kPositionLogVersion, 2);
     p[10] = std::uint8_t(h.variant);
     p[11] = std::uint8_t(h.ruleset);
@@ -101,7 +102,7 @@ PositionLog scan_log(const std::string& path,
     std::uint8_t head[kPositionLogHeaderBytes];
     if (!in.read(reinterpret_cast<char*>(head), kPositionLogHeaderBytes))
         throw PositionLogError(path + ": too short for a positions log header");
-    if (std::memcmp(head, kMagic, 8) != 0)
+    if (std::memcmp(head, kPositionLogMagic.data(), 8) != 0)
         throw PositionLogError(path + ": header: wrong magic, not a fanorona positions log");
     const auto version = get_le(head + 8, 2);
     if (version != kPositionLogVersion)

@@ -12,7 +12,9 @@
 #include <thread>
 
 #include "cluster/job.h"
+#include "core/weights.h"
 #include "match/scheduled_games.h"
+#include "records/weights_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
@@ -41,6 +43,29 @@ void same_files(const std::string& a, const std::string& b,
         INFO(n);
         CHECK(slurp(a + "/" + n) == slurp(b + "/" + n));
     }
+}
+
+// A weights file with pattern weights: the default weights and a pseudo-random weight (up to
+// +-80 centi-pieces) for every canonical configuration of every class, strong enough that an
+// engine without them plays other moves.
+std::string pattern_weights_file(const std::string& dir) {
+    using namespace fanorona;
+    Weights w = default_weights();
+    auto p = std::make_shared<PatternWeights>();
+    std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (int c = 0; c < kPatternClasses; ++c)
+        for (int k = 0; k < kPatternConfigs; ++k) {
+            if (!pattern_config_canonical(c, k)) continue;
+            const std::size_t n = std::size_t(c) * kPatternConfigs + std::size_t(k);
+            for (int phase = 0; phase < 2; ++phase) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                p->values[2 * n + std::size_t(phase)] = int((x >> 33) % 161) - 80;
+            }
+        }
+    w.patterns = p;
+    const std::string path = dir + "/patterns.txt";
+    save_weights_file(path, w);
+    return path;
 }
 
 } // namespace
@@ -229,4 +254,51 @@ TEST_CASE("a job that loses a rank ends naming it and resumes with other ranks, 
     INFO(resumed.output);
     REQUIRE(resumed.status == 0);
     same_files(ref, dir, {"games.tsv", "positions.bin", "settings.json"});
+}
+
+TEST_CASE("a tournament with pattern weights under mpirun writes the files of one process",
+          "[cluster][mpi][patterns]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    // The pattern weights (and Vela weights with patterns) travel with the engine spec: before
+    // they did, the other ranks played these engines without their pattern weights.
+    const std::string weights_dir = fresh_dir("mpi_pat_weights");
+    fs::create_directories(weights_dir);
+    const std::string weights = pattern_weights_file(weights_dir);
+    const std::string t = " --games 16 --seed 9 --threads 1 --quiet --positions "
+                          "--player name=pat,depth=3,weights=" +
+                          weights + " --player name=def,depth=3 ";
+    const std::string one = fresh_dir("mpi_pat_one"), two = fresh_dir("mpi_pat_two"),
+                      three = fresh_dir("mpi_pat_three");
+    REQUIRE(run_cli("tournament" + t + "--out " + one).status == 0);
+    const Run r2 = run_mpi(2, "tournament" + t + "--out " + two);
+    INFO(r2.output);
+    REQUIRE(r2.status == 0);
+    same_files(one, two, {"games.tsv", "positions.bin", "results.txt", "settings.json"});
+    const Run r3 = run_mpi(3, "tournament" + t + "--out " + three);
+    INFO(r3.output);
+    REQUIRE(r3.status == 0);
+    same_files(one, three, {"games.tsv", "positions.bin", "results.txt", "settings.json"});
+
+    // A Vela series: the Vela games use the spec's vela_weights (here with patterns).
+    const std::string v = " --games 8 --series vela --seed 4 --threads 1 --quiet "
+                          "--player name=vp,depth=2,vela_weights=" +
+                          weights + " --player name=d,depth=2 ";
+    const std::string v1 = fresh_dir("mpi_pat_vela_one"), v2 = fresh_dir("mpi_pat_vela_two");
+    REQUIRE(run_cli("tournament" + v + "--out " + v1).status == 0);
+    const Run rv = run_mpi(2, "tournament" + v + "--out " + v2);
+    INFO(rv.output);
+    REQUIRE(rv.status == 0);
+    same_files(v1, v2, {"games.tsv", "results.txt"});
+
+    // Openings scored on every rank with the pattern weights (the openings job's weights).
+    const std::string o = " --by-search --turns 2 --depth 3 --threads 1 --weights " + weights + " ";
+    const std::string o1 = fresh_dir("mpi_pat_open_one"), o2 = fresh_dir("mpi_pat_open_two");
+    REQUIRE(run_cli("openings" + o + "--book " + o1 + "/book.txt --out " + o1).status == 0);
+    const Run ro = run_mpi(2, "openings" + o + "--book " + o2 + "/book.txt --out " + o2);
+    INFO(ro.output);
+    REQUIRE(ro.status == 0);
+    same_files(o1, o2, {"book.txt", "search_scores.csv"});
 }

@@ -6,9 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records/weights_file.h"
 #include "core/evaluate.h"
 #include "core/terms.h"
+#include "records/rules_json.h"
+#include "records/weights_file.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -95,8 +96,7 @@ void run_eval(const EvalOptions& o) {
     if (o.json) {
         nlohmann::json j;
         j["position"] = pos.to_string();
-        j["variant"] = variant_name(rules.variant);
-        j["rules"] = ruleset_name(rules.ruleset);
+        put_rules(j, rules);
         j["side_to_move"] = pos.side_to_move() == Color::White ? "w" : "b";
         j["phase"] = phase;
         j["phase_scale"] = kPhaseScale;

@@ -10,6 +10,7 @@
 
 #include "core/notation.h"
 #include "core/perft.h"
+#include "records/rules_json.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -69,13 +70,12 @@ void run_perft(const PerftOptions& o) {
         }
     }
     if (o.json) {
-        nlohmann::json j = {{"variant", variant_name(rules.variant)},
-                            {"rules", ruleset_name(rules.ruleset)},
-                            {"position", pos.to_string()},
+        nlohmann::json j = {{"position", pos.to_string()},
                             {"depths", depths},
                             {"total_nodes", total},
                             {"seconds", secs},
                             {"moves_per_second", rate}};
+        put_rules(j, rules);
         if (o.divide) j["divide"] = divide;
         std::printf("%s\n", j.dump(1).c_str());
     }

@@ -44,8 +44,6 @@ struct SpsaConfig {
     void validate() const;
 };
 
-inline constexpr const char* kSpsaSummaryFormat = "fanorona-spsa 1";
-
 // What a run did.
 struct SpsaResult {
     std::vector<double> theta;    // the final values, unrounded

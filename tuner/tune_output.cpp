@@ -7,6 +7,8 @@
 
 #include "common/files.h"
 #include "core/weights.h"
+#include "records/formats.h"
+#include "records/rules_json.h"
 #include "tuner/tune.h"
 
 namespace fanorona {
@@ -94,11 +96,9 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
     for (const WeightChange& w : r.changed)
         changed.push_back({{"name", w.name}, {"start", w.start}, {"final", w.final}});
     const double rows = double(r.train_positions + r.validation_positions);
-    nlohmann::ordered_json j = {
-        {"format", "fanorona-tune 1"},
-        {"data", r.files},
-        {"variant", variant_name(r.rules.variant)},
-        {"rules", ruleset_name(r.rules.ruleset)},
+    nlohmann::ordered_json j = {{"format", kTuneFormat}, {"data", r.files}};
+    put_rules(j, r.rules); // after "data", as before
+    j.update(nlohmann::ordered_json{
         {"positions",
          {{"read", r.positions_read},
           {"skipped_decisive", r.skipped_decisive},
@@ -155,7 +155,7 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
         {"changed_weights", changed},
         {"warnings", r.warnings},
         {"out_dir", c.out_dir},
-    };
+    });
     if (c.patterns.enabled) {
         nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
         for (const PatternRound& p : r.rounds)

@@ -4,6 +4,7 @@
 // weights target covers their parser; a fuzzed path could name a device that never ends).
 
 #include "engine/engine_spec.h"
+#include "engine/engine_spec_json.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {
@@ -49,6 +50,15 @@ FUZZ_TARGET(engine_spec) {
     }
     const std::string d = spec.description();
     fuzz::check(player_name_of(d) == spec.name, "the description's name: " + d);
+    // Its JSON form (what travels to other ranks) gives back the same spec.
+    try {
+        const EngineSpec back =
+            nlohmann::json::parse(nlohmann::json(spec).dump()).get<EngineSpec>();
+        fuzz::check(back.description() == d && nlohmann::json(back) == nlohmann::json(spec),
+                    "JSON round trip: " + d + " -> " + back.description());
+    } catch (const std::exception& e) {
+        fuzz::fail("the JSON form of " + d + " does not read back: " + e.what());
+    }
     if (spec.kind == EngineSpec::Kind::External) return 0; // cmd words are joined in descriptions
     const std::string inner = d.substr(spec.name.size() + 1, d.size() - spec.name.size() - 2);
     EngineSpec again;

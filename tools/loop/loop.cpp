@@ -13,6 +13,8 @@
 #include "match/selfplay.h"
 #include "match/tournament.h"
 #include "openings/search_book.h"
+#include "records/formats.h"
+#include "records/rules_json.h"
 #include "records/weights_file.h"
 #include "records/weights_fingerprint.h"
 #include "stats/elo.h"
@@ -35,9 +37,7 @@ struct NamedWeights {
 };
 
 Json loop_settings(const LoopConfig& c) {
-    Json s = {{"format", "fanorona-loop-settings 2"},
-              {"variant", variant_name(c.rules.variant)},
-              {"rules", ruleset_name(c.rules.ruleset)},
+    Json s = {{"format", kLoopSettingsFormat},
               {"iterations", c.iterations},
               {"games", c.games},
               {"engine", c.engine.description()},
@@ -54,6 +54,7 @@ Json loop_settings(const LoopConfig& c) {
               {"optimizer", c.optimizer},
               {"l2", c.l2},
               {"seed", c.seed}};
+    put_rules(s, c.rules);
     if (c.patterns) s["patterns"] = true; // absent when off: older loop folders still resume
     if (!c.spsa_params.empty()) {         // likewise
         s["spsa_params"] = c.spsa_params;

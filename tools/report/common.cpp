@@ -42,6 +42,17 @@ std::optional<nlohmann::json> read_json(const std::string& path, Notes& notes, s
     }
 }
 
+bool check_format(const nlohmann::json& j, const std::string& path, const char* expected,
+                  Notes& notes, std::string& html) {
+    const auto it = j.is_object() ? j.find("format") : j.end();
+    if (j.is_object() && it != j.end() && *it == expected) return true;
+    html += notes.problem(path + ": " +
+                          (j.is_object() && it != j.end() ? "format " + it->dump()
+                                                          : std::string("no \"format\" member")) +
+                          " (this build reads \"" + expected + "\")");
+    return false;
+}
+
 double number_of(const nlohmann::json& j) {
     return j.is_number() ? j.get<double>() : std::numeric_limits<double>::quiet_NaN();
 }

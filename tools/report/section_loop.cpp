@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "openings/openings.h"
+#include "records/rules_json.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
@@ -276,9 +277,7 @@ std::string loop_openings_line(const ReportInputs& in) {
     if (match == "balanced" && file_exists(suite)) {
         std::string count;
         try {
-            Rules rules;
-            rules.variant = parse_variant(string_at(settings, "variant")).value_or(Variant::Tsivy);
-            rules.ruleset = parse_ruleset(string_at(settings, "rules")).value_or(RuleSet::Standard);
+            const Rules rules = rules_from_json(settings);
             count = ", " + std::to_string(read_opening_file(suite, rules).size()) + " positions";
         } catch (const std::exception&) {
         }

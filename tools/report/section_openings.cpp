@@ -12,6 +12,8 @@
 #include "core/notation.h"
 #include "openings/opening_output.h"
 #include "openings/opening_tree.h"
+#include "records/formats.h"
+#include "records/rules_json.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"
@@ -143,9 +145,13 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
     } else {
         return out + missing_note("Openings: not provided (--openings DIR).") + "</section>\n";
     }
+    check_format(*j, path, kOpeningsFormat, notes, out);
     Rules rules;
-    rules.variant = parse_variant(string_at(*j, "variant")).value_or(Variant::Tsivy);
-    rules.ruleset = parse_ruleset(string_at(*j, "rules")).value_or(RuleSet::Standard);
+    try {
+        rules = rules_from_json(*j);
+    } catch (const std::invalid_argument& e) {
+        out += notes.problem(path + ": " + e.what() + " (read as tsivy, standard rules)");
+    }
     TreeView v;
     v.max_ply = in.tree_depth;
     v.min_share = in.tree_share;

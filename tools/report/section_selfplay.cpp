@@ -1,5 +1,6 @@
 // The self-play section: summary.json and games.tsv of a `fanorona selfplay` run.
 
+#include "records/formats.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 
@@ -16,9 +17,7 @@ std::string selfplay_section(const ReportInputs& in, Notes& notes) {
         return out + notes.problem(in.selfplay + ": no summary.json or games.tsv there") +
                "</section>\n";
     if (const auto j = read_json(summary_path, notes, out)) {
-        if (j->contains("format") && (*j)["format"] != "fanorona-selfplay-summary 1")
-            out += notes.problem(summary_path + ": format " + (*j)["format"].dump() +
-                                 " (this build reads \"fanorona-selfplay-summary 1\")");
+        check_format(*j, summary_path, kSelfplaySummaryFormat, notes, out);
         const auto& r = (*j).contains("results") ? (*j)["results"] : nlohmann::json::object();
         const double w = number_at(r, "white_wins"), d = number_at(r, "draws"),
                      b = number_at(r, "black_wins");

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "records/formats.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
@@ -100,6 +101,7 @@ std::string spsa_section(const ReportInputs& in, Notes& notes) {
         return out + notes.problem(in.spsa + ": no spsa.json or spsa.csv there") + "</section>\n";
     const auto j = read_json(json_path, notes, out);
     if (j) {
+        check_format(*j, json_path, kSpsaSummaryFormat, notes, out);
         out += "<table class=\"summary\" id=\"spsa-summary\">";
         out += "<tr><th>iterations</th><td>" + num(number_at(*j, "iterations"), 0) + " of " +
                num(number_at(*j, "scheduled_iterations"), 0) + " (" +

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "records/formats.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
@@ -169,9 +170,7 @@ std::string tournament_section(const ReportInputs& in, Notes& notes) {
                notes.problem(in.tournament + ": no results.json, live.jsonl or games.tsv there") +
                "</section>\n";
     if (const auto j = read_json(results_path, notes, out)) {
-        if (j->contains("format") && (*j)["format"] != "fanorona-tournament-results 1")
-            out += notes.problem(results_path + ": format " + (*j)["format"].dump() +
-                                 " (this build reads \"fanorona-tournament-results 1\")");
+        check_format(*j, results_path, kTournamentResultsFormat, notes, out);
         out += "<p>" + num(number_at(*j, "games"), 0) + " games (" +
                num(number_at(*j, "pairs"), 0) + " pairs) of " +
                num(number_at(*j, "scheduled_games"), 0) + " scheduled" +

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "core/weights.h"
+#include "records/formats.h"
+#include "records/rules_json.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
@@ -113,10 +115,18 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
         return out + notes.problem(in.tune + ": no tune.json or loss.csv there") + "</section>\n";
     const auto j = read_json(json_path, notes, out);
     if (j) {
+        check_format(*j, json_path, kTuneFormat, notes, out);
+        std::string rules;
+        try {
+            const Rules r = rules_from_json(*j);
+            rules = " (" + std::string(variant_name(r.variant)) + ", " +
+                    std::string(ruleset_name(r.ruleset)) + ")";
+        } catch (const std::invalid_argument& e) {
+            out += notes.problem(json_path + ": " + e.what());
+        }
         out += "<table class=\"summary\" id=\"tune-summary\">";
         out += "<tr><th>data</th><td>" + esc(j->contains("data") ? (*j)["data"].dump() : "") +
-               " (" + esc(string_at(*j, "variant")) + ", " + esc(string_at(*j, "rules")) +
-               ")</td></tr>";
+               esc(rules) + "</td></tr>";
         const auto& pos = object_at(*j, "positions");
         out += "<tr><th>positions</th><td>" + num(number_at(pos, "train"), 0) + " training, " +
                num(number_at(pos, "validation"), 0) + " validation (" +

@@ -24,6 +24,11 @@ struct Notes {
 // The JSON in `path`, or nullopt when the file does not exist (nothing noted) or is malformed
 // (noted).
 std::optional<nlohmann::json> read_json(const std::string& path, Notes& notes, std::string& html);
+// Whether `j` (read from `path`) holds "format": `expected` (records/formats.h); otherwise notes
+// a one-line problem naming the file and what this build reads (into `html` too) and returns
+// false. The section still shows what it can read.
+bool check_format(const nlohmann::json& j, const std::string& path, const char* expected,
+                  Notes& notes, std::string& html);
 // The text of `path`, or nullopt when it does not exist.
 std::optional<std::string> read_text(const std::string& path);
 bool file_exists(const std::string& path);

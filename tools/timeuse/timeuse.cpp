@@ -7,6 +7,8 @@
 #include "core/bench.h"
 #include "core/timeman.h"
 #include "engine/protocol_client.h"
+#include "records/formats.h"
+#include "records/rules_json.h"
 
 namespace fanorona {
 
@@ -110,11 +112,9 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
 }
 
 nlohmann::json time_use_json(const TimeUseConfig& config, const std::vector<TimeUseRow>& rows) {
-    nlohmann::json j = {{"format", "fanorona-timeuse 1"},
-                        {"engine", config.argv},
-                        {"variant", std::string(variant_name(config.rules.variant))},
-                        {"rules", std::string(ruleset_name(config.rules.ruleset))},
-                        {"repeat", config.repeat}};
+    nlohmann::json j = {
+        {"format", kTimeuseFormat}, {"engine", config.argv}, {"repeat", config.repeat}};
+    put_rules(j, config.rules);
     nlohmann::json opts = nlohmann::json::object();
     for (const auto& [name, value] : config.options) opts[name] = value;
     j["options"] = opts;
