@@ -34,7 +34,10 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);
-    if (ec) throw FileError(path + ": cannot replace: " + ec.message());
+    if (ec) {
+        std::remove(tmp.c_str()); // the old file stays as it was, and nothing else is left
+        throw FileError(path + ": cannot replace: " + ec.message());
+    }
 }
 
 } // namespace fanorona
