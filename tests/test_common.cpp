@@ -226,7 +226,7 @@ TEST_CASE("Rng is SplitMix64: reference values, same seed same numbers", "[commo
     CHECK(differs);
 }
 
-TEST_CASE("Rng::below is in range and unbiased; uniform is in [0, 1)", "[common]") {
+TEST_CASE("Rng::below is in range and unbiased, and uniform stays below 1", "[common]") {
     Rng r(7);
     for (int i = 0; i < 1000; ++i) CHECK(r.below(1) == 0);
     // 60,000 draws in 6 cells: each cell's count within 5 standard deviations of 10,000.
@@ -324,7 +324,7 @@ TEST_CASE("a quiet progress line draws nothing but still prints notes", "[common
     CHECK(file_out == "note\n");
 }
 
-TEST_CASE("ThreadLimit bounds oneTBB's parallelism while it lives; the smallest holds",
+TEST_CASE("ThreadLimit bounds oneTBB's parallelism while it lives, and the smallest holds",
           "[common]") {
     const std::size_t before = current_parallelism();
     {
