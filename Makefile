@@ -6,6 +6,12 @@ PACKAGES := cmake g++ make libeigen3-dev libtbb-dev libcli11-dev catch2 nlohmann
 FANORONA := $(BUILD)/tools/fanorona
 # Only `make test` needs these: the report test loads the HTML report in headless Chromium.
 TEST_PACKAGES := chromium
+# A clean build prints no compiler warning. WERROR=ON (CMake's FANORONA_WERROR) makes every warning
+# an error: CI (.ci/run) passes it to `make test`, `make sanitize` and `make tsan`, so a new warning
+# fails CI. It is off by default, so that a user whose newer compiler warns about something new
+# still builds and runs (`make run`). Every configure step passes the value, so switching it
+# rebuilds the build folder with the other flags.
+WERROR   ?= OFF
 
 .PHONY: all deps test-deps configure build run test bench asan-configure sanitize tsan fuzz format clean
 
@@ -26,14 +32,17 @@ deps:
 	fi
 
 configure: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DFANORONA_WERROR=$(WERROR) >/dev/null
 
+# Every target of the default build: the program, the tests and the fuzz corpora's replays.
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
 # The main job: a short closed loop (self-play, tune, verify) from deliberately weak weights.
-# It resumes where it stopped if interrupted; `rm -rf runs/main` starts it afresh.
-run: build
+# It resumes where it stopped if interrupted; `rm -rf runs/main` starts it afresh. Builds only
+# the program it runs (`make test` builds the tests).
+run: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target fanorona
 	$(FANORONA) loop --weights data/weights/weak.txt --out runs/main --resume
 
 # Installs the test-only packages as root when missing; without root the browser test is skipped.
@@ -49,7 +58,10 @@ test-deps:
 	  fi; \
 	done
 
+# Builds everything, the benchmark helpers too (not in the default build, but compiled here so
+# that CI sees their warnings), and runs every test.
 test: build test-deps
+	@cmake --build $(BUILD) -j$(JOBS) --target make_positions make_endings
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 bench: build
@@ -68,7 +80,8 @@ CI_FUZZ_SECONDS ?= 10
 asan-configure: deps
 	@$(MAKE) --no-print-directory deps PACKAGES="$(ASAN_PACKAGES)"
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
-	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DFANORONA_FUZZ=ON -DFANORONA_MPI=OFF >/dev/null
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DFANORONA_FUZZ=ON -DFANORONA_MPI=OFF \
+	  -DFANORONA_WERROR=$(WERROR) >/dev/null
 
 sanitize: asan-configure
 	@cmake --build $(BUILD)-asan -j$(JOBS) --target fanorona_tests fuzz
@@ -85,7 +98,8 @@ sanitize: asan-configure
 TSAN_TESTS ?= [driver]~[slow]~[mpi],[selfplay]~[slow]~[mpi],[tournament]~[slow]~[mpi],[series]~[slow]~[mpi],[openings]~[slow]~[mpi],[spsa]~[slow]~[mpi],[tuner]~[slow]~[mpi],[protocol]~[slow]~[mpi]
 tsan: deps
 	@cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFANORONA_TSAN=ON >/dev/null
+	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" -DFANORONA_TSAN=ON \
+	  -DFANORONA_WERROR=$(WERROR) >/dev/null
 	@cmake --build $(BUILD)-tsan -j$(JOBS) --target fanorona_tests
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=1 second_deadlock_stack=1 die_after_fork=0" \
 	  tests/run_split.sh $(BUILD)-tsan/tests/fanorona_tests '$(TSAN_TESTS)' $(JOBS)

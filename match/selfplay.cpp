@@ -126,7 +126,8 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         }
         for (std::size_t k = 0; k < gf.games.size(); ++k) {
             if (log_positions && k >= chunks.size()) break; // game without its positions
-            PlayedGame g{gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}};
+            PlayedGame g{
+                gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}, {}};
             if (!games.emplace(g.record.index, std::move(g)).second)
                 throw std::runtime_error(RunFolder::games_path(dir) + ": game " +
                                          std::to_string(gf.games[k].index) +

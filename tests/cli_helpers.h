@@ -39,7 +39,7 @@ inline Run run_shell(const std::string& command) {
 
 // Runs `fanorona ARGS` through the shell, capturing both output streams.
 inline Run run_cli(const std::string& args) {
-    return run_shell(std::string(FANORONA_BINARY) + " " + args);
+    return run_shell(FANORONA_BINARY " " + args);
 }
 
 // A fresh, empty folder under the temporary directory, private to this test process (CTest runs

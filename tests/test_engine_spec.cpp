@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "records/weights_file.h"
 #include "engine/engine_spec.h"
+#include "records/weights_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;
@@ -111,7 +111,7 @@ TEST_CASE("a spec's description parses back to the same spec, time controls incl
 
 TEST_CASE("weights= keeps a file's pattern weights, shared by the searcher without a copy",
           "[spec]") {
-    const std::string file = std::string(FANORONA_FUZZ_CORPUS) + "/weights/patterns_v2";
+    const std::string file = FANORONA_FUZZ_CORPUS "/weights/patterns_v2";
     const Weights w = load_weights_file(file);
     REQUIRE(has_pattern_weights(w));
     const EngineSpec s = EngineSpec::parse("name=P,weights=" + file);

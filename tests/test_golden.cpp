@@ -18,7 +18,7 @@ using namespace test_cli;
 
 namespace {
 
-const std::string kGolden = std::string(FANORONA_TEST_DATA) + "/golden/";
+const std::string kGolden = FANORONA_TEST_DATA "/golden/";
 
 std::string sha256_of(const std::string& path) {
     const Run r = run_shell("sha256sum '" + path + "'");

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records/weights_file.h"
 #include "core/evaluate.h"
 #include "core/features.h"
 #include "core/terms.h"
+#include "records/weights_file.h"
 #include "tests/cli_helpers.h"
 #include "tools/loop/loop.h"
 
@@ -22,7 +22,7 @@ const std::string kTiny = " --games 40 --depth 1 --verify-games 8 --final-games 
                           "--match-openings random:3 --quiet --threads 2";
 
 std::string weak_weights() {
-    return std::string(FANORONA_TEST_DATA) + "/../../data/weights/weak.txt";
+    return FANORONA_TEST_DATA "/../../data/weights/weak.txt";
 }
 
 } // namespace

@@ -122,8 +122,8 @@ TEST_CASE("move_to_string rejects a move that is not legal", "[notation]") {
 TEST_CASE("a move string with control characters gets a one-line error", "[notation]") {
     // Found by the move fuzz target (tests/fuzz/corpus/move/regress_newline_in_move).
     const Position start = Position::start(Variant::Tsivy);
-    for (const std::string text : {std::string("d\x06\n"), std::string("d3e3A\n"),
-                                   std::string("d3\te3A"), std::string("\n")}) {
+    for (const std::string& text : {std::string("d\x06\n"), std::string("d3e3A\n"),
+                                    std::string("d3\te3A"), std::string("\n")}) {
         try {
             (void)parse_move(start, kStandard, text);
             FAIL("accepted: " << text);

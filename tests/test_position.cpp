@@ -145,8 +145,8 @@ TEST_CASE("fanorona perft rejects a bad --fen with one line", "[position][cli]")
 TEST_CASE("a position string with control characters gets a one-line error", "[position]") {
     // Found by the position fuzz target (tests/fuzz/corpus/position/regress_newline_in_rank):
     // the message quoted the bad character, a line break, and so broke the one-line error.
-    for (const std::string text : {std::string("9/9/4W4/9/4\nB4 b"), std::string("9/9/9/9/9 \x01"),
-                                   std::string("9/9/9/9/9 w 1\t2 3")}) {
+    for (const std::string& text : {std::string("9/9/4W4/9/4\nB4 b"), std::string("9/9/9/9/9 \x01"),
+                                    std::string("9/9/9/9/9 w 1\t2 3")}) {
         try {
             (void)Position::from_string(text, Variant::Tsivy);
             FAIL("accepted: " << text);

@@ -170,8 +170,8 @@ TEST_CASE("merge names the settings file whose fields have the wrong types", "[s
     REQUIRE(run_cli("selfplay --games 2 --depth 1 --quiet --out " + shard).status == 0);
     const std::string settings = shard + "/settings.json";
     const std::string good = slurp(settings);
-    for (const std::string bad : {std::string("\"x\""), std::string("[1]"),
-                                  good.substr(0, good.rfind('}')) + ", \"log_positions\": 5}"}) {
+    for (const std::string& bad : {std::string("\"x\""), std::string("[1]"),
+                                   good.substr(0, good.rfind('}')) + ", \"log_positions\": 5}"}) {
         std::ofstream(settings, std::ios::trunc) << bad;
         const Run r = run_cli("merge " + shard + " --out " + fresh_dir("merge_bad_out"));
         INFO(bad << " -> " << r.output);

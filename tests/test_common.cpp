@@ -1,0 +1,358 @@
+// The helpers of common/ through their public interfaces: whole-file reads and atomic writes,
+// the checked appender, the folder lock (in this process and from another), the random
+// generator, the text helpers, the progress line and the thread limit.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
+#include <numeric>
+#include <set>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+
+#include "common/append_file.h"
+#include "common/files.h"
+#include "common/folder_lock.h"
+#include "common/progress.h"
+#include "common/rng.h"
+#include "common/text.h"
+#include "common/thread_limit.h"
+#include "tests/cli_helpers.h"
+
+using namespace fanorona;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs `body` in a forked child and returns its exit status (128 + signal when killed). The child
+// exits 0 when `body` returns true.
+template <class F> int in_child(F body) {
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) ::_exit(body() ? 0 : 1);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+// What `f` writes on stderr (file descriptor 2) while it runs.
+template <class F> std::string captured_stderr(const std::string& file, F f) {
+    std::fflush(stderr);
+    const int saved = ::dup(2);
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 2);
+    ::close(fd);
+    f();
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    return test_cli::slurp(file);
+}
+
+std::size_t current_parallelism() {
+    return tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+}
+
+} // namespace
+
+TEST_CASE("read_text_file reads every byte and names a missing file", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_read");
+    fs::create_directories(dir);
+    const std::string bytes = std::string("line\r\n\0binary\xff", 14);
+    std::ofstream(dir + "/f", std::ios::binary) << bytes;
+    CHECK(read_text_file(dir + "/f") == bytes);
+    std::ofstream(dir + "/empty", std::ios::binary).flush();
+    CHECK(read_text_file(dir + "/empty").empty());
+    CHECK_THROWS_AS(read_text_file(dir + "/none"), FileError);
+    CHECK_THROWS_WITH(read_text_file(dir + "/none"), dir + "/none: cannot open for reading");
+}
+
+TEST_CASE("write_file_atomically replaces a file whole and leaves no temporary file", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_atomic");
+    fs::create_directories(dir);
+    const std::string path = dir + "/out.json";
+    write_file_atomically(path, "first");
+    CHECK(read_text_file(path) == "first");
+    write_file_atomically(path, "second, longer");
+    CHECK(read_text_file(path) == "second, longer");
+    write_file_atomically(path, "");
+    CHECK(read_text_file(path).empty());
+    CHECK_FALSE(fs::exists(path + ".tmp"));
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+
+    // A folder that does not exist: the error names the file it could not create.
+    CHECK_THROWS_WITH(write_file_atomically(dir + "/no/such/f", "x"),
+                      Catch::StartsWith(dir + "/no/such/f.tmp: cannot create"));
+    // A path that cannot be replaced (a folder with something in it): the old content stays and
+    // the temporary file is removed.
+    fs::create_directories(dir + "/taken/inside");
+    CHECK_THROWS_WITH(write_file_atomically(dir + "/taken", "x"),
+                      Catch::StartsWith(dir + "/taken: cannot replace"));
+    CHECK(fs::is_directory(dir + "/taken/inside"));
+    CHECK_FALSE(fs::exists(dir + "/taken.tmp"));
+}
+
+TEST_CASE("a failed atomic write keeps the old content", "[common]") {
+    // In a child whose file size limit (RLIMIT_FSIZE) is below the new content's size: the write
+    // fails ("File too large"), the old file is unchanged and the temporary file is gone.
+    const std::string dir = test_cli::fresh_dir("common_atomic_full");
+    fs::create_directories(dir);
+    const std::string path = dir + "/state.json";
+    write_file_atomically(path, "old content");
+    const int status = in_child([&] {
+        std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{1000, 1000};
+        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) return false;
+        try {
+            write_file_atomically(path, std::string(5000, 'n'));
+        } catch (const FileError& e) {
+            const std::string what = e.what();
+            return what.rfind(path + ".tmp: write failed", 0) == 0 &&
+                   what.find("File too large") != std::string::npos;
+        }
+        return false;
+    });
+    CHECK(status == 0);
+    CHECK(read_text_file(path) == "old content");
+    CHECK_FALSE(fs::exists(path + ".tmp"));
+}
+
+TEST_CASE("AppendFile appends, counts its bytes and refuses writes once closed", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_append");
+    fs::create_directories(dir);
+    const std::string path = dir + "/log";
+    {
+        AppendFile f(path, false);
+        CHECK(f.is_open());
+        CHECK(f.path() == path);
+        CHECK(f.size() == 0);
+        f.append("abc\n");
+        f.append("");
+        f.append("de\n");
+        CHECK(f.size() == 7);
+        // Each append reached the file before it returned (no buffer to flush).
+        CHECK(read_text_file(path) == "abc\nde\n");
+        f.close();
+        CHECK_FALSE(f.is_open());
+        CHECK_THROWS_WITH(f.append("x"), path + ": write failed: the file is not open");
+        f.close(); // closing twice is harmless
+    }
+    {
+        AppendFile f(path, false); // reopened: the size counts what is there
+        CHECK(f.size() == 7);
+        f.append("f\n");
+        CHECK(f.size() == 9);
+        AppendFile moved(std::move(f));
+        CHECK_FALSE(f.is_open());
+        CHECK(moved.is_open());
+        CHECK(moved.size() == 9);
+        moved.append("g\n");
+        AppendFile assigned;
+        CHECK_FALSE(assigned.is_open());
+        assigned = std::move(moved);
+        assigned.append("h\n");
+        CHECK(assigned.size() == 13);
+    }
+    CHECK(read_text_file(path) == "abc\nde\nf\ng\nh\n");
+    {
+        AppendFile f(path, true); // truncated
+        CHECK(f.size() == 0);
+    }
+    CHECK(read_text_file(path).empty());
+}
+
+TEST_CASE("FolderLock: one holder per folder, in this process or another", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_lock") + "/nested/out";
+    {
+        const FolderLock lock(dir); // creates the folders
+        CHECK(fs::is_directory(dir));
+        CHECK(read_text_file(FolderLock::lock_path(dir)) == std::to_string(::getpid()) + "\n");
+        CHECK_THROWS_WITH(FolderLock(dir),
+                          Catch::StartsWith(dir + ": the folder is in use") &&
+                              Catch::Contains("pid " + std::to_string(::getpid())));
+        // Another process is refused too, and told which process holds the folder.
+        const std::string pid = std::to_string(::getpid());
+        CHECK(in_child([&] {
+                  try {
+                      const FolderLock other(dir);
+                  } catch (const FileError& e) {
+                      return std::string(e.what()).find("(pid " + pid + ",") != std::string::npos;
+                  }
+                  return false;
+              }) == 0);
+    }
+    // Released with the object: the next run takes it and writes its own PID.
+    const int status = in_child([&] {
+        const FolderLock again(dir);
+        return read_text_file(FolderLock::lock_path(dir)) == std::to_string(::getpid()) + "\n";
+    });
+    CHECK(status == 0);
+    const FolderLock again(dir);
+    CHECK(read_text_file(FolderLock::lock_path(dir)) == std::to_string(::getpid()) + "\n");
+
+    // A folder that cannot be created (under a file) is an error naming it.
+    const std::string file = test_cli::fresh_dir("common_lock_file");
+    std::ofstream(file) << "x";
+    CHECK_THROWS_WITH(FolderLock(file + "/out"),
+                      Catch::StartsWith(file + "/out: cannot create the output folder"));
+}
+
+TEST_CASE("Rng is SplitMix64: reference values, same seed same numbers", "[common]") {
+    // SplitMix64's published first outputs for seed 0 and seed 1234567.
+    Rng zero(0);
+    CHECK(zero.next() == 0xE220A8397B1DCDAFULL);
+    CHECK(zero.next() == 0x6E789E6AA1B965F4ULL);
+    Rng r(1234567);
+    CHECK(r.next() == 6457827717110365317ULL);
+    CHECK(r.next() == 3203168211198807973ULL);
+
+    Rng a(42), b(42), c(43);
+    bool differs = false;
+    for (int i = 0; i < 100; ++i) {
+        const std::uint64_t x = a.next();
+        CHECK(x == b.next());
+        differs = differs || x != c.next();
+    }
+    CHECK(differs);
+}
+
+TEST_CASE("Rng::below is in range and unbiased, and uniform stays below 1", "[common]") {
+    Rng r(7);
+    for (int i = 0; i < 1000; ++i) CHECK(r.below(1) == 0);
+    // 60,000 draws in 6 cells: each cell's count within 5 standard deviations of 10,000.
+    std::vector<int> cells(6);
+    for (int i = 0; i < 60000; ++i) {
+        const std::uint64_t v = r.below(6);
+        REQUIRE(v < 6);
+        ++cells[v];
+    }
+    for (int n : cells) CHECK(std::abs(n - 10000) < 5 * 92);
+    // A bound above 2^63: every draw below it.
+    const std::uint64_t big = (1ULL << 63) + 12345;
+    for (int i = 0; i < 1000; ++i) CHECK(r.below(big) < big);
+    double lo = 1, hi = 0, sum = 0;
+    for (int i = 0; i < 10000; ++i) {
+        const double u = r.uniform();
+        REQUIRE(u >= 0.0);
+        REQUIRE(u < 1.0);
+        lo = std::min(lo, u), hi = std::max(hi, u), sum += u;
+    }
+    CHECK(lo < 0.01);
+    CHECK(hi > 0.99);
+    CHECK(sum / 10000 == Approx(0.5).margin(0.02));
+}
+
+TEST_CASE("Rng::shuffle permutes, and derive gives reproducible independent streams", "[common]") {
+    std::vector<int> v(50);
+    std::iota(v.begin(), v.end(), 0);
+    std::vector<int> w = v;
+    Rng(5).shuffle(v);
+    Rng(5).shuffle(w);
+    CHECK(v == w); // same seed, same order
+    CHECK(std::set<int>(v.begin(), v.end()).size() == 50);
+    CHECK(std::is_permutation(v.begin(), v.end(), w.begin()));
+    std::vector<int> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(v != sorted);
+    std::vector<int> one{9}, none;
+    Rng(5).shuffle(one);
+    Rng(5).shuffle(none);
+    CHECK(one == std::vector<int>{9});
+
+    CHECK(Rng::derive(1, 2, 3).next() == Rng::derive(1, 2, 3).next());
+    std::set<std::uint64_t> firsts;
+    for (std::uint64_t seed : {1, 2})
+        for (std::uint64_t purpose : {0, 1, 2})
+            for (std::uint64_t index : {0, 1, 2, 1000})
+                firsts.insert(Rng::derive(seed, purpose, index).next());
+    CHECK(firsts.size() == 24);
+}
+
+TEST_CASE("split_words and lower", "[common]") {
+    using V = std::vector<std::string>;
+    CHECK(split_words("  a\tbb\n c \r\v\f d  ") == V{"a", "bb", "c", "d"});
+    CHECK(split_words("").empty());
+    CHECK(split_words(" \t\n").empty());
+    CHECK(split_words("one") == V{"one"});
+    CHECK(lower("AbC-XYZ 09 az") == "abc-xyz 09 az");
+    CHECK(lower("\xc3\x89T\xc3\x89") == "\xc3\x89t\xc3\x89"); // bytes beyond ASCII unchanged
+    CHECK(lower("").empty());
+}
+
+TEST_CASE("format_duration rounds to seconds, minutes and hours", "[common]") {
+    CHECK(format_duration(0) == "0s");
+    CHECK(format_duration(12.4) == "12s");
+    CHECK(format_duration(59.4) == "59s");
+    CHECK(format_duration(59.6) == "1m00s");
+    CHECK(format_duration(4 * 60 + 35) == "4m35s");
+    CHECK(format_duration(3599.4) == "59m59s");
+    CHECK(format_duration(3600) == "1h00m");
+    CHECK(format_duration(3600 + 2 * 60 + 10) == "1h02m");
+    CHECK(format_duration(30 * 3600) == "30h00m");
+}
+
+TEST_CASE("a quiet progress line draws nothing but still prints notes", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_progress");
+    fs::create_directories(dir);
+    const std::string out = captured_stderr(dir + "/err", [] {
+        ProgressLine p(10, true);
+        p.update(0, "start", true);
+        p.update(5, "W 2 D 1 L 2", true);
+        p.note("a warning");
+        p.update(10, "done", true);
+        p.finish();
+        CHECK(p.elapsed_seconds() >= 0);
+    });
+    CHECK(out == "a warning\n");
+    // Not a terminal (a file): nothing is drawn even when not quiet.
+    const std::string file_out = captured_stderr(dir + "/err2", [] {
+        ProgressLine p(3, false);
+        p.update(1, "x", true);
+        p.note("note");
+        p.finish();
+    });
+    CHECK(file_out == "note\n");
+}
+
+TEST_CASE("ThreadLimit bounds oneTBB's parallelism while it lives, and the smallest holds",
+          "[common]") {
+    const std::size_t before = current_parallelism();
+    {
+        const ThreadLimit none(0);
+        CHECK(current_parallelism() == before);
+    }
+    {
+        const ThreadLimit one(1);
+        CHECK(current_parallelism() == 1);
+        {
+            const ThreadLimit three(3);
+            CHECK(current_parallelism() == 1); // nested: the smallest holds
+        }
+        // Work runs on one thread only.
+        std::atomic<int> running{0}, most{0};
+        tbb::parallel_for(0, 64, [&](int) {
+            const int now = ++running;
+            int seen = most.load();
+            while (now > seen && !most.compare_exchange_weak(seen, now)) {
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+            --running;
+        });
+        CHECK(most.load() == 1);
+    }
+    CHECK(current_parallelism() == before);
+    {
+        const ThreadLimit two(2);
+        CHECK(current_parallelism() == std::min<std::size_t>(before, 2));
+    }
+}
