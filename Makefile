@@ -13,7 +13,7 @@ TEST_PACKAGES := chromium
 # rebuilds the build folder with the other flags.
 WERROR   ?= OFF
 
-.PHONY: all deps test-deps configure build run test bench asan-configure sanitize tsan fuzz format clean
+.PHONY: all deps test-deps configure build program run test bench asan-configure sanitize tsan fuzz format clean
 
 all: build
 
@@ -38,11 +38,14 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
+# Only the program, what the main job needs (the tests are built by `make test`).
+program: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target fanorona
+
 # The main job: a short closed loop (self-play, tune, verify) from deliberately weak weights.
 # It resumes where it stopped if interrupted; `rm -rf runs/main` starts it afresh. Builds only
 # the program it runs (`make test` builds the tests).
-run: configure
-	@cmake --build $(BUILD) -j$(JOBS) --target fanorona
+run: program
 	$(FANORONA) loop --weights data/weights/weak.txt --out runs/main --resume
 
 # Installs the test-only packages as root when missing; without root the browser test is skipped.

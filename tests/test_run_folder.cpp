@@ -163,7 +163,8 @@ TEST_CASE("a second run into a folder in use is refused at once and the first en
 }
 
 TEST_CASE("a SIGKILLed run leaves no stale lock: the folder resumes at once", "[runfolder]") {
-    const std::string settings = "--games 40 --depth 3 --threads 1 --quiet --seed 4";
+    // Long enough (a few seconds) that the kill lands mid-run on an idle machine.
+    const std::string settings = "--games 100 --depth 4 --threads 1 --quiet --seed 4";
     const std::string ref = fresh_dir("rf_killed_reference");
     REQUIRE(run_cli("selfplay " + settings + " --out " + ref).status == 0);
     const std::string dir = fresh_dir("rf_killed");

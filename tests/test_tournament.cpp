@@ -242,9 +242,11 @@ TEST_CASE("an engine command that cannot run gets a one-line error naming it and
 TEST_CASE("a tournament killed at random moments, also while resuming, resumes to the files of "
           "an uninterrupted run",
           "[tournament]") {
-    const std::string args = "tournament --games 4 --player name=a,depth=2 --player name=b,depth=1 "
-                             "--player name=c,builtin=greedy --format roundrobin "
-                             "--openings random:4 --seed 5 --threads 1 --quiet --out ";
+    // A few hundred ms uninterrupted: kill moments of a few ms would race the program's start.
+    const std::string args =
+        "tournament --games 12 --player name=a,depth=3 --player name=b,depth=2 "
+        "--player name=c,builtin=greedy --format roundrobin "
+        "--openings random:4 --seed 5 --threads 1 --quiet --out ";
     const std::string ref = fresh_dir("t_kill_reference");
     int ms = 0;
     REQUIRE(run_cli_timed(args + ref, ms).status == 0);

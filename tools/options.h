@@ -78,12 +78,13 @@ inline void BoardOptions::add_to(CLI::App& cmd, bool with_fen) {
         ->check(CLI::IsMember({"standard", "firstturn", "vela"}))
         ->capture_default_str();
     if (!with_fen) return;
-    fen_option = cmd.add_option("--fen", fen,
-                   "Start from this position string (default: the start position): ranks from "
-                   "the top down separated by '/', W and B for pieces, a digit for a run of empty "
-                   "points, then w or b for the side to move, optionally followed by the turns "
-                   "since the last capture and the turn number, e.g. "
-                   "\"BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w\"");
+    fen_option = cmd.add_option(
+        "--fen", fen,
+        "Start from this position string (default: the start position): ranks from "
+        "the top down separated by '/', W and B for pieces, a digit for a run of empty "
+        "points, then w or b for the side to move, optionally followed by the turns "
+        "since the last capture and the turn number, e.g. "
+        "\"BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w\"");
 }
 
 inline Rules BoardOptions::make_rules() const {
@@ -194,10 +195,16 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
 }
 
 inline void EngineOptions::check_rules(const EngineSpec& spec, const Rules& rules) const {
-    if (spec.kind == EngineSpec::Kind::Engine && spec.tables && !spec.tables->serve(rules))
-        throw std::invalid_argument("--tables " + tables + ": endgame tables serve the standard "
-                                    "rules (with their no-capture limit, or none) only, not --rules " +
-                                    std::string(ruleset_name(rules.ruleset)));
+    if (spec.kind != EngineSpec::Kind::Engine || !spec.tables) return;
+    if (!spec.tables->serve(rules))
+        throw std::invalid_argument(
+            "--tables " + tables +
+            ": endgame tables serve the standard "
+            "rules (with their no-capture limit, or none) only, not --rules " +
+            std::string(ruleset_name(rules.ruleset)));
+    // Tables of another board, or a folder with a material missing (Tablebase::unusable_for).
+    if (const std::string why = spec.tables->unusable_for(rules); !why.empty())
+        throw std::invalid_argument("--tables " + tables + ": " + why);
 }
 
 } // namespace fanorona::cli
