@@ -202,7 +202,7 @@ TEST_CASE("num, signed_num and percent: no negative zero, a dash for what is not
 
 TEST_CASE("fmt and tag", "[report][reportlib]") {
     CHECK(fmt("%d-%s", 7, "x") == "7-x");
-    CHECK(fmt("") == "");
+    CHECK(fmt("%s", "") == "");
     const std::string long_text(5000, 'a');
     CHECK(fmt("<%s>", long_text.c_str()) == "<" + long_text + ">"); // no fixed buffer
     CHECK(tag("td", "", "1") == "<td>1</td>");
