@@ -1,15 +1,17 @@
-#include "engine/engine_spec.h"
 #include "common/text.h"
+#include "engine/engine_spec.h"
 
 #include <algorithm>
 #include <sstream>
 
-#include "records/weights_file.h"
+#include <nlohmann/json.hpp>
+
 #include "core/features.h"
 #include "core/weights.h"
 #include "engine/external_player.h"
-#include "records/params_file.h"
 #include "engine/players.h"
+#include "records/params_file.h"
+#include "records/weights_file.h"
 #include "tables/tablebase.h"
 
 namespace fanorona {
@@ -222,6 +224,12 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
 }
 
 EngineSpec EngineSpec::parse(const std::string& text) {
+    // A spec is written as JSON (run settings, MPI jobs), which holds UTF-8 text only.
+    try {
+        (void)nlohmann::json(text).dump();
+    } catch (const nlohmann::json::type_error&) {
+        throw std::invalid_argument("not UTF-8 text (an engine spec is written as JSON)");
+    }
     EngineSpec s;
     s.name.clear();
     bool has_cmd = false, has_builtin = false;
