@@ -1,5 +1,5 @@
-#include "common/text.h"
 #include "engine/engine_spec.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <sstream>

@@ -9,9 +9,9 @@
 #include <span>
 #include <sstream>
 
-#include "records/weights_file.h"
 #include "core/notation.h"
 #include "core/replay.h"
+#include "records/weights_file.h"
 
 namespace fanorona {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "match/adjudication.h"
 #include "engine/player.h"
-#include "records/games_file.h"
+#include "match/adjudication.h"
 #include "openings/openings.h"
+#include "records/games_file.h"
 #include "records/position_log.h"
 
 namespace fanorona {

@@ -7,10 +7,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "records/weights_file.h"
 #include "core/notation.h"
-#include "tests/cli_helpers.h"
 #include "engine/protocol_server.h"
+#include "records/weights_file.h"
+#include "tests/cli_helpers.h"
 
 using namespace fanorona;
 

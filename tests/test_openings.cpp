@@ -302,14 +302,14 @@ TEST_CASE("fanorona openings writes files, explores and writes a book", "[openin
     CHECK(j["format"] == "fanorona-openings 1");
     CHECK(j["games"] == 8);
 
-    REQUIRE(run_fanorona("openings " + kData + "small.tsv --turns 3 --explore 'd3e3A'", out,
-                         err) == 0);
+    REQUIRE(run_fanorona("openings " + kData + "small.tsv --turns 3 --explore 'd3e3A'", out, err) ==
+            0);
     CHECK(out.find("c3d3A") != std::string::npos);
     CHECK(out.find("f4f3A") != std::string::npos);
 
     const auto book = dir / "book.txt";
-    REQUIRE(run_fanorona("openings " + kData + "transpose.tsv --turns 3 --book " +
-                             book.string() + " --balanced 0.5:0.5",
+    REQUIRE(run_fanorona("openings " + kData + "transpose.tsv --turns 3 --book " + book.string() +
+                             " --balanced 0.5:0.5",
                          out, err) == 0);
     const std::string text = read_text(book);
     const auto suite = read_opening_file(book.string(), Rules{});

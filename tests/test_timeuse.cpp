@@ -12,8 +12,8 @@ TEST_CASE("timeuse times go movetime to bestmove and writes JSON beside the text
     const std::string dir = fresh_dir("timeuse");
     std::filesystem::create_directories(dir);
     const std::string pos = "\"3BBBBBB/2WBBBBBB/B2W1BWBW/2W1WWWWW/1W1W1WWWW b 0 8\"";
-    const Run r = run_cli("timeuse --movetime 2,5 --repeat 2 --position " + pos + " --json-out " + dir +
-                          "/t.json");
+    const Run r = run_cli("timeuse --movetime 2,5 --repeat 2 --position " + pos + " --json-out " +
+                          dir + "/t.json");
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK_THAT(r.output, Catch::Contains("movetime"));

@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "records/weights_fingerprint.h"
 #include "core/weights.h"
+#include "records/weights_fingerprint.h"
 
 using namespace fanorona;
 

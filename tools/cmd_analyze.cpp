@@ -45,10 +45,11 @@ void run_analyze(const AnalyzeOptions& o) {
         throw std::invalid_argument("--moves: " + std::string(e.what()));
     }
     if (const Outcome end = game.outcome(); end.over())
-        throw std::invalid_argument(std::string(o.moves.find_first_not_of(" \t") != std::string::npos ? "--moves" : "--fen") +
-                                    ": the game is over there (" +
-                                    std::string(end_reason_name(end.reason)) + ", " +
-                                    std::string(result_name(end.result)) + "): nothing to analyse");
+        throw std::invalid_argument(
+            std::string(o.moves.find_first_not_of(" \t") != std::string::npos ? "--moves"
+                                                                              : "--fen") +
+            ": the game is over there (" + std::string(end_reason_name(end.reason)) + ", " +
+            std::string(result_name(end.result)) + "): nothing to analyse");
     EngineSpec spec;
     o.engine.apply(spec);
     o.engine.check_rules(spec, rules);

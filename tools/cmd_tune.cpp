@@ -5,8 +5,8 @@
 #include <memory>
 #include <sstream>
 
-#include "records/weights_file.h"
 #include "common/thread_limit.h"
+#include "records/weights_file.h"
 #include "tables/tablebase.h"
 #include "tools/commands.h"
 #include "tools/options.h"

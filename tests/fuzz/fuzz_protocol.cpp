@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "common/text.h"
-#include "tests/fuzz/fuzz_target.h"
 #include "engine/protocol_server.h"
+#include "tests/fuzz/fuzz_target.h"
 
 namespace {
 

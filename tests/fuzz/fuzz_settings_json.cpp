@@ -6,10 +6,10 @@
 
 #include <filesystem>
 
-#include "match/run_folder.h"
 #include "match/driver.h"
-#include "records/position_log.h"
+#include "match/run_folder.h"
 #include "match/selfplay.h"
+#include "records/position_log.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(settings_json) {

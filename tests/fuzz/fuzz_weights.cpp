@@ -2,8 +2,8 @@
 // weights lie within +-kMaxWeight and round-trip through format_weights; rejected files are a
 // one-line WeightsError naming the file.
 
-#include "records/weights_file.h"
 #include "core/weights.h"
+#include "records/weights_file.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(weights) {
