@@ -8,6 +8,7 @@
 // endgame table files' binary magic "FNRNTBL\n" (tables/table_file.cpp). The endings benchmark's
 // "fanorona-endings 1" is written by a shell script (tools/bench/endings.sh).
 
+#include <cstdint>
 #include <string_view>
 
 #include "core/weights.h"
@@ -24,6 +25,8 @@ inline constexpr int kParamsFormatVersion = 1;
 
 // Binary files: the first 8 bytes.
 inline constexpr std::string_view kPositionLogMagic{"FNRPOS\r\n", 8};
+inline constexpr std::string_view kProofFileMagic{"FNRPRF\r\n", 8}; // solve --proof
+inline constexpr std::uint32_t kProofFileVersion = 1;
 
 // JSON files: the value of their "format" member.
 inline constexpr const char* kRunSettingsFormat = "fanorona-run-settings 1"; // settings.json

@@ -274,12 +274,13 @@ TEST_CASE("solve checks its --json-out output first, and --quiet prints the summ
                                            "be written"));
     CHECK(lines(r.output) == 1);
     // --quiet: one line.
-    r = run_cli("solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --quiet");
+    r = run_cli("solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --table-pieces 0 --quiet");
     CHECK(r.status == 0);
     CHECK_THAT(r.output, Catch::StartsWith("solve: value=win lower=1 upper=1 complete=1"));
     CHECK(lines(r.output) == 1);
-    r = run_cli("solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --quiet --json-out " + dir +
-                "/q.json");
+    r = run_cli(
+        "solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --table-pieces 0 --quiet --json-out " + dir +
+        "/q.json");
     CHECK(r.status == 0);
     CHECK(lines(r.output) == 1);
     CHECK_THAT(r.output, Catch::EndsWith("json=" + dir + "/q.json\n"));

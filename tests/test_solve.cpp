@@ -187,7 +187,8 @@ TEST_CASE("fanorona solve: values, JSON and errors", "[solve][cli]") {
     const std::string dir = test_cli::fresh_dir("solve_cli");
     std::filesystem::create_directories(dir);
     const std::string json = dir + "/solve.json";
-    auto r = test_cli::run_cli("solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --json-out " + json);
+    auto r = test_cli::run_cli(
+        "solve --variant dimy --fen '5/5/W4/1B3/3W1 w' --table-pieces 0 --json-out " + json);
     REQUIRE(r.status == 0);
     CHECK(r.output.find("value win for White") != std::string::npos);
     CHECK(r.output.find("solve: value=win") != std::string::npos);
@@ -198,7 +199,8 @@ TEST_CASE("fanorona solve: values, JSON and errors", "[solve][cli]") {
     CHECK(j["line"].size() % 2 == 1);
     CHECK(j["moves"].size() > 0);
 
-    r = test_cli::run_cli("solve --variant dimy --max-nodes 5000 --quiet --json-out " + json);
+    r = test_cli::run_cli(
+        "solve --variant dimy --table-pieces 0 --max-nodes 5000 --quiet --json-out " + json);
     REQUIRE(r.status == 0);
     CHECK(r.output.find("complete=0") != std::string::npos); // --quiet: the summary line only
     const auto partial = nlohmann::json::parse(test_cli::slurp(json));

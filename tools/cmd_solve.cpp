@@ -1,6 +1,7 @@
 // `fanorona solve`: proves the game-theoretic value of a position by search (core/solve.h).
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -8,12 +9,16 @@
 
 #include "common/files.h"
 #include "common/memory.h"
+#include "common/thread_limit.h"
 #include "core/notation.h"
 #include "core/solve.h"
 #include "core/solve_graph.h"
+#include "records/proof_file.h"
 #include "tables/tablebase.h"
 #include "tools/commands.h"
 #include "tools/options.h"
+#include "tools/solve/pns_root.h"
+#include "tools/solve/tables_cache.h"
 
 namespace fanorona::cli {
 
@@ -28,10 +33,156 @@ struct SolveOptions {
     long long graph = -1;
     std::string json;
     bool quiet = false;
+    std::string method = "search";
+    int threads = 0;
+    std::string proof;
+    double proof_interval = 60;
+    std::string tables_cache;
+    int table_pieces = -1; // -1: auto_table_pieces
 };
+
+// Opens --tables, or finds or builds the cached tables (unless --table-pieces 0); sets `note`.
+std::shared_ptr<const tables::Tablebase> solve_tables(const SolveOptions& o, const Position& root,
+                                                      std::string& note) {
+    note = "none (searched to the end)";
+    const Rules rules{root.variant()};
+    std::shared_ptr<const tables::Tablebase> tb;
+    if (!o.tables.empty()) {
+        try {
+            tb = tables::open_tables(o.tables);
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("--tables: " + std::string(e.what()));
+        }
+        note = o.tables;
+    } else {
+        const int pieces =
+            o.table_pieces >= 0
+                ? o.table_pieces
+                : auto_table_pieces(root.variant(), popcount(root.player() | root.opponent()));
+        if (pieces < 2 || root.variant() == Variant::Telo) return nullptr;
+        const std::string cache = o.tables_cache.empty() ? default_tables_cache() : o.tables_cache;
+        double built = 0;
+        const ThreadLimit limit(o.threads);
+        try {
+            tb = cached_tables(cache, root.variant(), pieces, built, [&o](const std::string& l) {
+                if (!o.quiet) std::fprintf(stderr, "tables: %s\n", l.c_str());
+            });
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("--tables-cache: " + std::string(e.what()));
+        }
+        note =
+            tb->dir() + (built > 0 ? " (built now in " + std::to_string(std::lround(built)) + " s)"
+                                   : " (cached)");
+    }
+    Rules endless = rules; // the solver's game: endless play a draw, no turn limit
+    endless.no_capture_limit = 0;
+    if (const std::string why = tb->unusable_for(endless); !why.empty())
+        throw std::invalid_argument("--tables: " + why);
+    note += " (" + std::string(variant_name(root.variant())) + " up to " +
+            std::to_string(tb->max_pieces(root.variant())) + " pieces)";
+    return tb;
+}
 
 std::string color_name(Color c) {
     return c == Color::White ? "White" : "Black";
+}
+
+void run_pns(const SolveOptions& o, const Position& root,
+             const std::shared_ptr<const tables::Tablebase>& tables,
+             const std::string& tables_note) {
+    const auto say = [&o](const char* format, auto... args) {
+        if (!o.quiet) std::printf(format, args...);
+    };
+    const Rules rules{root.variant()};
+    say("position %s (%s, standard rules, endless play a draw)\ntables %s\n",
+        root.to_string().c_str(), std::string(variant_name(root.variant())).c_str(),
+        tables_note.c_str());
+    std::fflush(stdout);
+    PnsRootConfig cfg;
+    cfg.hash_mb = std::size_t(o.hash_mb);
+    cfg.max_nodes = o.max_nodes;
+    cfg.max_seconds = o.max_seconds;
+    cfg.tables = tables;
+    cfg.proof = o.proof;
+    cfg.proof_interval = o.proof_interval;
+    if (!o.quiet)
+        cfg.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    PnsRootResult r;
+    {
+        const ThreadLimit limit(o.threads);
+        try {
+            r = solve_root_pns(root, cfg);
+        } catch (const FileError& e) {
+            throw std::invalid_argument("--proof: " + std::string(e.what()));
+        }
+    }
+    const double nps = r.seconds > 0 ? double(r.nodes) / r.seconds : 0;
+    const std::string side = color_name(root.side_to_move());
+    say("value %s for %s (the side to move)%s\n", value_text(r.value).c_str(), side.c_str(),
+        r.complete ? "" : " (budget reached: not proven)");
+    say("first moves (value for %s; nodes, seconds):\n", side.c_str());
+    nlohmann::json jmoves = nlohmann::json::array();
+    std::string best;
+    for (const PnsMoveResult& m : r.moves) {
+        const std::string text = move_to_string(root, rules, m.move.move);
+        say("  %-24s %-16s %12llu %8.3f\n", text.c_str(), value_text(m.move.value).c_str(),
+            (unsigned long long)m.nodes, m.seconds);
+        if (r.complete && m.move.value.exact() && m.move.value.lo == r.value.lo)
+            best += (best.empty() ? "" : " ") + text;
+        jmoves.push_back({{"move", text},
+                          {"value", m.move.value.exact() ? value_text(m.move.value) : "unknown"},
+                          {"lower", m.move.value.lo},
+                          {"upper", m.move.value.hi},
+                          {"nodes", m.nodes},
+                          {"seconds", m.seconds}});
+    }
+    if (r.complete)
+        say("%s first moves: %s\n",
+            r.value.lo == 1   ? "winning"
+            : r.value.lo == 0 ? "drawing"
+                              : "(every move loses)",
+            best.empty() ? "-" : best.c_str());
+    say("method pns (df-pn, each first move by its own searcher; %d MB table each, threads %s)\n",
+        o.hash_mb, o.threads ? std::to_string(o.threads).c_str() : "all cores");
+    say("nodes %llu time %.3f s nps %.0f table hits %llu\n", (unsigned long long)r.nodes, r.seconds,
+        nps, (unsigned long long)r.table_hits);
+    if (!o.proof.empty())
+        say("proof %s: %zu bounds read, %zu written\n", o.proof.c_str(), r.proof_loaded,
+            r.proof_written);
+    const std::string value = r.complete ? value_text(r.value) : "unknown";
+    const auto summary = [&](const std::string& json_note) {
+        std::printf("solve: value=%s lower=%d upper=%d complete=%d nodes=%llu seconds=%.3f%s\n",
+                    value.c_str(), r.value.lo, r.value.hi, int(r.complete),
+                    (unsigned long long)r.nodes, r.seconds, json_note.c_str());
+    };
+    if (o.json.empty()) {
+        if (o.quiet) summary("");
+        return;
+    }
+    const nlohmann::json j = {
+        {"position", root.to_string()},
+        {"variant", variant_name(root.variant())},
+        {"side_to_move", side},
+        {"value", value},
+        {"lower", r.value.lo},
+        {"upper", r.value.hi},
+        {"complete", r.complete},
+        {"moves", jmoves},
+        {"best_moves", best},
+        {"nodes", r.nodes},
+        {"seconds", r.seconds},
+        {"nps", std::llround(nps)},
+        {"method", "pns"},
+        {"threads", o.threads},
+        {"table_hits", r.table_hits},
+        {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
+        {"proof", o.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.proof)},
+        {"proof_loaded", r.proof_loaded},
+        {"proof_written", r.proof_written},
+        {"max_nodes", o.max_nodes},
+        {"max_seconds", o.max_seconds}};
+    write_file_atomically(o.json, j.dump(1) + "\n");
+    summary(" json=" + o.json);
 }
 
 void run_solve(const SolveOptions& o) {
@@ -51,27 +202,39 @@ void run_solve(const SolveOptions& o) {
     if (o.graph > 0)
         check_memory("--graph " + std::to_string(o.graph),
                      std::uint64_t(o.graph) * kGraphBytesPerPosition);
+    if (o.method != "pns" && !o.proof.empty())
+        throw std::invalid_argument("--proof: only with --method pns");
+    if (o.method == "pns" && o.graph >= 0)
+        throw std::invalid_argument("--graph: only with --method search");
+    if (!o.proof.empty()) {
+        try {
+            check_writable(o.proof);
+        } catch (const FileError& e) {
+            throw std::invalid_argument("--proof: " + std::string(e.what()));
+        }
+        // A damaged file or one of another board is refused before anything is printed.
+        if (std::filesystem::exists(o.proof)) {
+            try {
+                if (read_proof_file(o.proof).variant != root.variant())
+                    throw FileError(o.proof + ": a proof file of another board");
+            } catch (const FileError& e) {
+                throw std::invalid_argument("--proof: " + std::string(e.what()));
+            }
+        }
+    }
     std::unique_ptr<Solver> owned;
-    allocate_for("--hash " + std::to_string(o.hash_mb), std::uint64_t(o.hash_mb) << 20,
-                 [&] { owned = std::make_unique<Solver>(std::size_t(o.hash_mb)); });
+    if (o.method == "search")
+        allocate_for("--hash " + std::to_string(o.hash_mb), std::uint64_t(o.hash_mb) << 20,
+                     [&] { owned = std::make_unique<Solver>(std::size_t(o.hash_mb)); });
+    else
+        check_memory("--hash " + std::to_string(o.hash_mb) + " per thread",
+                     (std::uint64_t(o.hash_mb) << 20) * std::uint64_t(std::max(1, o.threads)));
+    std::string tables_note;
+    const auto tables = solve_tables(o, root, tables_note);
+    if (o.method == "pns") return run_pns(o, root, tables, tables_note);
     Solver& solver = *owned;
     if (o.graph >= 0) solver.set_graph_limit(std::size_t(o.graph));
-    std::string tables_note = "none (searched to the end)";
-    if (!o.tables.empty()) {
-        std::shared_ptr<const tables::Tablebase> tb;
-        try {
-            tb = tables::open_tables(o.tables);
-        } catch (const std::exception& e) {
-            throw std::invalid_argument("--tables: " + std::string(e.what()));
-        }
-        Rules endless = rules; // the solver's game: endless play a draw, no turn limit
-        endless.no_capture_limit = 0;
-        if (const std::string why = tb->unusable_for(endless); !why.empty())
-            throw std::invalid_argument("--tables: " + why);
-        tables_note = o.tables + " (" + std::string(variant_name(root.variant())) + " up to " +
-                      std::to_string(tb->max_pieces(root.variant())) + " pieces)";
-        solver.set_tables(tb);
-    }
+    if (tables) solver.set_tables(tables);
     // --quiet: the summary line only.
     const auto say = [&o](const char* format, auto... args) {
         if (!o.quiet) std::printf(format, args...);
@@ -155,7 +318,7 @@ void run_solve(const SolveOptions& o) {
         {"graph_positions", r.graph_positions},
         {"graphs", r.graphs},
         {"table_hits", r.table_hits},
-        {"tables", o.tables.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.tables)},
+        {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
         {"max_nodes", o.max_nodes},
         {"max_seconds", o.max_seconds}};
     write_file_atomically(o.json, j.dump(1) + "\n");
@@ -189,6 +352,30 @@ void add_solve_command(CLI::App& app) {
            "4096 per MB of "
            "--hash, at least 10000; 0: search only)")
         ->check(CLI::Range(0LL, 1LL << 40));
+    cmd->add_option("--tables-cache", o->tables_cache,
+                    "Without --tables: the folder where solve finds, or builds, the tables "
+                    "(one folder per board; default $XDG_CACHE_HOME/fanorona/tables, else "
+                    "~/.cache/fanorona/tables)");
+    cmd->add_option("--table-pieces", o->table_pieces,
+                    "Without --tables: the tables' piece count to find or build in the cache (0: "
+                    "no tables, search to the end; default: boards of at most 25 points get the "
+                    "largest size of at most 100 million positions below the position's pieces "
+                    "(5x5: 7, 3x7: 8), larger boards none)")
+        ->check(CLI::Range(0, 32));
+    cmd->add_option("--method", o->method,
+                    "search: alpha-beta null-window tests with small graphs solved whole; pns: "
+                    "df-pn proof-number search, each first move by its own searcher")
+        ->check(CLI::IsMember({"search", "pns"}))
+        ->capture_default_str();
+    add_threads_option(*cmd, o->threads); // pns workers and building tables (search: one)
+    cmd->add_option("--proof", o->proof,
+                    "With --method pns: read the proven bounds of this proof file first (when it "
+                    "exists), and write every bound proven into it, atomically, at intervals and "
+                    "at the end (a killed run resumes from it)");
+    cmd->add_option("--proof-interval", o->proof_interval,
+                    "Seconds between the proof file's snapshots")
+        ->capture_default_str()
+        ->check(CLI::Range(0.01, 1e6));
     cmd->add_option("--json-out", o->json,
                     "Also write the result as JSON to this file (a summary line on stdout)");
     add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");

@@ -1,0 +1,54 @@
+#pragma once
+// `fanorona solve --method pns` at the root: every first move's resulting position solved by its
+// own df-pn searcher (core/pns.h) on oneTBB workers, so each move's value and node count are the
+// same on any number of threads; proven bounds shared through a proof file (records/proof_file.h)
+// that is read first, written atomically at intervals and at the end, and extended by later runs.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/pns.h"
+#include "core/solve.h"
+
+namespace fanorona::cli {
+
+// What a proof-number solve of a root runs with. max_nodes / max_seconds bound the whole solve
+// (all first moves; the node budget is exact with one thread, checked every poll with more).
+struct PnsRootConfig {
+    std::size_t hash_mb = 64; // per searcher (one per worker at a time)
+    std::uint64_t max_nodes = 0;
+    double max_seconds = 0;
+    std::shared_ptr<const EndgameProbe> tables;
+    std::string proof;          // proof file ("" none)
+    double proof_interval = 60; // seconds between snapshots of the proof file
+    double progress_interval = 5;
+    std::function<void(const std::string&)> progress; // one line every progress_interval
+};
+
+// A first move's value for the mover and what its searcher did.
+struct PnsMoveResult {
+    SolvedMove move;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+};
+
+// The root's value (exact when complete), every first move in generation order, the totals, and
+// the proof file's bounds (loaded at the start, written at the end).
+struct PnsRootResult {
+    ValueBounds value;
+    bool complete = false;
+    std::vector<PnsMoveResult> moves;
+    std::uint64_t nodes = 0;
+    std::uint64_t table_hits = 0;
+    double seconds = 0;
+    std::size_t proof_loaded = 0;
+    std::size_t proof_written = 0;
+};
+
+// Solves `root`; threads from the caller's ThreadLimit. Throws FileError for a proof file that
+// cannot be read (or is of another board) or written.
+PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg);
+
+} // namespace fanorona::cli
