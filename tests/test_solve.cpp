@@ -217,3 +217,28 @@ TEST_CASE("fanorona solve: values, JSON and errors", "[solve][cli]") {
         CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
     }
 }
+
+TEST_CASE("fanorona solve finds or builds its tables in the cache folder", "[solve][cli]") {
+    const std::string dir = test_cli::fresh_dir("solve_cache");
+    const std::string cache = dir + "/cache";
+    std::filesystem::create_directories(dir);
+    const std::string args =
+        "solve --variant 3x3 --tables-cache " + cache + " --json-out " + dir + "/s.json";
+    auto r = test_cli::run_cli(args);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    // 3x3 start (8 pieces): tables up to 7 pieces, built now.
+    CHECK(r.output.find("tables " + cache + "/3x3 (built now in") != std::string::npos);
+    CHECK(r.output.find("(3x3 up to 7 pieces)") != std::string::npos);
+    CHECK(r.output.find("value win for White") != std::string::npos);
+    CHECK(std::filesystem::exists(cache + "/3x3/3x3-4v3.fntb"));
+    // Found the second time, and used by the proof-number search too.
+    r = test_cli::run_cli(args + " --method pns");
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("tables " + cache + "/3x3 (cached)") != std::string::npos);
+    CHECK(r.output.find("value win for White") != std::string::npos);
+    CHECK(nlohmann::json::parse(test_cli::slurp(dir + "/s.json"))["table_hits"] > 0);
+    // --table-pieces 0: none.
+    r = test_cli::run_cli(args + " --table-pieces 0");
+    CHECK(r.output.find("tables none") != std::string::npos);
+}

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -228,7 +229,10 @@ void run_solve(const SolveOptions& o) {
                      [&] { owned = std::make_unique<Solver>(std::size_t(o.hash_mb)); });
     else
         check_memory("--hash " + std::to_string(o.hash_mb) + " per thread",
-                     (std::uint64_t(o.hash_mb) << 20) * std::uint64_t(std::max(1, o.threads)));
+                     (std::uint64_t(o.hash_mb) << 20) *
+                         std::uint64_t(o.threads > 0
+                                           ? o.threads
+                                           : std::max(1u, std::thread::hardware_concurrency())));
     std::string tables_note;
     const auto tables = solve_tables(o, root, tables_note);
     if (o.method == "pns") return run_pns(o, root, tables, tables_note);
