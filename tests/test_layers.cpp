@@ -20,10 +20,10 @@ const fs::path kRoot = fs::path(FANORONA_TEST_DATA).parent_path().parent_path();
 // Each source folder's layer: a folder may include folders of a lower layer (or its own folder).
 // Nested folders of tools/ sit below tools/ itself, which holds the commands.
 const std::map<std::string, int> kLayers = {
-    {"common", 0},     {"core", 1},   {"tables", 2},       {"stats", 2},
-    {"records", 3},    {"engine", 4}, {"openings", 5},     {"match", 6},
-    {"cluster", 7},    {"tuner", 7},  {"tools/report", 8}, {"tools/timeuse", 8},
-    {"tools/loop", 9}, {"tools", 10}, {"tools/bench", 11},
+    {"common", 0},      {"core", 1},       {"tables", 2},       {"stats", 2},
+    {"records", 3},     {"engine", 4},     {"openings", 5},     {"match", 6},
+    {"cluster", 7},     {"tuner", 7},      {"tools/report", 8}, {"tools/timeuse", 8},
+    {"tools/solve", 8}, {"tools/loop", 9}, {"tools", 10},       {"tools/bench", 11},
 };
 
 // Folder (relative to the repository) -> the folders its sources include.
