@@ -25,7 +25,16 @@ constexpr int kMaxSide = 16;
 
 // Working value of a position during a build: class in the top 3 bits, distance below.
 using Work = std::uint16_t;
-enum WorkClass : Work { kUnknown = 0, kWin = 1, kLoss = 2, kCursed = 3, kBlessed = 4, kDraw = 5 };
+// kUnused marks a folded index's slots that no position maps to.
+enum WorkClass : Work {
+    kUnknown = 0,
+    kWin = 1,
+    kLoss = 2,
+    kCursed = 3,
+    kBlessed = 4,
+    kDraw = 5,
+    kUnused = 6
+};
 constexpr int kDistanceBits = 13;
 constexpr int kMaxDistance = (1 << kDistanceBits) - 1;
 constexpr Work work(Work cls, int distance) {
@@ -66,13 +75,17 @@ struct SolvedTables {
 // Solves a material (mover A, other B) together with its twin (B, A): table 0 is (A, B), table 1
 // (B, A); when A == B there is one table. Invariant during the retrograde passes: a position's
 // Work is kUnknown until its value is final for the pass, and `count` holds the number of its
-// paika successors not yet known to be won for the opponent.
+// paika successors not yet known to be won for the opponent, times the number of symmetries S.
+// With a folded index a resolved position R stands for its whole class: the backward steps from
+// R reach a predecessor class through |stab(R)| / |stab(Q)| as many steps as Q has moves into
+// R's class, so each step takes S * |stab(Q)| / |stab(R)| off Q's count.
 class PairSolver {
 public:
-    PairSolver(Variant v, int a, int b, int limit, const SolvedTables& solved)
+    PairSolver(Variant v, int a, int b, int limit, bool fold, const SolvedTables& solved)
         : variant_(v), geo_(geometry(v)), solved_(solved), tables_(a == b ? 1 : 2), limit_(limit) {
-        index_.emplace_back(v, a, b);
-        if (tables_ == 2) index_.emplace_back(v, b, a);
+        index_.emplace_back(v, a, b, fold);
+        if (tables_ == 2) index_.emplace_back(v, b, a, fold);
+        symmetries_ = index_[0].symmetries();
         for (int t = 0; t < tables_; ++t) {
             value_[t].assign(index_[t].size(), kUnknown);
             count_[t].assign(index_[t].size(), 0);
@@ -108,7 +121,8 @@ private:
     int limit_;
     std::vector<MaterialIndex> index_;
     std::vector<Work> value_[2];
-    std::vector<std::uint8_t> count_[2];
+    std::vector<std::uint16_t> count_[2];
+    int symmetries_ = 1;
     std::atomic<bool> cursed_seed_{false};
     int max_level_ = 0;
     int levels_ = 0;
@@ -122,7 +136,7 @@ template <class F> void PairSolver::for_each_position(int t, F&& f) {
                       [&](const tbb::blocked_range<std::uint64_t>& r) {
                           MoveList list;
                           for (std::uint64_t m = r.begin(); m != r.end(); ++m) {
-                              const std::uint64_t dm = unrank_subset(m, mi.mover());
+                              const std::uint64_t dm = mi.mover_set(m);
                               const Bitboard mover = mi.mover_board(dm);
                               std::uint64_t d_o = (std::uint64_t(1) << n_other) - 1;
                               for (std::uint64_t j = 0; j < others; ++j) {
@@ -157,6 +171,10 @@ template <class Match, class Visit> std::uint64_t PairSolver::scan(Match&& match
 
 void PairSolver::init_position(int t, std::uint64_t i, Bitboard mover, Bitboard other,
                                MoveList& list) {
+    if (!index_[t].used(i)) {
+        value_[t][i] = work(kUnused, 0);
+        return;
+    }
     const Position pos = Position::from_pieces(variant_, mover, other, Color::White);
     const Rules rules{variant_};
     if (capturing_pieces(pos)) {
@@ -193,7 +211,7 @@ void PairSolver::init_position(int t, std::uint64_t i, Bitboard mover, Bitboard 
         value_[t][i] = work(kLoss, 0); // no legal move
         return;
     }
-    count_[t][i] = std::uint8_t(paika);
+    count_[t][i] = std::uint16_t(paika * symmetries_);
 }
 
 void PairSolver::initialise() {
@@ -212,21 +230,25 @@ void PairSolver::propagate(int t, std::uint64_t i, bool lost, int level, bool cu
     if (level + 1 > kMaxDistance) throw std::runtime_error("table distance overflow");
     const Work target = lost ? work(kWin, level + 1) : work(kLoss, level + 1);
     const Work cursed_target = lost ? work(kCursed, level + 1) : work(kBlessed, level + 1);
+    // The weight of one backward step (see the class comment), S * |stab(Q)| / |stab(R)|.
+    const int per_q = lost ? 0 : symmetries_ / index_[t].slot_stabilizer(i);
     for (Bitboard ys = other; ys;) {
         const Square y = pop_lsb(ys);
         for (int d = 0; d < kDirections; ++d) {
             const int q = geo_.neighbor[d][y];
             if (q < 0 || (occupied >> q & 1)) continue;
             // The opponent's last move went from q to y.
-            const std::uint64_t r = pi.index(other ^ bit(y) ^ bit(q), mover);
+            int stab_q = 1;
+            const std::uint64_t r = pi.index(other ^ bit(y) ^ bit(q), mover, stab_q);
             std::atomic_ref<Work> v(value_[p][r]);
             if (v.load(std::memory_order_relaxed) != kUnknown) continue;
             const Work set = cursed ? cursed_target : target;
             if (lost) {
                 Work expected = kUnknown;
                 v.compare_exchange_strong(expected, set, std::memory_order_relaxed);
-            } else if (std::atomic_ref<std::uint8_t>(count_[p][r])
-                           .fetch_sub(1, std::memory_order_relaxed) == 1) {
+            } else if (const int step = per_q * stab_q;
+                       std::atomic_ref<std::uint16_t>(count_[p][r])
+                           .fetch_sub(std::uint16_t(step), std::memory_order_relaxed) == step) {
                 Work expected = kUnknown;
                 v.compare_exchange_strong(expected, set, std::memory_order_relaxed);
             }
@@ -264,7 +286,7 @@ int PairSolver::recount(int t, Bitboard mover, Bitboard other) const {
             if (!(work_class(w) == kWin && work_distance(w) < limit_)) ++n;
         }
     }
-    return n;
+    return n * symmetries_;
 }
 
 void PairSolver::solve_cursed(const std::function<void(const std::string&)>& progress) {
@@ -277,7 +299,7 @@ void PairSolver::solve_cursed(const std::function<void(const std::string&)>& pro
             const Work c = work_class(w);
             if (!(w == kUnknown || ((c == kWin || c == kLoss) && work_distance(w) > limit_)))
                 return;
-            count_[t][i] = std::uint8_t(recount(t, mover, other));
+            count_[t][i] = std::uint16_t(recount(t, mover, other));
             v.store(kUnknown, std::memory_order_relaxed);
         });
     int last = 0;
@@ -320,12 +342,15 @@ void PairSolver::finish(int t, std::vector<std::uint8_t>& codes,
             codes[i] = kCodeBlessedLoss;
             ex.push_back({i, std::uint32_t(d)});
             break;
+        case kUnused:
+            codes[i] = kCodeUnused;
+            break;
         default:
             break;
         }
     }
     std::vector<Work>().swap(value);
-    std::vector<std::uint8_t>().swap(count_[t]);
+    std::vector<std::uint16_t>().swap(count_[t]);
 }
 
 std::string with_commas(std::uint64_t n) {
@@ -401,30 +426,38 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
         if (a < b) continue; // solved with its twin
         const int total = a + b;
         const bool needed_later = total < cfg.pieces;
-        auto remember = [&](int m, int o, std::vector<std::uint8_t>&& codes) {
+        auto remember = [&](int m, int o, bool fold, std::vector<std::uint8_t>&& codes) {
             if (!needed_later) return;
             solved.codes[m][o] = std::move(codes);
-            solved.index[m][o] = std::make_unique<MaterialIndex>(v, m, o);
+            solved.index[m][o] = std::make_unique<MaterialIndex>(v, m, o, fold);
         };
         // Files already there were checked by check_existing_tables.
         if (std::filesystem::exists(path_of(a, b)) && std::filesystem::exists(path_of(b, a))) {
             for (auto [m, o] : {std::pair{a, b}, std::pair{b, a}}) {
                 TableFile f(path_of(m, o));
-                reports.push_back({m, o, f.header().positions, f.file_size(), 0, 0, true});
+                reports.push_back({m, o, f.header().stored(), f.header().full_positions(),
+                                   f.file_size(), 0, 0, true});
                 if (progress)
                     progress(vname + " " + material_name(m, o) + ": already built (" +
-                             with_commas(f.header().positions) + " positions)");
-                if (needed_later) remember(m, o, f.load_checked_codes());
+                             with_commas(f.header().stored()) + " positions)");
+                if (needed_later) remember(m, o, f.header().folded(), f.load_checked_codes());
                 if (m == o) break;
             }
             continue;
         }
         const auto t0 = std::chrono::steady_clock::now();
-        PairSolver solver(v, a, b, cfg.turn_limit, solved);
+        PairSolver solver(v, a, b, cfg.turn_limit, cfg.fold, solved);
         std::string names = material_name(a, b) + (a != b ? " and " + material_name(b, a) : "");
-        std::uint64_t positions = 0;
-        for (int t = 0; t < solver.tables(); ++t) positions += solver.index(t).size();
-        if (progress) progress(vname + " " + names + ": " + with_commas(positions) + " positions");
+        std::uint64_t positions = 0, full = 0;
+        for (int t = 0; t < solver.tables(); ++t) {
+            positions += solver.index(t).size();
+            full += solver.index(t).full_size();
+        }
+        if (progress)
+            progress(vname + " " + names + ": " + with_commas(positions) + " positions" +
+                     (positions != full ? " (folded by symmetry: " + with_commas(full) +
+                                              " in the whole materials)"
+                                        : ""));
         solver.initialise();
         const double init_seconds = seconds_since(t0);
         solver.solve_within_limit(progress);
@@ -437,22 +470,23 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
             solver.finish(t, codes, ex);
             const std::uint64_t bytes =
                 write_table_file(path_of(mi.mover(), mi.other()), v, mi.mover(), mi.other(),
-                                 cfg.turn_limit, codes, ex);
-            reports.push_back(
-                {mi.mover(), mi.other(), mi.size(), bytes, seconds, solver.levels(), false});
+                                 cfg.turn_limit, codes, ex, mi.folded());
             TableFile f(path_of(mi.mover(), mi.other()));
             const TableHeader& h = f.header();
+            reports.push_back({mi.mover(), mi.other(), h.stored(), h.full_positions(), bytes,
+                               seconds, solver.levels(), false});
             char line[320];
             std::snprintf(line, sizeof line,
                           "%s %s: %s positions, wins %s, draws %s, losses %s, cursed %s, "
                           "blessed %s, longest win %d, %.2f bytes/position",
                           vname.c_str(), material_name(mi.mover(), mi.other()).c_str(),
-                          with_commas(h.positions).c_str(), with_commas(h.counts[1]).c_str(),
+                          with_commas(h.stored()).c_str(), with_commas(h.counts[1]).c_str(),
                           with_commas(h.counts[0]).c_str(), with_commas(h.counts[2]).c_str(),
                           with_commas(h.counts[3]).c_str(), with_commas(h.counts[4]).c_str(),
-                          h.longest_win, double(bytes) / double(h.positions));
+                          h.longest_win,
+                          double(bytes) / double(std::max<std::uint64_t>(1, h.stored())));
             if (progress) progress(line);
-            remember(mi.mover(), mi.other(), std::move(codes));
+            remember(mi.mover(), mi.other(), mi.folded(), std::move(codes));
         }
         if (progress) {
             char line[200];

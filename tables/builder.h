@@ -20,12 +20,14 @@ struct BuildConfig {
     int pieces = 3; // at most this many pieces on the board
     std::string dir;
     int turn_limit = kTableTurnLimit; // the no-capture limit the values count with (1..100)
+    bool fold = true; // index one position per class of symmetric positions (format version 2)
 };
 
 // One material of a build: its size, what it took, and whether it was already there.
 struct MaterialReport {
     int mover = 0, other = 0;
-    std::uint64_t positions = 0;
+    std::uint64_t positions = 0;      // positions stored (one per class when folded)
+    std::uint64_t full_positions = 0; // positions of the whole material
     std::uint64_t file_bytes = 0;
     double seconds = 0; // the pair's solving time (shared by both materials of a pair)
     int levels = 0;     // retrograde levels (distances) the pair needed

@@ -5,6 +5,7 @@
 //   101..201   Loss, distance = code - 101 (0: no legal move)
 //   202        CursedWin  (distance in the file's exception list)
 //   203        BlessedLoss (distance in the file's exception list)
+//   255        an unused slot of a folded table (no position maps to it)
 
 #include <cstdint>
 
@@ -14,6 +15,7 @@ namespace fanorona::tables {
 
 inline constexpr std::uint8_t kCodeCursedWin = 202;
 inline constexpr std::uint8_t kCodeBlessedLoss = 203;
+inline constexpr std::uint8_t kCodeUnused = 255;
 
 inline std::uint8_t encode_value(const TableValue& v) {
     switch (v.cls) {
@@ -47,7 +49,7 @@ inline TableValue code_value(std::uint8_t c) {
 }
 
 inline bool code_is_cursed(std::uint8_t c) {
-    return c >= kCodeCursedWin;
+    return c == kCodeCursedWin || c == kCodeBlessedLoss;
 }
 
 } // namespace fanorona::tables

@@ -1,13 +1,16 @@
 #include "tables/table_file.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -57,9 +60,14 @@ std::string serialize_header(const TableHeader& h) {
     put(out, std::uint64_t(h.longest_loss), 4);
     put(out, h.longest_loss_index, 8);
     put(out, h.exceptions, 8);
+    put(out, std::uint64_t(h.symmetries), 1);
+    put(out, h.unused, 8);
+    for (std::uint64_t c : h.full_counts) put(out, c, 8);
     return out;
 }
-constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 4 + 4 + 5 * 8 + 4 + 8 + 4 + 8 + 8;
+// Version 1's header, and version 2's (the symmetries, the unused slots, the whole counts).
+constexpr std::size_t kHeaderBytesV1 = 8 + 4 + 4 + 8 + 4 + 4 + 5 * 8 + 4 + 8 + 4 + 8 + 8;
+constexpr std::size_t kHeaderBytes = kHeaderBytesV1 + 1 + 8 + 5 * 8;
 
 std::uint32_t crc(const void* data, std::size_t size, std::uint32_t start = 0) {
     uLong c = start;
@@ -95,14 +103,26 @@ std::string material_label(Variant v, int mover, int other) {
     return std::string(variant_name(v)) + " " + material_name(mover, other);
 }
 
+MaterialIndex index_of(const TableHeader& h) {
+    return MaterialIndex(h.variant, h.mover, h.other, h.folded());
+}
+
 void summarize_codes(const std::vector<std::uint8_t>& codes, TableHeader& h) {
     for (std::uint64_t& c : h.counts) c = 0;
+    for (std::uint64_t& c : h.full_counts) c = 0;
+    h.unused = 0;
     h.longest_win = h.longest_loss = 0;
     h.longest_win_index = h.longest_loss_index = 0;
+    const MaterialIndex index = index_of(h);
     for (std::uint64_t i = 0; i < codes.size(); ++i) {
         const std::uint8_t c = codes[i];
+        if (c == kCodeUnused) {
+            ++h.unused;
+            continue;
+        }
         const TableClass cls = code_class(c);
         ++h.counts[int(cls)];
+        h.full_counts[int(cls)] += h.folded() ? index.orbit(i) : 1;
         if (cls == TableClass::Win && int(c) > h.longest_win) {
             h.longest_win = c;
             h.longest_win_index = i;
@@ -117,12 +137,13 @@ void summarize_codes(const std::vector<std::uint8_t>& codes, TableHeader& h) {
 
 std::uint64_t write_table_file(const std::string& path, Variant v, int mover, int other,
                                int turn_limit, const std::vector<std::uint8_t>& codes,
-                               const std::vector<DistanceException>& exceptions) {
+                               const std::vector<DistanceException>& exceptions, bool folded) {
     TableHeader h;
     h.variant = v;
     h.mover = mover;
     h.other = other;
     h.turn_limit = turn_limit;
+    h.symmetries = folded ? board_symmetries(v).count : 1;
     h.positions = codes.size();
     h.blocks = std::uint32_t((codes.size() + kBlockPositions - 1) / kBlockPositions);
     summarize_codes(codes, h);
@@ -177,14 +198,21 @@ TableFile::TableFile(const std::string& path) : path_(path) {
     }
     file_size_ = std::uint64_t(st.st_size);
     try {
-        const std::string head = read_range(0, std::min<std::uint64_t>(kHeaderBytes, file_size_));
-        if (head.size() < kHeaderBytes || std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
+        std::string head = read_range(0, std::min<std::uint64_t>(kHeaderBytesV1, file_size_));
+        if (head.size() < kHeaderBytesV1 || std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
             throw FileError(path + ": not a Fanorona table file");
         Reader r{head, path, sizeof kMagic};
         const std::uint64_t version = r.get(4);
-        if (version != kTableFormatVersion)
+        if (version < 1 || version > kTableFormatVersion)
             throw FileError(path + ": table format version " + std::to_string(version) +
-                            ", this program reads version " + std::to_string(kTableFormatVersion));
+                            ", this program reads versions 1 to " +
+                            std::to_string(kTableFormatVersion) +
+                            " (a newer program's table: rebuild it with this one)");
+        const std::size_t header_bytes = version == 1 ? kHeaderBytesV1 : kHeaderBytes;
+        if (header_bytes > kHeaderBytesV1) {
+            if (file_size_ < header_bytes) throw FileError(path + ": truncated table header");
+            head = read_range(0, header_bytes);
+        }
         const std::uint64_t variant = r.get(1);
         if (variant >= std::uint64_t(kVariantCount) || is_telo(Variant(variant)))
             throw FileError(path + ": unknown variant " + std::to_string(variant));
@@ -201,15 +229,38 @@ TableFile::TableFile(const std::string& path) : path_(path) {
         header_.longest_loss = int(r.get(4));
         header_.longest_loss_index = r.get(8);
         header_.exceptions = r.get(8);
+        if (version == 1) {
+            std::copy(std::begin(header_.counts), std::end(header_.counts),
+                      std::begin(header_.full_counts));
+        } else {
+            header_.symmetries = int(r.get(1));
+            header_.unused = r.get(8);
+            for (std::uint64_t& c : header_.full_counts) c = r.get(8);
+        }
+        if ((header_.symmetries != 1 &&
+             header_.symmetries != board_symmetries(header_.variant).count) ||
+            header_.unused > header_.positions)
+            throw FileError(path + ": unsupported table header (symmetries " +
+                            std::to_string(header_.symmetries) + ")");
         if (header_.turn_limit < 1 || header_.turn_limit > kTableTurnLimit ||
             header_.block_positions != kBlockPositions || header_.mover < 1 || header_.other < 1 ||
             header_.mover + header_.other > geometry(header_.variant).points)
             throw FileError(path + ": unsupported table header");
-        const MaterialIndex index(header_.variant, header_.mover, header_.other);
+        std::optional<MaterialIndex> folded_index;
+        try {
+            folded_index.emplace(index_of(header_));
+        } catch (const std::invalid_argument& e) {
+            throw FileError(path + ": " + e.what());
+        }
+        const MaterialIndex& index = *folded_index;
         if (index.size() != header_.positions ||
             header_.blocks != (header_.positions + kBlockPositions - 1) / kBlockPositions)
             throw FileError(path + ": table header does not match its material");
-        std::uint64_t counted = 0;
+        if (header_.full_positions() != index.full_size())
+            throw FileError(path + ": the header's counts of the whole material add up to " +
+                            std::to_string(header_.full_positions()) + ", not to its " +
+                            std::to_string(index.full_size()) + " positions");
+        std::uint64_t counted = header_.unused;
         for (std::uint64_t c : header_.counts) counted += std::min(c, header_.positions + 1);
         if (counted != header_.positions)
             throw FileError(path + ": the header's class counts add up to " +
@@ -225,8 +276,8 @@ TableFile::TableFile(const std::string& path) : path_(path) {
             header_.longest_loss_index >= header_.positions)
             throw FileError(path + ": the header's longest win or loss is not a position");
         const std::uint64_t table_bytes = (std::uint64_t(header_.blocks) + 2) * 8;
-        if (kHeaderBytes + table_bytes + 8 > file_size_) throw FileError(path + ": truncated");
-        const std::string table = read_range(kHeaderBytes, table_bytes + 4);
+        if (header_bytes + table_bytes + 8 > file_size_) throw FileError(path + ": truncated");
+        const std::string table = read_range(header_bytes, table_bytes + 4);
         Reader t{table, path};
         offsets_.resize(header_.blocks + 2);
         for (std::uint64_t& o : offsets_) o = t.get(8);
@@ -234,7 +285,7 @@ TableFile::TableFile(const std::string& path) : path_(path) {
         std::uint32_t c = crc(head.data(), head.size());
         c = crc(table.data(), table_bytes, c);
         if (c != stored) throw FileError(path + ": header checksum mismatch (corrupt file)");
-        data_start_ = kHeaderBytes + table_bytes + 4;
+        data_start_ = header_bytes + table_bytes + 4;
         for (std::size_t i = 1; i < offsets_.size(); ++i)
             if (offsets_[i] < offsets_[i - 1]) throw FileError(path + ": corrupt block offsets");
         if (data_start_ + offsets_.back() + 4 != file_size_)
@@ -351,6 +402,31 @@ std::vector<std::uint8_t> TableFile::load_checked_codes() const {
             throw FileError(path_ + ": the header counts " + std::to_string(header_.counts[c]) +
                             " " + names[c] + ", the table holds " +
                             std::to_string(found.counts[c]));
+    for (int c = 0; c < 5; ++c)
+        if (found.full_counts[c] != header_.full_counts[c])
+            throw FileError(path_ + ": the header counts " +
+                            std::to_string(header_.full_counts[c]) + " " + names[c] +
+                            " in the whole material, the table stands for " +
+                            std::to_string(found.full_counts[c]));
+    if (header_.folded()) {
+        const MaterialIndex index = index_of(header_);
+        std::atomic<std::uint64_t> misplaced{~std::uint64_t(0)};
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, codes.size(), 1 << 16),
+                          [&](const tbb::blocked_range<std::uint64_t>& r) {
+                              for (std::uint64_t i = r.begin(); i != r.end(); ++i)
+                                  if ((codes[i] == kCodeUnused) == index.used(i)) {
+                                      std::uint64_t seen = misplaced.load();
+                                      while (i < seen &&
+                                             !misplaced.compare_exchange_weak(seen, i)) {
+                                      }
+                                      break;
+                                  }
+                          });
+        if (const std::uint64_t i = misplaced.load(); i != ~std::uint64_t(0))
+            throw FileError(path_ + ": slot " + std::to_string(i) + " is " +
+                            (codes[i] == kCodeUnused ? "marked unused but holds a position"
+                                                     : "unused but holds a value"));
+    }
     if (found.longest_win != header_.longest_win ||
         found.longest_win_index != header_.longest_win_index)
         throw FileError(path_ + ": the header's longest win (" +

@@ -17,11 +17,15 @@
 
 namespace fanorona::tables {
 
-inline constexpr std::uint32_t kTableFormatVersion = 1;
+// Version 2 adds the symmetries a table is folded by, its unused slots and the counts of the
+// whole material; version 1 files (not folded) are still read.
+inline constexpr std::uint32_t kTableFormatVersion = 2;
 inline constexpr std::uint32_t kBlockPositions = 1u << 16;
 
 // What a table file says about itself; the counts and the longest win are the per-material
-// statistics. Invariant: counts sum to positions == MaterialIndex(variant, mover, other).size().
+// statistics. Invariants: counts plus unused sum to positions == the size of the material's
+// index (folded when symmetries > 1); full_counts are the counts of the whole material (each
+// stored position counted once per position of its class), equal to counts when not folded.
 struct TableHeader {
     Variant variant = Variant::Tsivy;
     int mover = 0, other = 0;
@@ -35,7 +39,20 @@ struct TableHeader {
     int longest_loss = 0; // largest Loss distance
     std::uint64_t longest_loss_index = 0;
     std::uint64_t exceptions = 0; // cursed and blessed positions (their distances are listed)
+    int symmetries = 1;           // the symmetries the index folds by (1: not folded)
+    std::uint64_t unused = 0;     // slots of a folded index no position maps to
+    std::uint64_t full_counts[5] = {};
+    bool folded() const { return symmetries > 1; }
+    std::uint64_t stored() const { return positions - unused; } // positions with a value
+    std::uint64_t full_positions() const {
+        std::uint64_t n = 0;
+        for (std::uint64_t c : full_counts) n += c;
+        return n;
+    }
 };
+
+// The index of a table's material as its header says (folded or not).
+MaterialIndex index_of(const TableHeader& h);
 
 // A cursed or blessed position's index and distance.
 struct DistanceException {
@@ -49,15 +66,19 @@ std::string table_file_name(Variant v, int mover, int other);
 // "tsivy 3v2": a material as messages name it.
 std::string material_label(Variant v, int mover, int other);
 
-// The header fields that follow from the codes: the counts per class, the longest win and loss
-// (the first position of each), and the number of exceptions (cursed and blessed codes).
+// The header fields that follow from the codes: the counts per class (of the stored positions
+// and of the whole material), the unused slots, the longest win and loss (the first position of
+// each), and the number of exceptions (cursed and blessed codes). h's variant, material and
+// symmetries say how the codes are indexed.
 void summarize_codes(const std::vector<std::uint8_t>& codes, TableHeader& h);
 
-// Writes a table (one code per position; the exceptions sorted by index) atomically; the header's
-// counts and longest lines are computed here. Returns the file's size in bytes.
+// Writes a table (one code per slot of the material's index, folded or not; the exceptions sorted
+// by index) atomically; the header's counts and longest lines are computed here. Returns the
+// file's size in bytes.
 std::uint64_t write_table_file(const std::string& path, Variant v, int mover, int other,
                                int turn_limit, const std::vector<std::uint8_t>& codes,
-                               const std::vector<DistanceException>& exceptions);
+                               const std::vector<DistanceException>& exceptions,
+                               bool folded = false);
 
 // An open table file. Blocks are read and decompressed on first use and kept; safe to use from
 // several threads. Errors (missing, not a regular file, truncated, corrupt, wrong version, a
@@ -85,7 +106,8 @@ public:
     void check_file_checksum() const;
     // Every code, after checking the whole file: its checksum, every block, the header's counts,
     // longest win and loss against the codes, and the exception list against the cursed codes
-    // (sorted, one per cursed or blessed position). Throws FileError naming the file.
+    // (sorted, one per cursed or blessed position), the unused codes against the index's unused
+    // slots. Throws FileError naming the file.
     std::vector<std::uint8_t> load_checked_codes() const;
     // Throws FileError when the file's name is not the name of the material its header holds
     // (a copy of another material's file, say).

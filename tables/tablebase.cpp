@@ -63,7 +63,8 @@ Tablebase::Tablebase(const std::string& dir) : dir_(dir) {
                     }
                 }
                 if (missing_[v][a][b].first == 0)
-                    index_[v][a][b] = std::make_unique<MaterialIndex>(Variant(v), a, b);
+                    index_[v][a][b] =
+                        std::make_unique<MaterialIndex>(index_of(files_[v][a][b]->header()));
             }
         for (int n = 2; n <= std::min(16, geometry(Variant(v)).points); ++n) {
             bool all = true;

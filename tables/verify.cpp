@@ -15,12 +15,12 @@
 
 namespace fanorona::tables {
 
-namespace {
-
 std::string describe(const TableValue& v) {
     static const char* names[] = {"draw", "win", "loss", "cursed win", "blessed loss"};
     return std::string(names[int(v.cls)]) + " " + std::to_string(v.distance);
 }
+
+namespace {
 
 // A material's codes and distances in memory.
 struct Loaded {
@@ -49,7 +49,7 @@ public:
         auto l = std::make_unique<Loaded>();
         l->codes = f.load_checked_codes();
         l->exceptions = &f.exceptions();
-        l->index = std::make_unique<MaterialIndex>(h.variant, h.mover, h.other);
+        l->index = std::make_unique<MaterialIndex>(index_of(h));
         loaded_[int(h.variant)][h.mover][h.other] = std::move(l);
     }
 
@@ -60,13 +60,14 @@ private:
 
 // Checks every position of a loaded material against its successors.
 void check_values(const LoadedProbe& probe, const TableHeader& h, VerifyResult& r) {
-    const MaterialIndex index(h.variant, h.mover, h.other);
+    const MaterialIndex index = index_of(h);
     std::atomic<std::uint64_t> errors{0};
     std::mutex first_mutex;
     std::uint64_t first_index = ~std::uint64_t(0);
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, h.positions, 4096),
                       [&](const tbb::blocked_range<std::uint64_t>& range) {
                           for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
+                              if (!index.used(i)) continue;
                               Bitboard mover, other;
                               index.decode(i, mover, other);
                               const Position pos =
@@ -84,7 +85,7 @@ void check_values(const LoadedProbe& probe, const TableHeader& h, VerifyResult& 
                               }
                           }
                       });
-    r.positions = h.positions;
+    r.positions = h.stored();
     r.errors = errors;
     r.status = r.errors ? VerifyStatus::Errors : VerifyStatus::Verified;
 }

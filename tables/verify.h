@@ -41,6 +41,9 @@ struct VerifyResult {
 std::vector<VerifyResult> verify_tables(const Tablebase& tables,
                                         const std::function<void(const std::string&)>& progress);
 
+// "win 3", "cursed win 104": a value as messages name it.
+std::string describe(const TableValue& v);
+
 // The value of a position computed from its successors' table values (standard rules); nullopt
 // when a successor's table is missing. The definition every stored value must meet.
 std::optional<TableValue> value_from_successors(const EndgameProbe& tables, const Position& pos);

@@ -16,6 +16,7 @@
 #include "core/notation.h"
 #include "core/search.h"
 #include "tables/builder.h"
+#include "tables/compare.h"
 #include "tables/tablebase.h"
 #include "tables/verify.h"
 #include "tools/commands.h"
@@ -31,7 +32,7 @@ const char* class_name(TableClass c) {
 }
 
 std::string position_of(const tables::TableFile& f, std::uint64_t index) {
-    const tables::MaterialIndex mi(f.header().variant, f.header().mover, f.header().other);
+    const tables::MaterialIndex mi = tables::index_of(f.header());
     Bitboard mover, other;
     mi.decode(index, mover, other);
     return Position::from_pieces(f.header().variant, mover, other, Color::White).to_string();
@@ -44,11 +45,13 @@ struct BuildOptions {
     int threads = 0;
     int turn_limit = kTableTurnLimit;
     bool quiet = false;
+    bool no_symmetry = false;
 };
 
 void run_build(const BuildOptions& o) {
     const ThreadLimit limit(o.threads);
-    tables::BuildConfig cfg{*parse_variant(o.variant), o.pieces, o.out, o.turn_limit};
+    tables::BuildConfig cfg{*parse_variant(o.variant), o.pieces, o.out, o.turn_limit,
+                            !o.no_symmetry};
     const auto t0 = std::chrono::steady_clock::now();
     const auto reports = tables::build_tables(cfg, [&](const std::string& line) {
         if (!o.quiet) {
@@ -58,17 +61,20 @@ void run_build(const BuildOptions& o) {
     });
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::uint64_t positions = 0, bytes = 0, built = 0;
+    std::uint64_t positions = 0, bytes = 0, built = 0, whole = 0;
     for (const auto& r : reports) {
         positions += r.positions;
+        whole += r.full_positions;
         bytes += r.file_bytes;
         built += r.reused ? 0 : r.positions;
     }
     std::printf("total: %llu positions (%llu built now) in %.1f s, %.0f positions/s, %llu bytes "
-                "(%.3f bytes/position)\n",
+                "(%.3f bytes/position); the whole materials hold %llu positions (%.3f bytes "
+                "each)\n",
                 (unsigned long long)positions, (unsigned long long)built, secs,
                 double(built) / std::max(secs, 1e-9), (unsigned long long)bytes,
-                positions ? double(bytes) / double(positions) : 0.0);
+                positions ? double(bytes) / double(positions) : 0.0, (unsigned long long)whole,
+                whole ? double(bytes) / double(whole) : 0.0);
 }
 
 struct FolderOptions {
@@ -132,40 +138,97 @@ void run_verify(const FolderOptions& o) {
                                  " stored values disagree with their successors");
 }
 
+struct CompareOptions {
+    std::string dir, against;
+    int threads = 0;
+    bool json = false;
+};
+
+void run_compare(const CompareOptions& o) {
+    const ThreadLimit limit(o.threads);
+    const tables::Tablebase a(o.dir), b(o.against);
+    const auto results = tables::compare_tables(a, b, [&](const std::string& line) {
+        if (!o.json) {
+            std::printf("%s\n", line.c_str());
+            std::fflush(stdout);
+        }
+    });
+    std::uint64_t positions = 0, differences = 0;
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& r : results) {
+        positions += r.positions;
+        differences += r.differences;
+        j.push_back({{"variant", variant_name(r.variant)},
+                     {"material", tables::material_name(r.mover, r.other)},
+                     {"positions", r.positions},
+                     {"differences", r.differences},
+                     {"first_difference", r.first_difference}});
+    }
+    if (o.json)
+        std::printf("%s\n",
+                    nlohmann::json(
+                        {{"materials", j}, {"positions", positions}, {"differences", differences}})
+                        .dump(1)
+                        .c_str());
+    else
+        std::printf("compared %llu positions in %zu materials: %llu differences\n",
+                    (unsigned long long)positions, results.size(), (unsigned long long)differences);
+    if (results.empty())
+        throw std::invalid_argument(o.dir + " and " + o.against + " hold no material in common");
+    if (differences > 0)
+        throw std::runtime_error(o.dir + ": " + std::to_string(differences) +
+                                 " positions differ from " + o.against);
+}
+
 void run_stats(const FolderOptions& o) {
     const tables::Tablebase tb(o.dir);
     nlohmann::json j = nlohmann::json::array();
+    // Each material's counts twice: the positions stored (one per class of symmetric positions
+    // when the table is folded) and the whole material's.
     if (!o.json)
-        std::printf("%-6s %-5s %14s %14s %14s %14s %10s %10s %5s  %s\n", "board", "mat",
-                    "positions", "wins", "draws", "losses", "cursed", "blessed", "win",
+        std::printf("%-6s %-5s %-6s %14s %14s %14s %14s %10s %10s %5s  %s\n", "board", "mat",
+                    "count", "positions", "wins", "draws", "losses", "cursed", "blessed", "win",
                     "longest win");
     for (const tables::TableFile* f : tb.files()) {
         const tables::TableHeader& h = f->header();
         const std::string longest = h.longest_win > 0 ? position_of(*f, h.longest_win_index) : "";
         const std::string mat = tables::material_name(h.mover, h.other);
+        auto counts = [](const std::uint64_t* c) {
+            return nlohmann::json{{"wins", c[int(TableClass::Win)]},
+                                  {"draws", c[int(TableClass::Draw)]},
+                                  {"losses", c[int(TableClass::Loss)]},
+                                  {"cursed_wins", c[int(TableClass::CursedWin)]},
+                                  {"blessed_losses", c[int(TableClass::BlessedLoss)]}};
+        };
         if (o.json) {
-            j.push_back({{"variant", variant_name(h.variant)},
-                         {"material", mat},
-                         {"positions", h.positions},
-                         {"wins", h.counts[int(TableClass::Win)]},
-                         {"draws", h.counts[int(TableClass::Draw)]},
-                         {"losses", h.counts[int(TableClass::Loss)]},
-                         {"cursed_wins", h.counts[int(TableClass::CursedWin)]},
-                         {"blessed_losses", h.counts[int(TableClass::BlessedLoss)]},
-                         {"longest_win", h.longest_win},
-                         {"longest_win_position", longest},
-                         {"longest_loss", h.longest_loss},
-                         {"file_bytes", f->file_size()}});
+            nlohmann::json m = counts(h.counts);
+            m.update({{"variant", variant_name(h.variant)},
+                      {"material", mat},
+                      {"positions", h.stored()},
+                      {"symmetries", h.symmetries},
+                      {"whole", counts(h.full_counts)},
+                      {"longest_win", h.longest_win},
+                      {"longest_win_position", longest},
+                      {"longest_loss", h.longest_loss},
+                      {"file_bytes", f->file_size()}});
+            m["whole"]["positions"] = h.full_positions();
+            j.push_back(std::move(m));
         } else {
-            std::printf("%-6s %-5s %14llu %14llu %14llu %14llu %10llu %10llu %5d  %s\n",
-                        std::string(variant_name(h.variant)).c_str(), mat.c_str(),
-                        (unsigned long long)h.positions,
-                        (unsigned long long)h.counts[int(TableClass::Win)],
-                        (unsigned long long)h.counts[int(TableClass::Draw)],
-                        (unsigned long long)h.counts[int(TableClass::Loss)],
-                        (unsigned long long)h.counts[int(TableClass::CursedWin)],
-                        (unsigned long long)h.counts[int(TableClass::BlessedLoss)], h.longest_win,
-                        longest.c_str());
+            auto line = [&](const char* kind, std::uint64_t positions, const std::uint64_t* c,
+                            bool with_longest) {
+                std::printf("%-6s %-5s %-6s %14llu %14llu %14llu %14llu %10llu %10llu",
+                            std::string(variant_name(h.variant)).c_str(), mat.c_str(), kind,
+                            (unsigned long long)positions,
+                            (unsigned long long)c[int(TableClass::Win)],
+                            (unsigned long long)c[int(TableClass::Draw)],
+                            (unsigned long long)c[int(TableClass::Loss)],
+                            (unsigned long long)c[int(TableClass::CursedWin)],
+                            (unsigned long long)c[int(TableClass::BlessedLoss)]);
+                if (with_longest) std::printf(" %5d  %s", h.longest_win, longest.c_str());
+                std::printf("\n");
+            };
+            line("stored", h.stored(), h.counts, true);
+            line("whole", h.full_positions(), h.full_counts, false);
         }
     }
     if (o.json) std::printf("%s\n", nlohmann::json({{"materials", j}}).dump(1).c_str());
@@ -271,16 +334,17 @@ void run_grade(const GradeOptions& o) {
     std::uint64_t material_id = 0;
     for (const tables::TableFile* f : tb->files()) {
         const tables::TableHeader& h = f->header();
-        const tables::MaterialIndex mi(h.variant, h.mover, h.other);
+        // Sampled uniformly over the whole material, probed through the table's own index.
+        const tables::MaterialIndex whole(h.variant, h.mover, h.other);
+        const tables::MaterialIndex mi = tables::index_of(h);
         ++material_id;
         std::vector<Grade> grades(std::size_t(o.samples));
         tbb::parallel_for(0, o.samples, [&](int s) {
             Rng rng = Rng::derive(o.seed, material_id, std::uint64_t(s));
-            const std::uint64_t index = rng.below(h.positions);
             Bitboard mover, other;
-            mi.decode(index, mover, other);
+            whole.decode(rng.below(whole.size()), mover, other);
             const Position pos = Position::from_pieces(h.variant, mover, other, Color::White);
-            const TableValue value = f->value(index);
+            const TableValue value = f->value(mi.index(mover, other));
             if (value.cls == TableClass::Loss || value.cls == TableClass::BlessedLoss) return;
             const auto ranked = rank_table_moves(*tb, pos);
             if (!ranked || ranked->empty()) return;
@@ -384,6 +448,9 @@ void add_tables_command(CLI::App& app) {
         ->check(CLI::Range(1, kTableTurnLimit))
         ->capture_default_str();
     build->add_flag("--quiet", b->quiet, "Only the total line");
+    build->add_flag("--no-symmetry", b->no_symmetry,
+                    "Store every position (format version 2 unfolded), not one per class of "
+                    "positions the board's symmetries map onto one another");
     build->callback([b] { run_build(*b); });
 
     auto v = std::make_shared<FolderOptions>();
@@ -394,6 +461,17 @@ void add_tables_command(CLI::App& app) {
     add_threads_option(*verify, v->threads);
     verify->add_flag("--json", v->json, "Print one JSON object instead of text");
     verify->callback([v] { run_verify(*v); });
+
+    auto c = std::make_shared<CompareOptions>();
+    auto* compare = cmd->add_subcommand(
+        "compare", "Check that two tables folders give every position of every material they "
+                   "both hold the same value (folded or not, any format version); exits with "
+                   "status 1 when any differs");
+    compare->add_option("--tables", c->dir, "Tables folder")->required();
+    compare->add_option("--against", c->against, "The other tables folder")->required();
+    add_threads_option(*compare, c->threads);
+    compare->add_flag("--json", c->json, "Print one JSON object instead of text");
+    compare->callback([c] { run_compare(*c); });
 
     auto s = std::make_shared<FolderOptions>();
     auto* stats = cmd->add_subcommand(
