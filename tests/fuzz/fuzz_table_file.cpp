@@ -20,8 +20,9 @@ namespace {
 using namespace fanorona;
 using namespace fanorona::tables;
 
-constexpr std::size_t kHeaderBytes = 104; // docs/formats.md: the fixed header before the offsets
-constexpr std::size_t kBlocksField = 28;  // the header's block count (4 bytes)
+// docs/formats.md: the fixed header before the offsets, of version 1 and of version 2.
+constexpr std::size_t kHeaderBytesV1 = 104, kHeaderBytes = 153;
+constexpr std::size_t kBlocksField = 28; // the header's block count (4 bytes)
 
 bool same(const std::vector<DistanceException>& a, const std::vector<DistanceException>& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
@@ -35,7 +36,7 @@ void check_file(std::string_view bytes) {
     try {
         const TableFile f(path);
         const TableHeader& h = f.header();
-        fuzz::check(h.positions == MaterialIndex(h.variant, h.mover, h.other).size(),
+        fuzz::check(h.positions == index_of(h).size(),
                     "a header whose positions are not its material's was accepted");
         const std::vector<std::uint8_t> codes = f.load_checked_codes();
         fuzz::check(codes.size() == h.positions, "codes for another number of positions");
@@ -47,14 +48,16 @@ void check_file(std::string_view bytes) {
                         "value() differs from the checked codes");
         }
         const std::string again = fuzz::temp_dir() + "/again.fntb";
-        write_table_file(again, h.variant, h.mover, h.other, h.turn_limit, codes, ex);
+        write_table_file(again, h.variant, h.mover, h.other, h.turn_limit, codes, ex, h.folded());
         const TableFile g(again);
         fuzz::check(g.load_checked_codes() == codes && same(g.exceptions(), ex),
                     "a table read back differs");
         const TableHeader& k = g.header();
         fuzz::check(k.turn_limit == h.turn_limit && k.longest_win == h.longest_win &&
                         k.longest_loss == h.longest_loss && k.exceptions == h.exceptions &&
-                        std::equal(k.counts, k.counts + 5, h.counts),
+                        std::equal(k.counts, k.counts + 5, h.counts) &&
+                        std::equal(k.full_counts, k.full_counts + 5, h.full_counts) &&
+                        k.symmetries == h.symmetries && k.unused == h.unused,
                     "a header read back differs");
     } catch (const FileError& e) {
         fuzz::check_one_line(e);
@@ -73,10 +76,11 @@ FUZZ_TARGET(table_file) {
     const std::string_view input = fuzz::as_text(data, size);
     check_file(input);
     if (size < kHeaderBytes + 8) return 0;
+    const std::size_t header_bytes = data[8] == 1 ? kHeaderBytesV1 : kHeaderBytes;
     std::string fixed(input);
     std::uint64_t blocks = 0;
     for (int i = 0; i < 4; ++i) blocks |= std::uint64_t(data[kBlocksField + i]) << (8 * i);
-    const std::uint64_t header_end = kHeaderBytes + (blocks + 2) * 8;
+    const std::uint64_t header_end = header_bytes + (blocks + 2) * 8;
     if (header_end + 8 <= size) put_crc(fixed, std::size_t(header_end));
     put_crc(fixed, size - 4);
     check_file(fixed);
