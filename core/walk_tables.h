@@ -88,7 +88,15 @@ inline const WalkTables& walk_tables(Variant v) {
     return kWalkTables[std::size_t(v)];
 }
 
-inline Bitboard window(const WalkTables& t, Bitboard bb, Square s) {
+// The window layout of the 9-wide boards as constants, so that their scan needs no load: centre
+// 20, neighbours at bits 10 11 12 19 21 28 29 30, points two steps away at 0 2 4 18 22 36 38 40.
+struct NineWindow {
+    static constexpr int centre = 2 * (kStride + 1);
+    static constexpr Bitboard near_bits = 0x70281C00ULL;
+    static constexpr Bitboard far_bits = 0x15000440015ULL;
+};
+
+template <class Layout> inline Bitboard window(const Layout& t, Bitboard bb, Square s) {
     const int shift = s - t.centre;
     return shift >= 0 ? bb >> shift : bb << -shift;
 }
@@ -121,15 +129,18 @@ constexpr bool windows_fit() {
     }
     return true;
 }
+static_assert(kWalkTables[0].near_bits == NineWindow::near_bits &&
+                  kWalkTables[0].far_bits == NineWindow::far_bits,
+              "NineWindow is the window of the 9-wide layout");
 static_assert(windows_fit(), "a windowed board's window must fit 64 bits in delta order");
 
 #if defined(__BMI2__)
 // Bit d set when the point one step away in direction d is set in window w.
-inline DirMask near_dirs(const WalkTables& t, Bitboard w) {
+template <class Layout> inline DirMask near_dirs(const Layout& t, Bitboard w) {
     return kByDirection[_pext_u64(w, t.near_bits)];
 }
 // Bit d set when the point two steps away in direction d is set in window w.
-inline DirMask far_dirs(const WalkTables& t, Bitboard w) {
+template <class Layout> inline DirMask far_dirs(const Layout& t, Bitboard w) {
     return kByDirection[_pext_u64(w, t.far_bits)];
 }
 #else
@@ -140,10 +151,10 @@ inline DirMask pick_dirs(Bitboard w, Bitboard bits) {
         m |= unsigned(w >> std::countr_zero(bits) & 1) << i;
     return kByDirection[m];
 }
-inline DirMask near_dirs(const WalkTables& t, Bitboard w) {
+template <class Layout> inline DirMask near_dirs(const Layout& t, Bitboard w) {
     return pick_dirs(w, t.near_bits);
 }
-inline DirMask far_dirs(const WalkTables& t, Bitboard w) {
+template <class Layout> inline DirMask far_dirs(const Layout& t, Bitboard w) {
     return pick_dirs(w, t.far_bits);
 }
 #endif
@@ -174,13 +185,22 @@ inline NodeCaptures node_captures_by_table(const WalkTables& t, Square s, Bitboa
     return c;
 }
 
+// node_captures through the window of `layout` (the board's own, or NineWindow).
+template <class Layout>
+inline NodeCaptures node_captures_in_window(const WalkTables& t, const Layout& layout, Square s,
+                                            Bitboard open, Bitboard opp) {
+    const Bitboard o = window(layout, opp, s);
+    const DirMask can = near_dirs(layout, window(layout, open, s)) & t.step_dirs[s];
+    return {far_dirs(layout, o) & t.approach_dirs[s] & can,
+            rotate4(near_dirs(layout, o)) & t.withdraw_dirs[s] & can};
+}
+
 inline NodeCaptures node_captures(const WalkTables& t, Square s, Bitboard open, Bitboard opp) {
+    if (t.centre == NineWindow::centre) [[likely]]
+        return node_captures_in_window(t, NineWindow{}, s, open, opp);
     if (!t.windowed) [[unlikely]]
         return node_captures_by_table(t, s, open, opp);
-    const Bitboard o = window(t, opp, s);
-    const DirMask can = near_dirs(t, window(t, open, s)) & t.step_dirs[s];
-    return {far_dirs(t, o) & t.approach_dirs[s] & can,
-            rotate4(near_dirs(t, o)) & t.withdraw_dirs[s] & can};
+    return node_captures_in_window(t, t, s, open, opp);
 }
 
 // The unbroken line of opponent pieces from `first` (an opponent piece) in direction d: the
