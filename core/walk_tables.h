@@ -5,10 +5,13 @@
 // A direction mask (DirMask) holds bit d for Direction d. Because Direction runs clockwise,
 // opposite(d) is d + 4 (mod 8), so the mask of the opposite directions is the mask rotated by 4.
 //
-// The window of a bitboard around point s is the bitboard shifted so that bit 20 + delta holds
-// the point s + delta, for every delta in [-20, 20] (up to two steps in any direction). Points
-// off the 64-bit range read as 0; the per-point masks in WalkTables drop the directions that
-// would wrap around the board's edge or leave a weak point diagonally.
+// The window of a bitboard around point s is the bitboard shifted so that bit c + delta holds
+// the point s + delta, for every delta in [-c, c] with c = 2 * (stride + 1) (up to two steps in
+// any direction; c = 20 on the 9-wide layout). Points off the 64-bit range read as 0; the
+// per-point masks in WalkTables drop the directions that would wrap around the board's edge or
+// leave a weak point diagonally. The window needs 4 * (stride + 1) + 1 bits, so it serves every
+// stride up to 14: all boards but 3x15, 3x17, 3x19 and 3x21, which read each neighbour from
+// tables instead.
 
 #include <array>
 #include <bit>
@@ -23,11 +26,18 @@ namespace fanorona::walk {
 
 using DirMask = unsigned;
 
+// The widest stride whose window (4 * (stride + 1) + 1 bits) fits in 64 bits.
+inline constexpr int kMaxWindowStride = 14;
+
 // Per-board tables for the chain walk. Every mask only names lines that exist on the board.
-// `windowed`: the board has the 9-wide layout, so the window bit tricks below apply; other boards
-// read each neighbour through `near` and `far` instead.
+// `windowed`: the window bit tricks below apply (stride at most kMaxWindowStride); other boards
+// read each neighbour through `near` and `far` instead. `centre` and the window bit masks are
+// those of the board's stride.
 struct WalkTables {
     bool windowed = true;
+    int centre = 0;                         // c: window bit of the point itself
+    Bitboard near_bits = 0;                 // window bits c + delta[d] of the neighbours
+    Bitboard far_bits = 0;                  // window bits c + 2 * delta[d], two steps away
     int delta[kDirections] = {};            // as Geometry::delta
     std::int8_t near[kDirections][64] = {}; // the point one step away, or kNoSquare
     std::int8_t far[kDirections][64] = {};  // the point two steps away, or kNoSquare
@@ -39,8 +49,14 @@ struct WalkTables {
 
 constexpr WalkTables make_walk_tables(const Geometry& g) {
     WalkTables t;
-    t.windowed = g.stride == kStride;
-    for (int d = 0; d < kDirections; ++d) t.delta[d] = g.delta[d];
+    t.windowed = g.stride <= kMaxWindowStride;
+    t.centre = 2 * (g.stride + 1);
+    for (int d = 0; d < kDirections; ++d) {
+        t.delta[d] = g.delta[d];
+        if (!t.windowed) continue;
+        t.near_bits |= bit(t.centre + g.delta[d]);
+        t.far_bits |= bit(t.centre + 2 * g.delta[d]);
+    }
     for (int s = 0; s < 64; ++s) {
         for (int d = 0; d < kDirections; ++d) {
             t.near[d][s] = std::int8_t(kNoSquare);
@@ -72,21 +88,27 @@ inline const WalkTables& walk_tables(Variant v) {
     return kWalkTables[std::size_t(v)];
 }
 
-inline Bitboard window(Bitboard bb, Square s) {
-    const int shift = s - 20;
+// The window layout of the 9-wide boards as constants, so that their scan needs no load: centre
+// 20, neighbours at bits 10 11 12 19 21 28 29 30, points two steps away at 0 2 4 18 22 36 38 40.
+struct NineWindow {
+    static constexpr int centre = 2 * (kStride + 1);
+    static constexpr Bitboard near_bits = 0x70281C00ULL;
+    static constexpr Bitboard far_bits = 0x15000440015ULL;
+};
+
+template <class Layout> inline Bitboard window(const Layout& t, Bitboard bb, Square s) {
+    const int shift = s - t.centre;
     return shift >= 0 ? bb >> shift : bb << -shift;
 }
 
-#if defined(__BMI2__)
-// Window bits of the points one and two steps away, in increasing order, which is the order
-// SW, S, SE, W, E, NW, N, NE of their deltas -10, -9, -8, -1, 1, 8, 9, 10.
-inline constexpr Bitboard kNearBits = 0x70281C00ULL;   // bits 10 11 12 19 21 28 29 30
-inline constexpr Bitboard kFarBits = 0x15000440015ULL; // bits 0 2 4 18 22 36 38 40
+// On every stride from 3 up, the window bits of the neighbours come in the order SW, S, SE, W, E,
+// NW, N, NE of their deltas -stride-1, -stride, -stride+1, -1, 1, stride-1, stride, stride+1, and
+// those of the points two steps away in the same order.
+constexpr std::array<Direction, 8> kDeltaOrder = {SouthWest, South,     SouthEast, West,
+                                                  East,      NorthWest, North,     NorthEast};
 
 // kByDirection[m]: a mask in the delta order above rewritten in Direction order.
 constexpr std::array<std::uint8_t, 256> make_by_direction() {
-    constexpr Direction kDeltaOrder[8] = {SouthWest, South,     SouthEast, West,
-                                          East,      NorthWest, North,     NorthEast};
     std::array<std::uint8_t, 256> table{};
     for (unsigned m = 0; m < 256; ++m)
         for (int i = 0; i < 8; ++i)
@@ -95,24 +117,45 @@ constexpr std::array<std::uint8_t, 256> make_by_direction() {
 }
 inline constexpr std::array<std::uint8_t, 256> kByDirection = make_by_direction();
 
+// Whether every windowed board's window fits in 64 bits and lists its neighbours in kDeltaOrder.
+constexpr bool windows_fit() {
+    for (const WalkTables& t : kWalkTables) {
+        if (!t.windowed) continue;
+        if (t.centre + 2 * t.delta[NorthEast] > 63 || t.centre + 2 * t.delta[SouthWest] < 0)
+            return false;
+        for (int i = 0; i + 1 < 8; ++i)
+            if (t.delta[kDeltaOrder[std::size_t(i)]] >= t.delta[kDeltaOrder[std::size_t(i + 1)]])
+                return false;
+    }
+    return true;
+}
+static_assert(kWalkTables[0].near_bits == NineWindow::near_bits &&
+                  kWalkTables[0].far_bits == NineWindow::far_bits,
+              "NineWindow is the window of the 9-wide layout");
+static_assert(windows_fit(), "a windowed board's window must fit 64 bits in delta order");
+
+#if defined(__BMI2__)
 // Bit d set when the point one step away in direction d is set in window w.
-inline DirMask near_dirs(Bitboard w) {
-    return kByDirection[_pext_u64(w, kNearBits)];
+template <class Layout> inline DirMask near_dirs(const Layout& t, Bitboard w) {
+    return kByDirection[_pext_u64(w, t.near_bits)];
 }
 // Bit d set when the point two steps away in direction d is set in window w.
-inline DirMask far_dirs(Bitboard w) {
-    return kByDirection[_pext_u64(w, kFarBits)];
+template <class Layout> inline DirMask far_dirs(const Layout& t, Bitboard w) {
+    return kByDirection[_pext_u64(w, t.far_bits)];
 }
 #else
-// The same without BMI2. Window bits of the neighbours: N 29, NE 30, E 21, SE 12, S 11, SW 10,
-// W 19, NW 28; of the points two steps away: N 38, NE 40, E 22, SE 4, S 2, SW 0, W 18, NW 36.
-inline DirMask near_dirs(Bitboard w) {
-    return DirMask(((w >> 29) & 3) | ((w >> 19) & 4) | ((w >> 9) & 8) | ((w >> 7) & 16) |
-                   ((w >> 5) & 32) | ((w >> 13) & 64) | ((w >> 21) & 128));
+// The same without BMI2: the bits picked one by one, in delta order.
+inline DirMask pick_dirs(Bitboard w, Bitboard bits) {
+    unsigned m = 0;
+    for (int i = 0; i < 8; ++i, bits &= bits - 1)
+        m |= unsigned(w >> std::countr_zero(bits) & 1) << i;
+    return kByDirection[m];
 }
-inline DirMask far_dirs(Bitboard w) {
-    return DirMask(((w >> 38) & 1) | ((w >> 39) & 2) | ((w >> 20) & 4) | ((w >> 1) & 8) |
-                   ((w << 2) & 16) | ((w << 5) & 32) | ((w >> 12) & 64) | ((w >> 29) & 128));
+template <class Layout> inline DirMask near_dirs(const Layout& t, Bitboard w) {
+    return pick_dirs(w, t.near_bits);
+}
+template <class Layout> inline DirMask far_dirs(const Layout& t, Bitboard w) {
+    return pick_dirs(w, t.far_bits);
 }
 #endif
 
@@ -142,13 +185,22 @@ inline NodeCaptures node_captures_by_table(const WalkTables& t, Square s, Bitboa
     return c;
 }
 
+// node_captures through the window of `layout` (the board's own, or NineWindow).
+template <class Layout>
+inline NodeCaptures node_captures_in_window(const WalkTables& t, const Layout& layout, Square s,
+                                            Bitboard open, Bitboard opp) {
+    const Bitboard o = window(layout, opp, s);
+    const DirMask can = near_dirs(layout, window(layout, open, s)) & t.step_dirs[s];
+    return {far_dirs(layout, o) & t.approach_dirs[s] & can,
+            rotate4(near_dirs(layout, o)) & t.withdraw_dirs[s] & can};
+}
+
 inline NodeCaptures node_captures(const WalkTables& t, Square s, Bitboard open, Bitboard opp) {
+    if (t.centre == NineWindow::centre) [[likely]]
+        return node_captures_in_window(t, NineWindow{}, s, open, opp);
     if (!t.windowed) [[unlikely]]
         return node_captures_by_table(t, s, open, opp);
-    const Bitboard o = window(opp, s);
-    const DirMask can = near_dirs(window(open, s)) & t.step_dirs[s];
-    return {far_dirs(o) & t.approach_dirs[s] & can,
-            rotate4(near_dirs(o)) & t.withdraw_dirs[s] & can};
+    return node_captures_in_window(t, t, s, open, opp);
 }
 
 // The unbroken line of opponent pieces from `first` (an opponent piece) in direction d: the
