@@ -110,10 +110,16 @@ FloatNetwork random_float_network(const Architecture& a, std::uint64_t seed) {
     FloatNetwork f = make_float_network(a);
     Rng rng(seed);
     const auto uniform = [&](double r) { return float((rng.uniform() * 2 - 1) * r); };
-    const double out = 1 / std::sqrt(double(a.hidden));
-    for (float& x : f.w1) x = uniform(0.25);
-    for (float& x : f.b1) x = uniform(0.25);
-    for (float& x : f.w2) x = uniform(out);
+    const auto h = std::size_t(a.hidden);
+    const int cells = cell_count(a.variant);
+    // Each hidden unit counts the material (own pieces +0.01, the other side's -0.01, around
+    // 0.5) plus noise; the output weights read the difference, about 100 centi-pieces a piece.
+    const double u = 0.25 / (0.02 * double(h)) / a.scale * 400;
+    for (std::size_t i = 0; i < f.w1.size(); ++i)
+        f.w1[i] = float((int(i / h) < cells ? 0.01 : -0.01)) + uniform(0.05);
+    for (float& x : f.b1) x = 0.5f + uniform(0.05);
+    for (std::size_t i = 0; i < f.w2.size(); ++i)
+        f.w2[i] = float(i % (2 * h) < h ? u : -u) + uniform(0.3 / std::sqrt(double(h)));
     for (float& x : f.b2) x = uniform(0.1);
     return f;
 }

@@ -54,7 +54,9 @@ Network quantise(const FloatNetwork& net);
 FloatNetwork dequantise(const Network& net);
 
 // A network with random weights for tests and speed measurements, a pure function of (a, seed):
-// W1, b1 uniform in +-0.25 (so accumulators stay far inside int16), W2 in +-1/sqrt(H), b2 small.
+// a material count plus noise (each hidden unit about 0.5 + 0.01 x (own - other pieces), the
+// output about 100 centi-pieces a piece), so that a search with it behaves like one with a real
+// evaluation (pure noise makes the forced-capture search explode).
 FloatNetwork random_float_network(const Architecture& a, std::uint64_t seed);
 
 // Whether `net` is meant for positions of `pos`'s board.
