@@ -10,8 +10,8 @@
 #include "core/weights.h"
 #include "engine/external_player.h"
 #include "engine/players.h"
-#include "records/params_file.h"
 #include "records/net_file.h"
+#include "records/params_file.h"
 #include "records/weights_file.h"
 #include "tables/tablebase.h"
 
@@ -225,7 +225,8 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
                 "unknown key '" + std::string(key) +
                 "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, hash, cmd, "
                 "args, "
-                "option.NAME, timeout, startup, builtin, tables, net, a search parameter or a weight)");
+                "option.NAME, timeout, startup, builtin, tables, net, a search parameter or a "
+                "weight)");
         const int v = int(parse_whole(t->name, value, t->min, t->max));
         if (t->weight) {
             put(weight_values, t->name, v);

@@ -44,7 +44,8 @@ TEST_CASE("net random writes a network that net info shows", "[nnue][cli]") {
     CHECK(j["checksum"].get<std::string>().size() == 16);
     // The same seed writes the same parameters.
     const NetFile a = read_net_file(net);
-    const std::string again = make_net(test_cli::fresh_dir("nnue_cli_info2"), "--seed 7 --hidden 64");
+    const std::string again =
+        make_net(test_cli::fresh_dir("nnue_cli_info2"), "--seed 7 --hidden 64");
     CHECK(read_net_file(again).net == a.net);
     // A damaged file: one line naming the file and the field, non-zero exit.
     std::string bytes;
@@ -89,10 +90,10 @@ TEST_CASE("eval --net shows the network beside the linear evaluation", "[nnue][c
 TEST_CASE("the search uses the network on its board only", "[nnue][search]") {
     nnue::Architecture tsivy, dimy;
     dimy.variant = Variant::Dimy;
-    const auto net = std::make_shared<const nnue::Network>(
-        nnue::quantise(nnue::random_float_network(tsivy, 2)));
-    const auto dimy_net = std::make_shared<const nnue::Network>(
-        nnue::quantise(nnue::random_float_network(dimy, 2)));
+    const auto net =
+        std::make_shared<const nnue::Network>(nnue::quantise(nnue::random_float_network(tsivy, 2)));
+    const auto dimy_net =
+        std::make_shared<const nnue::Network>(nnue::quantise(nnue::random_float_network(dimy, 2)));
     Searcher linear(4), with_net(4), with_dimy_net(4);
     with_net.set_network(net);
     with_dimy_net.set_network(dimy_net);
@@ -129,16 +130,16 @@ TEST_CASE("--net, net=FILE and setoption Net reach the engine", "[nnue][cli]") {
     CHECK(run_cli("analyze --depth 3 --net /no/such.net").output.find("--net: ") !=
           std::string::npos);
     // The protocol: the option is listed, a bad file is refused with the engine going on.
-    const auto proto = run_shell("printf 'uci\\nsetoption name Net value /no/such.net\\n"
-                                 "setoption name Net value " +
-                                 net + "\\nposition startpos\\ngo depth 3\\n' | " +
-                                 FANORONA_BINARY + " engine");
+    const auto proto =
+        run_shell("printf 'uci\\nsetoption name Net value /no/such.net\\n"
+                  "setoption name Net value " +
+                  net + "\\nposition startpos\\ngo depth 3\\n' | " + FANORONA_BINARY + " engine");
     CHECK(proto.output.find("option name Net type string") != std::string::npos);
     CHECK(proto.output.find("info string error: net=/no/such.net") != std::string::npos);
     CHECK(proto.output.find("bestmove ") != std::string::npos);
     // A tournament player with net=FILE: its description names the network.
-    const auto t = run_cli("tournament --games 2 --quiet --out " + dir + "/t --player name=N,net=" +
-                           net + ",depth=2 --player name=L,depth=2");
+    const auto t = run_cli("tournament --games 2 --quiet --out " + dir +
+                           "/t --player name=N,net=" + net + ",depth=2 --player name=L,depth=2");
     INFO(t.output);
     CHECK(t.status == 0);
 }

@@ -10,10 +10,10 @@
 #include "core/features.h"
 #include "core/weights.h"
 #include "engine/engine_spec_json.h"
+#include "records/net_file.h"
 #include "records/rules_json.h"
 #include "records/weights_file.h"
 #include "records/weights_json.h"
-#include "records/net_file.h"
 #include "tables/builder.h"
 #include "tests/cli_helpers.h"
 

@@ -77,11 +77,11 @@ void run_eval_bench(const BenchOptions& o, const Weights& w, const nnue::Network
     const long long n = rounds * std::ssize(positions);
     if (o.json) {
         nlohmann::json j = {{"evals", n},
-                                  {"positions", positions.size()},
-                                  {"patterns", has_pattern_weights(w)},
-                                  {"ns_per_evaluate", eval_ns},
-                                  {"ns_per_pattern_sum", pattern_ns},
-                                  {"ns_per_pattern_indices", indices_ns}};
+                            {"positions", positions.size()},
+                            {"patterns", has_pattern_weights(w)},
+                            {"ns_per_evaluate", eval_ns},
+                            {"ns_per_pattern_sum", pattern_ns},
+                            {"ns_per_pattern_indices", indices_ns}};
         if (with_net) j["ns_per_net_evaluate"] = net_ns;
         std::printf("%s\n", j.dump(1).c_str());
         return;

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/evaluate.h"
-#include "core/terms.h"
-#include "records/rules_json.h"
 #include "core/nnue/network.h"
+#include "core/terms.h"
 #include "records/net_file.h"
+#include "records/rules_json.h"
 #include "records/weights_file.h"
 #include "tools/commands.h"
 #include "tools/options.h"

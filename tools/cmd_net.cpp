@@ -39,29 +39,28 @@ void run_net_info(const NetOptions& o) {
     const nnue::Architecture& a = f.net.arch;
     const NetProvenance& p = f.provenance;
     if (o.json) {
-        const nlohmann::json j = {
-            {"file", o.file},
-            {"format", "fanorona-net 1"},
-            {"variant", variant_name(a.variant)},
-            {"features", nnue::feature_set_name(a.features)},
-            {"inputs", nnue::input_count(a)},
-            {"hidden", a.hidden},
-            {"buckets", a.buckets},
-            {"qa", a.qa},
-            {"qb", a.qb},
-            {"scale", a.scale},
-            {"architecture", net_hex(nnue::architecture_hash(a))},
-            {"architecture_text", nnue::architecture_text(a)},
-            {"data_files", p.data_files},
-            {"positions", p.positions},
-            {"games", p.games},
-            {"epochs", p.epochs},
-            {"train_loss", p.train_loss},
-            {"validation_loss", p.validation_loss},
-            {"seed", p.seed},
-            {"command", p.command},
-            {"created", p.created},
-            {"checksum", net_hex(f.checksum)}};
+        const nlohmann::json j = {{"file", o.file},
+                                  {"format", "fanorona-net 1"},
+                                  {"variant", variant_name(a.variant)},
+                                  {"features", nnue::feature_set_name(a.features)},
+                                  {"inputs", nnue::input_count(a)},
+                                  {"hidden", a.hidden},
+                                  {"buckets", a.buckets},
+                                  {"qa", a.qa},
+                                  {"qb", a.qb},
+                                  {"scale", a.scale},
+                                  {"architecture", net_hex(nnue::architecture_hash(a))},
+                                  {"architecture_text", nnue::architecture_text(a)},
+                                  {"data_files", p.data_files},
+                                  {"positions", p.positions},
+                                  {"games", p.games},
+                                  {"epochs", p.epochs},
+                                  {"train_loss", p.train_loss},
+                                  {"validation_loss", p.validation_loss},
+                                  {"seed", p.seed},
+                                  {"command", p.command},
+                                  {"created", p.created},
+                                  {"checksum", net_hex(f.checksum)}};
         std::printf("%s\n", j.dump(1).c_str());
         return;
     }
@@ -90,7 +89,8 @@ void run_net_info(const NetOptions& o) {
 void run_net_random(const NetOptions& o, const std::string& command) {
     nnue::Architecture a;
     const auto v = parse_variant(o.variant);
-    if (!v) throw std::invalid_argument("--variant: '" + o.variant + "': " + std::string(kVariantHelp));
+    if (!v)
+        throw std::invalid_argument("--variant: '" + o.variant + "': " + std::string(kVariantHelp));
     a.variant = *v;
     a.hidden = o.hidden;
     a.buckets = o.buckets;
@@ -130,8 +130,8 @@ void add_net_command(CLI::App& app) {
         ->capture_default_str();
     random->callback([o] {
         run_net_random(*o, "fanorona net random --out " + o->out + " --seed " +
-                               std::to_string(o->seed) + " --variant " + o->variant +
-                               " --hidden " + std::to_string(o->hidden) + " --buckets " +
+                               std::to_string(o->seed) + " --variant " + o->variant + " --hidden " +
+                               std::to_string(o->hidden) + " --buckets " +
                                std::to_string(o->buckets));
     });
 }

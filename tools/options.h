@@ -109,9 +109,9 @@ inline Position BoardOptions::make_position() const {
 namespace fanorona::cli {
 
 // The engine options every searching command shares (--weights, --net, --depth, --nodes,
-// --movetime, --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto
-// EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false leaves
-// out the limits (bench has its own fixed depth).
+// --movetime, --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them
+// onto EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false
+// leaves out the limits (bench has its own fixed depth).
 struct EngineOptions {
     std::string weights, depth, nodes, movetime, hash, tables, params_file, net;
     std::vector<std::string> params;
