@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/movepick.h"
+#include "core/nnue/accumulator.h"
 #include "core/timeman.h"
 #include "core/transposition.h"
 
@@ -50,6 +51,8 @@ int score_from_tt(int s, int ply) {
     return s > kEvalLimit ? s - ply : s < -kEvalLimit ? s + ply : s;
 }
 
+static_assert(nnue::AccumulatorStack::kCapacity >= kMaxPly + 3);
+
 } // namespace
 
 // Everything a search needs, allocated once per Searcher: nothing is allocated per node.
@@ -65,6 +68,11 @@ struct Searcher::Impl {
     };
 
     Weights weights = default_weights();
+    // The network (null: none) and whether this search uses it (it plays the game's board); the
+    // accumulators of the search path, one per ply (acc.size() == ply + 1 while use_net).
+    std::shared_ptr<const nnue::Network> net;
+    bool use_net = false;
+    nnue::AccumulatorStack acc;
     SearchParams params;
     TranspositionTable tt;
     std::vector<Ply> plies = std::vector<Ply>(kMaxPly + 2);
@@ -131,8 +139,10 @@ struct Searcher::Impl {
         EvalCacheEntry& e = eval_cache[key & (kEvalCacheSize - 1)];
         const auto check = std::uint32_t(key >> 32);
         if (e.check == check && e.filled) return e.score;
-        const int score =
-            std::clamp(evaluate(pos, rules, weights, largest_capture), -kEvalLimit, kEvalLimit);
+        const int raw = use_net ? nnue::evaluate(*net, acc.current(*net), pos.side_to_move(),
+                                                 popcount(pos.player() | pos.opponent()))
+                                : evaluate(pos, rules, weights, largest_capture);
+        const int score = std::clamp(raw, -kEvalLimit, kEvalLimit);
         e = {check, true, score};
         return score;
     }
@@ -173,6 +183,7 @@ struct Searcher::Impl {
 
     void push(const Move& m, UndoInfo& undo, int ply) {
         plies[ply].played = m;
+        if (use_net) acc.push(pos.side_to_move(), m);
         undo = pos.make_move(m);
         tt.prefetch(tt_key());
         keys.push_back(pos.hash());
@@ -180,6 +191,7 @@ struct Searcher::Impl {
     }
     void pop(const Move& m, const UndoInfo& undo) {
         keys.pop_back();
+        if (use_net) acc.pop();
         pos.unmake_move(m, undo);
     }
 
@@ -294,6 +306,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
             !is_telo(pos.variant()) && // zugzwang is the rule in telo: a pass proves nothing
             popcount(pos.player()) >= params[Param::NmpMinPieces]) {
             const Position saved = pos;
+            if (use_net) acc.push(pos.side_to_move(), Move{0, 0, 0}, true);
             pos = Position::from_pieces(pos.variant(), pos.pieces(Color::White),
                                         pos.pieces(Color::Black), ~pos.side_to_move(),
                                         pos.turns_since_capture() + 1, pos.turn() + 1);
@@ -303,6 +316,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
             const int r = params[Param::NmpReduction] + depth / 4;
             const int s = -negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
             keys.pop_back();
+            if (use_net) acc.pop();
             pos = saved;
             if (stopped) return 0;
             if (s >= beta) return is_decisive(s) ? beta : s;
@@ -421,6 +435,8 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
         eval_cache_rules = rules;
     }
     pos = game.position();
+    use_net = net && nnue::plays(net->arch, pos);
+    if (use_net) acc.reset(*net, pos);
     keys.clear();
     keys.reserve(game.hashes().size() + kMaxPly + 8);
     keys.assign(game.hashes().begin(), game.hashes().end());
@@ -532,6 +548,13 @@ Searcher& Searcher::operator=(Searcher&&) noexcept = default;
 void Searcher::set_weights(const Weights& w) {
     impl_->weights = w;
     impl_->clear_eval_cache();
+}
+void Searcher::set_network(std::shared_ptr<const nnue::Network> net) {
+    impl_->net = std::move(net);
+    impl_->clear_eval_cache();
+}
+const std::shared_ptr<const nnue::Network>& Searcher::network() const {
+    return impl_->net;
 }
 const Weights& Searcher::weights() const {
     return impl_->weights;

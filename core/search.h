@@ -24,6 +24,7 @@
 #include "core/endgame.h"
 #include "core/evaluate.h"
 #include "core/game.h"
+#include "core/nnue/network.h"
 #include "core/search_params.h"
 
 namespace fanorona {
@@ -99,6 +100,10 @@ public:
 
     void set_weights(const Weights& w);
     const Weights& weights() const;
+    // The network to evaluate with (nullptr: none). A search of a game on the network's board
+    // evaluates with it (clamped like the linear evaluation); other boards use the weights.
+    void set_network(std::shared_ptr<const nnue::Network> net);
+    const std::shared_ptr<const nnue::Network>& network() const;
     SearchParams& params();
     const SearchParams& params() const;
     // Clears the table; on std::bad_alloc the searcher keeps its old table (strong guarantee).

@@ -10,6 +10,7 @@
 #include "core/weights.h"
 #include "engine/external_player.h"
 #include "engine/players.h"
+#include "records/net_file.h"
 #include "records/params_file.h"
 #include "records/weights_file.h"
 #include "tables/tablebase.h"
@@ -198,6 +199,18 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
             bad(key, value, e.what());
         }
         tables_dir = std::string(value);
+    } else if (key == "net") {
+        if (value.empty() || value == "none") {
+            net.reset();
+            net_path.clear();
+            return;
+        }
+        try {
+            net = std::make_shared<const nnue::Network>(read_net_file(std::string(value)).net);
+        } catch (const std::exception& e) {
+            bad(key, value, e.what());
+        }
+        net_path = std::string(value);
     } else if (key == "builtin") {
         if (value == "random")
             kind = Kind::Random;
@@ -212,7 +225,8 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
                 "unknown key '" + std::string(key) +
                 "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, hash, cmd, "
                 "args, "
-                "option.NAME, timeout, startup, builtin, tables, a search parameter or a weight)");
+                "option.NAME, timeout, startup, builtin, tables, net, a search parameter or a "
+                "weight)");
         const int v = int(parse_whole(t->name, value, t->min, t->max));
         if (t->weight) {
             put(weight_values, t->name, v);
@@ -290,6 +304,7 @@ std::string EngineSpec::description() const {
     case Kind::Engine:
         add("weights=" + weights_name);
         if (vela_weights) add("vela_weights=" + vela_weights_name);
+        if (net) add("net=" + weights_display_name(net_path));
         for (const auto& [k, v] : weight_values) add(k + "=" + std::to_string(v));
         for (const auto& [k, v] : params) add(k + "=" + std::to_string(v));
         break;
@@ -331,6 +346,7 @@ void EngineSpec::configure(Searcher& searcher, const Rules& rules) const {
     searcher.set_weights(weights_for(rules));
     searcher.params() = p;
     searcher.set_tables(tables);
+    searcher.set_network(net);
 }
 
 void EngineSpec::check_rules(const Rules& rules) const {

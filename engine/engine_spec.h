@@ -8,7 +8,8 @@
 //                                         name=T,params=tuned.txt,material_mg=104
 //   command-line options                  --weights, --depth, --nodes, --movetime, --hash,
 //   --tables, --params FILE, --param NAME=VALUE (tools/options.h EngineOptions)
-//   the engine protocol's setoption       Hash, Weights, Params, Tables, and each search parameter
+//   the engine protocol's setoption       Hash, Weights, Params, Tables, Net, and each search
+//                                         parameter (and net=FILE / --net FILE for a network)
 // A parameters file (records/params_file.h) is a list of NAME VALUE settings of search
 // parameters and evaluation weights, each applied through set() like a --param.
 // One set of ranges and defaults lives here (kRanges), for all of them.
@@ -74,6 +75,10 @@ struct EngineSpec {
     int startup_timeout_ms = 5000; // external: longest wait for uciok / readyok
     std::string tables_dir;        // endgame tables folder ("" none), opened at set()
     std::shared_ptr<const EndgameProbe> tables; // shared by every copy of the spec
+    // A network (`net=FILE`, records/net_file.h; "" none), read at set(): the engine evaluates
+    // with it on the network's board, with the weights elsewhere. Shared by every copy.
+    std::string net_path;
+    std::shared_ptr<const nnue::Network> net;
 
     // Sets one key (case-sensitive keys; search parameter names case-insensitive; a weight by its
     // feature name). Throws std::invalid_argument "KEY=VALUE: why" for an unknown key or a value

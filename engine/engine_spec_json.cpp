@@ -66,7 +66,8 @@ void to_json(nlohmann::json& j, const EngineSpec& s) {
          {"options", s.options},
          {"timeout", s.timeout_ms},
          {"startup", s.startup_timeout_ms},
-         {"tables", s.tables_dir}};
+         {"tables", s.tables_dir},
+         {"net", s.net_path}};
 }
 
 void from_json(const nlohmann::json& j, EngineSpec& spec) {
@@ -94,6 +95,7 @@ void from_json(const nlohmann::json& j, EngineSpec& spec) {
     s.timeout_ms = spec_member<int>(j, "timeout");
     s.startup_timeout_ms = spec_member<int>(j, "startup");
     s.set("tables", spec_member<std::string>(j, "tables"));
+    if (j.contains("net")) s.set("net", spec_member<std::string>(j, "net")); // read again
     spec = std::move(s);
 }
 

@@ -131,6 +131,8 @@ void EngineProtocol::cmd_uci() {
     send("option name VelaWeights type string default " +
          (spec_.vela_weights ? spec_.vela_weights_name : std::string("<Weights>")));
     send("option name Params type string default <empty>");
+    send("option name Net type string default " +
+         (spec_.net_path.empty() ? std::string("<empty>") : spec_.net_path));
     send("option name Tables type string default " +
          (spec_.tables_dir.empty() ? std::string("<empty>") : spec_.tables_dir));
     std::string variants = "option name Variant type combo default tsivy";
@@ -168,13 +170,16 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
     if (!has_value || value.empty())
         throw std::invalid_argument("setoption " + name + ": no value");
     if (key == "variant" || key == "rules") return set_rules_option(key, value);
-    // Hash, Weights, Params, Tables and the search parameters are the engine spec's own keys: the
-    // same parser, ranges and errors as --hash, --weights, --params, --tables and --param. The
+    // Hash, Weights, Params, Tables, Net and the search parameters are the engine spec's own
+    // keys: the same parser, ranges and errors as --hash, --weights, --params, --tables, --net
+    // and --param. The
     // spec changes only once the searcher took the new settings.
     EngineSpec next = spec_;
     const SearchParams names;
     if (key == "hash" || key == "weights" || key == "params")
         next.set(key, value);
+    else if (key == "net")
+        next.set(key, value == "<empty>" ? "" : value);
     else if (key == "velaweights")
         next.set("vela_weights", value);
     else if (key == "tables") {

@@ -10,6 +10,7 @@
 #include "core/features.h"
 #include "core/weights.h"
 #include "engine/engine_spec_json.h"
+#include "records/net_file.h"
 #include "records/rules_json.h"
 #include "records/weights_file.h"
 #include "records/weights_json.h"
@@ -151,8 +152,12 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
     save_weights_file(dir + "/pat.txt", odd_weights(300, 3));
     save_weights_file(dir + "/vela.txt", odd_weights(200, 4));
     const std::string tables = build_tables("spec_json_tables");
+    NetFile net;
+    net.net = nnue::quantise(nnue::random_float_network(nnue::Architecture{}, 5));
+    write_net_file(dir + "/n.net", net);
 
-    EngineSpec s = EngineSpec::parse("name=A,weights=" + dir + "/pat.txt,vela_weights=" + dir +
+    EngineSpec s = EngineSpec::parse("name=A,net=" + dir + "/n.net,weights=" + dir +
+                                     "/pat.txt,vela_weights=" + dir +
                                      "/vela.txt,material_eg=131,LmrBase=77,AspWindow=31,depth=7,"
                                      "nodes=12345,movetime=250,tc=3+0.02,hash=3,timeout=777,"
                                      "startup=888,tables=" +
@@ -185,6 +190,10 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
     CHECK(b.startup_timeout_ms == 888);
     CHECK(b.tables_dir == tables);
     CHECK(b.tables); // opened again
+    CHECK(b.net_path == dir + "/n.net");
+    REQUIRE(b.net); // read again
+    CHECK(*b.net == net.net);
+    CHECK(s.description().find("net=n.net") != std::string::npos);
     CHECK(b.search_params().get("LmrBase") == 77);
     CHECK(b.description() == s.description());
     CHECK(Json(b) == Json(s));

@@ -10,6 +10,7 @@
 #include "core/baseline.h"
 #include "core/bench.h"
 #include "core/game.h"
+#include "core/nnue/network.h"
 #include "core/notation.h"
 #include "core/playout.h"
 #include "tools/commands.h"
@@ -28,7 +29,9 @@ struct BenchOptions {
 
 // `--evals N`: the static evaluation timed on positions of seeded random tsivy games, each
 // evaluated as the search does (the capture_now term known), and the pattern part alone.
-void run_eval_bench(const BenchOptions& o, const Weights& w) {
+// With a network of the tsivy board: its evaluation by full refresh too (the search updates its
+// accumulators incrementally, so this is an upper bound of its cost per evaluation).
+void run_eval_bench(const BenchOptions& o, const Weights& w, const nnue::Network* net) {
     const Rules rules; // tsivy, standard rules: the board of the pattern windows
     std::vector<std::pair<Position, int>> positions; // with its largest capture
     for (std::uint64_t game = 0; game < 64; ++game) {
@@ -68,14 +71,18 @@ void run_eval_bench(const BenchOptions& o, const Weights& w) {
         pattern_indices(p.player(), p.opponent(), idx);
         return std::int64_t(idx[0]) + idx[kPatternWindows - 1];
     });
+    const bool with_net = net && net->arch.variant == rules.variant;
+    const double net_ns =
+        with_net ? time_ns([&](const Position& p, int) { return nnue::evaluate(*net, p); }) : 0;
     const long long n = rounds * std::ssize(positions);
     if (o.json) {
-        const nlohmann::json j = {{"evals", n},
-                                  {"positions", positions.size()},
-                                  {"patterns", has_pattern_weights(w)},
-                                  {"ns_per_evaluate", eval_ns},
-                                  {"ns_per_pattern_sum", pattern_ns},
-                                  {"ns_per_pattern_indices", indices_ns}};
+        nlohmann::json j = {{"evals", n},
+                            {"positions", positions.size()},
+                            {"patterns", has_pattern_weights(w)},
+                            {"ns_per_evaluate", eval_ns},
+                            {"ns_per_pattern_sum", pattern_ns},
+                            {"ns_per_pattern_indices", indices_ns}};
+        if (with_net) j["ns_per_net_evaluate"] = net_ns;
         std::printf("%s\n", j.dump(1).c_str());
         return;
     }
@@ -84,12 +91,13 @@ void run_eval_bench(const BenchOptions& o, const Weights& w) {
         "evaluate %.1f ns, pattern part alone %.1f ns, of which the windows' indices %.1f ns\n",
         n, positions.size(), has_pattern_weights(w) ? "with" : "without", eval_ns, pattern_ns,
         indices_ns);
+    if (with_net) std::printf("network evaluate by full refresh %.1f ns\n", net_ns);
 }
 
 void run_bench_command(const BenchOptions& o) {
     EngineSpec spec;
     o.engine.apply(spec);
-    if (o.evals > 0) return run_eval_bench(o, spec.weights);
+    if (o.evals > 0) return run_eval_bench(o, spec.weights, spec.net.get());
     Searcher searcher(spec.hash_mb);
     spec.configure(searcher);
     nlohmann::json positions = nlohmann::json::array();

@@ -3,11 +3,14 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "core/evaluate.h"
+#include "core/nnue/network.h"
 #include "core/terms.h"
+#include "records/net_file.h"
 #include "records/rules_json.h"
 #include "records/weights_file.h"
 #include "tools/commands.h"
@@ -20,6 +23,7 @@ namespace {
 struct EvalOptions {
     BoardOptions board;
     std::string weights = "default";
+    std::string net; // a network file, shown beside the linear evaluation
     bool json = false;
     bool all = false;
     bool terms = false;
@@ -93,6 +97,13 @@ void run_eval(const EvalOptions& o) {
             mg, eg, blend(std::int64_t(mg), std::int64_t(eg), std::int64_t(phase))};
     };
 
+    // The network, when given: its integer output (what the search uses on its board) and the
+    // float reference from its dequantised parameters.
+    std::optional<NetFile> net;
+    if (!o.net.empty()) net = read_net_file(o.net);
+    const bool net_plays = net && nnue::plays(net->net.arch, pos);
+    const char* used = net_plays ? "network" : "linear";
+
     if (o.json) {
         nlohmann::json j;
         j["position"] = pos.to_string();
@@ -133,6 +144,15 @@ void run_eval(const EvalOptions& o) {
         }
         j["sum"] = sum + patterns;
         j["score"] = score;
+        j["evaluation"] = used;
+        if (net)
+            j["net"] = {{"file", o.net},
+                        {"variant", variant_name(net->net.arch.variant)},
+                        {"plays", net_plays},
+                        {"score", net_plays ? nlohmann::json(nnue::evaluate(net->net, pos))
+                                            : nlohmann::json()},
+                        {"float", net_plays ? nlohmann::json(nnue::evaluate_float(net->net, pos))
+                                            : nlohmann::json()}};
         std::printf("%s\n", j.dump(1).c_str());
         return;
     }
@@ -169,6 +189,13 @@ void run_eval(const EvalOptions& o) {
                 eval_of_sum(double(sum + patterns)));
     std::printf("total %d (centi-pieces for %s to move)\n", score,
                 pos.side_to_move() == Color::White ? "White" : "Black");
+    if (net && net_plays)
+        std::printf("network %s: %d (float reference %.2f)\n", o.net.c_str(),
+                    nnue::evaluate(net->net, pos), nnue::evaluate_float(net->net, pos));
+    else if (net)
+        std::printf("network %s plays %s, not this board\n", o.net.c_str(),
+                    std::string(variant_name(net->net.arch.variant)).c_str());
+    if (net) std::printf("the search evaluates with the %s evaluation\n", used);
 }
 
 } // namespace
@@ -182,6 +209,9 @@ void add_eval_command(CLI::App& app) {
     o->board.add_to(*cmd);
     cmd->add_option("--weights", o->weights, "Weights file ('default': the compiled-in weights)")
         ->capture_default_str();
+    cmd->add_option("--net", o->net,
+                    "Network file: also print its evaluation (and its float reference's); the "
+                    "search uses it on its board");
     cmd->add_flag("--all", o->all, "Also list the features whose value is zero");
     cmd->add_flag("--json", o->json, "Print the evaluation (or with --terms the terms) as JSON");
     cmd->add_flag("--terms", o->terms,

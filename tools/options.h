@@ -108,12 +108,12 @@ inline Position BoardOptions::make_position() const {
 
 namespace fanorona::cli {
 
-// The engine options every searching command shares (--weights, --depth, --nodes, --movetime,
-// --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto
-// EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false leaves
-// out the limits (bench has its own fixed depth).
+// The engine options every searching command shares (--weights, --net, --depth, --nodes,
+// --movetime, --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them
+// onto EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false
+// leaves out the limits (bench has its own fixed depth).
 struct EngineOptions {
-    std::string weights, depth, nodes, movetime, hash, tables, params_file;
+    std::string weights, depth, nodes, movetime, hash, tables, params_file, net;
     std::vector<std::string> params;
 
     void add_to(CLI::App& cmd, bool with_limits = true);
@@ -135,6 +135,9 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
     };
     cmd.add_option("--weights", weights,
                    "Weights file (default: the compiled-in data/weights/default.txt)");
+    cmd.add_option("--net", net,
+                   "Network file (fanorona-net 1, docs/formats.md): the engine evaluates with it "
+                   "on the network's board, with the weights on other boards");
     if (with_limits) {
         auto* d = cmd.add_option("--depth", depth,
                                  "Search depth per move" + range("depth") + "; the default " +
@@ -181,6 +184,7 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
     set("--hash", "hash", hash);
     set("--params", "params", params_file);
     set("--tables", "tables", tables);
+    set("--net", "net", net);
     for (const std::string& p : params) {
         const auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0)

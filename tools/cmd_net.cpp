@@ -1,0 +1,139 @@
+// `fanorona net`: network files. `net info FILE` prints the header (architecture, quantisation,
+// provenance, checksum); `net random` writes a network of random weights (for tests and speed
+// measurements until a trained one exists).
+
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "core/nnue/network.h"
+#include "core/rules.h"
+#include "records/net_file.h"
+#include "tools/commands.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct NetOptions {
+    std::string file;
+    bool json = false;
+    // net random
+    std::string out;
+    std::uint64_t seed = 1;
+    std::string variant = "tsivy";
+    int hidden = nnue::kDefaultHidden;
+    int buckets = nnue::kDefaultBuckets;
+};
+
+std::string net_hex(std::uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+    return buf;
+}
+
+void run_net_info(const NetOptions& o) {
+    const NetFile f = read_net_file(o.file);
+    const nnue::Architecture& a = f.net.arch;
+    const NetProvenance& p = f.provenance;
+    if (o.json) {
+        const nlohmann::json j = {{"file", o.file},
+                                  {"format", "fanorona-net 1"},
+                                  {"variant", variant_name(a.variant)},
+                                  {"features", nnue::feature_set_name(a.features)},
+                                  {"inputs", nnue::input_count(a)},
+                                  {"hidden", a.hidden},
+                                  {"buckets", a.buckets},
+                                  {"qa", a.qa},
+                                  {"qb", a.qb},
+                                  {"scale", a.scale},
+                                  {"architecture", net_hex(nnue::architecture_hash(a))},
+                                  {"architecture_text", nnue::architecture_text(a)},
+                                  {"data_files", p.data_files},
+                                  {"positions", p.positions},
+                                  {"games", p.games},
+                                  {"epochs", p.epochs},
+                                  {"train_loss", p.train_loss},
+                                  {"validation_loss", p.validation_loss},
+                                  {"seed", p.seed},
+                                  {"command", p.command},
+                                  {"created", p.created},
+                                  {"checksum", net_hex(f.checksum)}};
+        std::printf("%s\n", j.dump(1).c_str());
+        return;
+    }
+    std::printf("file            %s (fanorona-net 1)\n", o.file.c_str());
+    std::printf("architecture    %s (hash %s)\n", nnue::architecture_text(a).c_str(),
+                net_hex(nnue::architecture_hash(a)).c_str());
+    std::printf("layers          %d inputs (%s) -> 2 x %d hidden (crelu) -> 1 output, %d "
+                "bucket%s by pieces on the board\n",
+                nnue::input_count(a), std::string(nnue::feature_set_name(a.features)).c_str(),
+                a.hidden, a.buckets, a.buckets == 1 ? "" : "s");
+    std::printf("quantisation    qa %d, qb %d, scale %d (centi-pieces = output x scale)\n", a.qa,
+                a.qb, a.scale);
+    std::printf("data files      %zu\n", p.data_files.size());
+    for (const std::string& d : p.data_files) std::printf("                %s\n", d.c_str());
+    std::printf("positions       %lld\n", static_cast<long long>(p.positions));
+    std::printf("games           %lld\n", static_cast<long long>(p.games));
+    std::printf("epochs          %lld\n", static_cast<long long>(p.epochs));
+    std::printf("train loss      %.9g\n", p.train_loss);
+    std::printf("validation loss %.9g\n", p.validation_loss);
+    std::printf("seed            %llu\n", static_cast<unsigned long long>(p.seed));
+    std::printf("command         %s\n", p.command.c_str());
+    std::printf("created         %s\n", p.created.c_str());
+    std::printf("checksum        %s (FNV-1a 64, verified)\n", net_hex(f.checksum).c_str());
+}
+
+void run_net_random(const NetOptions& o, const std::string& command) {
+    nnue::Architecture a;
+    const auto v = parse_variant(o.variant);
+    if (!v)
+        throw std::invalid_argument("--variant: '" + o.variant + "': " + std::string(kVariantHelp));
+    a.variant = *v;
+    a.hidden = o.hidden;
+    a.buckets = o.buckets;
+    if (const std::string why = nnue::architecture_problem(a); !why.empty())
+        throw std::invalid_argument("net random: " + why);
+    NetFile f;
+    f.net = nnue::quantise(nnue::random_float_network(a, o.seed));
+    f.provenance.seed = o.seed;
+    f.provenance.command = command;
+    write_net_file(o.out, f);
+    std::printf("wrote %s: random weights, %s, seed %llu\n", o.out.c_str(),
+                nnue::architecture_text(a).c_str(), static_cast<unsigned long long>(o.seed));
+}
+
+} // namespace
+
+void add_net_command(CLI::App& app) {
+    auto o = std::make_shared<NetOptions>();
+    auto* cmd = app.add_subcommand("net", "Network files (fanorona-net 1): show one, or write a "
+                                          "random one");
+    cmd->require_subcommand(1);
+    auto* info = cmd->add_subcommand(
+        "info", "Print a network file's header: architecture, quantisation, provenance and "
+                "checksum (the whole file is read and checked)");
+    info->add_option("file", o->file, "Network file")->required();
+    info->add_flag("--json", o->json, "Print it as JSON");
+    info->callback([o] { run_net_info(*o); });
+    auto* random = cmd->add_subcommand(
+        "random", "Write a network of random weights (a pure function of the seed), for tests "
+                  "and speed measurements");
+    random->add_option("--out", o->out, "The file to write (atomically)")->required();
+    random->add_option("--seed", o->seed, "Random seed")->capture_default_str();
+    random->add_option("--variant", o->variant, "The board it plays")->capture_default_str();
+    random->add_option("--hidden", o->hidden, "Hidden size H (a multiple of 16, 16 to 512)")
+        ->capture_default_str();
+    random->add_option("--buckets", o->buckets, "Output buckets B (1 to 64)")
+        ->capture_default_str();
+    random->callback([o] {
+        run_net_random(*o, "fanorona net random --out " + o->out + " --seed " +
+                               std::to_string(o->seed) + " --variant " + o->variant + " --hidden " +
+                               std::to_string(o->hidden) + " --buckets " +
+                               std::to_string(o->buckets));
+    });
+}
+
+} // namespace fanorona::cli
