@@ -180,8 +180,7 @@ void add_eval_command(CLI::App& app) {
                 "contribution, each pattern window's weights (when the weights have patterns; "
                 "5x9 board only), and the total");
     o->board.add_to(*cmd);
-    cmd->add_option("--weights", o->weights, "Weights file ('default': the compiled-in weights)")
-        ->capture_default_str();
+    cmd->add_option("--weights", o->weights, weights_option_help())->capture_default_str();
     cmd->add_flag("--all", o->all, "Also list the features whose value is zero");
     cmd->add_flag("--json", o->json, "Print the evaluation (or with --terms the terms) as JSON");
     cmd->add_flag("--terms", o->terms,
