@@ -147,6 +147,10 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         vela_weights = load_weights_file(std::string(value));
         vela_weights_name = weights_display_name(std::string(value));
     } else if (key == "params") {
+        if (const BuiltinFile* b = find_builtin("params", value)) {
+            params_name = std::string(b->name);
+            return;
+        }
         // All or nothing: the lines go onto a copy, which replaces this spec once all are valid.
         EngineSpec next = *this;
         for (const ParamsLine& line : read_params_file(std::string(value))) {
@@ -303,6 +307,7 @@ std::string EngineSpec::description() const {
     }
     case Kind::Engine:
         add("weights=" + weights_name);
+        add("params=" + params_name);
         if (vela_weights) add("vela_weights=" + vela_weights_name);
         if (net) add("net=" + weights_display_name(net_path));
         for (const auto& [k, v] : weight_values) add(k + "=" + std::to_string(v));
@@ -330,6 +335,9 @@ SearchLimits EngineSpec::search_limits() const {
 
 SearchParams EngineSpec::search_params() const {
     SearchParams p;
+    for (const ParamsLine& line : read_params_file(params_name))
+        if (!p.set(line.name, std::stoi(line.value)))
+            throw std::logic_error("built-in parameters " + params_name + ": " + line.name);
     for (const auto& [k, v] : params) p.set(k, v);
     return p;
 }

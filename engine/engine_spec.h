@@ -12,7 +12,9 @@
 //                                         parameter (and net=FILE / --net FILE for a network)
 // A parameters file (records/params_file.h) is a list of NAME VALUE settings of search
 // parameters and evaluation weights, each applied through set() like a --param.
-// One set of ranges and defaults lives here (kRanges), for all of them.
+// One set of ranges and defaults lives here (kRanges), for all of them. With no options the spec
+// plays the engine's defaults, records/builtins.h (the tuned weights and search parameters);
+// weights=handset,params=handset is the hand-set engine.
 
 #include <cstdint>
 #include <memory>
@@ -25,6 +27,8 @@
 #include "core/evaluate.h"
 #include "core/search.h"
 #include "engine/player.h"
+#include "records/builtins.h"
+#include "records/weights_file.h"
 
 namespace fanorona {
 
@@ -56,8 +60,8 @@ struct EngineSpec {
 
     Kind kind = Kind::Engine;
     std::string name = "fanorona";
-    Weights weights = default_weights();
-    std::string weights_name = "default"; // the file's name, or "default"
+    Weights weights = load_weights_file("default");
+    std::string weights_name = default_builtin("weights"); // the file's or built-in's name
     // Weights for Vela games (`vela_weights=FILE`: e.g. fitted by `tune --game-rules vela`);
     // unset: `weights` in every game.
     std::optional<Weights> vela_weights;
@@ -65,6 +69,9 @@ struct EngineSpec {
     SearchLimits limits; // depth, nodes, movetime (clocks come from tc)
     TimeControl time_control;
     std::size_t hash_mb = kDefaultHashMb;
+    // The built-in search parameters (params=NAME: handset, tuned) that `params` apply over,
+    // whatever the order (as weight_values over weights).
+    std::string params_name = default_builtin("params");
     std::vector<std::pair<std::string, int>> params; // search parameters, as given
     // Evaluation weights set by name, as given; already in `weights`, and applied again over a
     // weights file set later (a named weight wins over the file whatever the order).

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "records/builtins.h"
 #include "records/weights_json.h"
 
 namespace fanorona {
@@ -60,6 +61,7 @@ void to_json(nlohmann::json& j, const EngineSpec& s) {
          {"movetime", s.limits.movetime_ms},
          {"tc", {s.time_control.base_ms, s.time_control.inc_ms, s.time_control.margin_ms}},
          {"hash", s.hash_mb},
+         {"params_name", s.params_name},
          {"params", s.params},
          {"weight_values", s.weight_values},
          {"argv", s.argv},
@@ -88,6 +90,12 @@ void from_json(const nlohmann::json& j, EngineSpec& spec) {
         throw std::invalid_argument("engine spec: \"tc\": expected [base_ms, inc_ms, margin_ms]");
     s.time_control = {tc[0], tc[1], tc[2]};
     s.hash_mb = spec_member<std::size_t>(j, "hash");
+    s.params_name = spec_member<std::string>(j, "params_name");
+    if (const BuiltinFile* b = find_builtin("params", s.params_name);
+        !b || b->name != s.params_name)
+        throw std::invalid_argument("engine spec: \"params_name\": '" + s.params_name +
+                                    "' is not built-in parameters (" + builtin_names("params") +
+                                    ")");
     s.params = spec_member<decltype(s.params)>(j, "params");
     s.weight_values = spec_member<decltype(s.weight_values)>(j, "weight_values");
     s.argv = spec_member<decltype(s.argv)>(j, "argv");

@@ -130,7 +130,7 @@ void EngineProtocol::cmd_uci() {
     send("option name Weights type string default " + spec_.weights_name);
     send("option name VelaWeights type string default " +
          (spec_.vela_weights ? spec_.vela_weights_name : std::string("<Weights>")));
-    send("option name Params type string default <empty>");
+    send("option name Params type string default " + spec_.params_name);
     send("option name Net type string default " +
          (spec_.net_path.empty() ? std::string("<empty>") : spec_.net_path));
     send("option name Tables type string default " +

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/files.h"
+#include "records/builtins.h"
 
 namespace fanorona {
 
@@ -49,6 +50,10 @@ std::vector<ParamsLine> parse_params_text(std::string_view text, const std::stri
 }
 
 std::vector<ParamsLine> read_params_file(const std::string& path) {
+    if (const BuiltinFile* b = find_builtin("params", path)) {
+        if (b->text.empty()) return {}; // the core's own values
+        return parse_params_text(b->text, std::string(b->name) + " (built-in parameters)");
+    }
     std::string text;
     try {
         text = read_text_file(path);

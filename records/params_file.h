@@ -31,7 +31,8 @@ struct ParamsLine {
 // (case-insensitive).
 std::vector<ParamsLine> parse_params_text(std::string_view text, const std::string& source);
 
-// The lines of the parameters file `path`; errors name the file (and the line).
+// The lines of the parameters file `path`, or of the built-in parameters of that name
+// (records/builtins.h: handset, no lines; tuned; "default"); errors name the file (and the line).
 std::vector<ParamsLine> read_params_file(const std::string& path);
 
 // The text of a parameters file: the header, each comment line as a `# ` line, then one NAME

@@ -2,11 +2,13 @@
 
 #include "common/files.h"
 #include "core/weights.h"
+#include "records/builtins.h"
 
 namespace fanorona {
 
 Weights load_weights_file(const std::string& path) {
-    if (path.empty() || path == "default") return default_weights();
+    if (const BuiltinFile* b = find_builtin("weights", path.empty() ? "default" : path))
+        return parse_weights(std::string(b->text), std::string(b->name) + " (built-in weights)");
     std::string text;
     try {
         text = read_text_file(path);
@@ -22,7 +24,8 @@ void save_weights_file(const std::string& path, const Weights& w,
 }
 
 std::string weights_display_name(const std::string& path) {
-    if (path.empty() || path == "default") return "default";
+    if (const BuiltinFile* b = find_builtin("weights", path.empty() ? "default" : path))
+        return std::string(b->name);
     const auto slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }

@@ -9,7 +9,8 @@
 
 namespace fanorona {
 
-// The weights in `path`, or the compiled-in defaults when `path` is empty or "default".
+// The weights in `path`, or the built-in weights of that name (records/builtins.h: handset, tuned;
+// "default" or an empty path: the default, tuned).
 // Errors are one line naming the file (and the line, for malformed content).
 Weights load_weights_file(const std::string& path);
 
@@ -17,7 +18,8 @@ Weights load_weights_file(const std::string& path);
 void save_weights_file(const std::string& path, const Weights& w,
                        const std::vector<std::string>& comment_lines = {});
 
-// A short name for a weights file in records: "default" or the file's name.
+// A short name for a weights file in records: the built-in's name ("tuned" for "default") or the
+// file's name.
 std::string weights_display_name(const std::string& path);
 
 } // namespace fanorona

@@ -171,7 +171,7 @@ TEST_CASE("setoption takes the engine spec's keys, ranges and errors, and keeps 
     // The accepted value shows in the option list; the failed ones changed nothing.
     CHECK(count_prefix(out, "option name LmrBase type spin default 90 ") == 1);
     CHECK(count_prefix(out, "option name Hash type spin default 16 min 1 max 65536") == 1);
-    CHECK(count_prefix(out, "option name Weights type string default default") == 1);
+    CHECK(count_prefix(out, "option name Weights type string default tuned") == 1);
     CHECK(count_prefix(out, "bestmove ") == 1);
 }
 
@@ -224,9 +224,9 @@ TEST_CASE("Vela games search with the Vela weights when the engine has them", "[
           infos(run_protocol(normal_game)));
     // The spec: the key, its description and the weights per rule set.
     EngineSpec spec = EngineSpec::parse("name=V,vela_weights=" + weak);
-    CHECK(spec.description() == "V(weights=default,vela_weights=weak.txt,depth=4)");
+    CHECK(spec.description() == "V(weights=tuned,params=tuned,vela_weights=weak.txt,depth=4)");
     Rules vela;
     vela.ruleset = RuleSet::Vela;
     CHECK(spec.weights_for(vela) == load_weights_file(weak));
-    CHECK(spec.weights_for(Rules{}) == default_weights());
+    CHECK(spec.weights_for(Rules{}) == load_weights_file("default"));
 }

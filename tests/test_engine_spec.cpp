@@ -24,7 +24,7 @@ TEST_CASE("an engine spec parses every key onto its fields", "[spec]") {
     CHECK(s.search_params().get("LmrBase") == 80);
     CHECK(s.search_params().get("AspWindow") == 30);
     CHECK(s.description() ==
-          "A(weights=default,LmrBase=80,AspWindow=30,depth=5,nodes=900,movetime=40,"
+          "A(weights=tuned,params=tuned,LmrBase=80,AspWindow=30,depth=5,nodes=900,movetime=40,"
           "tc=2000ms+50ms,hash=8)");
 
     const EngineSpec x = EngineSpec::parse("args=-q -v,name=X,cmd=/bin/engine,option.Hash=32");
@@ -38,7 +38,8 @@ TEST_CASE("one default for every engine: depth, hash, weights", "[spec]") {
     EngineSpec s = EngineSpec::parse("name=A");
     CHECK(s.limits.depth == EngineSpec::kDefaultDepth);
     CHECK(s.hash_mb == EngineSpec::kDefaultHashMb);
-    CHECK(s.weights == default_weights());
+    CHECK(s.weights == load_weights_file("tuned")); // the engine's default (records/builtins.h)
+    CHECK(s.params_name == "tuned");
     EngineSpec plain;
     CHECK(plain.search_limits().depth == EngineSpec::kDefaultDepth);
     // A later value of the same parameter replaces the earlier one.
@@ -99,7 +100,8 @@ TEST_CASE("a spec's description parses back to the same spec, time controls incl
     // Found by the engine_spec fuzz target (tests/fuzz/corpus/engine_spec/regress_tc_description):
     // descriptions write a time control as 10000ms+100ms, which the parser refused.
     const EngineSpec a = EngineSpec::parse("name=T,tc=10+0.1,nodes=1000,LmrBase=80");
-    CHECK(a.description() == "T(weights=default,LmrBase=80,nodes=1000,tc=10000ms+100ms)");
+    CHECK(a.description() ==
+          "T(weights=tuned,params=tuned,LmrBase=80,nodes=1000,tc=10000ms+100ms)");
     const EngineSpec b =
         EngineSpec::parse("name=T,weights=default,LmrBase=80,nodes=1000,tc=10000ms+100ms");
     CHECK(b.description() == a.description());

@@ -238,7 +238,7 @@ TEST_CASE("weights, params and openings files may start with a byte-order mark",
         slurp(std::string(FANORONA_TEST_DATA) + "/../../data/weights/default.txt");
     REQUIRE_FALSE(weights.empty());
     write(dir + "/w.txt", kBom + weights);
-    CHECK(load_weights_file(dir + "/w.txt") == load_weights_file("default"));
+    CHECK(load_weights_file(dir + "/w.txt") == load_weights_file("handset"));
     write(dir + "/p.txt", std::string(kBom) + "fanorona-params 1\nLmrBase 90\n");
     const auto params = read_params_file(dir + "/p.txt");
     REQUIRE(params.size() == 1);

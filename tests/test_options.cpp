@@ -280,13 +280,15 @@ TEST_CASE("the loop declares the run options it shares with selfplay with the sa
     CHECK_THAT(help_entry(loop, "--openings"), Catch::Contains("=random:6"));
     CHECK_THAT(help_entry(selfplay, "--epsilon"), Catch::Contains("=0.1"));
 
-    // Its balanced match openings are `openings --by-search` with that command's defaults.
+    // Its balanced match openings are `openings --by-search` with that command's defaults and the
+    // hand-set weights (the suite of the loops before the tuned engine became the default).
     const std::string dir = fresh_dir("options_loop");
     REQUIRE(run_cli("loop --variant dimy --iterations 1 --games 2 --verify-games 2 "
                     "--final-games 2 --depth 1 --threads 2 --quiet --out " +
                     dir + "/loop")
                 .status == 0);
-    REQUIRE(run_cli("openings --by-search --variant dimy --threads 2 --book " + dir + "/book.txt")
+    REQUIRE(run_cli("openings --by-search --weights handset --variant dimy --threads 2 --book " +
+                    dir + "/book.txt")
                 .status == 0);
     const std::string suite = data_lines(dir + "/loop/openings.txt");
     CHECK(suite.size() > 100);

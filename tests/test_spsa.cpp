@@ -78,7 +78,7 @@ TEST_CASE("a parameters file: header, lines, comments, errors with file and line
     CHECK(spec.search_params()[Param::LmrBase] == 80);
     CHECK(spec.weights.values[std::size_t(feature_index("material_mg"))] == 123);
     CHECK(spec.tunable_value("material_mg") == 123);
-    CHECK(spec.description() == "fanorona(weights=default,material_mg=123,LmrBase=80)");
+    CHECK(spec.description() == "fanorona(weights=tuned,params=tuned,material_mg=123,LmrBase=80)");
 
     const std::string unknown = write_text(dir, "unknown.txt", "fanorona-params 1\n\nNoSuch 1\n");
     CHECK_THROWS_WITH(spec.set("params", unknown),
@@ -254,13 +254,14 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     r = run_cli("selfplay --games 2 --depth 1 --quiet --threads 1 --no-positions --params " +
                 params + " --out " + dir + "/sp");
     CHECK(r.status == 0);
-    CHECK(slurp(dir + "/sp/games.tsv").find("fanorona(weights=default,LmrBase=90,depth=1)") !=
+    CHECK(slurp(dir + "/sp/games.tsv")
+              .find("fanorona(weights=tuned,params=tuned,LmrBase=90,depth=1)") !=
           std::string::npos);
 
     r = run_cli("tournament --games 2 --quiet --threads 1 --player name=T,params=" + params +
                 ",depth=1 --player name=S,depth=1 --out " + dir + "/t");
     CHECK(r.status == 0);
-    CHECK(slurp(dir + "/t/games.tsv").find("T(weights=default,LmrBase=90,depth=1)") !=
+    CHECK(slurp(dir + "/t/games.tsv").find("T(weights=tuned,params=tuned,LmrBase=90,depth=1)") !=
           std::string::npos);
     r = run_cli("tournament --games 2 --quiet --player name=T,params=" + bad +
                 ",depth=1 --player name=S,depth=1 --out " + dir + "/t2");

@@ -207,8 +207,7 @@ void add_eval_command(CLI::App& app) {
                 "contribution, each pattern window's weights (when the weights have patterns; "
                 "5x9 board only), and the total");
     o->board.add_to(*cmd);
-    cmd->add_option("--weights", o->weights, "Weights file ('default': the compiled-in weights)")
-        ->capture_default_str();
+    cmd->add_option("--weights", o->weights, weights_option_help())->capture_default_str();
     cmd->add_option("--net", o->net,
                     "Network file: also print its evaluation (and its float reference's); the "
                     "search uses it on its board");

@@ -211,8 +211,7 @@ void add_openings_command(CLI::App& app) {
                     "With --by-search: keep positions whose score (centi-pieces, White's view) "
                     "lies in LOW:HIGH")
         ->capture_default_str();
-    cmd->add_option("--weights", o->weights,
-                    "With --by-search: weights file (default: the built-in weights)")
+    cmd->add_option("--weights", o->weights, "With --by-search: " + weights_option_help("weights"))
         ->capture_default_str();
     add_threads_option(*cmd, o->threads);
     cmd->callback([o] { run_openings(*o); });

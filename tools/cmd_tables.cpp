@@ -498,7 +498,7 @@ void add_tables_command(CLI::App& app) {
                  "tables unless --with-tables) and count how often the chosen move keeps the "
                  "position's value; 'critical' positions have a move that changes it");
     grade->add_option("--tables", g->dir, "Tables folder")->required();
-    grade->add_option("--weights", g->weights, "Weights file (default: the compiled-in weights)");
+    grade->add_option("--weights", g->weights, weights_option_help());
     grade->add_option("--depth", g->depth, "Search depth")
         ->check(CLI::Range(1, 60))
         ->capture_default_str();

@@ -124,7 +124,7 @@ void add_tune_command(CLI::App& app) {
     cmd->add_option("--data", c.data, "Positions logs (positions.bin of selfplay runs)")
         ->required()
         ->expected(1, -1);
-    cmd->add_option("--weights", o->weights, "Start weights file (default: the built-in weights)")
+    cmd->add_option("--weights", o->weights, weights_option_help("Start weights"))
         ->capture_default_str();
     cmd->add_option(
         "--out", c.out_dir,

@@ -14,6 +14,7 @@
 #include "core/position.h"
 #include "engine/engine_spec.h"
 #include "match/driver.h"
+#include "records/builtins.h"
 
 namespace fanorona::cli {
 
@@ -108,10 +109,16 @@ inline Position BoardOptions::make_position() const {
 
 namespace fanorona::cli {
 
+// The help of every --weights option (one meaning in every command): a file or a built-in name.
+inline std::string weights_option_help(const std::string& what = "Weights") {
+    return what + " file, or built-in weights by name: " + builtin_names("weights");
+}
+
 // The engine options every searching command shares (--weights, --net, --depth, --nodes,
-// --movetime, --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them
-// onto EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false
-// leaves out the limits (bench has its own fixed depth).
+// --movetime,
+// --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto
+// EngineSpec::set, so ranges, defaults and errors are the spec's own. `with_limits` false leaves
+// out the limits (bench has its own fixed depth).
 struct EngineOptions {
     std::string weights, depth, nodes, movetime, hash, tables, params_file, net;
     std::vector<std::string> params;
@@ -133,8 +140,7 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
                        r.what + ")";
         return std::string();
     };
-    cmd.add_option("--weights", weights,
-                   "Weights file (default: the compiled-in data/weights/default.txt)");
+    cmd.add_option("--weights", weights, weights_option_help());
     cmd.add_option("--net", net,
                    "Network file (fanorona-net 1, docs/formats.md): the engine evaluates with it "
                    "on the network's board, with the weights on other boards");
@@ -161,7 +167,9 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
         names += std::string(names.empty() ? "" : ", ") + p.name;
     cmd.add_option("--params", params_file,
                    "Parameters file (fanorona-params 1: NAME VALUE lines of search parameters and "
-                   "weights, as `fanorona spsa` writes; docs/formats.md); --param overrides it");
+                   "weights, as `fanorona spsa` writes; docs/formats.md), or built-in search "
+                   "parameters by name: " +
+                       builtin_names("params") + "; --param overrides it");
     cmd.add_option("--param", params,
                    "Set a search parameter or an evaluation weight (by its name in the weights "
                    "file, e.g. material_mg), NAME=VALUE (repeatable). Parameters: " +

@@ -1,20 +1,22 @@
 // Fuzz target: player specs (EngineSpec::parse, the --player key=value language). An accepted
 // spec keeps its invariants and its description parses back to the same description; a rejected
-// one is a one-line std::invalid_argument. Weights files other than `default` are not read (the
-// weights target covers their parser; a fuzzed path could name a device that never ends).
+// one is a one-line std::invalid_argument. Weights files other than the built-in names are not read
+// (the weights target covers their parser; a fuzzed path could name a device that never ends).
 
 #include "engine/engine_spec.h"
 #include "engine/engine_spec_json.h"
+#include "records/builtins.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {
 
-// Whether every weights=VALUE item names the compiled-in weights.
+// Whether every weights=VALUE item names compiled-in weights (records/builtins.h).
 bool only_default_weights(const std::string& text) {
     for (std::size_t at = text.find("weights="); at != std::string::npos;
          at = text.find("weights=", at + 1)) {
         const std::size_t end = std::min(text.find(',', at), text.size());
-        if (text.compare(at, end - at, "weights=default") != 0) return false;
+        const std::string value = text.substr(at + 8, end - at - 8);
+        if (!fanorona::find_builtin("weights", value)) return false;
     }
     return true;
 }

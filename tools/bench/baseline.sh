@@ -43,7 +43,7 @@ t0=$(now)
     --seed "$SEED" --out "$OUT/match" --resume --quiet \
     --player "name=baseline,cmd=$OLD,args=engine,movetime=$MS" \
     --player "name=tuned,cmd=$F,args=engine --weights $W --params $P,movetime=$MS" \
-    --player "name=handset,cmd=$F,args=engine,movetime=$MS" > "$OUT/match.log"
+    --player "name=handset,cmd=$F,args=engine --weights handset --params handset,movetime=$MS" > "$OUT/match.log"
 t1=$(now)
 "$F" timeuse --engine "$OLD engine" --movetime "$MS" --json-out "$OUT/timeuse-baseline.json" \
     > "$OUT/timeuse-baseline.txt"

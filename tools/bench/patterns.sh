@@ -61,9 +61,9 @@ min() { printf '%s\n%s\n' "$1" "$2" | sed '/^$/d' | sort -g | head -1; }
 
 nps_def="" nps_pat="" ev_def="" ev_pat="" ps_pat="" ix_pat=""
 for _ in $(seq "$REPEATS"); do
-    nps_def=$(max "$nps_def" "$(search)")
+    nps_def=$(max "$nps_def" "$(search --weights handset)") # the weights PAT adds patterns to
     nps_pat=$(max "$nps_pat" "$(search --weights "$PAT")")
-    read -r e _ _ <<< "$(evals)"
+    read -r e _ _ <<< "$(evals --weights handset)"
     ev_def=$(min "$ev_def" "$e")
     read -r e p i <<< "$(evals --weights "$PAT")"
     ev_pat=$(min "$ev_pat" "$e")

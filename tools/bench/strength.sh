@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Strength from the toolkit, end to end, at equal time per move: self-play with the default
-# weights, the tuner fits the terms alone and the terms with the pattern features
-# (`tune --patterns`), then each tuned set plays the hand-set defaults at MOVETIME ms a move,
+# Strength from the toolkit, end to end, at equal time per move: self-play with the hand-set
+# engine (weights and search parameters `handset`), the tuner fits the terms alone and the terms
+# with the pattern features (`tune --patterns`) from the hand-set weights, then each tuned set
+# plays the hand-set engine at MOVETIME ms a move (with the hand-set search parameters),
 # both sides at the same time. Prints each match's Elo with its 95% interval (pentanomial) and
 # what it cost: self-play games, positions, tuning and match seconds. Everything resumes: run it
 # again after an interruption. Results for machines: OUT/strength.json.
@@ -21,13 +22,13 @@ mkdir -p "$OUT"
 
 t0=$(now)
 "$F" selfplay --games "$GAMES" --depth 4 --openings random:6 --epsilon 0.1 --explore-turns 12 \
-    --seed 11 --out "$OUT/selfplay" --resume --quiet
+    --weights handset --params handset --seed 11 --out "$OUT/selfplay" --resume --quiet
 t1=$(now)
 positions=$(field "$OUT/selfplay/summary.json" positions)
 
-"$F" tune --data "$OUT/selfplay/positions.bin" --out "$OUT/terms" --quiet > "$OUT/terms.log"
+"$F" tune --data "$OUT/selfplay/positions.bin" --weights handset --out "$OUT/terms" --quiet > "$OUT/terms.log"
 t2=$(now)
-"$F" tune --data "$OUT/selfplay/positions.bin" --patterns --out "$OUT/patterns" --quiet \
+"$F" tune --data "$OUT/selfplay/positions.bin" --weights handset --patterns --out "$OUT/patterns" --quiet \
     > "$OUT/patterns.log"
 t3=$(now)
 
@@ -38,8 +39,8 @@ sep=""
 printf '%-9s %7s %9s %8s %8s\n' weights games elo "+-95%" seconds
 for name in terms patterns; do
     m0=$(now)
-    "$F" tournament --player "name=$name,weights=$OUT/$name/weights.txt,movetime=$MS" \
-        --player "name=default,movetime=$MS" --games "$MATCH" --openings random:6 --seed 5 \
+    "$F" tournament --player "name=$name,weights=$OUT/$name/weights.txt,params=handset,movetime=$MS" \
+        --player "name=default,weights=handset,params=handset,movetime=$MS" --games "$MATCH" --openings random:6 --seed 5 \
         --out "$OUT/match-$name" --resume --quiet > "$OUT/match-$name.log"
     m1=$(now)
     last=$(tail -1 "$OUT/match-$name/live.jsonl")

@@ -154,14 +154,16 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const Engine
     return r;
 }
 
-// A suite of balanced openings scored by a short search with the start weights, built once.
+// A suite of balanced openings scored by a short search with the hand-set weights (core's
+// default_weights(), `openings --by-search --weights handset`: the suite stays the one of the
+// loops before the tuned engine became the default), built once.
 std::string balanced_openings(const LoopConfig& c,
                               const std::function<void(const std::string&)>& say) {
     if (c.match_openings != "balanced") return c.match_openings;
     const std::string path = c.out_dir + "/openings.txt";
     if (fs::exists(path)) return path;
     // Thousands of openings, so that matches do not replay the same games: every position
-    // after 4 turns, as `openings --by-search` with its defaults (openings/search_book.h).
+    // after 4 turns, as `openings --by-search --weights handset` (openings/search_book.h).
     say("building a balanced opening suite (positions after " + std::to_string(kBalancedTurns) +
         " turns, scored at depth " + std::to_string(kBalancedDepth) + ")");
     auto openings = enumerate_openings(c.rules, kBalancedTurns);

@@ -1,0 +1,45 @@
+#pragma once
+// The engine's built-in configurations: files of data/ compiled into the program, selectable by
+// name wherever a file is expected (--weights NAME, weights=NAME, --params NAME, params=NAME,
+// setoption name Weights / Params), and the engine's defaults, what plays with no options. The
+// list and the defaults are written once, in records/CMakeLists.txt (FANORONA_BUILTINS,
+// FANORONA_DEFAULTS):
+//   weights handset   the hand-set weights, data/weights/default.txt (also core's
+//   default_weights()) weights tuned     the tuned weights, data/weights/tuned.txt (the default)
+//   params  handset   every search parameter at its core value (core/search_params.h)
+//   params  tuned     the tuned search parameters, data/params/tuned.txt     (the default)
+// The name "default" names the default of its kind. A name is looked up before a file of that
+// name: `--weights ./tuned` reads a file called tuned.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fanorona {
+
+// One compiled-in file: its kind ("weights", "params"), its name, the repository file it was
+// compiled from ("-" for none) and its text.
+struct BuiltinFile {
+    std::string_view kind, name, source, text;
+};
+
+// The kind's default: the name of the built-in file that plays with no options.
+struct BuiltinDefault {
+    std::string_view kind, name;
+};
+
+// Every built-in file and every kind's default (generated: records/builtins_data.cpp.in).
+const std::vector<BuiltinFile>& builtin_files();
+const std::vector<BuiltinDefault>& builtin_defaults();
+
+// The name of the default of `kind` ("tuned"); throws std::logic_error for a kind without one.
+std::string default_builtin(std::string_view kind);
+
+// The built-in file of `kind` called `name` ("default": the kind's default), or nullptr.
+const BuiltinFile* find_builtin(std::string_view kind, std::string_view name);
+
+// The names of `kind` for help texts and errors: "handset, tuned (the default)".
+std::string builtin_names(std::string_view kind);
+
+} // namespace fanorona
