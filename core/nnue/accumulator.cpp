@@ -1,0 +1,92 @@
+#include "core/nnue/accumulator.h"
+
+#include <cstring>
+
+#include "core/nnue/simd.h"
+
+namespace fanorona::nnue {
+
+namespace {
+
+const std::int16_t* weight_row(const Network& net, int feature) {
+    return net.w1.data() + std::size_t(feature) * std::size_t(net.arch.hidden);
+}
+
+} // namespace
+
+void refresh(const Network& net, const Position& pos, Accumulator& a) {
+    const int h = net.arch.hidden;
+    for (const Color persp : {Color::White, Color::Black}) {
+        std::int16_t* v = a.values[std::size_t(persp)].data();
+        std::memcpy(v, net.b1.data(), std::size_t(h) * sizeof(std::int16_t));
+        ActiveFeatures active;
+        active_features(pos, net.arch.features, persp, active);
+        for (int i = 0; i < active.size; ++i)
+            add_row(v, weight_row(net, active.index[std::size_t(i)]), h);
+    }
+}
+
+void copy_accumulator(const Network& net, const Accumulator& from, Accumulator& to) {
+    const auto bytes = std::size_t(net.arch.hidden) * sizeof(std::int16_t);
+    for (int p = 0; p < 2; ++p)
+        std::memcpy(to.values[std::size_t(p)].data(), from.values[std::size_t(p)].data(), bytes);
+}
+
+void update(const Network& net, const Accumulator& from, Accumulator& to, Color mover,
+            const Move& m) {
+    const int h = net.arch.hidden;
+    copy_accumulator(net, from, to);
+    for (const Color persp : {Color::White, Color::Black}) {
+        std::int16_t* v = to.values[std::size_t(persp)].data();
+        FeatureDelta d;
+        move_delta(net.arch.variant, net.arch.features, persp, mover, m, d);
+        for (int i = 0; i < d.added_size; ++i)
+            add_row(v, weight_row(net, d.added[std::size_t(i)]), h);
+        for (int i = 0; i < d.removed_size; ++i)
+            sub_row(v, weight_row(net, d.removed[std::size_t(i)]), h);
+    }
+}
+
+int evaluate(const Network& net, const Accumulator& a, Color stm, int pieces) {
+    const Architecture& arch = net.arch;
+    const int h = arch.hidden;
+    const int bucket = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
+    const std::int16_t* w2 = net.w2.data() + std::size_t(bucket) * 2 * std::size_t(h);
+    const std::int64_t out = std::int64_t(net.b2[std::size_t(bucket)]) +
+                             crelu_dot(a.values[std::size_t(stm)].data(), w2, h, arch.qa) +
+                             crelu_dot(a.values[std::size_t(~stm)].data(), w2 + h, h, arch.qa);
+    return int(out * arch.scale / (std::int64_t(arch.qa) * arch.qb));
+}
+
+AccumulatorStack::AccumulatorStack() = default;
+
+void AccumulatorStack::reset(const Network& net, const Position& pos) {
+    top_ = 0;
+    refresh(net, pos, entries_[0].acc);
+    entries_[0].computed = true;
+}
+
+void AccumulatorStack::push(Color mover, const Move& m, bool null_move) {
+    Entry& e = entries_[std::size_t(++top_)];
+    e.move = m;
+    e.mover = mover;
+    e.null_move = null_move;
+    e.computed = false;
+}
+
+const Accumulator& AccumulatorStack::current(const Network& net) {
+    int i = top_;
+    while (!entries_[std::size_t(i)].computed) --i;
+    for (++i; i <= top_; ++i) {
+        Entry& e = entries_[std::size_t(i)];
+        const Accumulator& parent = entries_[std::size_t(i - 1)].acc;
+        if (e.null_move)
+            copy_accumulator(net, parent, e.acc);
+        else
+            update(net, parent, e.acc, e.mover, e.move);
+        e.computed = true;
+    }
+    return entries_[std::size_t(top_)].acc;
+}
+
+} // namespace fanorona::nnue

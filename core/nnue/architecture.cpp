@@ -1,0 +1,71 @@
+#include "core/nnue/architecture.h"
+
+#include "core/bitboard.h"
+#include "core/movegen.h"
+#include "core/rules.h"
+
+namespace fanorona::nnue {
+
+std::string_view feature_set_name(FeatureSet f) {
+    switch (f) {
+    case FeatureSet::Points:
+        return "points";
+    }
+    return "?";
+}
+
+std::optional<FeatureSet> parse_feature_set(std::string_view name) {
+    if (name == "points") return FeatureSet::Points;
+    return std::nullopt;
+}
+
+std::string architecture_problem(const Architecture& a) {
+    if (int(a.variant) >= kVariantCount) return "unknown variant";
+    if (a.features != FeatureSet::Points) return "unknown feature set";
+    if (a.hidden < kHiddenStep || a.hidden > kMaxHidden || a.hidden % kHiddenStep != 0)
+        return "hidden size " + std::to_string(a.hidden) + " is not a multiple of " +
+               std::to_string(kHiddenStep) + " in [" + std::to_string(kHiddenStep) + ", " +
+               std::to_string(kMaxHidden) + "]";
+    if (a.buckets < 1 || a.buckets > kMaxBuckets)
+        return "buckets " + std::to_string(a.buckets) + " not in [1, " +
+               std::to_string(kMaxBuckets) + "]";
+    if (a.qa != kQA) return "qa " + std::to_string(a.qa) + " is not " + std::to_string(kQA);
+    if (a.qb != kQB) return "qb " + std::to_string(a.qb) + " is not " + std::to_string(kQB);
+    if (a.scale < 1 || a.scale > kMaxScale)
+        return "scale " + std::to_string(a.scale) + " not in [1, " + std::to_string(kMaxScale) +
+               "]";
+    return "";
+}
+
+int cell_count(Variant v) {
+    return geometry(v).points;
+}
+
+int input_count(const Architecture& a) {
+    return 2 * cell_count(a.variant);
+}
+
+int start_pieces(Variant v) {
+    if (is_telo(v)) return 2 * kTeloPieces;
+    const Position p = Position::start(v);
+    return popcount(p.player() | p.opponent());
+}
+
+std::string architecture_text(const Architecture& a) {
+    return "fanorona-net 1 variant=" + std::string(variant_name(a.variant)) +
+           " features=" + std::string(feature_set_name(a.features)) +
+           " inputs=" + std::to_string(input_count(a)) + " hidden=" + std::to_string(a.hidden) +
+           " buckets=" + std::to_string(a.buckets) + " qa=" + std::to_string(a.qa) +
+           " qb=" + std::to_string(a.qb) + " scale=" + std::to_string(a.scale);
+}
+
+std::uint64_t architecture_hash(const Architecture& a) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (const char c : architecture_text(a)) {
+        h ^= std::uint8_t(c);
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+} // namespace fanorona::nnue

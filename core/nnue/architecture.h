@@ -1,0 +1,72 @@
+#pragma once
+// The network's shape ("fanorona-net 1", NNUE_SPEC.md): the board it plays, its feature set, the
+// hidden size H, the output buckets B and the quantisation constants. Everything else about a
+// network (its parameter counts, its architecture hash, which output bucket a position uses)
+// follows from an Architecture.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/types.h"
+
+namespace fanorona::nnue {
+
+// The input features of a network. Points: each piece on cell c gives, for perspective P, input
+// (owner == P ? 0 : 1) * cells + orient(P, c) (features.h).
+enum class FeatureSet : std::uint8_t { Points = 0 };
+std::string_view feature_set_name(FeatureSet f);
+std::optional<FeatureSet> parse_feature_set(std::string_view name);
+
+inline constexpr int kQA = 255;            // accumulator scale: W1q = round(W1 * QA)
+inline constexpr int kQB = 64;             // output weight scale: W2q = round(W2 * QB)
+inline constexpr int kDefaultScale = 400;  // evaluation = float output * scale (centi-pieces)
+inline constexpr int kDefaultHidden = 128; // H
+inline constexpr int kDefaultBuckets = 8;  // B
+inline constexpr int kHiddenStep = 16;     // H is a multiple of this (the SIMD width)
+inline constexpr int kMaxHidden = 512;
+inline constexpr int kMaxBuckets = 64;
+inline constexpr int kMaxScale = 100000;
+// The most inputs active in one perspective at once: one per piece, at most one per point.
+inline constexpr int kMaxActive = 64;
+
+// One network's shape. Valid when architecture_problem() is "".
+struct Architecture {
+    Variant variant = Variant::Tsivy;
+    FeatureSet features = FeatureSet::Points;
+    int hidden = kDefaultHidden;
+    int buckets = kDefaultBuckets;
+    int qa = kQA;
+    int qb = kQB;
+    int scale = kDefaultScale;
+    friend bool operator==(const Architecture&, const Architecture&) = default;
+};
+
+// Why `a` is not a shape this program can run ("" when it is): H a multiple of kHiddenStep in
+// [16, kMaxHidden], B in [1, kMaxBuckets], qa == kQA, qb == kQB, scale in [1, kMaxScale].
+std::string architecture_problem(const Architecture& a);
+
+// The points of the board (cells c = y * width + x, 0 .. cells - 1).
+int cell_count(Variant v);
+// The number of inputs per perspective (2 * cells for Points).
+int input_count(const Architecture& a);
+// The pieces on the variant's start position (telo: both sides' kTeloPieces, all placed).
+int start_pieces(Variant v);
+
+// Output bucket of a position with `pieces` pieces on the board:
+// min(B - 1, (pieces - 1) * B / start_pieces), and 0 for an empty board.
+constexpr int output_bucket(int pieces, int buckets, int start) {
+    if (pieces <= 0) return 0;
+    const int b = (pieces - 1) * buckets / start;
+    return b < buckets - 1 ? b : buckets - 1;
+}
+
+// A 64-bit FNV-1a hash of the architecture's canonical text (architecture_text()): two networks
+// with equal hashes have parameters of the same shapes and meanings.
+std::uint64_t architecture_hash(const Architecture& a);
+// "fanorona-net 1 variant=tsivy features=points inputs=90 hidden=128 buckets=8 qa=255 qb=64
+// scale=400": what architecture_hash() hashes.
+std::string architecture_text(const Architecture& a);
+
+} // namespace fanorona::nnue

@@ -1,0 +1,146 @@
+#include "core/nnue/network.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "common/rng.h"
+#include "core/nnue/accumulator.h"
+#include "core/nnue/features.h"
+
+namespace fanorona::nnue {
+
+namespace {
+
+template <class Net> std::string nnue_sizes_problem(const Net& net) {
+    const Architecture& a = net.arch;
+    if (std::string p = architecture_problem(a); !p.empty()) return p;
+    const auto h = std::size_t(a.hidden), b = std::size_t(a.buckets);
+    if (net.w1.size() != std::size_t(input_count(a)) * h) return "w1 size does not match";
+    if (net.b1.size() != h) return "b1 size does not match";
+    if (net.w2.size() != b * 2 * h) return "w2 size does not match";
+    if (net.b2.size() != b) return "b2 size does not match";
+    return "";
+}
+
+template <class T> T nnue_round_saturate(double x) {
+    const double r = std::round(x); // halves away from zero
+    return T(std::clamp(r, double(std::numeric_limits<T>::min()),
+                        double(std::numeric_limits<T>::max())));
+}
+
+template <class Net> void nnue_resize(Net& net) {
+    const Architecture& a = net.arch;
+    const auto h = std::size_t(a.hidden), b = std::size_t(a.buckets);
+    net.w1.assign(std::size_t(input_count(a)) * h, 0);
+    net.b1.assign(h, 0);
+    net.w2.assign(b * 2 * h, 0);
+    net.b2.assign(b, 0);
+}
+
+// The float formula over parameters given by accessors (the float or the dequantised ones).
+template <class W1, class B1, class W2, class B2>
+double nnue_float_output(const Architecture& a, const Position& pos, W1 w1, B1 b1, W2 w2, B2 b2) {
+    const int h = a.hidden;
+    const Color stm = pos.side_to_move();
+    const int pieces = popcount(pos.player() | pos.opponent());
+    const int bucket = output_bucket(pieces, a.buckets, start_pieces(a.variant));
+    double y = b2(bucket);
+    for (int half = 0; half < 2; ++half) {
+        const Color persp = half == 0 ? stm : ~stm;
+        ActiveFeatures active;
+        active_features(pos, a.features, persp, active);
+        std::array<double, kMaxHidden> acc{};
+        for (int j = 0; j < h; ++j) acc[std::size_t(j)] = b1(j);
+        for (int i = 0; i < active.size; ++i)
+            for (int j = 0; j < h; ++j) acc[std::size_t(j)] += w1(active.index[std::size_t(i)], j);
+        for (int j = 0; j < h; ++j)
+            y += std::clamp(acc[std::size_t(j)], 0.0, 1.0) * w2(bucket, half * h + j);
+    }
+    return y * a.scale;
+}
+
+} // namespace
+
+std::string network_problem(const Network& net) {
+    return nnue_sizes_problem(net);
+}
+std::string network_problem(const FloatNetwork& net) {
+    return nnue_sizes_problem(net);
+}
+
+Network make_network(const Architecture& a) {
+    Network net;
+    net.arch = a;
+    nnue_resize(net);
+    return net;
+}
+
+FloatNetwork make_float_network(const Architecture& a) {
+    FloatNetwork net;
+    net.arch = a;
+    nnue_resize(net);
+    return net;
+}
+
+Network quantise(const FloatNetwork& f) {
+    Network q;
+    q.arch = f.arch;
+    const double qa = f.arch.qa, qb = f.arch.qb;
+    for (const float x : f.w1) q.w1.push_back(nnue_round_saturate<std::int16_t>(x * qa));
+    for (const float x : f.b1) q.b1.push_back(nnue_round_saturate<std::int16_t>(x * qa));
+    for (const float x : f.w2) q.w2.push_back(nnue_round_saturate<std::int16_t>(x * qb));
+    for (const float x : f.b2) q.b2.push_back(nnue_round_saturate<std::int32_t>(x * qa * qb));
+    return q;
+}
+
+FloatNetwork dequantise(const Network& q) {
+    FloatNetwork f;
+    f.arch = q.arch;
+    const double qa = q.arch.qa, qb = q.arch.qb;
+    for (const auto x : q.w1) f.w1.push_back(float(x / qa));
+    for (const auto x : q.b1) f.b1.push_back(float(x / qa));
+    for (const auto x : q.w2) f.w2.push_back(float(x / qb));
+    for (const auto x : q.b2) f.b2.push_back(float(x / (qa * qb)));
+    return f;
+}
+
+FloatNetwork random_float_network(const Architecture& a, std::uint64_t seed) {
+    FloatNetwork f = make_float_network(a);
+    Rng rng(seed);
+    const auto uniform = [&](double r) { return float((rng.uniform() * 2 - 1) * r); };
+    const double out = 1 / std::sqrt(double(a.hidden));
+    for (float& x : f.w1) x = uniform(0.25);
+    for (float& x : f.b1) x = uniform(0.25);
+    for (float& x : f.w2) x = uniform(out);
+    for (float& x : f.b2) x = uniform(0.1);
+    return f;
+}
+
+double evaluate_float(const FloatNetwork& net, const Position& pos) {
+    const auto h = std::size_t(net.arch.hidden);
+    return nnue_float_output(
+        net.arch, pos, [&](int f, int j) { return double(net.w1[std::size_t(f) * h + j]); },
+        [&](int j) { return double(net.b1[std::size_t(j)]); },
+        [&](int b, int k) { return double(net.w2[std::size_t(b) * 2 * h + std::size_t(k)]); },
+        [&](int b) { return double(net.b2[std::size_t(b)]); });
+}
+
+double evaluate_float(const Network& net, const Position& pos) {
+    const auto h = std::size_t(net.arch.hidden);
+    const double qa = net.arch.qa, qb = net.arch.qb;
+    return nnue_float_output(
+        net.arch, pos, [&](int f, int j) { return net.w1[std::size_t(f) * h + j] / qa; },
+        [&](int j) { return net.b1[std::size_t(j)] / qa; },
+        [&](int b, int k) { return net.w2[std::size_t(b) * 2 * h + std::size_t(k)] / qb; },
+        [&](int b) { return net.b2[std::size_t(b)] / (qa * qb); });
+}
+
+int evaluate(const Network& net, const Position& pos) {
+    Accumulator a;
+    refresh(net, pos, a);
+    return evaluate(net, a, pos.side_to_move(), popcount(pos.player() | pos.opponent()));
+}
+
+} // namespace fanorona::nnue

@@ -1,0 +1,73 @@
+#pragma once
+// A network with its parameters: the quantised form the engine runs (Network) and the float form
+// a trainer fits (FloatNetwork), the conversions between them and the evaluations of a position.
+//
+// Float output (NNUE_SPEC.md), with a_P[j] = b1[j] + sum over P's active inputs f of W1[f][j]:
+//   y = b2[b] + sum_j crelu(a_stm[j]) W2[b][j] + sum_j crelu(a_other[j]) W2[b][H + j],
+//   crelu(x) = clamp(x, 0, 1), b = output_bucket(pieces, B, start_pieces)
+//   evaluation = y * scale (centi-pieces, side to move).
+// Integer: W1q = round(W1 QA), b1q = round(b1 QA), W2q = round(W2 QB) (int16), b2q =
+// round(b2 QA QB) (int32); out = b2q + sum clamp(aq, 0, QA) W2q (64-bit), evaluation =
+// out * scale / (QA QB), truncated toward zero.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/nnue/architecture.h"
+#include "core/position.h"
+
+namespace fanorona::nnue {
+
+// The quantised parameters. Layouts: w1[f * H + j] (input f, hidden j), b1[j], w2[b * 2H + k]
+// (bucket b; k < H: side to move's half, k >= H: the other side's), b2[b]. Valid when
+// network_problem() is "": the sizes match the architecture.
+struct Network {
+    Architecture arch;
+    std::vector<std::int16_t> w1;
+    std::vector<std::int16_t> b1;
+    std::vector<std::int16_t> w2;
+    std::vector<std::int32_t> b2;
+    friend bool operator==(const Network&, const Network&) = default;
+};
+
+// The float parameters, same layouts as Network.
+struct FloatNetwork {
+    Architecture arch;
+    std::vector<float> w1;
+    std::vector<float> b1;
+    std::vector<float> w2;
+    std::vector<float> b2;
+};
+
+// Why `net` cannot be run ("" when it can): architecture_problem(), or a parameter array whose
+// size does not match the architecture.
+std::string network_problem(const Network& net);
+std::string network_problem(const FloatNetwork& net);
+
+// Networks of zeros of the right sizes.
+Network make_network(const Architecture& a);
+FloatNetwork make_float_network(const Architecture& a);
+
+// Rounding to nearest (halves away from zero) and saturating to the type's range.
+Network quantise(const FloatNetwork& net);
+FloatNetwork dequantise(const Network& net);
+
+// A network with random weights for tests and speed measurements, a pure function of (a, seed):
+// W1, b1 uniform in +-0.25 (so accumulators stay far inside int16), W2 in +-1/sqrt(H), b2 small.
+FloatNetwork random_float_network(const Architecture& a, std::uint64_t seed);
+
+// Whether `net` is meant for positions of `pos`'s board.
+inline bool plays(const Architecture& a, const Position& pos) {
+    return a.variant == pos.variant();
+}
+
+// The float reference evaluation of `pos` (centi-pieces for the side to move, unclamped).
+double evaluate_float(const FloatNetwork& net, const Position& pos);
+// The same formula on the dequantised parameters of `net` (no quantisation of intermediate values).
+double evaluate_float(const Network& net, const Position& pos);
+
+// The integer evaluation by full refresh (centi-pieces for the side to move). Allocates nothing.
+int evaluate(const Network& net, const Position& pos);
+
+} // namespace fanorona::nnue

@@ -1,0 +1,129 @@
+#include "core/nnue/simd.h"
+
+#include <algorithm>
+
+#if defined(__AVX2__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+namespace fanorona::nnue {
+
+namespace scalar {
+
+void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    for (int j = 0; j < n; ++j)
+        acc[j] = std::int16_t(std::uint16_t(acc[j]) + std::uint16_t(row[j]));
+}
+
+void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    for (int j = 0; j < n; ++j)
+        acc[j] = std::int16_t(std::uint16_t(acc[j]) - std::uint16_t(row[j]));
+}
+
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    std::int64_t sum = 0;
+    for (int j = 0; j < n; ++j) sum += std::int64_t(std::clamp<int>(a[j], 0, qa)) * w[j];
+    return sum;
+}
+
+} // namespace scalar
+
+#if defined(__AVX2__)
+
+const char* simd_path() {
+    return "avx2";
+}
+
+void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    for (int j = 0; j < n; j += 16) {
+        auto* p = reinterpret_cast<__m256i*>(acc + j);
+        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
+        _mm256_storeu_si256(p, _mm256_add_epi16(_mm256_loadu_si256(p), w));
+    }
+}
+
+void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    for (int j = 0; j < n; j += 16) {
+        auto* p = reinterpret_cast<__m256i*>(acc + j);
+        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
+        _mm256_storeu_si256(p, _mm256_sub_epi16(_mm256_loadu_si256(p), w));
+    }
+}
+
+// Each madd lane sums two products of at most 255 * 32768, and a lane takes n / 16 of them
+// pairwise (n <= 512): below 2^31, so the 32-bit lanes never overflow and the sum is exact.
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i top = _mm256_set1_epi16(std::int16_t(qa));
+    __m256i sum = _mm256_setzero_si256();
+    for (int j = 0; j < n; j += 16) {
+        __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j));
+        x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+        const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+    }
+    alignas(32) std::int32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sum);
+    std::int64_t total = 0;
+    for (const std::int32_t v : lanes) total += v;
+    return total;
+}
+
+#elif defined(__SSE2__)
+
+const char* simd_path() {
+    return "sse2";
+}
+
+void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    for (int j = 0; j < n; j += 8) {
+        auto* p = reinterpret_cast<__m128i*>(acc + j);
+        const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j));
+        _mm_storeu_si128(p, _mm_add_epi16(_mm_loadu_si128(p), w));
+    }
+}
+
+void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    for (int j = 0; j < n; j += 8) {
+        auto* p = reinterpret_cast<__m128i*>(acc + j);
+        const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j));
+        _mm_storeu_si128(p, _mm_sub_epi16(_mm_loadu_si128(p), w));
+    }
+}
+
+// As the AVX2 path with 4 lanes: a lane takes n / 8 <= 64 pairs of products, below 2^31.
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i top = _mm_set1_epi16(std::int16_t(qa));
+    __m128i sum = _mm_setzero_si128();
+    for (int j = 0; j < n; j += 8) {
+        __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j));
+        x = _mm_min_epi16(_mm_max_epi16(x, zero), top);
+        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j));
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(x, y));
+    }
+    alignas(16) std::int32_t lanes[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sum);
+    std::int64_t total = 0;
+    for (const std::int32_t v : lanes) total += v;
+    return total;
+}
+
+#else
+
+const char* simd_path() {
+    return "scalar";
+}
+void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    scalar::add_row(acc, row, n);
+}
+void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
+    scalar::sub_row(acc, row, n);
+}
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    return scalar::crelu_dot(a, w, n, qa);
+}
+
+#endif
+
+} // namespace fanorona::nnue

@@ -1,0 +1,26 @@
+#pragma once
+// The vector kernels of the integer network: adding and subtracting weight rows to accumulators,
+// and the clipped dot product of the output layer. SSE2 or AVX2 intrinsics when the compiler
+// targets them (no -march needed for SSE2 on x86-64), the scalar loops otherwise; the scalar
+// loops are also callable (namespace scalar) so tests check that both give identical numbers.
+// n is a multiple of kHiddenStep (16).
+
+#include <cstdint>
+
+namespace fanorona::nnue {
+
+namespace scalar {
+void add_row(std::int16_t* acc, const std::int16_t* row, int n);
+void sub_row(std::int16_t* acc, const std::int16_t* row, int n);
+// sum over j < n of clamp(a[j], 0, qa) * w[j].
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
+} // namespace scalar
+
+// The fastest path the compiler targets (scalar when no vector instructions are available).
+void add_row(std::int16_t* acc, const std::int16_t* row, int n);
+void sub_row(std::int16_t* acc, const std::int16_t* row, int n);
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
+// "avx2", "sse2" or "scalar": the path add_row and crelu_dot take.
+const char* simd_path();
+
+} // namespace fanorona::nnue

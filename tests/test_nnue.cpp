@@ -1,0 +1,261 @@
+// Tests of the network's core (core/nnue): feature indexing, the SIMD kernels against the scalar
+// loops, the integer evaluation against the float reference, and the incremental accumulator
+// against full refreshes along random games.
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "common/rng.h"
+#include "core/movegen.h"
+#include "core/nnue/accumulator.h"
+#include "core/nnue/features.h"
+#include "core/nnue/network.h"
+#include "core/nnue/simd.h"
+#include "core/rules.h"
+
+using namespace fanorona;
+using namespace fanorona::nnue;
+
+namespace {
+
+// Positions of a random game from the start of `rules`' board (at most `plies` moves), each
+// with the move that leads to the next.
+struct GameStep {
+    Position pos;
+    Move move;
+};
+std::vector<GameStep> random_game(const Rules& rules, std::uint64_t seed, int plies) {
+    Rng rng(seed);
+    Position pos = Position::start(rules.variant);
+    std::vector<GameStep> steps;
+    MoveList moves;
+    for (int i = 0; i < plies && !wiped_out(pos); ++i) {
+        generate_moves(pos, rules, moves);
+        if (moves.count == 0) break;
+        const Move m = moves[int(rng.below(std::uint64_t(moves.count)))];
+        steps.push_back({pos, m});
+        pos.make_move(m);
+    }
+    steps.push_back({pos, Move{0, 0, 0}});
+    return steps;
+}
+
+bool same_hidden(const Network& net, const Accumulator& a, const Accumulator& b) {
+    for (int p = 0; p < 2; ++p)
+        for (int j = 0; j < net.arch.hidden; ++j)
+            if (a.values[std::size_t(p)][std::size_t(j)] !=
+                b.values[std::size_t(p)][std::size_t(j)])
+                return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("nnue: points features follow the spec's indexing", "[nnue]") {
+    const Position start = Position::start(Variant::Tsivy);
+    const Geometry& g = start.geo();
+    CHECK(cell_count(Variant::Tsivy) == 45);
+    CHECK(input_count(Architecture{}) == 90);
+    CHECK(start_pieces(Variant::Tsivy) == 44);
+    // Cells count y * width + x whatever the bitboard stride; Black sees the board rotated.
+    for (Square s = 0; s < 64; ++s) {
+        if (!g.on_board(s)) continue;
+        CHECK(square_of(g, cell_of(g, s)) == s);
+        CHECK(point_feature(g, Color::White, Color::White, s) == cell_of(g, s));
+        CHECK(point_feature(g, Color::Black, Color::White, s) == 45 + 44 - cell_of(g, s));
+        CHECK(point_feature(g, Color::Black, Color::Black, s) == 44 - cell_of(g, s));
+    }
+    // The start position is symmetric under the rotation, except the centre point: each side
+    // sees the same inputs.
+    ActiveFeatures w, b;
+    active_features(start, FeatureSet::Points, Color::White, w);
+    active_features(start, FeatureSet::Points, Color::Black, b);
+    REQUIRE(w.size == 44);
+    REQUIRE(b.size == 44);
+    const std::set<int> ws(w.index.begin(), w.index.begin() + w.size);
+    const std::set<int> bs(b.index.begin(), b.index.begin() + b.size);
+    CHECK(ws == bs);
+    CHECK(ws.size() == 44);
+    // A 7x9 board has stride 9 too, a 3x21 board stride 21: cells stay dense.
+    for (const auto v : {*parse_variant("7x9"), *parse_variant("3x21")}) {
+        const Geometry& gv = geometry(v);
+        std::set<int> cells;
+        for (Square s = 0; s < 64; ++s)
+            if (gv.on_board(s)) cells.insert(cell_of(gv, s));
+        CHECK(int(cells.size()) == gv.points);
+        CHECK(*cells.rbegin() == gv.points - 1);
+    }
+}
+
+TEST_CASE("nnue: output buckets and architecture checks", "[nnue]") {
+    CHECK(output_bucket(44, 8, 44) == 7);
+    CHECK(output_bucket(1, 8, 44) == 0);
+    CHECK(output_bucket(6, 8, 44) == 0);
+    CHECK(output_bucket(7, 8, 44) == 1);
+    CHECK(output_bucket(0, 8, 44) == 0);
+    CHECK(output_bucket(30, 1, 44) == 0);
+    Architecture a;
+    CHECK(architecture_problem(a).empty());
+    a.hidden = 100;
+    CHECK(architecture_problem(a).find("hidden") != std::string::npos);
+    a = {};
+    a.qa = 256;
+    CHECK(!architecture_problem(a).empty());
+    Architecture b;
+    b.buckets = 4;
+    CHECK(architecture_hash(Architecture{}) != architecture_hash(b));
+    CHECK(architecture_hash(Architecture{}) == architecture_hash(Architecture{}));
+    CHECK(architecture_text(Architecture{}) ==
+          "fanorona-net 1 variant=tsivy features=points inputs=90 hidden=128 buckets=8 qa=255 "
+          "qb=64 scale=400");
+}
+
+TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
+    INFO("path " << simd_path());
+    Rng rng(7);
+    for (const int n : {16, 32, 128, 512}) {
+        const auto size = static_cast<std::size_t>(n);
+        std::vector<std::int16_t> a(size), row(size), w(size);
+        for (int trial = 0; trial < 200; ++trial) {
+            // Full int16 ranges: the kernels must wrap like the scalar loops and never overflow.
+            const int range = trial % 2 ? 65536 : 600;
+            for (int j = 0; j < n; ++j) {
+                a[std::size_t(j)] = std::int16_t(int(rng.below(std::uint64_t(range))) - range / 2);
+                row[std::size_t(j)] = std::int16_t(int(rng.below(65536)) - 32768);
+                w[std::size_t(j)] = std::int16_t(int(rng.below(65536)) - 32768);
+            }
+            CHECK(crelu_dot(a.data(), w.data(), n, kQA) ==
+                  scalar::crelu_dot(a.data(), w.data(), n, kQA));
+            auto fast = a, slow = a;
+            add_row(fast.data(), row.data(), n);
+            scalar::add_row(slow.data(), row.data(), n);
+            CHECK(fast == slow);
+            sub_row(fast.data(), w.data(), n);
+            scalar::sub_row(slow.data(), w.data(), n);
+            CHECK(fast == slow);
+        }
+        // The extreme case: every product at its maximum.
+        std::fill(a.begin(), a.end(), std::int16_t(32767));
+        std::fill(w.begin(), w.end(), std::int16_t(-32768));
+        CHECK(crelu_dot(a.data(), w.data(), n, kQA) == std::int64_t(n) * kQA * -32768);
+    }
+}
+
+TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
+    FloatNetwork f = make_float_network(Architecture{});
+    f.w1[0] = 0.5f;    // 127.5 -> 128 (halves away from zero)
+    f.w1[1] = -1.0f;   // -255
+    f.w1[2] = 1000.0f; // saturates at 32767
+    f.w2[0] = 0.3f;    // 19.2 -> 19
+    f.b2[0] = -0.25f;  // -4080
+    const Network q = quantise(f);
+    REQUIRE(network_problem(q).empty());
+    CHECK(q.w1[0] == 128);
+    CHECK(q.w1[1] == -255);
+    CHECK(q.w1[2] == 32767);
+    CHECK(q.w2[0] == 19);
+    CHECK(q.b2[0] == -4080);
+    CHECK(quantise(dequantise(q)) == q);
+    Network bad = q;
+    bad.w2.pop_back();
+    CHECK(network_problem(bad) == "w2 size does not match");
+}
+
+// The integer evaluation equals the float formula on the dequantised parameters up to the final
+// truncation (|difference| < 1 centi-piece: every integer step is exact). Against the float
+// parameters before quantisation it differs by the rounding of the weights only; the bound is
+// worked out per position: each accumulator entry moves by at most (inputs + 1) * 0.5 / QA, each
+// output weight by 0.5 / QB, and b2 by 0.5 / (QA QB).
+TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue]") {
+    Rules rules;
+    for (const int buckets : {1, 8}) {
+        Architecture arch;
+        arch.buckets = buckets;
+        const FloatNetwork f = random_float_network(arch, 11 + std::uint64_t(buckets));
+        const Network q = quantise(f);
+        double worst = 0, worst_bound = 0;
+        for (std::uint64_t game = 0; game < 20; ++game)
+            for (const GameStep& s : random_game(rules, game, 200)) {
+                const int integer = evaluate(q, s.pos);
+                const double deq = evaluate_float(q, s.pos);
+                REQUIRE(std::abs(integer - deq) < 1.0 + 1e-9);
+                CHECK(std::trunc(deq + (deq > 0 ? 1e-9 : -1e-9)) == Approx(integer).margin(1));
+                const double ref = evaluate_float(f, s.pos);
+                const int pieces = popcount(s.pos.player() | s.pos.opponent());
+                const double da = (pieces + 1) * 0.5 / kQA;
+                double w2_abs = 0;
+                const int b = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
+                for (int k = 0; k < 2 * arch.hidden; ++k)
+                    w2_abs += std::abs(f.w2[std::size_t(b * 2 * arch.hidden + k)]) + 0.5 / kQB;
+                // crelu(a) <= 1 and moves by at most da; output weights by 0.5 / QB each.
+                const double bound =
+                    arch.scale * (da * w2_abs + 2 * arch.hidden * 0.5 / kQB + 0.5 / (kQA * kQB)) +
+                    1;
+                CHECK(std::abs(integer - ref) <= bound);
+                worst = std::max(worst, std::abs(integer - ref));
+                worst_bound = std::max(worst_bound, bound);
+            }
+        // The rounding error is far below the worst case in practice.
+        INFO("largest difference " << worst << ", largest bound " << worst_bound);
+        CHECK(worst < 60);
+    }
+}
+
+TEST_CASE("nnue: incremental accumulators equal full refreshes along random games", "[nnue]") {
+    const FloatNetwork f = random_float_network(Architecture{}, 3);
+    const Network net = quantise(f);
+    AccumulatorStack stack;
+    Accumulator fresh;
+    int checked = 0, captures = 0;
+    for (const Variant v : {Variant::Tsivy, Variant::Dimy, Variant::Telo}) {
+        Architecture arch;
+        arch.variant = v;
+        const Network n = v == Variant::Tsivy ? net : quantise(random_float_network(arch, 5));
+        Rules rules;
+        rules.variant = v;
+        for (std::uint64_t game = 0; game < (v == Variant::Tsivy ? 200u : 50u); ++game) {
+            const auto steps = random_game(rules, 1000 + game, 120);
+            stack.reset(n, steps[0].pos);
+            // Down the game ply by ply (lazily: only every third ply is evaluated), checking every
+            // evaluated ply; then back up, checking each position again after the pops.
+            for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+                stack.push(steps[i].pos.side_to_move(), steps[i].move);
+                captures += steps[i].move.is_capture();
+                if (i % 3 == 0 || i + 2 == steps.size()) {
+                    refresh(n, steps[i + 1].pos, fresh);
+                    REQUIRE(same_hidden(n, stack.current(n), fresh));
+                    const Position& p = steps[i + 1].pos;
+                    REQUIRE(evaluate(n, stack.current(n), p.side_to_move(),
+                                     popcount(p.player() | p.opponent())) == evaluate(n, p));
+                    ++checked;
+                }
+                if (stack.size() >= AccumulatorStack::kCapacity - 1) break;
+            }
+            for (int i = stack.size() - 1; i > 0; --i) {
+                stack.pop();
+                refresh(n, steps[std::size_t(i - 1)].pos, fresh);
+                REQUIRE(same_hidden(n, stack.current(n), fresh));
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked > 10000);
+    CHECK(captures > 1000);
+}
+
+TEST_CASE("nnue: a pass keeps the accumulator and flips the perspective", "[nnue]") {
+    const Network net = quantise(random_float_network(Architecture{}, 9));
+    Position pos = Position::start(Variant::Tsivy);
+    AccumulatorStack stack;
+    stack.reset(net, pos);
+    const Position passed = Position::from_pieces(pos.variant(), pos.pieces(Color::White),
+                                                  pos.pieces(Color::Black), Color::Black);
+    stack.push(Color::White, Move{0, 0, 0}, true);
+    Accumulator fresh;
+    refresh(net, passed, fresh);
+    CHECK(same_hidden(net, stack.current(net), fresh));
+    CHECK(evaluate(net, stack.current(net), Color::Black, 44) == evaluate(net, passed));
+}
