@@ -22,6 +22,8 @@ inline constexpr std::string_view kGamesSeriesFormatVersion = "2"; // Vela serie
 inline constexpr std::string_view kParamsMagic = "fanorona-params";
 inline constexpr int kParamsFormatVersion = 1;
 // kWeightsMagic ("fanorona-weights", versions 1 and 2): core/weights.h, included above.
+// The network trainer's checkpoint (text lines, then binary parameters): "NAME VERSION".
+inline constexpr std::string_view kTrainCheckpointMagic = "fanorona-train-checkpoint 1";
 
 // Binary files: the first 8 bytes.
 inline constexpr std::string_view kPositionLogMagic{"FNRPOS\r\n", 8};

@@ -7,9 +7,9 @@
 
 #include "common/thread_limit.h"
 #include "records/weights_file.h"
-#include "tables/tablebase.h"
 #include "tools/commands.h"
 #include "tools/options.h"
+#include "tools/table_options.h"
 #include "tuner/tune.h"
 
 namespace fanorona::cli {
@@ -35,19 +35,7 @@ struct TuneOptions {
 
 // --tables and --table-positions onto the data filter.
 void apply_tables(const TuneOptions& o, DataFilter& filter) {
-    if (o.table_positions != "keep" && o.tables.empty())
-        throw std::invalid_argument("--table-positions " + o.table_positions +
-                                    " needs --tables DIR");
-    if (o.tables.empty()) return;
-    try {
-        filter.tables = tables::open_tables(o.tables);
-        filter.tables_dir = o.tables;
-    } catch (const std::exception& e) {
-        throw std::invalid_argument("--tables: " + std::string(e.what()));
-    }
-    filter.table_positions = o.table_positions == "skip"      ? DataFilter::TablePositions::Skip
-                             : o.table_positions == "relabel" ? DataFilter::TablePositions::Relabel
-                                                              : DataFilter::TablePositions::Keep;
+    apply_table_options(o.tables, o.table_positions, filter);
 }
 
 std::vector<std::string> split_list(const std::string& text) {

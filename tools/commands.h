@@ -19,6 +19,7 @@ void add_loop_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
+void add_train_command(CLI::App& app);
 void add_spsa_command(CLI::App& app);
 void add_tables_command(CLI::App& app);
 void add_timeuse_command(CLI::App& app);

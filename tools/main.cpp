@@ -49,6 +49,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_openings_command(app);
     fanorona::cli::add_report_command(app);
     fanorona::cli::add_tune_command(app);
+    fanorona::cli::add_train_command(app);
     fanorona::cli::add_spsa_command(app);
     fanorona::cli::add_tables_command(app);
     fanorona::cli::add_timeuse_command(app);

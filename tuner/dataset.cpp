@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "common/rng.h"
+#include "core/movegen.h"
 #include "core/search.h"
 
 namespace fanorona {
@@ -71,6 +72,10 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
                     ++data.skipped_decisive;
                     continue;
                 }
+                if (filter.skip_captures && capturing_pieces(r.position(log_variant))) {
+                    ++data.skipped_captures;
+                    continue;
+                }
                 data.records.push_back(kept);
                 ++game.count;
             }
@@ -96,7 +101,11 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
         for (const auto& f : files) list += (list.empty() ? "" : ", ") + f;
         throw TuneDataError(list + ": no positions to tune on (" + std::to_string(data.read) +
                             " read, " + std::to_string(data.skipped_decisive) +
-                            " skipped for decisive scores)");
+                            " skipped for decisive scores" +
+                            (filter.skip_captures ? ", " + std::to_string(data.skipped_captures) +
+                                                        " where the side to move can capture"
+                                                  : std::string()) +
+                            ")");
     }
     if (data.records.size() > std::numeric_limits<std::uint32_t>::max())
         throw TuneDataError("too many positions (more than 2^32)");

@@ -25,6 +25,9 @@ struct DataFilter {
     // see is_decisive() in search.h): like mate scores in chess, they say nothing about the
     // evaluation and their score target would be saturated.
     bool skip_decisive = true;
+    // Skip positions where the side to move can capture (captures are compulsory there, so the
+    // position is not quiet: a static evaluation of it is a guess at a sequence of captures).
+    bool skip_captures = false;
     // Keep only positions of games played under these rules (a Vela series log holds normal and
     // Vela games; each record says which, see PositionRecord::ruleset). Unset: every position.
     std::optional<RuleSet> only_rules;
@@ -53,6 +56,7 @@ struct Dataset {
     std::vector<GameSpan> games;
     std::uint64_t read = 0;             // records read, before filtering
     std::uint64_t skipped_decisive = 0; // records dropped by DataFilter::skip_decisive
+    std::uint64_t skipped_captures = 0; // records dropped by DataFilter::skip_captures
     std::uint64_t table_positions = 0;  // records found in the tables (skipped or relabelled)
     std::uint64_t relabelled = 0;       // ... whose result the tables changed
     std::vector<std::string> warnings;  // e.g. a torn tail that was dropped

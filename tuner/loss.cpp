@@ -229,6 +229,10 @@ double fit_k(const FeatureMatrix& m, const WeightVector& w, LossKind kind) {
                             "(give --k VALUE)");
     Eigen::VectorXd y(e.size());
     for (Eigen::Index i = 0; i < e.size(); ++i) y[i] = 0.5 * (1.0 + m.result[std::size_t(i)]);
+    return fit_k_to(e, y, kind);
+}
+
+double fit_k_to(const Eigen::VectorXd& e, const Eigen::VectorXd& y, LossKind kind) {
     auto loss_at = [&](double log_k) {
         const double k = std::exp(log_k);
         const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)

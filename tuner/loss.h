@@ -71,5 +71,8 @@ inline double mean_loss(const FeatureMatrix& m, const WeightVector& w, LossKind 
 // tuning target: the score target itself depends on K). Golden-section search on log K in
 // [1e-6, 1]. Throws TuneDataError when every evaluation is 0 (K is then undetermined).
 double fit_k(const FeatureMatrix& m, const WeightVector& w, LossKind kind);
+// The same search for evaluations `e` (centi-pieces) against results `y` (1, 1/2, 0): the net
+// trainer fits K to the logged search scores this way. `e` must not be all 0.
+double fit_k_to(const Eigen::VectorXd& e, const Eigen::VectorXd& y, LossKind kind);
 
 } // namespace fanorona

@@ -1,0 +1,307 @@
+// The network trainer (`fanorona train`, tuner/net_train.h): its float model is core's float
+// reference and its gradient the derivative of its loss, the file it writes plays as the model
+// within the quantisation's tolerance, the checkpoint round-trips and refuses damage, and a
+// training run lowers the loss, writes the same bytes at any thread count and resumes to the
+// same file as an uninterrupted run.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/evaluate.h"
+#include "core/movegen.h"
+#include "core/nnue/network.h"
+#include "records/net_file.h"
+#include "records/train_checkpoint.h"
+#include "tests/cli_helpers.h"
+#include "tuner/dataset.h"
+#include "tuner/loss.h"
+#include "tuner/net_model.h"
+#include "tuner/synthetic.h"
+
+using namespace fanorona;
+
+namespace {
+
+std::string temp_path(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / "fanorona_tests" / "net_train" /
+                     std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    return (dir / name).string();
+}
+
+std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Rules tsivy() {
+    Rules r;
+    r.variant = Variant::Tsivy;
+    return r;
+}
+
+// Random-playout games whose results are drawn from the default weights' evaluation and whose
+// scores are that evaluation (so both halves of the target carry the same signal).
+std::vector<std::vector<PositionRecord>> labelled_games(int games, std::uint64_t seed) {
+    const Rules rules = tsivy();
+    std::vector<std::vector<PositionRecord>> out;
+    for (int g = 0; g < games; ++g)
+        out.push_back(random_playout_game(rules, std::uint32_t(g), seed, 120));
+    label_from_weights(out, rules, default_weights(), 0.004, seed);
+    for (auto& game : out)
+        for (PositionRecord& r : game)
+            r.score = std::int16_t(std::clamp(
+                evaluate(r.position(rules.variant), rules, default_weights()), -2000, 2000));
+    return out;
+}
+
+std::vector<Position> sample_positions(int games) {
+    std::vector<Position> out;
+    for (const auto& game : labelled_games(games, 7))
+        for (const PositionRecord& r : game) out.push_back(r.position(Variant::Tsivy));
+    return out;
+}
+
+nnue::Architecture small_arch(int hidden = 32, int buckets = 4) {
+    nnue::Architecture a;
+    a.hidden = hidden;
+    a.buckets = buckets;
+    return a;
+}
+
+} // namespace
+
+TEST_CASE("the trainer's float model evaluates as core's float reference", "[train]") {
+    // Float parameters (core's random network), so both sides hold exactly the same numbers.
+    for (int buckets : {1, 8}) {
+        const nnue::FloatNetwork net = nnue::random_float_network(small_arch(32, buckets), 11);
+        const NetModel model = NetModel::from_float_network(net);
+        int checked = 0;
+        for (const Position& pos : sample_positions(6)) {
+            const double reference = nnue::evaluate_float(net, pos);
+            REQUIRE(model.evaluate(pos) == Approx(reference).margin(1e-9));
+            ++checked;
+        }
+        CHECK(checked > 100);
+        // And back: the model's parameters as a FloatNetwork are the same numbers.
+        const nnue::FloatNetwork back = model.to_float_network();
+        CHECK(back.w1 == net.w1);
+        CHECK(back.b1 == net.b1);
+        CHECK(back.w2 == net.w2);
+        CHECK(back.b2 == net.b2);
+    }
+}
+
+TEST_CASE("the trainer's gradient is the derivative of the model's output", "[train]") {
+    // Random parameters with accumulators spread over clamp's slope; finite differences of y
+    // against backward() with dy = 1, for parameters of every array.
+    NetModel model = NetModel::random(small_arch(16, 2), 5);
+    const NetLayout l = model.layout();
+    for (const Position& pos : sample_positions(2)) {
+        NetSample x;
+        make_sample(model.arch, pos, x);
+        NetScratch s;
+        model.forward(x, s);
+        std::vector<double> grad(l.size, 0.0);
+        model.backward(x, 1.0, s, grad.data());
+        const std::size_t probes[] = {l.w1 + std::size_t(x.own.index[0]) * 16 + 3,
+                                      l.w1 + std::size_t(x.other.index[0]) * 16 + 5,
+                                      l.b1 + 7,
+                                      l.w2 + std::size_t(x.bucket) * 32 + 2,
+                                      l.w2 + std::size_t(x.bucket) * 32 + 16 + 9,
+                                      l.b2 + std::size_t(x.bucket)};
+        for (std::size_t p : probes) {
+            const double h = 1e-6;
+            NetModel plus = model, minus = model;
+            plus.theta[Eigen::Index(p)] += h;
+            minus.theta[Eigen::Index(p)] -= h;
+            NetScratch sp, sm;
+            const double numeric = (plus.forward(x, sp) - minus.forward(x, sm)) / (2 * h);
+            // At a kink of clamp (an accumulator within h of 0 or 1) the two sides differ.
+            CHECK(grad[p] == Approx(numeric).margin(1e-5));
+        }
+    }
+}
+
+TEST_CASE("a trained network written and read back plays as the float model", "[train]") {
+    // H1's tolerance (tests/test_nnue.cpp): the integer evaluation is the float formula on the
+    // dequantised parameters up to the final truncation (< 1 centi-piece), and differs from the
+    // float parameters by at most the rounding of the weights, bounded per position.
+    NetModel model = NetModel::random(small_arch(), 3);
+    model.clip(kNetWeightClip);
+    NetFile file;
+    file.net = nnue::quantise(model.to_float_network());
+    file.provenance.command = "test";
+    const std::string path = temp_path("roundtrip.net");
+    write_net_file(path, file);
+    const NetFile read = read_net_file(path);
+    REQUIRE(read.net == file.net);
+    const NetLayout l = model.layout();
+    double worst = 0;
+    for (const Position& pos : sample_positions(6)) {
+        const int q = nnue::evaluate(read.net, pos);
+        REQUIRE(std::abs(q - nnue::evaluate_float(read.net, pos)) < 1.0 + 1e-9);
+        NetSample x;
+        make_sample(model.arch, pos, x);
+        const int pieces = popcount(pos.player() | pos.opponent());
+        const double da = (pieces + 1) * 0.5 / nnue::kQA;
+        double w2_abs = 0;
+        for (int k = 0; k < 2 * l.hidden; ++k)
+            w2_abs += std::abs(model.theta[Eigen::Index(l.w2) + x.bucket * 2 * l.hidden + k]) +
+                      0.5 / nnue::kQB;
+        const double bound = model.arch.scale * (da * w2_abs + 2 * l.hidden * 0.5 / nnue::kQB +
+                                                 0.5 / (nnue::kQA * nnue::kQB)) +
+                             1;
+        const double f = model.evaluate(pos);
+        CHECK(std::abs(f - q) <= bound);
+        worst = std::max(worst, std::abs(f - q));
+    }
+    INFO("largest |float - integer| " << worst << " centi-pieces");
+    CHECK(worst < 60);
+}
+
+TEST_CASE("train checkpoints round-trip and a damaged one names the field", "[train]") {
+    TrainCheckpoint c;
+    c.settings = "data=a.bin positions=10";
+    c.step = 42;
+    c.lr = 0.00123456789;
+    c.best_epoch = 2;
+    c.best_loss = 0.0312345678901;
+    c.since_best = 1;
+    c.history = {{0, 0.05, 0.051, 0}, {1, 0.04, 0.041, 1.5}, {2, 0.035, 0.0312345678901, 3.25}};
+    for (int i = 0; i < 37; ++i) {
+        c.params.push_back(std::sin(i) * 1e-3);
+        c.mean.push_back(std::cos(i));
+        c.square.push_back(i * 1e-9);
+        c.best.push_back(-i / 3.0);
+    }
+    const std::string bytes = format_checkpoint(c);
+    CHECK(parse_checkpoint(bytes, "c.ckpt") == c);
+    const std::string path = temp_path("c.ckpt");
+    write_checkpoint(path, c);
+    CHECK(read_checkpoint(path) == c);
+
+    auto error = [](const std::string& b) {
+        try {
+            parse_checkpoint(b, "c.ckpt");
+        } catch (const CheckpointError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    std::string flipped = bytes;
+    flipped[bytes.size() - 40] ^= 1; // inside the parameters
+    CHECK(error(flipped) == "c.ckpt: checksum: does not match the content");
+    CHECK_THAT(error(bytes.substr(0, bytes.size() - 100)), Catch::Contains("c.ckpt: "));
+    CHECK_THAT(error("fanorona-weights 2\n"), Catch::Contains("c.ckpt: header:"));
+    std::string bad_step = bytes;
+    bad_step.replace(bad_step.find("step 42"), 7, "step x2");
+    CHECK(error(bad_step) == "c.ckpt: step: 'x2' is not a count");
+}
+
+TEST_CASE("skip_captures drops the positions where the side to move can capture", "[train]") {
+    const std::string path = temp_path("captures.bin");
+    const auto games = labelled_games(10, 3);
+    write_position_log(path, {Variant::Tsivy, RuleSet::Standard}, games);
+    std::size_t quiet = 0, total = 0;
+    for (const auto& g : games)
+        for (const PositionRecord& r : g) {
+            ++total;
+            quiet += capturing_pieces(r.position(Variant::Tsivy)) == 0;
+        }
+    DataFilter filter;
+    filter.skip_decisive = false;
+    filter.skip_captures = true;
+    const Dataset d = load_dataset({path}, filter);
+    CHECK(d.records.size() == quiet);
+    CHECK(d.skipped_captures == total - quiet);
+    CHECK(quiet > 0);
+    CHECK(quiet < total);
+    for (const PositionRecord& r : d.records)
+        CHECK(capturing_pieces(r.position(Variant::Tsivy)) == 0);
+}
+
+TEST_CASE("fanorona train lowers the loss, writes the same file at 1 and 2 threads and resumes "
+          "to the same file",
+          "[train][cli]") {
+    using namespace test_cli;
+    const std::string log = temp_path("tiny.bin");
+    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(60, 1));
+    const std::string common = "SOURCE_DATE_EPOCH=1700000000 " FANORONA_BINARY " train " + log +
+                               " --hidden 16 --buckets 2 --batch 512 --lr 0.01 --patience 0 "
+                               "--quiet";
+    const std::string a = temp_path("a.net"), b = temp_path("b.net"), c = temp_path("c.net");
+    const Run one = run_shell(common + " --epochs 4 --threads 1 --out " + a);
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    const Run two = run_shell(common + " --epochs 4 --threads 2 --out " + b);
+    REQUIRE(two.status == 0);
+    CHECK(read_bytes(a) == read_bytes(b));
+
+    // The loss curve: epochs 0..4, each training loss below the start's, the last the lowest.
+    std::ifstream csv(a + ".csv");
+    std::string line;
+    std::getline(csv, line);
+    CHECK(line == "epoch,train_loss,validation_loss,seconds");
+    std::vector<double> train, valid;
+    while (std::getline(csv, line)) {
+        std::stringstream s(line);
+        std::string epoch, t, v;
+        std::getline(s, epoch, ',');
+        std::getline(s, t, ',');
+        std::getline(s, v, ',');
+        train.push_back(std::stod(t));
+        valid.push_back(std::stod(v));
+    }
+    REQUIRE(train.size() == 5);
+    CHECK(train[4] < train[0] * 0.9);
+    CHECK(valid[4] < valid[0]);
+
+    // Stopped after 2 epochs, then resumed to 4: the same network, byte for byte.
+    REQUIRE(run_shell(common + " --epochs 2 --threads 2 --out " + c).status == 0);
+    CHECK(read_bytes(c) != read_bytes(a));
+    const Run resumed = run_shell(common + " --epochs 4 --threads 1 --resume --out " + c);
+    INFO(resumed.output);
+    REQUIRE(resumed.status == 0);
+    CHECK(read_bytes(c) == read_bytes(a));
+
+    // The provenance says what made it.
+    const NetFile f = read_net_file(a);
+    CHECK(f.provenance.data_files == std::vector<std::string>{log});
+    CHECK(f.provenance.epochs == 4);
+    CHECK(f.provenance.seed == 1);
+    CHECK(f.provenance.positions > 1000);
+    CHECK(f.provenance.games == 60);
+    CHECK(f.provenance.validation_loss == Approx(*std::min_element(valid.begin(), valid.end())));
+    CHECK_THAT(f.provenance.command, Catch::Contains("--hidden 16 --buckets 2"));
+    CHECK(f.provenance.created == "2023-11-14T22:13:20Z");
+}
+
+TEST_CASE("fanorona train refuses bad input with one line", "[train][cli]") {
+    using namespace test_cli;
+    const std::string log = temp_path("bad.bin");
+    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(8, 2));
+    const std::string out = temp_path("bad.net");
+    std::filesystem::remove(out + ".ckpt");
+    Run r = run_cli("train " + log + " --out " + out + " --resume --hidden 16");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains(out + ".ckpt: cannot open for reading"));
+    r = run_cli("train " + log + " --out " + out + " --hidden 20");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("hidden"));
+    r = run_cli("train " + temp_path("missing.bin") + " --out " + out);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("missing.bin"));
+    // A checkpoint of other settings is refused.
+    REQUIRE(run_cli("train " + log + " --out " + out + " --hidden 16 --epochs 1 --quiet").status ==
+            0);
+    r = run_cli("train " + log + " --out " + out + " --hidden 16 --epochs 2 --lr 0.5 --resume");
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains(out + ".ckpt: settings:"));
+}

@@ -1,0 +1,179 @@
+// `fanorona train`: fit a network (NNUE_SPEC.md) to positions logs and write its file.
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
+#include <sstream>
+
+#include "common/thread_limit.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+#include "tools/table_options.h"
+#include "tuner/net_train.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+// The options as typed; turned into a NetTrainConfig by run().
+struct TrainOptions {
+    NetTrainConfig config;
+    std::string features = "points";
+    std::string k = "auto";
+    std::string tables;
+    std::string table_positions = "relabel";
+    bool keep_decisive = false;
+    int threads = 0;
+    bool quiet = false;
+    CLI::Option* table_positions_option = nullptr;
+};
+
+// The settings that decide the network, as a command line (neither --out, --threads, --quiet
+// nor --resume: a resumed run, or one at another thread count, records the same command).
+std::string canonical_command(const TrainOptions& o) {
+    const NetTrainConfig& c = o.config;
+    std::ostringstream s;
+    s << "fanorona train";
+    for (const std::string& f : c.data) s << " " << f;
+    s << " --features " << o.features << " --hidden " << c.hidden << " --buckets " << c.buckets
+      << " --epochs " << c.epochs << " --batch " << c.batch << " --lr " << c.lr << " --lr-decay "
+      << c.lr_decay << " --lambda " << c.lambda << " --k " << o.k << " --valid-fraction "
+      << c.valid_fraction << " --patience " << c.patience << " --seed " << c.seed;
+    if (c.max_positions) s << " --max-positions " << c.max_positions;
+    if (o.keep_decisive) s << " --keep-decisive";
+    if (c.filter.skip_captures) s << " --skip-captures";
+    if (!o.tables.empty())
+        s << " --tables " << o.tables << " --table-positions " << o.table_positions;
+    return s.str();
+}
+
+// SOURCE_DATE_EPOCH (the reproducible-builds convention) as the file's creation time, when set:
+// two runs then write byte-identical files. "" otherwise (the writer's clock).
+std::string created_time() {
+    const char* epoch = std::getenv("SOURCE_DATE_EPOCH");
+    if (!epoch || !*epoch) return "";
+    char* end = nullptr;
+    const long long seconds = std::strtoll(epoch, &end, 10);
+    if (*end != '\0' || seconds < 0)
+        throw std::invalid_argument("SOURCE_DATE_EPOCH: expected seconds since 1970, found '" +
+                                    std::string(epoch) + "'");
+    const std::time_t t = std::time_t(seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+void run(TrainOptions& o) {
+    NetTrainConfig& c = o.config;
+    const ThreadLimit limit(o.threads);
+    const auto features = nnue::parse_feature_set(o.features);
+    if (!features)
+        throw std::invalid_argument("--features: unknown feature set '" + o.features + "'");
+    c.features = *features;
+    if (o.k != "auto") {
+        std::size_t used = 0;
+        double k = 0;
+        try {
+            k = std::stod(o.k, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != o.k.size() || !(k > 0))
+            throw std::invalid_argument("--k: expected auto or a positive number, found '" + o.k +
+                                        "'");
+        c.k = k;
+    }
+    c.filter.skip_decisive = !o.keep_decisive;
+    if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
+    apply_table_options(o.tables, o.table_positions, c.filter);
+    c.command = canonical_command(o);
+    c.created = created_time();
+    const bool quiet = o.quiet;
+    run_net_training(c, [quiet](const std::string& line) {
+        if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    });
+}
+
+} // namespace
+
+void add_train_command(CLI::App& app) {
+    auto o = std::make_shared<TrainOptions>();
+    NetTrainConfig& c = o->config;
+    auto* cmd = app.add_subcommand(
+        "train", "Train a network (fanorona-net 1) on positions logs: Adam on sigmoid(K * eval) "
+                 "against a blend of the search score and the game result");
+    cmd->add_option("positions", c.data, "Positions logs (positions.bin of selfplay runs)")
+        ->required()
+        ->expected(1, -1);
+    cmd->add_option("--out", c.out,
+                    "The network file to write; NET.ckpt (checkpoint) and NET.csv (loss per "
+                    "epoch) are written beside it")
+        ->required();
+    cmd->add_option("--features", o->features, "Input feature set (points or points+windows)")
+        ->capture_default_str();
+    cmd->add_option("--hidden", c.hidden, "Hidden units per perspective (a multiple of 16)")
+        ->capture_default_str();
+    cmd->add_option("--buckets", c.buckets, "Output buckets by piece count")->capture_default_str();
+    cmd->add_option("--epochs", c.epochs, "At most this many epochs")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmd->add_option("--batch", c.batch, "Positions per mini-batch")
+        ->check(CLI::Range(1, 1 << 24))
+        ->capture_default_str();
+    cmd->add_option("--lr", c.lr, "Adam's step size")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd->add_option("--lr-decay", c.lr_decay,
+                    "The step size is multiplied by this after each epoch")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--lambda", c.lambda,
+                    "Weight of the search score in the target: lambda * sigmoid(K * score) + "
+                    "(1 - lambda) * result")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--k", o->k,
+                    "Sigmoid scale per centi-piece: auto (fitted to the logged scores against "
+                    "the results) or a value")
+        ->capture_default_str();
+    cmd->add_option("--valid-fraction,--validation", c.valid_fraction,
+                    "Fraction of games held out for validation (0: none, no early stopping)")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+    cmd->add_option("--patience", c.patience,
+                    "Stop when the validation loss has not improved for this many epochs "
+                    "(0: never)")
+        ->check(CLI::Range(0, 1000000))
+        ->capture_default_str();
+    cmd->add_option("--seed", c.seed,
+                    "Seed of the start weights, validation split and mini-batch order")
+        ->capture_default_str();
+    add_threads_option(*cmd, o->threads);
+    cmd->add_option("--max-positions", c.max_positions,
+                    "Use only the first games up to this many positions (0: all)")
+        ->capture_default_str();
+    cmd->add_flag("--keep-decisive", o->keep_decisive,
+                  "Also use positions whose search score is a forced win or loss (skipped by "
+                  "default)");
+    cmd->add_flag("--skip-captures", c.filter.skip_captures,
+                  "Skip positions where the side to move can capture (not quiet)");
+    cmd->add_option("--tables", o->tables,
+                    "Endgame tables folder: positions they hold are relabelled with the tables' "
+                    "result (see --table-positions; standard-rule positions only)");
+    o->table_positions_option =
+        cmd->add_option("--table-positions", o->table_positions,
+                        "Positions found in --tables: relabel (the tables' result, with the "
+                        "position's no-capture counter, replaces the game's), skip, or keep")
+            ->check(CLI::IsMember({"keep", "skip", "relabel"}))
+            ->capture_default_str();
+    cmd->add_flag("--resume", c.resume,
+                  "Continue from NET.ckpt after its last epoch (the same settings and data)");
+    cmd->add_flag("--quiet", o->quiet, "No line per epoch");
+    cmd->callback([o] { run(*o); });
+}
+
+} // namespace fanorona::cli

@@ -1,0 +1,130 @@
+#include "tuner/net_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/rng.h"
+
+namespace fanorona {
+
+NetLayout::NetLayout(const nnue::Architecture& a)
+    : inputs(nnue::input_count(a)), hidden(a.hidden), buckets(a.buckets),
+      start_pieces(nnue::start_pieces(a.variant)) {
+    const auto h = std::size_t(hidden);
+    w1 = 0;
+    b1 = w1 + std::size_t(inputs) * h;
+    w2 = b1 + h;
+    b2 = w2 + std::size_t(buckets) * 2 * h;
+    size = b2 + std::size_t(buckets);
+}
+
+void make_sample(const nnue::Architecture& a, const Position& pos, NetSample& out) {
+    const Color stm = pos.side_to_move();
+    nnue::active_features(pos, a.features, stm, out.own);
+    nnue::active_features(pos, a.features, ~stm, out.other);
+    out.bucket = nnue::output_bucket(popcount(pos.player() | pos.opponent()), a.buckets,
+                                     nnue::start_pieces(a.variant));
+}
+
+NetModel::NetModel(const nnue::Architecture& a)
+    : arch(a), theta(Eigen::VectorXd::Zero(Eigen::Index(NetLayout(a).size))) {}
+
+NetModel NetModel::random(const nnue::Architecture& a, std::uint64_t seed) {
+    NetModel m(a);
+    const NetLayout l(a);
+    Rng rng = Rng::derive(seed, 0x4E4E, 0);
+    auto fill = [&](std::size_t from, std::size_t to, double range) {
+        for (std::size_t i = from; i < to; ++i)
+            m.theta[Eigen::Index(i)] = (2 * rng.uniform() - 1) * range;
+    };
+    fill(l.w1, l.b1, 1.0 / std::sqrt(double(nnue::cell_count(a.variant))));
+    m.theta.segment(Eigen::Index(l.b1), l.hidden).setConstant(0.25);
+    fill(l.w2, l.b2, 1.0 / std::sqrt(2.0 * l.hidden));
+    return m;
+}
+
+namespace {
+
+void accumulate(const Eigen::VectorXd& theta, const NetLayout& l, const nnue::ActiveFeatures& f,
+                Eigen::VectorXd& acc) {
+    const Eigen::Index h = l.hidden;
+    acc = theta.segment(Eigen::Index(l.b1), h);
+    for (int i = 0; i < f.size; ++i)
+        acc += theta.segment(Eigen::Index(l.w1) + Eigen::Index(f.index[std::size_t(i)]) * h, h);
+}
+
+} // namespace
+
+double NetModel::forward(const NetSample& x, NetScratch& s) const {
+    const NetLayout l(arch);
+    const Eigen::Index h = l.hidden;
+    accumulate(theta, l, x.own, s.acc_own);
+    accumulate(theta, l, x.other, s.acc_other);
+    const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
+    return theta[Eigen::Index(l.b2) + x.bucket] +
+           s.acc_own.cwiseMax(0.0).cwiseMin(1.0).dot(theta.segment(w2, h)) +
+           s.acc_other.cwiseMax(0.0).cwiseMin(1.0).dot(theta.segment(w2 + h, h));
+}
+
+double NetModel::evaluate(const Position& pos) const {
+    NetSample x;
+    make_sample(arch, pos, x);
+    NetScratch s;
+    return forward(x, s) * arch.scale;
+}
+
+void NetModel::backward(const NetSample& x, double dy, NetScratch& s, double* grad) const {
+    const NetLayout l(arch);
+    const Eigen::Index h = l.hidden;
+    const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
+    Eigen::Map<Eigen::VectorXd> g(grad, Eigen::Index(l.size));
+    g[Eigen::Index(l.b2) + x.bucket] += dy;
+    g.segment(w2, h) += dy * s.acc_own.cwiseMax(0.0).cwiseMin(1.0);
+    g.segment(w2 + h, h) += dy * s.acc_other.cwiseMax(0.0).cwiseMin(1.0);
+    // clamp's slope: 1 strictly inside (0, 1), 0 outside.
+    auto slope = [](const Eigen::VectorXd& a) {
+        return ((a.array() > 0.0) && (a.array() < 1.0)).cast<double>();
+    };
+    s.d_own = (dy * theta.segment(w2, h).array() * slope(s.acc_own)).matrix();
+    s.d_other = (dy * theta.segment(w2 + h, h).array() * slope(s.acc_other)).matrix();
+    g.segment(Eigen::Index(l.b1), h) += s.d_own + s.d_other;
+    for (int i = 0; i < x.own.size; ++i)
+        g.segment(Eigen::Index(l.w1) + Eigen::Index(x.own.index[std::size_t(i)]) * h, h) += s.d_own;
+    for (int i = 0; i < x.other.size; ++i)
+        g.segment(Eigen::Index(l.w1) + Eigen::Index(x.other.index[std::size_t(i)]) * h, h) +=
+            s.d_other;
+}
+
+void NetModel::clip(double limit) {
+    const NetLayout l(arch);
+    auto first = theta.segment(Eigen::Index(l.w1), Eigen::Index(l.w2 - l.w1));
+    first = first.cwiseMax(-limit).cwiseMin(limit);
+}
+
+nnue::FloatNetwork NetModel::to_float_network() const {
+    const NetLayout l(arch);
+    nnue::FloatNetwork net = nnue::make_float_network(arch);
+    auto copy = [&](std::vector<float>& to, std::size_t from) {
+        for (std::size_t i = 0; i < to.size(); ++i) to[i] = float(theta[Eigen::Index(from + i)]);
+    };
+    copy(net.w1, l.w1);
+    copy(net.b1, l.b1);
+    copy(net.w2, l.w2);
+    copy(net.b2, l.b2);
+    return net;
+}
+
+NetModel NetModel::from_float_network(const nnue::FloatNetwork& net) {
+    NetModel m(net.arch);
+    const NetLayout l(net.arch);
+    auto copy = [&](const std::vector<float>& from, std::size_t to) {
+        for (std::size_t i = 0; i < from.size(); ++i) m.theta[Eigen::Index(to + i)] = from[i];
+    };
+    copy(net.w1, l.w1);
+    copy(net.b1, l.b1);
+    copy(net.w2, l.w2);
+    copy(net.b2, l.b2);
+    return m;
+}
+
+} // namespace fanorona

@@ -1,0 +1,74 @@
+#pragma once
+// The trainer's float model of a network (NNUE_SPEC.md): the parameters of a
+// nnue::FloatNetwork as one vector of doubles, and one position's forward and backward pass.
+// The inputs are core's feature function (nnue::active_features), so the trainer and the engine
+// cannot disagree on what a position activates.
+//
+// Parameter vector layout (nnue::FloatNetwork's arrays one after the other):
+//   w1[f * H + j] | b1[j] | w2[b * 2H + k] | b2[b]
+
+#include <cstddef>
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include "core/nnue/features.h"
+#include "core/nnue/network.h"
+
+namespace fanorona {
+
+// Where each parameter array starts in the vector; fixed by the architecture.
+struct NetLayout {
+    int inputs = 0, hidden = 0, buckets = 0, start_pieces = 1;
+    std::size_t w1 = 0, b1 = 0, w2 = 0, b2 = 0, size = 0; // offsets and the total
+
+    explicit NetLayout(const nnue::Architecture& a);
+};
+
+// One position as the model sees it: the active inputs of both perspectives (side to move
+// first) and the output bucket.
+struct NetSample {
+    nnue::ActiveFeatures own, other;
+    int bucket = 0;
+};
+void make_sample(const nnue::Architecture& a, const Position& pos, NetSample& out);
+
+// Buffers of one pass, reused so that a pass allocates nothing (one per thread or per chunk).
+struct NetScratch {
+    Eigen::VectorXd acc_own, acc_other; // accumulators a_stm, a_other
+    Eigen::VectorXd d_own, d_other;     // d loss / d a
+};
+
+// A float model: its architecture and parameters (doubles; the file stores the quantised form).
+struct NetModel {
+    nnue::Architecture arch;
+    Eigen::VectorXd theta;
+
+    explicit NetModel(const nnue::Architecture& a);
+    NetLayout layout() const { return NetLayout(arch); }
+
+    // Random start parameters, a pure function of (arch, seed): W1 uniform in +-1/sqrt(cells)
+    // (an accumulator of ~half a board of pieces then spreads over about +-0.5), b1 = 0.25 (most
+    // hidden units start inside clamp's slope), W2 uniform in +-1/sqrt(2H), b2 = 0.
+    static NetModel random(const nnue::Architecture& a, std::uint64_t seed);
+
+    // y (the float output, before the scale) of a sample; fills s.acc_*.
+    double forward(const NetSample& x, NetScratch& s) const;
+    // The evaluation of a position in centi-pieces for the side to move (y * scale).
+    double evaluate(const Position& pos) const;
+
+    // Adds d loss / d theta of one sample to `grad` given dy = d loss / d y, after forward(x, s).
+    void backward(const NetSample& x, double dy, NetScratch& s, double* grad) const;
+
+    // W1 and b1 into [-limit, limit] (quantised int16 accumulators cannot overflow).
+    void clip(double limit);
+
+    nnue::FloatNetwork to_float_network() const;
+    static NetModel from_float_network(const nnue::FloatNetwork& net);
+};
+
+// The clip range of W1 and b1 (NNUE_SPEC.md): 1.98 * QA = 505 per weight, 44 pieces of one
+// perspective plus the bias stay inside int16.
+inline constexpr double kNetWeightClip = 1.98;
+
+} // namespace fanorona

@@ -1,0 +1,87 @@
+#pragma once
+// Training a network (NNUE_SPEC.md) on positions logs: the float model (tuner/net_model.h)
+// fitted by mini-batch Adam to a blend of the search score and the game result, with a
+// validation split by game, early stopping, a checkpoint after every epoch (--resume), the loss
+// curve as CSV, and the quantised network written with its provenance (records/net_file.h).
+//
+// Loss: mean over positions of (sigmoid(K * e) - t)^2, e = y * scale the model's evaluation in
+// centi-pieces for the side to move, t = lambda * sigmoid(K * score) + (1 - lambda) * R (R the
+// game's result for the side to move: 1, 1/2, 0; `score` the logged search score). K is the
+// Texel tuner's sigmoid scale (`fanorona tune --k`): fitted to the logged scores against the
+// results unless given.
+//
+// Deterministic for a seed at any thread count: the row order of every epoch comes from the
+// seed, each mini-batch is cut into a fixed number of chunks whose gradients are summed in chunk
+// order, and losses are summed the same way.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/nnue/architecture.h"
+#include "records/net_file.h"
+#include "tuner/dataset.h"
+
+namespace fanorona {
+
+// Every setting of `fanorona train`.
+struct NetTrainConfig {
+    std::vector<std::string> data; // positions logs
+    std::string out;               // the network file; NET.ckpt and NET.csv are written beside it
+    nnue::FeatureSet features = nnue::FeatureSet::Points;
+    int hidden = nnue::kDefaultHidden;
+    int buckets = nnue::kDefaultBuckets;
+    int epochs = 30;
+    std::size_t batch = 16384;
+    double lr = 0.002;           // Adam's step size
+    double lr_decay = 0.92;      // the step size is multiplied by this after every epoch
+    double lambda = 0.5;         // weight of the search score in the target (1 - lambda: result)
+    std::optional<double> k;     // the sigmoid scale (per centi-piece); fitted when empty
+    double valid_fraction = 0.1; // fraction of games held out
+    int patience = 4;            // stop when the validation loss has not improved for this many
+                                 // epochs (0: never)
+    std::uint64_t seed = 1;
+    std::uint64_t max_positions = 0; // 0: all; else the first games up to this many positions
+    DataFilter filter;
+    bool resume = false; // continue from NET.ckpt
+    std::string command; // for the provenance: the settings that decide the result
+    std::string created; // the provenance's creation time ("": write_net_file's clock)
+};
+
+// One epoch's losses (epoch 0: the start parameters; its train loss is over all training rows).
+struct NetEpoch {
+    int epoch = 0;
+    double train_loss = 0;      // mean loss of the epoch's mini-batches (before each step)
+    double validation_loss = 0; // NaN without a validation set
+    double seconds = 0;         // training time so far, over resumed runs too
+};
+
+// What a training run did.
+struct NetTrainReport {
+    std::uint64_t positions_read = 0, skipped_decisive = 0, skipped_captures = 0;
+    std::uint64_t table_positions = 0, relabelled = 0;
+    std::uint64_t positions = 0, games = 0; // used, after filters and --max-positions
+    std::uint64_t train_positions = 0, validation_positions = 0;
+    std::uint64_t train_games = 0, validation_games = 0;
+    double k = 0;
+    bool k_fitted = false;
+    std::vector<NetEpoch> history;
+    int best_epoch = 0;
+    bool stopped_early = false;
+    double seconds = 0;
+    NetFile file; // what was written
+};
+
+// Runs the training and writes config.out (and its .ckpt and .csv). `log` receives progress
+// lines (those starting "epoch " are the per-epoch ones). Throws TuneDataError,
+// PositionLogError, std::invalid_argument for bad input, FileError when a file cannot be written.
+NetTrainReport run_net_training(const NetTrainConfig& config,
+                                const std::function<void(const std::string&)>& log);
+
+// The checkpoint and loss curve beside a network file.
+std::string checkpoint_path(const std::string& net_path);
+std::string loss_csv_path(const std::string& net_path);
+
+} // namespace fanorona
