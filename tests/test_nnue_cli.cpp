@@ -116,7 +116,8 @@ TEST_CASE("the search uses the network on its board only", "[nnue][search]") {
     CHECK(run_bench(with_net, 5) == a);
 }
 
-TEST_CASE("The network reaches the engine through --net, net=FILE and setoption Net", "[nnue][cli]") {
+TEST_CASE("The network reaches the engine through --net, net=FILE and setoption Net",
+          "[nnue][cli]") {
     const std::string dir = test_cli::fresh_dir("nnue_cli_engine");
     const std::string net = make_net(dir, "--seed 5");
     const auto plain = run_cli("bench --depth 4 --json");
