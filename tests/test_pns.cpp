@@ -12,6 +12,7 @@
 #include "core/pns.h"
 #include "core/rules.h"
 #include "core/solve.h"
+#include "table_helpers.h"
 #include "tables/builder.h"
 #include "tables/tablebase.h"
 
@@ -19,30 +20,9 @@ using namespace fanorona;
 
 namespace {
 
-std::shared_ptr<const tables::Tablebase> build(const std::string& name, Variant v, int pieces) {
-    const std::string dir = test_cli::fresh_dir(name);
-    tables::build_tables({v, pieces, dir, kTableTurnLimit}, {});
-    return std::make_shared<const tables::Tablebase>(dir);
-}
-
-// The tables' value without the no-capture limit (the solvers' semantics).
-int table_value(const tables::Tablebase& tb, const Position& pos) {
-    Rules unlimited{pos.variant()};
-    unlimited.no_capture_limit = 0;
-    const auto v = tb.probe(pos);
-    REQUIRE(v);
-    return table_outcome(*v, unlimited, 0);
-}
-
-Position random_position(Variant v, int a, int b, std::mt19937_64& rng) {
-    std::vector<Square> points;
-    for (Bitboard bb = geometry(v).board; bb;) points.push_back(pop_lsb(bb));
-    std::shuffle(points.begin(), points.end(), rng);
-    Bitboard mover = 0, other = 0;
-    for (int i = 0; i < a; ++i) mover |= bit(points[i]);
-    for (int i = a; i < a + b; ++i) other |= bit(points[i]);
-    return Position::from_pieces(v, mover, other, Color(rng() & 1));
-}
+using test_tables::build;
+using test_tables::random_position;
+using test_tables::table_value;
 
 // Random positions of at most `pieces` pieces: df-pn without tables, and with the tables one
 // piece smaller, gives the tables' value whenever it finishes (and finishes on most), and the

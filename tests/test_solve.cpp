@@ -10,6 +10,7 @@
 #include "cli_helpers.h"
 #include "core/endgame.h"
 #include "core/solve.h"
+#include "table_helpers.h"
 #include "tables/builder.h"
 #include "tables/tablebase.h"
 
@@ -17,31 +18,9 @@ using namespace fanorona;
 
 namespace {
 
-std::shared_ptr<const tables::Tablebase> build(const std::string& name, Variant v, int pieces) {
-    const std::string dir = test_cli::fresh_dir(name);
-    tables::build_tables({v, pieces, dir, kTableTurnLimit}, {});
-    return std::make_shared<const tables::Tablebase>(dir);
-}
-
-// The tables' value without the no-capture limit (the solver's semantics).
-int table_value(const tables::Tablebase& tb, const Position& pos) {
-    Rules unlimited{pos.variant()};
-    unlimited.no_capture_limit = 0;
-    const auto v = tb.probe(pos);
-    REQUIRE(v);
-    return table_outcome(*v, unlimited, 0);
-}
-
-// A random position with `a` pieces of the side to move and `b` of the other.
-Position random_position(Variant v, int a, int b, std::mt19937_64& rng) {
-    std::vector<Square> points;
-    for (Bitboard bb = geometry(v).board; bb;) points.push_back(pop_lsb(bb));
-    std::shuffle(points.begin(), points.end(), rng);
-    Bitboard mover = 0, other = 0;
-    for (int i = 0; i < a; ++i) mover |= bit(points[i]);
-    for (int i = a; i < a + b; ++i) other |= bit(points[i]);
-    return Position::from_pieces(v, mover, other, Color(rng() & 1));
-}
+using test_tables::build;
+using test_tables::random_position;
+using test_tables::table_value;
 
 // Solves random positions up to `pieces` without tables (and with tables one piece smaller),
 // checking the root's and every first move's value against the tables.
