@@ -144,3 +144,27 @@ TEST_CASE("The network reaches the engine through --net, net=FILE and setoption 
     INFO(t.output);
     CHECK(t.status == 0);
 }
+
+// The network shipped in data/nets/ (docs/network.md): its checksum verifies, it is for the 5x9
+// board, and it values an extra piece in an ending the right way round for both sides.
+TEST_CASE("The shipped network reads and values material", "[nnue][cli]") {
+    const std::string net =
+        std::string(FANORONA_TEST_DATA) + "/../../data/nets/tsivy-points-h128.net";
+    const auto info = run_cli("net info " + net + " --json");
+    INFO(info.output);
+    REQUIRE(info.status == 0);
+    const auto j = nlohmann::json::parse(info.output);
+    CHECK(j["variant"] == "tsivy");
+    CHECK(j["features"] == "points");
+    CHECK(j["positions"].get<long long>() > 1000000);
+    const auto score = [&](const std::string& fen) {
+        const auto r = run_cli("eval --json --net " + net + " --fen '" + fen + "'");
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        const auto e = nlohmann::json::parse(r.output);
+        CHECK(e["evaluation"] == "network");
+        return e["net"]["score"].get<int>();
+    };
+    CHECK(score("9/4B4/9/3W1W3/9 w") > 200);  // White to move, two pieces against one
+    CHECK(score("9/3B1B3/9/4W4/9 w") < -200); // White to move, one piece against two
+}

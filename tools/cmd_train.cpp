@@ -73,19 +73,7 @@ void run(TrainOptions& o) {
     if (!features)
         throw std::invalid_argument("--features: unknown feature set '" + o.features + "'");
     c.features = *features;
-    if (o.k != "auto") {
-        std::size_t used = 0;
-        double k = 0;
-        try {
-            k = std::stod(o.k, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != o.k.size() || !(k > 0))
-            throw std::invalid_argument("--k: expected auto or a positive number, found '" + o.k +
-                                        "'");
-        c.k = k;
-    }
+    c.k = parse_sigmoid_scale(o.k);
     c.filter.skip_decisive = !o.keep_decisive;
     if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
     apply_table_options(o.tables, o.table_positions, c.filter);

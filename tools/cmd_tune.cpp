@@ -75,19 +75,7 @@ void run(TuneOptions& o) {
     c.target = TargetSpec::parse(o.target);
     c.loss = o.loss == "mse" ? LossKind::Mse : LossKind::CrossEntropy;
     c.optimizer.kind = *parse_optimizer(o.optimizer);
-    if (o.k != "auto") {
-        std::size_t used = 0;
-        double k = 0;
-        try {
-            k = std::stod(o.k, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != o.k.size() || !(k > 0))
-            throw std::invalid_argument("--k: expected auto or a positive number, found '" + o.k +
-                                        "'");
-        c.k = k;
-    }
+    c.k = parse_sigmoid_scale(o.k);
     c.freeze = split_list(o.freeze);
     c.filter.skip_decisive = !o.keep_decisive;
     if (!o.game_rules.empty()) c.filter.only_rules = parse_ruleset(o.game_rules);

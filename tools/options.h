@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -335,6 +337,23 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
     cmd.add_option("--adjudicate-tables", adjudicate_tables,
                    "End a game as soon as its position is in these endgame tables, with the "
                    "tables' result (reason 'tables'; standard rules only)");
+}
+
+// The value of a --k option (the sigmoid scale of tune and train): empty for "auto", else the
+// positive number it spells; anything else is an error naming the option.
+inline std::optional<double> parse_sigmoid_scale(const std::string& text) {
+    if (text == "auto") return std::nullopt;
+    std::size_t used = 0;
+    double k = 0;
+    try {
+        k = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !(k > 0))
+        throw std::invalid_argument("--k: expected auto or a positive number, found '" + text +
+                                    "'");
+    return k;
 }
 
 } // namespace fanorona::cli
