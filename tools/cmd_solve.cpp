@@ -1,5 +1,6 @@
 // `fanorona solve`: proves the game-theoretic value of a position by search (core/solve.h).
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -88,6 +89,36 @@ std::string color_name(Color c) {
     return c == Color::White ? "White" : "Black";
 }
 
+// What both methods end with: the summary line (printed with --quiet, or after writing the
+// JSON) and the --json-out file, whose common fields are added here to the method's own.
+void finish_solve(const SolveOptions& o, const Position& root, const std::string& side,
+                  const ValueBounds& value, bool complete, std::uint64_t nodes, double seconds,
+                  nlohmann::json fields) {
+    const std::string text = complete ? value_text(value) : "unknown";
+    const auto summary = [&](const std::string& json_note) {
+        std::printf("solve: value=%s lower=%d upper=%d complete=%d nodes=%llu seconds=%.3f%s\n",
+                    text.c_str(), value.lo, value.hi, int(complete), (unsigned long long)nodes,
+                    seconds, json_note.c_str());
+    };
+    if (o.json.empty()) {
+        if (o.quiet) summary("");
+        return;
+    }
+    fields.update({{"position", root.to_string()},
+                   {"variant", variant_name(root.variant())},
+                   {"side_to_move", side},
+                   {"value", text},
+                   {"lower", value.lo},
+                   {"upper", value.hi},
+                   {"complete", complete},
+                   {"nodes", nodes},
+                   {"seconds", seconds},
+                   {"max_nodes", o.max_nodes},
+                   {"max_seconds", o.max_seconds}});
+    write_file_atomically(o.json, fields.dump(1) + "\n");
+    summary(" json=" + o.json);
+}
+
 void run_pns(const SolveOptions& o, const Position& root,
              const std::shared_ptr<const tables::Tablebase>& tables,
              const std::string& tables_note) {
@@ -150,40 +181,17 @@ void run_pns(const SolveOptions& o, const Position& root,
     if (!o.proof.empty())
         say("proof %s: %zu bounds read, %zu written\n", o.proof.c_str(), r.proof_loaded,
             r.proof_written);
-    const std::string value = r.complete ? value_text(r.value) : "unknown";
-    const auto summary = [&](const std::string& json_note) {
-        std::printf("solve: value=%s lower=%d upper=%d complete=%d nodes=%llu seconds=%.3f%s\n",
-                    value.c_str(), r.value.lo, r.value.hi, int(r.complete),
-                    (unsigned long long)r.nodes, r.seconds, json_note.c_str());
-    };
-    if (o.json.empty()) {
-        if (o.quiet) summary("");
-        return;
-    }
-    const nlohmann::json j = {
-        {"position", root.to_string()},
-        {"variant", variant_name(root.variant())},
-        {"side_to_move", side},
-        {"value", value},
-        {"lower", r.value.lo},
-        {"upper", r.value.hi},
-        {"complete", r.complete},
-        {"moves", jmoves},
-        {"best_moves", best},
-        {"nodes", r.nodes},
-        {"seconds", r.seconds},
-        {"nps", std::llround(nps)},
-        {"method", "pns"},
-        {"threads", o.threads},
-        {"table_hits", r.table_hits},
-        {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
-        {"proof", o.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.proof)},
-        {"proof_loaded", r.proof_loaded},
-        {"proof_written", r.proof_written},
-        {"max_nodes", o.max_nodes},
-        {"max_seconds", o.max_seconds}};
-    write_file_atomically(o.json, j.dump(1) + "\n");
-    summary(" json=" + o.json);
+    finish_solve(o, root, side, r.value, r.complete, r.nodes, r.seconds,
+                 {{"moves", jmoves},
+                  {"best_moves", best},
+                  {"nps", std::llround(nps)},
+                  {"method", "pns"},
+                  {"threads", o.threads},
+                  {"table_hits", r.table_hits},
+                  {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
+                  {"proof", o.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.proof)},
+                  {"proof_loaded", r.proof_loaded},
+                  {"proof_written", r.proof_written}});
 }
 
 void run_solve(const SolveOptions& o) {
@@ -292,41 +300,19 @@ void run_solve(const SolveOptions& o) {
             r.depth, (unsigned long long)r.graphs);
     say("nodes %llu time %.3f s nps %.0f depth %d table hits %llu\n", (unsigned long long)r.nodes,
         r.seconds, nps, r.depth, (unsigned long long)r.table_hits);
-    const auto summary = [&](const std::string& json_note) {
-        std::printf("solve: value=%s lower=%d upper=%d complete=%d nodes=%llu seconds=%.3f%s\n",
-                    r.complete ? value_text(r.value).c_str() : "unknown", r.value.lo, r.value.hi,
-                    int(r.complete), (unsigned long long)r.nodes, r.seconds, json_note.c_str());
-    };
-    if (o.json.empty()) {
-        if (o.quiet) summary("");
-        return;
-    }
-    const nlohmann::json j = {
-        {"position", root.to_string()},
-        {"variant", variant_name(root.variant())},
-        {"side_to_move", side},
-        {"value", r.complete ? value_text(r.value) : "unknown"},
-        {"lower", r.value.lo},
-        {"upper", r.value.hi},
-        {"complete", r.complete},
-        {"moves", jmoves},
-        {"line", jline},
-        {"line_end", r.complete ? line_end_name(r.line_end) : "none"},
-        {"line_nodes", r.line_nodes},
-        {"line_seconds", r.line_seconds},
-        {"nodes", r.nodes},
-        {"seconds", r.seconds},
-        {"nps", std::llround(nps)},
-        {"depth", r.depth},
-        {"method", r.graph ? "graph" : "search"},
-        {"graph_positions", r.graph_positions},
-        {"graphs", r.graphs},
-        {"table_hits", r.table_hits},
-        {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
-        {"max_nodes", o.max_nodes},
-        {"max_seconds", o.max_seconds}};
-    write_file_atomically(o.json, j.dump(1) + "\n");
-    summary(" json=" + o.json);
+    finish_solve(o, root, side, r.value, r.complete, r.nodes, r.seconds,
+                 {{"moves", jmoves},
+                  {"line", jline},
+                  {"line_end", r.complete ? line_end_name(r.line_end) : "none"},
+                  {"line_nodes", r.line_nodes},
+                  {"line_seconds", r.line_seconds},
+                  {"nps", std::llround(nps)},
+                  {"depth", r.depth},
+                  {"method", r.graph ? "graph" : "search"},
+                  {"graph_positions", r.graph_positions},
+                  {"graphs", r.graphs},
+                  {"table_hits", r.table_hits},
+                  {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)}});
 }
 
 } // namespace
