@@ -1,7 +1,8 @@
 #pragma once
 // Small text helpers shared by the parsers of engine specs, parameters files and the engine
-// protocol: words split on white space, and ASCII lower case.
+// protocol: words split on white space, ASCII lower case, and UTC times as ISO 8601 text.
 
+#include <ctime>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -21,6 +22,15 @@ inline std::vector<std::string> split_words(std::string_view text) {
 inline std::string lower(std::string s) {
     for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     return s;
+}
+
+// `t` as UTC in ISO 8601, e.g. "2026-12-03T17:56:39Z".
+inline std::string utc_iso8601(std::time_t t) {
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
 }
 
 } // namespace fanorona

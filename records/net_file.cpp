@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/files.h"
+#include "common/text.h"
 #include "core/position.h"
 #include "core/rules.h"
 
@@ -55,15 +56,6 @@ template <class T> T net_get_le(const unsigned char* p) {
     U u = 0;
     for (std::size_t i = 0; i < sizeof(T); ++i) u = U(u | U(U(p[i]) << (8 * i)));
     return T(u);
-}
-
-std::string net_utc_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 std::size_t net_parameter_bytes(const nnue::Network& n) {
@@ -123,7 +115,8 @@ std::string format_net_file(const NetFile& file) {
     out += "validation_loss " + net_number(pv.validation_loss) + "\n";
     out += "seed " + std::to_string(pv.seed) + "\n";
     out += "command " + net_one_line(pv.command) + "\n";
-    out += "created " + net_one_line(pv.created.empty() ? net_utc_now() : pv.created) + "\n";
+    out += "created " +
+           net_one_line(pv.created.empty() ? utc_iso8601(std::time(nullptr)) : pv.created) + "\n";
     out += "parameters " + std::to_string(net_parameter_bytes(n)) + "\n";
     for (const auto v : n.w1) net_put_le(out, v);
     for (const auto v : n.b1) net_put_le(out, v);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "common/text.h"
 #include "common/thread_limit.h"
 #include "tools/commands.h"
 #include "tools/options.h"
@@ -58,12 +59,7 @@ std::string created_time() {
     if (*end != '\0' || seconds < 0)
         throw std::invalid_argument("SOURCE_DATE_EPOCH: expected seconds since 1970, found '" +
                                     std::string(epoch) + "'");
-    const std::time_t t = std::time_t(seconds);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
+    return utc_iso8601(std::time_t(seconds));
 }
 
 void run(TrainOptions& o) {
