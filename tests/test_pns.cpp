@@ -150,8 +150,26 @@ TEST_CASE("fanorona solve --method pns: the values of the search, on any thread 
         INFO(board);
         const std::string base = std::string("--variant ") + board + " --table-pieces 0";
         const auto search = solve_json(base, dir + "/search.json");
-        const auto one = solve_json(base + " --method pns --threads 1", dir + "/one.json");
-        const auto two = solve_json(base + " --method pns --threads 2", dir + "/two.json");
+        const auto one =
+            solve_json(base + " --method pns --all-moves --threads 1", dir + "/one.json");
+        const auto two =
+            solve_json(base + " --method pns --all-moves --threads 2", dir + "/two.json");
+        // By default only what the root's value needs: the same value, and every move proven
+        // exact has the value --all-moves gives it; a move left out is one the value did not
+        // need (another move won), a bound one that cannot beat the value.
+        const auto need = solve_json(base + " --method pns --threads 2", dir + "/need.json");
+        CHECK(need["value"] == search["value"]);
+        CHECK(need["best_moves"].get<std::string>().size() > 0);
+        for (std::size_t i = 0; i < need["moves"].size(); ++i) {
+            const auto& m = need["moves"][i];
+            INFO(m.dump());
+            if (m["value"] == "not needed")
+                CHECK(need["value"] == "win");
+            else if (m["lower"] == m["upper"])
+                CHECK(m["value"] == search["moves"][i]["value"]);
+            else
+                CHECK(m["upper"].get<int>() <= (need["value"] == "draw" ? 0 : -1));
+        }
         CHECK(one["method"] == "pns");
         CHECK(one["value"] == search["value"]);
         REQUIRE(one["moves"].size() == search["moves"].size());
@@ -175,6 +193,9 @@ TEST_CASE("fanorona solve --method pns: the values of the search, on any thread 
     r = test_cli::run_cli("solve --variant 3x3 --method pns --graph 10");
     CHECK(r.status == 1);
     CHECK(r.output == "fanorona: --graph: only with --method search\n");
+    r = test_cli::run_cli("solve --variant 3x3 --all-moves");
+    CHECK(r.status == 1);
+    CHECK(r.output == "fanorona: --all-moves: only with --method pns\n");
 }
 
 TEST_CASE("A proof file killed mid-run resumes to the same result", "[pns][cli]") {

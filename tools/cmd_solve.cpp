@@ -39,6 +39,7 @@ struct SolveOptions {
     int threads = 0;
     std::string proof;
     double proof_interval = 60;
+    bool all_moves = false;
     std::string tables_cache;
     int table_pieces = -1; // -1: auto_table_pieces
 };
@@ -137,6 +138,7 @@ void run_pns(const SolveOptions& o, const Position& root,
     cfg.tables = tables;
     cfg.proof = o.proof;
     cfg.proof_interval = o.proof_interval;
+    cfg.all_moves = o.all_moves;
     if (!o.quiet)
         cfg.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     PnsRootResult r;
@@ -157,12 +159,17 @@ void run_pns(const SolveOptions& o, const Position& root,
     std::string best;
     for (const PnsMoveResult& m : r.moves) {
         const std::string text = move_to_string(root, rules, m.move.move);
-        say("  %-24s %-16s %12llu %8.3f\n", text.c_str(), value_text(m.move.value).c_str(),
+        // A move the root's value did not need (stopped once another move won).
+        const bool not_needed = r.complete && !m.searched;
+        say("  %-24s %-16s %12llu %8.3f\n", text.c_str(),
+            not_needed ? "not needed" : value_text(m.move.value).c_str(),
             (unsigned long long)m.nodes, m.seconds);
         if (r.complete && m.move.value.exact() && m.move.value.lo == r.value.lo)
             best += (best.empty() ? "" : " ") + text;
         jmoves.push_back({{"move", text},
-                          {"value", m.move.value.exact() ? value_text(m.move.value) : "unknown"},
+                          {"value", not_needed             ? "not needed"
+                                    : m.move.value.exact() ? value_text(m.move.value)
+                                                           : "unknown"},
                           {"lower", m.move.value.lo},
                           {"upper", m.move.value.hi},
                           {"nodes", m.nodes},
@@ -213,6 +220,8 @@ void run_solve(const SolveOptions& o) {
                      std::uint64_t(o.graph) * kGraphBytesPerPosition);
     if (o.method != "pns" && !o.proof.empty())
         throw std::invalid_argument("--proof: only with --method pns");
+    if (o.method != "pns" && o.all_moves)
+        throw std::invalid_argument("--all-moves: only with --method pns");
     if (o.method == "pns" && o.graph >= 0)
         throw std::invalid_argument("--graph: only with --method search");
     if (!o.proof.empty()) {
@@ -366,6 +375,10 @@ void add_solve_command(CLI::App& app) {
                     "Seconds between the proof file's snapshots")
         ->capture_default_str()
         ->check(CLI::Range(0.01, 1e6));
+    cmd->add_flag("--all-moves", o->all_moves,
+                  "With --method pns: prove every first move's exact value (default: only what "
+                  "the root's value needs: once a move wins the others stop, 'not needed', and "
+                  "once one draws the later ones are only tested for a win)");
     cmd->add_option("--json-out", o->json,
                     "Also write the result as JSON to this file (a summary line on stdout)");
     add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");

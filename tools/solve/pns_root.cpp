@@ -100,8 +100,11 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     std::atomic<bool> stop{false};
     std::mutex report_mutex;
     auto last_report = start;
+    // The best value for the mover proven so far (a first move's exact value or lower bound).
+    std::atomic<int> best_lo{-1};
+    const auto decided = [&] { return !cfg.all_moves && best_lo.load() == 1; };
     tbb::parallel_for(0, int(res.moves.size()), 1, [&](int i) {
-        if (stop) return;
+        if (stop || decided()) return;
         const auto job_start = std::chrono::steady_clock::now();
         PnSearcher searcher(cfg.hash_mb);
         searcher.set_tables(cfg.tables);
@@ -143,21 +146,38 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
                     cfg.progress(line);
                 }
             }
-            return stop.load() || (cfg.max_nodes && total_nodes.load() >= cfg.max_nodes);
+            return stop.load() || decided() ||
+                   (cfg.max_nodes && total_nodes.load() >= cfg.max_nodes);
         };
-        const ValueBounds child_value = searcher.value(child, limits);
+        // With a draw proven for the mover, this move only matters if it wins: "can the
+        // opponent avoid losing after it?" (yes: at most a draw for the mover).
+        ValueBounds child_value;
+        if (!cfg.all_moves && best_lo.load() >= 0) {
+            const PnSearcher::Answer a = searcher.test(child, 0, limits);
+            if (a == PnSearcher::Answer::Yes) child_value.lo = 0;
+            if (a == PnSearcher::Answer::No) child_value.hi = -1, child_value.lo = -1;
+        } else {
+            child_value = searcher.value(child, limits);
+        }
         total_nodes += searcher.nodes() - counted;
         hits += searcher.table_hits();
         store.merge(searcher);
         if (child_value.exact() || child_value.lo > -1 || child_value.hi < 1)
             store.add(child.hash(), child_value.lo, child_value.hi);
+        const ValueBounds move_value{-child_value.hi, -child_value.lo};
+        // Enough for the root: exact, or a bound that cannot beat the best move proven.
+        const bool enough = move_value.exact() || (!cfg.all_moves && move_value.hi <= best_lo);
         {
             std::lock_guard lock(report_mutex);
-            res.moves[i].move.value = {-child_value.hi, -child_value.lo};
+            res.moves[i].move.value = move_value;
+            res.moves[i].searched = enough;
             res.moves[i].nodes = searcher.nodes();
             res.moves[i].seconds = seconds_since(job_start);
         }
-        if (!child_value.exact()) stop = true; // out of budget: the others would be too
+        int seen = best_lo.load();
+        while (move_value.lo > seen && !best_lo.compare_exchange_weak(seen, move_value.lo)) {
+        }
+        if (!enough && !decided()) stop = true; // out of budget: the others would be too
     });
     ValueBounds v{-1, -1};
     for (const PnsMoveResult& m : res.moves) {

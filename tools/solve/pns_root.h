@@ -16,8 +16,12 @@ namespace fanorona::cli {
 
 // What a proof-number solve of a root runs with. max_nodes / max_seconds bound the whole solve
 // (all first moves; the node budget is exact with one thread, checked every poll with more).
+// Without all_moves, a first move is searched only as far as the root's value needs: once a
+// move wins, the moves not yet proven stop (they are "not needed"); once a move draws, the
+// later moves are tested only for a win ("at most a draw" is then enough).
 struct PnsRootConfig {
     std::size_t hash_mb = 64; // per searcher (one per worker at a time)
+    bool all_moves = false;   // every first move's exact value
     std::uint64_t max_nodes = 0;
     double max_seconds = 0;
     std::shared_ptr<const EndgameProbe> tables;
@@ -30,6 +34,7 @@ struct PnsRootConfig {
 // A first move's value for the mover and what its searcher did.
 struct PnsMoveResult {
     SolvedMove move;
+    bool searched = false; // false: stopped or skipped because the root's value was decided
     std::uint64_t nodes = 0;
     double seconds = 0;
 };
