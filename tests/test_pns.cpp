@@ -167,8 +167,12 @@ TEST_CASE("fanorona solve --method pns: the values of the search, on any thread 
                 CHECK(need["value"] == "win");
             else if (m["lower"] == m["upper"])
                 CHECK(m["value"] == search["moves"][i]["value"]);
-            else
-                CHECK(m["upper"].get<int>() <= (need["value"] == "draw" ? 0 : -1));
+            else { // bounds: they hold the true value, and it cannot beat the root's
+                const int truth = search["moves"][i]["lower"].get<int>();
+                CHECK(m["lower"].get<int>() <= truth);
+                CHECK(truth <= m["upper"].get<int>());
+                CHECK(m["upper"].get<int>() <= need["lower"].get<int>());
+            }
         }
         CHECK(one["method"] == "pns");
         CHECK(one["value"] == search["value"]);

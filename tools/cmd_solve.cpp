@@ -160,7 +160,7 @@ void run_pns(const SolveOptions& o, const Position& root,
     for (const PnsMoveResult& m : r.moves) {
         const std::string text = move_to_string(root, rules, m.move.move);
         // A move the root's value did not need (stopped once another move won).
-        const bool not_needed = r.complete && !m.searched;
+        const bool not_needed = r.complete && m.move.value.lo == -1 && m.move.value.hi == 1;
         say("  %-24s %-16s %12llu %8.3f\n", text.c_str(),
             not_needed ? "not needed" : value_text(m.move.value).c_str(),
             (unsigned long long)m.nodes, m.seconds);

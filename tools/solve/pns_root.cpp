@@ -170,7 +170,6 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
         {
             std::lock_guard lock(report_mutex);
             res.moves[i].move.value = move_value;
-            res.moves[i].searched = enough;
             res.moves[i].nodes = searcher.nodes();
             res.moves[i].seconds = seconds_since(job_start);
         }

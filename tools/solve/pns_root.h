@@ -33,8 +33,7 @@ struct PnsRootConfig {
 
 // A first move's value for the mover and what its searcher did.
 struct PnsMoveResult {
-    SolvedMove move;
-    bool searched = false; // false: stopped or skipped because the root's value was decided
+    SolvedMove move; // bounds -1..1 in a complete result: not needed (another move won)
     std::uint64_t nodes = 0;
     double seconds = 0;
 };
