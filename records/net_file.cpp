@@ -126,6 +126,17 @@ std::string format_net_file(const NetFile& file) {
     return out;
 }
 
+std::string net_fingerprint(const nnue::Network& n) {
+    std::string bytes;
+    bytes.reserve(8 + net_parameter_bytes(n));
+    net_put_le(bytes, nnue::architecture_hash(n.arch));
+    for (const auto v : n.w1) net_put_le(bytes, v);
+    for (const auto v : n.b1) net_put_le(bytes, v);
+    for (const auto v : n.w2) net_put_le(bytes, v);
+    for (const auto v : n.b2) net_put_le(bytes, v);
+    return net_hex64(net_fnv1a(bytes));
+}
+
 NetFile parse_net_file(const std::string& bytes, const std::string& name) {
     NetFile file;
     std::size_t pos = 0;

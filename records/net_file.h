@@ -46,6 +46,11 @@ NetFile read_net_file(const std::string& path);
 // Writes `file` to `path` atomically (checks the network first: std::invalid_argument).
 void write_net_file(const std::string& path, const NetFile& file);
 
+// 16 hex digits naming a network's parameters and architecture (FNV-1a 64 of the architecture
+// hash and the parameters as the file stores them; not of the provenance, so the same network
+// written twice has one fingerprint).
+std::string net_fingerprint(const nnue::Network& net);
+
 // The file's bytes (what write_net_file writes) and their parse; `name` names the source in errors.
 std::string format_net_file(const NetFile& file);
 NetFile parse_net_file(const std::string& bytes, const std::string& name);

@@ -305,3 +305,39 @@ TEST_CASE("fanorona train refuses bad input with one line", "[train][cli]") {
     CHECK(r.status != 0);
     CHECK_THAT(r.output, Catch::Contains(out + ".ckpt: settings:"));
 }
+
+TEST_CASE("fanorona train --init starts from a network's parameters", "[train][cli]") {
+    using namespace test_cli;
+    const std::string log = temp_path("init.bin");
+    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(60, 3));
+    const std::string common = "train " + log + " --batch 512 --lr 0.01 --patience 0 --quiet";
+    const std::string a = temp_path("init_a.net"), b = temp_path("init_b.net");
+    REQUIRE(run_cli(common + " --hidden 16 --buckets 2 --epochs 3 --out " + a).status == 0);
+    // No architecture options: --init's network decides them.
+    const Run r = run_cli(common + " --epochs 1 --init " + a + " --out " + b);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const NetFile fa = read_net_file(a), fb = read_net_file(b);
+    CHECK(fb.net.arch == fa.net.arch);
+    CHECK_THAT(fb.provenance.command, Catch::Contains("--init " + a));
+    // Epoch 0 of the second run is the first run's network (up to its quantisation), far below
+    // a random start's loss.
+    auto epoch0 = [](const std::string& net) {
+        std::ifstream csv(net + ".csv");
+        std::string line;
+        std::getline(csv, line);
+        std::getline(csv, line);
+        std::stringstream s(line);
+        std::string epoch, t, v;
+        std::getline(s, epoch, ',');
+        std::getline(s, t, ',');
+        std::getline(s, v, ',');
+        return std::stod(v);
+    };
+    CHECK(epoch0(b) == Approx(fa.provenance.validation_loss).epsilon(0.02));
+    CHECK(epoch0(b) < epoch0(a) * 0.9);
+    // An architecture other than the network's is refused, naming the file.
+    const Run bad = run_cli(common + " --epochs 1 --hidden 32 --init " + a + " --out " + b);
+    CHECK(bad.status != 0);
+    CHECK_THAT(bad.output, Catch::Contains(a + ": architecture"));
+}

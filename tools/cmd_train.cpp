@@ -11,6 +11,7 @@
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/table_options.h"
+#include "tools/train_options.h"
 #include "tuner/net_train.h"
 
 namespace fanorona::cli {
@@ -21,13 +22,13 @@ namespace {
 struct TrainOptions {
     NetTrainConfig config;
     std::string features = "points";
-    std::string k = "auto";
+    NetTrainingOptions training; // --epochs, --batch, --lr, ..., --k, --keep-decisive
     std::string tables;
     std::string table_positions = "relabel";
-    bool keep_decisive = false;
     int threads = 0;
     bool quiet = false;
     CLI::Option* table_positions_option = nullptr;
+    CLI::Option *features_option = nullptr, *hidden_option = nullptr, *buckets_option = nullptr;
 };
 
 // The settings that decide the network, as a command line (neither --out, --threads, --quiet
@@ -39,10 +40,11 @@ std::string canonical_command(const TrainOptions& o) {
     for (const std::string& f : c.data) s << " " << f;
     s << " --features " << o.features << " --hidden " << c.hidden << " --buckets " << c.buckets
       << " --epochs " << c.epochs << " --batch " << c.batch << " --lr " << c.lr << " --lr-decay "
-      << c.lr_decay << " --lambda " << c.lambda << " --k " << o.k << " --valid-fraction "
+      << c.lr_decay << " --lambda " << c.lambda << " --k " << o.training.k << " --valid-fraction "
       << c.valid_fraction << " --patience " << c.patience << " --seed " << c.seed;
+    if (!c.init.empty()) s << " --init " << c.init;
     if (c.max_positions) s << " --max-positions " << c.max_positions;
-    if (o.keep_decisive) s << " --keep-decisive";
+    if (o.training.keep_decisive) s << " --keep-decisive";
     if (c.filter.skip_captures) s << " --skip-captures";
     if (!o.tables.empty())
         s << " --tables " << o.tables << " --table-positions " << o.table_positions;
@@ -62,15 +64,25 @@ std::string created_time() {
     return utc_iso8601(std::time_t(seconds));
 }
 
+// With --init, the architecture options not given are the network's.
+void architecture_from_init(TrainOptions& o) {
+    NetTrainConfig& c = o.config;
+    if (c.init.empty()) return;
+    const nnue::Architecture a = read_net_file(c.init).net.arch;
+    if (o.features_option->count() == 0) o.features = nnue::feature_set_name(a.features);
+    if (o.hidden_option->count() == 0) c.hidden = a.hidden;
+    if (o.buckets_option->count() == 0) c.buckets = a.buckets;
+}
+
 void run(TrainOptions& o) {
     NetTrainConfig& c = o.config;
     const ThreadLimit limit(o.threads);
+    architecture_from_init(o);
     const auto features = nnue::parse_feature_set(o.features);
     if (!features)
         throw std::invalid_argument("--features: unknown feature set '" + o.features + "'");
     c.features = *features;
-    c.k = parse_sigmoid_scale(o.k);
-    c.filter.skip_decisive = !o.keep_decisive;
+    o.training.apply(c);
     if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
     apply_table_options(o.tables, o.table_positions, c.filter);
     c.command = canonical_command(o);
@@ -97,54 +109,23 @@ void add_train_command(CLI::App& app) {
                     "The network file to write; NET.ckpt (checkpoint) and NET.csv (loss per "
                     "epoch) are written beside it")
         ->required();
-    cmd->add_option("--features", o->features, "Input feature set (points or points+windows)")
-        ->capture_default_str();
-    cmd->add_option("--hidden", c.hidden, "Hidden units per perspective (a multiple of 16)")
-        ->capture_default_str();
-    cmd->add_option("--buckets", c.buckets, "Output buckets by piece count")->capture_default_str();
-    cmd->add_option("--epochs", c.epochs, "At most this many epochs")
-        ->check(CLI::Range(1, 1000000))
-        ->capture_default_str();
-    cmd->add_option("--batch", c.batch, "Positions per mini-batch")
-        ->check(CLI::Range(1, 1 << 24))
-        ->capture_default_str();
-    cmd->add_option("--lr", c.lr, "Adam's step size")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    cmd->add_option("--lr-decay", c.lr_decay,
-                    "The step size is multiplied by this after each epoch")
-        ->check(CLI::Range(0.0, 1.0))
-        ->capture_default_str();
-    cmd->add_option("--lambda", c.lambda,
-                    "Weight of the search score in the target: lambda * sigmoid(K * score) + "
-                    "(1 - lambda) * result")
-        ->check(CLI::Range(0.0, 1.0))
-        ->capture_default_str();
-    cmd->add_option("--k", o->k,
-                    "Sigmoid scale per centi-piece: auto (fitted to the logged scores against "
-                    "the results) or a value")
-        ->capture_default_str();
-    cmd->add_option("--valid-fraction,--validation", c.valid_fraction,
-                    "Fraction of games held out for validation (0: none, no early stopping)")
-        ->check(CLI::Range(0.0, 0.99))
-        ->capture_default_str();
-    cmd->add_option("--patience", c.patience,
-                    "Stop when the validation loss has not improved for this many epochs "
-                    "(0: never)")
-        ->check(CLI::Range(0, 1000000))
-        ->capture_default_str();
+    o->features_option =
+        cmd->add_option("--features", o->features, "Input feature set (points or points+windows)")
+            ->capture_default_str();
+    o->hidden_option =
+        cmd->add_option("--hidden", c.hidden, "Hidden units per perspective (a multiple of 16)")
+            ->capture_default_str();
+    o->buckets_option = cmd->add_option("--buckets", c.buckets, "Output buckets by piece count")
+                            ->capture_default_str();
+    cmd->add_option("--init", c.init,
+                    "Start from this network's parameters (fine-tuning) instead of random ones "
+                    "(--seed); its architecture is the default of --features, --hidden and "
+                    "--buckets, which must match it");
+    o->training.add_to(*cmd, c);
     cmd->add_option("--seed", c.seed,
                     "Seed of the start weights, validation split and mini-batch order")
         ->capture_default_str();
     add_threads_option(*cmd, o->threads);
-    cmd->add_option("--max-positions", c.max_positions,
-                    "Use only the first games up to this many positions (0: all)")
-        ->capture_default_str();
-    cmd->add_flag("--keep-decisive", o->keep_decisive,
-                  "Also use positions whose search score is a forced win or loss (skipped by "
-                  "default)");
-    cmd->add_flag("--skip-captures", c.filter.skip_captures,
-                  "Skip positions where the side to move can capture (not quiet)");
     cmd->add_option("--tables", o->tables,
                     "Endgame tables folder: positions they hold are relabelled with the tables' "
                     "result (see --table-positions; standard-rule positions only)");

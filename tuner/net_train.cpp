@@ -225,9 +225,20 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
                           (1 - config.lambda) * result_for_side(r));
     }
 
-    // The state: fresh, or the checkpoint's.
-    const std::string settings = settings_text(config, arch, report.k, data);
+    // The state: random, --init's network, or the checkpoint's.
+    std::string settings = settings_text(config, arch, report.k, data);
     NetModel model = NetModel::random(arch, config.seed);
+    if (!config.init.empty()) {
+        const NetFile start = read_net_file(config.init);
+        if (start.net.arch != arch)
+            throw std::invalid_argument(config.init + ": architecture: the network is " +
+                                        nnue::architecture_text(start.net.arch) +
+                                        ", the training's " + nnue::architecture_text(arch) +
+                                        " (the data's board, --features, --hidden, --buckets)");
+        model = NetModel::from_float_network(nnue::dequantise(start.net));
+        settings += " init=" + net_fingerprint(start.net);
+        log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");
+    }
     model.clip(kNetWeightClip);
     const Eigen::Index n_params = model.theta.size();
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(n_params), square = mean;

@@ -43,6 +43,9 @@ struct NetTrainConfig {
     int patience = 4;            // stop when the validation loss has not improved for this many
                                  // epochs (0: never)
     std::uint64_t seed = 1;
+    // A network file to start from (fine-tuning) instead of random parameters; its architecture
+    // must be the training's (the data's board, features, hidden, buckets). "": random.
+    std::string init;
     std::uint64_t max_positions = 0; // 0: all; else the first games up to this many positions
     DataFilter filter;
     bool resume = false; // continue from NET.ckpt

@@ -1,0 +1,83 @@
+#pragma once
+// The training options `fanorona train` and `fanorona loop --net` share (one declaration, one
+// meaning): epochs, mini-batch, step size and its decay, the target's blend, K, the validation
+// split, early stopping and which positions are used.
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/options.h"
+#include "tuner/net_train.h"
+
+namespace fanorona::cli {
+
+// The shared training options as typed; add_to() binds the numeric ones to a NetTrainConfig
+// directly, apply() fills the fields that need parsing. `declared` lists the options added (a
+// command that accepts them only in one mode refuses them in the other).
+struct NetTrainingOptions {
+    std::string k = "auto";
+    bool keep_decisive = false;
+    std::vector<CLI::Option*> declared;
+
+    void add_to(CLI::App& cmd, NetTrainConfig& c);
+    // K and the decisive-score filter; throws std::invalid_argument naming --k.
+    void apply(NetTrainConfig& c) const {
+        c.k = parse_sigmoid_scale(k);
+        c.filter.skip_decisive = !keep_decisive;
+    }
+    // The first of `declared` given on the command line, or nullptr.
+    const CLI::Option* first_given() const {
+        for (const CLI::Option* o : declared)
+            if (o->count() > 0) return o;
+        return nullptr;
+    }
+};
+
+inline void NetTrainingOptions::add_to(CLI::App& cmd, NetTrainConfig& c) {
+    declared.push_back(cmd.add_option("--epochs", c.epochs, "At most this many epochs")
+                           ->check(CLI::Range(1, 1000000))
+                           ->capture_default_str());
+    declared.push_back(cmd.add_option("--batch", c.batch, "Positions per mini-batch")
+                           ->check(CLI::Range(1, 1 << 24))
+                           ->capture_default_str());
+    declared.push_back(cmd.add_option("--lr", c.lr, "Adam's step size")
+                           ->check(CLI::PositiveNumber)
+                           ->capture_default_str());
+    declared.push_back(cmd.add_option("--lr-decay", c.lr_decay,
+                                      "The step size is multiplied by this after each epoch")
+                           ->check(CLI::Range(0.0, 1.0))
+                           ->capture_default_str());
+    declared.push_back(
+        cmd.add_option("--lambda", c.lambda,
+                       "Weight of the search score in the target: lambda * sigmoid(K * score) + "
+                       "(1 - lambda) * result")
+            ->check(CLI::Range(0.0, 1.0))
+            ->capture_default_str());
+    declared.push_back(cmd.add_option("--k", k,
+                                      "Sigmoid scale per centi-piece: auto (fitted to the logged "
+                                      "scores against the results) or a value")
+                           ->capture_default_str());
+    declared.push_back(
+        cmd.add_option("--valid-fraction,--validation", c.valid_fraction,
+                       "Fraction of games held out for validation (0: none, no early stopping)")
+            ->check(CLI::Range(0.0, 0.99))
+            ->capture_default_str());
+    declared.push_back(cmd.add_option("--patience", c.patience,
+                                      "Stop when the validation loss has not improved for this "
+                                      "many epochs (0: never)")
+                           ->check(CLI::Range(0, 1000000))
+                           ->capture_default_str());
+    declared.push_back(cmd.add_option("--max-positions", c.max_positions,
+                                      "Use only the first games up to this many positions (0: all)")
+                           ->capture_default_str());
+    declared.push_back(cmd.add_flag("--keep-decisive", keep_decisive,
+                                    "Also use positions whose search score is a forced win or "
+                                    "loss (skipped by default)"));
+    declared.push_back(cmd.add_flag("--skip-captures", c.filter.skip_captures,
+                                    "Skip positions where the side to move can capture (not "
+                                    "quiet)"));
+}
+
+} // namespace fanorona::cli
