@@ -9,6 +9,7 @@
 #include "core/evaluate.h"
 #include "core/features.h"
 #include "core/terms.h"
+#include "records/net_file.h"
 #include "records/weights_file.h"
 #include "tests/cli_helpers.h"
 #include "tools/loop/loop.h"
@@ -258,4 +259,135 @@ TEST_CASE("a loop killed at random moments, also while resuming, resumes to the 
           fanorona::load_weights_file(dir + "/iter-1/tune/weights.txt"));
     CHECK(fanorona::load_weights_file(ref + "/final_weights.txt") ==
           fanorona::load_weights_file(dir + "/final_weights.txt"));
+}
+
+namespace {
+
+// A tiny network loop: a random start network, depth-1 games, a few training epochs (with
+// these settings both iterations' trainings beat their start, so both play a match).
+const std::string kTinyNetGames = " --net --games 20 --depth 1 --verify-games 4 --final-games 4 "
+                                  "--match-openings random:3 --batch 128 --accept-los 0";
+const std::string kTinyNet = kTinyNetGames + " --epochs 3";
+
+std::string first_player(const std::string& run_dir, int i = 0) {
+    return nlohmann::json::parse(slurp(run_dir + "/settings.json"))["players"][i];
+}
+
+} // namespace
+
+TEST_CASE("loop --net trains networks, keeps the winners and plays the kept one next",
+          "[loop][net]") {
+    const std::string dir = fresh_dir("loop_net");
+    const std::string cmd = "loop" + kTinyNet + " --quiet --threads 2 --out " + dir;
+    const Run one = run_cli(cmd + " --iterations 1");
+    INFO(one.output);
+    REQUIRE(one.status == 0);
+    CHECK_THAT(one.output, Catch::Contains("final network: " + dir + "/final.net"));
+    // Grown by a resume to two iterations: the final match is replayed with the new candidate.
+    const Run two = run_cli(cmd + " --iterations 2 --resume");
+    INFO(two.output);
+    REQUIRE(two.status == 0);
+    for (const char* f :
+         {"settings.json", "start.net", "current.net", "final.net", "history.json", "history.txt",
+          "report.html", "iter-1/selfplay/positions.bin", "iter-1/train/iter-1.net",
+          "iter-1/train/iter-1.net.csv", "iter-1/train/train.json", "iter-1/match/results.json",
+          "iter-2/train/iter-2.net", "final/results.json"})
+        CHECK(fs::exists(dir + "/" + f));
+    CHECK_FALSE(fs::exists(dir + "/start.txt")); // no weights are tuned
+    CHECK_FALSE(fs::exists(dir + "/iter-1/tune"));
+    CHECK_FALSE(fs::exists(dir + "/iter-1/train.partial"));
+
+    const auto h = nlohmann::json::parse(slurp(dir + "/history.json"));
+    CHECK(h["settings"]["net"]["start"] == "random");
+    CHECK(h["settings"]["net"]["epochs"] == 3);
+    REQUIRE(h["iterations"].size() == 2);
+    for (int i = 0; i < 2; ++i) {
+        const auto& it = h["iterations"][i];
+        const std::string n = std::to_string(i + 1);
+        CHECK(it["candidate"] == dir + "/iter-" + n + "/train/iter-" + n + ".net");
+        CHECK(it["train"]["epochs"] == 3);
+        CHECK(it["train"]["positions"].get<int>() > 100);
+        // The kept epoch is the best by validation loss, the start network's counted.
+        CHECK(it["train"]["final_validation_loss"].get<double>() <=
+              it["train"]["start_validation_loss"].get<double>());
+        CHECK(it["match"]["games"] == 4);
+        CHECK(it["accepted"] == true); // --accept-los 0 keeps every candidate that played
+    }
+    CHECK(h["iterations"][0]["current_before"] == dir + "/start.net");
+    CHECK(h["iterations"][1]["current_before"] == h["iterations"][0]["candidate"]);
+    CHECK(h["final"]["net"] == h["iterations"][1]["candidate"]);
+    CHECK(h["final"]["games"] == 4);
+
+    // Each iteration's games play the network kept before it; its match, the candidate against it.
+    CHECK_THAT(first_player(dir + "/iter-1/selfplay"), Catch::Contains("net=start.net"));
+    CHECK_THAT(first_player(dir + "/iter-2/selfplay"), Catch::Contains("net=iter-1.net"));
+    CHECK_THAT(first_player(dir + "/iter-2/match", 0), Catch::Contains("net=iter-2.net"));
+    CHECK_THAT(first_player(dir + "/iter-2/match", 1), Catch::Contains("net=iter-1.net"));
+    CHECK_THAT(first_player(dir + "/final", 0), Catch::Contains("net=iter-2.net"));
+    CHECK_THAT(first_player(dir + "/final", 1), Catch::Contains("net=start.net"));
+
+    // The written networks: the final one is the last kept, trained from the one before.
+    const auto net_of = [](const std::string& path) { return fanorona::read_net_file(path).net; };
+    CHECK(net_of(dir + "/final.net") == net_of(dir + "/iter-2/train/iter-2.net"));
+    CHECK(slurp(dir + "/current.net") == slurp(dir + "/final.net"));
+    CHECK_FALSE(net_of(dir + "/iter-1/train/iter-1.net") == net_of(dir + "/start.net"));
+    const Run info = run_cli("net info " + dir + "/final.net");
+    INFO(info.output);
+    CHECK(info.status == 0);
+    CHECK_THAT(info.output,
+               Catch::Contains("loop --net, iteration 2") &&
+                   Catch::Contains("trained from " + dir + "/iter-1/train/iter-1.net"));
+    // The history and the report show the training steps.
+    CHECK_THAT(slurp(dir + "/history.txt"), Catch::Contains("   2 "));
+    CHECK_THAT(slurp(dir + "/report.html"),
+               Catch::Contains("id=\"iter-2-train\"") && Catch::Contains("trained network"));
+    // The engine plays the final network.
+    CHECK(run_cli("analyze --depth 2 --net " + dir + "/final.net").status == 0);
+}
+
+TEST_CASE("loop --net refuses options of the other loop and networks of another board",
+          "[loop][net]") {
+    const std::string out = " --out " + fresh_dir("loop_net_refused");
+    Run r = run_cli("loop --epochs 3" + out);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::StartsWith("fanorona: ") && Catch::Contains("--epochs") &&
+                             Catch::Contains("loop --net"));
+    r = run_cli("loop --net --optimizer adam" + out);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("--optimizer") && Catch::Contains("not with --net"));
+    r = run_cli("loop --net " FANORONA_DATA_DIR "/nets/tsivy-points-h128.net --variant dimy" + out);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("tsivy board") && Catch::Contains("dimy"));
+    // A resume with another start network is refused.
+    const std::string dir = fresh_dir("loop_net_start");
+    REQUIRE(
+        run_cli("loop --iterations 1" + kTinyNet + " --quiet --threads 2 --out " + dir).status ==
+        0);
+    r = run_cli("loop --iterations 1" + kTinyNet + " --seed 2 --quiet --resume --out " + dir);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("settings.json"));
+}
+
+TEST_CASE("a network loop killed at random moments resumes to the networks of an uninterrupted "
+          "run",
+          "[loop][net]") {
+    const std::string args =
+        "loop --iterations 1" + kTinyNetGames + " --epochs 8 --quiet --threads 1 --out ";
+    const std::string ref = fresh_dir("loop_net_kill_reference");
+    int ms = 0;
+    REQUIRE(run_cli_timed(args + ref, ms).status == 0);
+    REQUIRE(fs::exists(ref + "/final.net"));
+    const std::string dir = fresh_dir("loop_net_killed");
+    const KillRun r = run_with_kills(args + dir, 11, 5, ms / 10, ms);
+    INFO("killed " << r.kills << " of 5 starts; " << r.last.output);
+    REQUIRE(r.last.status == 0);
+    CHECK(r.kills >= 1);
+    for (const char* f : {"iter-1/selfplay/games.tsv", "iter-1/selfplay/positions.bin",
+                          "iter-1/match/games.tsv", "final/games.tsv", "history.txt"})
+        CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+    // (A network file records when it was written; its parameters are the same.)
+    const auto net_of = [](const std::string& path) { return fanorona::read_net_file(path).net; };
+    CHECK(net_of(ref + "/start.net") == net_of(dir + "/start.net"));
+    CHECK(net_of(ref + "/iter-1/train/iter-1.net") == net_of(dir + "/iter-1/train/iter-1.net"));
+    CHECK(net_of(ref + "/final.net") == net_of(dir + "/final.net"));
 }

@@ -10,6 +10,7 @@
 #include "tools/loop/loop.h"
 #include "tools/options.h"
 #include "tools/report/sections.h"
+#include "tools/train_options.h"
 
 namespace fanorona::cli {
 
@@ -20,6 +21,9 @@ struct LoopOptions {
     EngineOptions engine;
     LoopConfig config;
     std::string sprt;
+    NetTrainingOptions training; // loop --net only
+    CLI::Option* net = nullptr;
+    std::vector<CLI::Option*> weights_only; // the tuner's and SPSA's options: not with --net
 };
 
 // A number of a history.json record as text ("-" when missing or null).
@@ -40,6 +44,16 @@ void print_gain(const char* what, const nlohmann::json& record) {
 
 void run(LoopOptions& o) {
     LoopConfig& c = o.config;
+    c.net = o.net->count() > 0;
+    if (const CLI::Option* given = o.training.first_given(); given && !c.net)
+        throw std::invalid_argument(given->get_name() +
+                                    ": a training option of the network loop (loop --net)");
+    if (c.net)
+        for (const CLI::Option* w : o.weights_only)
+            if (w->count() > 0)
+                throw std::invalid_argument(w->get_name() +
+                                            ": tunes weights or parameters, not with --net");
+    o.training.apply(c.train);
     c.rules = o.board.make_rules();
     o.engine.apply(c.engine);
     o.engine.check_rules(c.engine, c.rules);
@@ -48,13 +62,15 @@ void run(LoopOptions& o) {
     const nlohmann::json history =
         run_loop(c, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
     std::printf("%s", loop_history_table(history).c_str());
-    print_gain("final weights against the start weights", history["final"]);
+    print_gain(c.net ? "final network against the start network"
+                     : "final weights against the start weights",
+               history["final"]);
     if (history.contains("final_spsa")) {
         print_gain("final weights and SPSA values against the start", history["final_spsa"]);
         std::printf("final parameters: %s/final_params.txt\n", c.out_dir.c_str());
     }
-    std::printf("final weights: %s/final_weights.txt   history: %s/history.json\n",
-                c.out_dir.c_str(), c.out_dir.c_str());
+    std::printf("%s: %s/%s   history: %s/history.json\n", c.net ? "final network" : "final weights",
+                c.out_dir.c_str(), c.net ? "final.net" : "final_weights.txt", c.out_dir.c_str());
     std::printf("report: %s\n", history.value("report", std::string("-")).c_str());
 }
 
@@ -64,7 +80,8 @@ void add_loop_command(CLI::App& app) {
     auto o = std::make_shared<LoopOptions>();
     auto* cmd = app.add_subcommand(
         "loop", "The closed loop: self-play, tune, verify the tuned weights in a match, keep "
-                "them if they win, repeat");
+                "them if they win, repeat (with --net: train networks instead of tuning "
+                "weights)");
     o->board.add_to(*cmd, false); // games start from --openings (a suite file holds positions)
     cmd->add_option("--iterations", o->config.iterations, "Iterations")
         ->capture_default_str()
@@ -72,7 +89,14 @@ void add_loop_command(CLI::App& app) {
     cmd->add_option("--games", o->config.games, "Self-play games per iteration")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
-    o->engine.add_to(*cmd); // --weights: the start weights
+    o->engine.add_to(*cmd); // --weights: the start weights; --net: the start network
+    // --net FILE is the network the engine plays, as in every command; in the loop it also
+    // makes the loop train networks, so the file may be left out (a random start network).
+    o->net = cmd->get_option("--net");
+    o->net->expected(0, 1)->description(
+        "Network file the engine plays (fanorona-net 1): the loop then trains networks from it "
+        "instead of tuning weights (train's options: --epochs, --batch, --lr, ...); --net "
+        "alone starts from a random network (as `net random --seed SEED`)");
     cmd->add_option("--verify-games", o->config.verify_games,
                     "Games of each verification match (the most, with --sprt)")
         ->capture_default_str()
@@ -95,18 +119,21 @@ void add_loop_command(CLI::App& app) {
                     "Match openings: balanced (built by search), random:TURNS or a suite FILE")
         ->capture_default_str();
     add_exploration_options(*cmd, o->config.epsilon, o->config.explore_turns);
-    cmd->add_option("--optimizer", o->config.optimizer, "Tuner: adam, newton or lbfgs")
-        ->check(CLI::IsMember({"adam", "newton", "lbfgs"}))
-        ->capture_default_str();
-    cmd->add_option("--l2", o->config.l2, "Tuner: L2 pull towards the current weights")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 1e9));
-    cmd->add_flag("--patterns", o->config.patterns,
-                  "Tuner: also fit pattern weights (tune --patterns, its defaults; 5x9 only)");
-    cmd->add_option("--spsa-param", o->config.spsa_params,
-                    "After the iterations, tune this value by SPSA with the last accepted weights "
-                    "(repeatable; NAME[,start,min,max,c_end,r_end] as in spsa); the final "
-                    "match then plays the tuned values too (OUT/final_params.txt)");
+    auto& w = o->weights_only;
+    w.push_back(cmd->add_option("--optimizer", o->config.optimizer, "Tuner: adam, newton or lbfgs")
+                    ->check(CLI::IsMember({"adam", "newton", "lbfgs"}))
+                    ->capture_default_str());
+    w.push_back(cmd->add_option("--l2", o->config.l2, "Tuner: L2 pull towards the current weights")
+                    ->capture_default_str()
+                    ->check(CLI::Range(0.0, 1e9)));
+    w.push_back(
+        cmd->add_flag("--patterns", o->config.patterns,
+                      "Tuner: also fit pattern weights (tune --patterns, its defaults; 5x9 only)"));
+    w.push_back(cmd->add_option(
+        "--spsa-param", o->config.spsa_params,
+        "After the iterations, tune this value by SPSA with the last accepted weights "
+        "(repeatable; NAME[,start,min,max,c_end,r_end] as in spsa); the final "
+        "match then plays the tuned values too (OUT/final_params.txt)"));
     cmd->add_option("--spsa-games", o->config.spsa_games, "SPSA: games in all")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
@@ -122,6 +149,7 @@ void add_loop_command(CLI::App& app) {
                     "Play the final matches at this many ms a move, both sides (equal time; "
                     "default: the engine's limits, as every other game)")
         ->check(CLI::Range(1, 3600000));
+    o->training.add_to(*cmd, o->config.train); // loop --net: the training (as train's)
     add_seed_option(*cmd, o->config.seed);
     add_threads_option(*cmd, o->config.threads);
     add_folder_options(*cmd, o->config.out_dir, o->config.resume, o->config.quiet, "--iterations");

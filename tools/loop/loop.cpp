@@ -14,11 +14,13 @@
 #include "match/tournament.h"
 #include "openings/search_book.h"
 #include "records/formats.h"
+#include "records/net_file.h"
 #include "records/rules_json.h"
 #include "records/weights_file.h"
 #include "records/weights_fingerprint.h"
 #include "stats/elo.h"
 #include "stats/stats_json.h"
+#include "tools/loop/train_step.h"
 #include "tools/report/report.h"
 #include "tools/report/sections.h"
 #include "tuner/spsa.h"
@@ -30,11 +32,38 @@ using Json = nlohmann::json;
 
 namespace {
 
-// Weights with the file they live in (the loop's records name files; play uses the values).
+// What a loop improves, with the file it lives in (the loop's records name files; play uses
+// the values): weights, or in the network loop a network (`net` set; the weights then stay the
+// start's, for other boards).
 struct NamedWeights {
     Weights values;
     std::string path;
+    std::shared_ptr<const nnue::Network> net;
+
+    bool same_as(const NamedWeights& o) const {
+        if (net || o.net) return net && o.net && *net == *o.net;
+        return values == o.values;
+    }
 };
+
+// The settings of the network loop's training (absent in the weights loop).
+Json net_settings(const LoopConfig& c) {
+    const NetTrainConfig& t = c.train;
+    Json s = {{"start", c.engine.net ? c.engine.net_path : std::string("random")},
+              {"start_fingerprint", net_fingerprint(loop_start_network(c))},
+              {"epochs", t.epochs},
+              {"batch", t.batch},
+              {"lr", t.lr},
+              {"lr_decay", t.lr_decay},
+              {"lambda", t.lambda},
+              {"k", t.k ? Json(*t.k) : Json("auto")},
+              {"valid_fraction", t.valid_fraction},
+              {"patience", t.patience},
+              {"max_positions", t.max_positions},
+              {"keep_decisive", !t.filter.skip_decisive},
+              {"skip_captures", t.filter.skip_captures}};
+    return s;
+}
 
 Json loop_settings(const LoopConfig& c) {
     Json s = {{"format", kLoopSettingsFormat},
@@ -51,9 +80,13 @@ Json loop_settings(const LoopConfig& c) {
               {"match_openings", c.match_openings},
               {"epsilon", c.epsilon},
               {"explore_turns", c.explore_turns},
-              {"optimizer", c.optimizer},
-              {"l2", c.l2},
               {"seed", c.seed}};
+    if (c.net) { // the network loop trains; the tuner's settings do not apply
+        s["net"] = net_settings(c);
+    } else {
+        s["optimizer"] = c.optimizer;
+        s["l2"] = c.l2;
+    }
     put_rules(s, c.rules);
     if (c.patterns) s["patterns"] = true; // absent when off: older loop folders still resume
     if (!c.spsa_params.empty()) {         // likewise
@@ -94,14 +127,22 @@ const SettingOptions& loop_setting_options() {
         {"spsa_batch", "--spsa-batch"},
         {"spsa_nodes", "--spsa-nodes"},
         {"final_movetime_ms", "--final-movetime"},
+        {"net", "--net (the start network, or its file changed since) or the training options "
+                "(--epochs, --batch, --lr, --lr-decay, --lambda, --k, --valid-fraction, "
+                "--patience, --max-positions, --keep-decisive, --skip-captures)"},
     };
     return options;
 }
 
-// The loop's engine with other weights and another name.
+// The loop's engine with other weights (or another network) and another name.
 EngineSpec engine_with(const LoopConfig& c, const NamedWeights& w, const std::string& name) {
     EngineSpec e = c.engine;
     e.name = name;
+    if (w.net) { // the network loop: the start weights, this network
+        e.net = w.net;
+        e.net_path = w.path;
+        return e;
+    }
     e.weights = w.values;
     e.weight_values.clear(); // w is whole (any named weights of the start are in its values)
     e.weights_name = fs::path(w.path).filename().string();
@@ -181,7 +222,7 @@ NamedWeights tune_step(const LoopConfig& c, int n, const NamedWeights& current,
                        const std::function<void(const std::string&)>& say) {
     const std::string dir = c.out_dir + "/iter-" + std::to_string(n);
     const std::string tuned = dir + "/tune/weights.txt";
-    if (fs::exists(tuned)) return {load_weights_file(tuned), tuned};
+    if (fs::exists(tuned)) return {load_weights_file(tuned), tuned, nullptr};
     say("iteration " + std::to_string(n) + ": tuning");
     TuneConfig t;
     for (int k = std::max(1, n - c.window + 1); k <= n; ++k)
@@ -200,7 +241,7 @@ NamedWeights tune_step(const LoopConfig& c, int n, const NamedWeights& current,
     write_tune_outputs(t, report);
     fs::remove_all(dir + "/tune");
     fs::rename(partial, dir + "/tune"); // the step counts as done only once complete
-    return {report.final, tuned};
+    return {report.final, tuned, nullptr};
 }
 
 // The validation losses of a finished tuning step (for the history), from its tune.json.
@@ -295,6 +336,25 @@ void LoopConfig::validate() const {
     }
     if (final_movetime_ms < 0 || final_movetime_ms > 3600000)
         throw std::invalid_argument("--final-movetime must lie between 1 and 3600000 ms");
+    if (net) {
+        if (patterns) throw std::invalid_argument("--patterns tunes weights: not with --net");
+        if (!spsa_params.empty())
+            throw std::invalid_argument("--spsa-param: not with --net (the loop trains networks)");
+        if (engine.net && engine.net->arch.variant != rules.variant)
+            throw std::invalid_argument("--net " + engine.net_path + ": a network of the " +
+                                        std::string(variant_name(engine.net->arch.variant)) +
+                                        " board; the loop plays " +
+                                        std::string(variant_name(rules.variant)) + " (--variant)");
+        if (train.epochs < 1) throw std::invalid_argument("--epochs must be at least 1");
+        if (train.batch < 1) throw std::invalid_argument("--batch must be at least 1");
+        if (!(train.lr > 0)) throw std::invalid_argument("--lr must be positive");
+        if (!(train.lambda >= 0 && train.lambda <= 1))
+            throw std::invalid_argument("--lambda must lie between 0 and 1");
+    } else if (engine.net && engine.net->arch.variant == rules.variant) {
+        // The engine would evaluate with the network: tuning weights it does not use.
+        throw std::invalid_argument("a network plays on this board: the loop would tune weights "
+                                    "the engine does not use (train the network: loop --net)");
+    }
 }
 
 Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>& log) {
@@ -323,11 +383,16 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
     }
     write_file_atomically(settings_path, settings.dump(2) + "\n");
 
-    // The start weights are copied in, so the folder says everything about the run.
-    const NamedWeights start{c.engine.weights, c.out_dir + "/start.txt"};
-    if (!fs::exists(start.path))
+    // The start weights (or network) are copied in, so the folder says everything about the run.
+    NamedWeights start{c.engine.weights, c.out_dir + "/start.txt", nullptr};
+    if (c.net) {
+        const LoopNet n = write_start_network(c, loop_start_network(c));
+        start.path = n.path;
+        start.net = n.net;
+    } else if (!fs::exists(start.path)) {
         save_weights_file(start.path, start.values,
                           {"start weights of the loop, from " + c.engine.weights_name});
+    }
     const std::string match_openings = balanced_openings(c, say);
 
     Json iterations = Json::array();
@@ -351,14 +416,26 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
         const SelfplaySummary played = run_selfplay(sp);
         if (played.interrupted) throw std::runtime_error("interrupted: run again with --resume");
 
-        // Step 2. Tune on the window of recent iterations, from the current weights.
-        const NamedWeights tuned = tune_step(c, n, current, say);
+        // Step 2. Tune on the window of recent iterations, from the current weights (the network
+        // loop: train a network, from the current one).
+        NamedWeights tuned;
+        bool kept_start = false; // the network loop: no epoch beat the current network
+        if (c.net) {
+            const LoopNet trained = train_step(c, n, {current.net, current.path}, say);
+            tuned = {c.engine.weights, trained.path, trained.net};
+            kept_start = train_summary(dir).value("best_epoch", -1) == 0;
+        } else {
+            tuned = tune_step(c, n, current, say);
+        }
+        const char* unchanged = !c.net
+                                    ? "the tuner changed no weight"
+                                    : "no training epoch beat the current network (best epoch 0)";
 
         // Step 3. Verify: the tuned weights against the current ones (unless the tuner kept every
-        // weight: the same engine twice proves nothing).
+        // weight, or the training the current network: the same engine twice proves nothing).
         std::optional<TournamentResult> m;
-        if (tuned.values == current.values) {
-            say(it + "the tuner changed no weight, no match");
+        if (kept_start || tuned.same_as(current)) {
+            say(it + unchanged + ", no match");
         } else {
             say(it + "verification match");
             m = match(c, dir + "/match", engine_with(c, tuned, "new"),
@@ -379,14 +456,15 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
                          {"draws", played.draws},
                          {"white_wins", played.white_wins},
                          {"black_wins", played.black_wins}}},
-                       {"tune", tune_summary(dir)},
-                       {"match", m ? stats::to_json(e)
-                                   : Json{{"games", 0}, {"note", "the tuner changed no weight"}}}};
+                       {c.net ? "train" : "tune", c.net ? train_summary(dir) : tune_summary(dir)},
+                       {"match", m ? stats::to_json(e) : Json{{"games", 0}, {"note", unchanged}}}};
         if (m && m->sprt) record["match"]["sprt"] = stats::verdict_name(m->sprt->verdict);
         // Step 4. Keep the winner.
         if (accepted) current = tuned;
         record["current_after"] = current.path;
         iterations.push_back(record);
+        // The network the next iteration plays, for whoever wants the latest kept one.
+        if (c.net) write_file_atomically(c.out_dir + "/current.net", read_text_file(current.path));
         say(it + (accepted ? "accepted" : "rejected"));
         const Json partial_history = {{"settings", settings}, {"iterations", iterations}};
         write_file_atomically(c.out_dir + "/history.json", partial_history.dump(2) + "\n");
@@ -410,20 +488,22 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
 
     // Finally: the last weights against the start weights, then with the SPSA values too.
     Json final_json;
-    const bool changed = current.values != start.values;
+    const bool changed = !current.same_as(start);
+    const char* what = c.net ? "network" : "weights";
     if (changed) {
-        say("final match: last accepted weights against the start weights");
+        say(std::string("final match: last accepted ") + what + " against the start " + what);
         const TournamentResult f =
             match(c, c.out_dir + "/final", final_engine(c, engine_with(c, current, "new")),
                   start_engine, c.final_games, false, match_openings, true);
         final_json = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
     } else {
-        final_json = {{"games", 0},
-                      {"elo", 0.0},
-                      {"elo_error95", 0.0},
-                      {"note", "no iteration was accepted: the weights did not change"}};
+        final_json = {
+            {"games", 0},
+            {"elo", 0.0},
+            {"elo_error95", 0.0},
+            {"note", std::string("no iteration was accepted: the ") + what + " did not change"}};
     }
-    final_json["weights"] = current.path;
+    final_json[c.net ? "net" : "weights"] = current.path;
     Json history = {{"settings", settings}, {"iterations", iterations}, {"final", final_json}};
     if (spsa_tuned) {
         say("final match: last accepted weights and the SPSA values against the start");
@@ -446,8 +526,11 @@ Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>
     history["report"] = report_path;
     write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
     write_file_atomically(c.out_dir + "/history.txt", loop_history_table(history));
-    save_weights_file(c.out_dir + "/final_weights.txt", current.values,
-                      {"final weights of the loop in " + c.out_dir, "from " + current.path});
+    if (c.net)
+        write_file_atomically(c.out_dir + "/final.net", read_text_file(current.path));
+    else
+        save_weights_file(c.out_dir + "/final_weights.txt", current.values,
+                          {"final weights of the loop in " + c.out_dir, "from " + current.path});
     return history;
 }
 
@@ -455,14 +538,15 @@ std::string loop_history_table(const Json& h) {
     std::string out =
         "iter  selfplay games  positions  val.loss start -> tuned   match Elo      LOS    kept\n";
     for (const auto& it : h.value("iterations", Json::array())) {
+        const Json& fit = it.contains("train") ? it["train"] : it["tune"]; // loop --net: training
         char line[200];
         std::snprintf(
             line, sizeof line, "%4d  %14llu  %9llu  %10s -> %-8s %6s +- %-5s %5s  %s\n",
             it.value("iteration", 0),
             static_cast<unsigned long long>(it["selfplay"].value("games", std::uint64_t(0))),
             static_cast<unsigned long long>(it["selfplay"].value("positions", std::uint64_t(0))),
-            fmt(report::number_at(it["tune"], "start_validation_loss"), "%.5f").c_str(),
-            fmt(report::number_at(it["tune"], "final_validation_loss"), "%.5f").c_str(),
+            fmt(report::number_at(fit, "start_validation_loss"), "%.5f").c_str(),
+            fmt(report::number_at(fit, "final_validation_loss"), "%.5f").c_str(),
             fmt(report::number_at(it["match"], "elo"), "%+.1f").c_str(),
             fmt(report::number_at(it["match"], "elo_error95"), "%.1f").c_str(),
             fmt(report::number_at(it["match"], "los"), "%.3f").c_str(),

@@ -1,8 +1,11 @@
 #pragma once
 // The closed loop: self-play with the current weights, tune on the recent data, verify the new
 // weights against the current ones in a match, keep them if they win; repeat; finally measure
-// the last weights against the start weights. Weights and tuning results pass between the steps
-// in memory; every step also leaves its files, so the loop resumes at the step it stopped.
+// the last weights against the start weights. With `net` (loop --net) the same loop improves a
+// network: the games play with the current network and each iteration trains a new one
+// (`fanorona train`'s code, from the current network's parameters). Weights and tuning results pass
+// between the steps in memory; every step also leaves its files, so the loop resumes at the step it
+// stopped.
 
 #include <functional>
 #include <optional>
@@ -13,12 +16,14 @@
 
 #include "engine/engine_spec.h"
 #include "stats/sprt.h"
+#include "tuner/net_train.h"
 #include "tuner/tune.h"
 
 namespace fanorona {
 
 // Every setting of a loop. `engine` plays every game (limits, hash, search parameters); its
-// weights are the start weights.
+// weights are the start weights, and with `net` its network (none: a random one) the start
+// network.
 struct LoopConfig {
     Rules rules;
     int iterations = 3;
@@ -52,6 +57,15 @@ struct LoopConfig {
     // The final matches at this many ms a move for both sides (0: the engine's own limits, as
     // every other game of the loop). Equal time is what strength means to a user.
     int final_movetime_ms = 0;
+    // The network loop (loop --net): each iteration trains a network on the window's data instead
+    // of tuning weights. The start network is engine.net or, when the engine has none, a random
+    // network of the board's default architecture (as `fanorona net random --seed SEED`). The
+    // games' evaluation is the current network on its board (the weights stay the start's).
+    bool net = false;
+    // The network loop's training settings (train's options: epochs, batch, lr, lr_decay, lambda,
+    // k, valid_fraction, patience, max_positions, filter); the data, file, seed, start network
+    // and architecture are the loop's.
+    NetTrainConfig train;
     std::uint64_t seed = 1;
     int threads = 0; // the limit of every step, tuning included (0: all cores)
     bool resume = false;

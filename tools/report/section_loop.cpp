@@ -23,6 +23,11 @@ std::string iter_dir(const std::string& loop, int n) {
     return loop + "/iter-" + std::to_string(n);
 }
 
+// The fitting step's summary of an iteration: "tune", or "train" in the network loop.
+const Json& fit_of(const Json& it) {
+    return it.contains("train") ? object_at(it, "train") : object_at(it, "tune");
+}
+
 // "+12.3 &plusmn; 4.5" of an Elo record, or a dash.
 std::string elo_text(const Json& m) {
     const double e = number_at(m, "elo");
@@ -45,27 +50,31 @@ std::string rule_text(const Json& s) {
            num(number_at(s, "accept_los"), 2);
 }
 
-std::string links(const std::string& loop, int n) {
+std::string links(const std::string& loop, int n, bool net) {
     const std::string p = "iter-" + std::to_string(n) + "-";
     std::string out = "<a href=\"#" + p + "selfplay\">self-play</a> &middot; <a href=\"#" + p +
-                      "tune\">tuning</a>";
+                      (net ? "train\">training</a>" : "tune\">tuning</a>");
     if (file_exists(iter_dir(loop, n) + "/match/results.json"))
         out += " &middot; <a href=\"#" + p + "match\">match</a>";
     return out;
 }
 
-std::string iterations_table(const std::string& loop, const Json& iterations) {
+std::string iterations_table(const std::string& loop, const Json& iterations, bool net) {
     std::string out =
-        "<table class=\"data\" id=\"loop-iterations\"><thead><tr><th></th><th "
-        "colspan=\"3\">self-play</th><th>tuning</th><th colspan=\"4\">verification "
+        std::string("<table class=\"data\" id=\"loop-iterations\"><thead><tr><th></th><th "
+                    "colspan=\"3\">self-play</th><th>") +
+        (net ? "training" : "tuning") +
+        "</th><th colspan=\"4\">verification "
         "match</th><th></th></tr><tr><th>iteration</th><th>games</th><th>positions</th>"
-        "<th>results</th><th>validation loss: start &rarr; tuned</th><th>games</th>"
+        "<th>results</th><th>validation loss: start &rarr; " +
+        (net ? "trained" : "tuned") +
+        "</th><th>games</th>"
         "<th>Elo &plusmn; 95% [interval]</th><th>LOS</th><th>kept</th><th>sections</th></tr>"
         "</thead><tbody>";
     for (const Json& it : iterations) {
         const int n = int_at(it, "iteration");
         const auto& sp = object_at(it, "selfplay");
-        const auto& t = object_at(it, "tune");
+        const auto& t = fit_of(it);
         const auto& m = object_at(it, "match");
         const bool kept = true_at(it, "accepted");
         std::string verdict = kept ? "<b class=\"kept\">yes</b>" : "no";
@@ -81,7 +90,8 @@ std::string iterations_table(const std::string& loop, const Json& iterations) {
                "</td><td class=\"num\">" + num(number_at(m, "games"), 0) +
                "</td><td class=\"num\">" + elo_text(m) + " <span class=\"interval\">" +
                interval_text(m) + "</span></td><td class=\"num\">" + num(number_at(m, "los"), 3) +
-               "</td><td>" + verdict + "</td><td class=\"links\">" + links(loop, n) + "</td></tr>";
+               "</td><td>" + verdict + "</td><td class=\"links\">" + links(loop, n, net) +
+               "</td></tr>";
     }
     return out + "</tbody></table>\n";
 }
@@ -110,11 +120,11 @@ std::string elo_chart(const Json& iterations, const Json& history) {
                               "Elo", points);
 }
 
-std::string loss_chart(const Json& iterations) {
-    Series start{"start weights", "#b8452f", {}, {}, {}, {}, true};
-    Series tuned{"tuned weights", "#2f6db8", {}, {}, {}, {}, true};
+std::string loss_chart(const Json& iterations, bool net) {
+    Series start{net ? "current network" : "start weights", "#b8452f", {}, {}, {}, {}, true};
+    Series tuned{net ? "trained network" : "tuned weights", "#2f6db8", {}, {}, {}, {}, true};
     for (const Json& it : iterations) {
-        const auto& t = object_at(it, "tune");
+        const auto& t = fit_of(it);
         const double n = number_at(it, "iteration");
         start.x.push_back(n);
         start.y.push_back(number_at(t, "start_validation_loss"));
@@ -123,7 +133,8 @@ std::string loss_chart(const Json& iterations) {
     }
     Chart c;
     c.id = "loop-loss-chart";
-    c.title = "Validation loss of each tuning step, before and after";
+    c.title = net ? "Validation loss of each training step, before and after"
+                  : "Validation loss of each tuning step, before and after";
     c.x_label = "iteration";
     c.y_label = "validation loss";
     c.integer_x = true;
@@ -288,6 +299,38 @@ std::string loop_openings_line(const ReportInputs& in) {
     return out;
 }
 
+// Iteration n's training step of the network loop (ITER/train: train.json, iter-N.net.csv).
+std::string training_section(const std::string& dir, int n, Notes& notes) {
+    const std::string net = "iter-" + std::to_string(n) + ".net";
+    std::string out = "<section id=\"train\">\n<h2>Training</h2>\n<p class=\"source\">From <code>" +
+                      esc(dir) + "</code> (train.json, the network " + esc(net) +
+                      " and its loss curve " + esc(net) + ".csv).</p>\n";
+    const auto j = read_json(dir + "/train.json", notes, out);
+    if (!j) {
+        if (!file_exists(dir + "/train.json")) out += missing_note("train.json: not found.");
+        return out + "</section>\n";
+    }
+    out += "<table class=\"summary\" id=\"train-summary\">";
+    out += "<tr><th>positions</th><td>" + num(number_at(*j, "train_positions"), 0) + " training, " +
+           num(number_at(*j, "validation_positions"), 0) + " validation, of " +
+           num(number_at(*j, "games"), 0) + " games</td></tr>";
+    out += "<tr><th>training loss</th><td>" + num(number_at(*j, "start_train_loss"), 6) +
+           " &rarr; " + num(number_at(*j, "final_train_loss"), 6) + "</td></tr>";
+    out += "<tr><th>validation loss</th><td>" + num(number_at(*j, "start_validation_loss"), 6) +
+           " &rarr; " + num(number_at(*j, "final_validation_loss"), 6) + "</td></tr>";
+    out += "<tr><th>epochs</th><td>" + num(number_at(*j, "epochs"), 0) + " (best " +
+           num(number_at(*j, "best_epoch"), 0) + ")" +
+           (true_at(*j, "stopped_early") ? ", stopped early" : "") + ", " +
+           num(number_at(*j, "seconds"), 2) + " s; K " + num(number_at(*j, "k"), 5) +
+           "</td></tr></table>\n";
+    const std::string csv = dir + "/" + net + ".csv";
+    if (const auto loss = read_text(csv))
+        out += "<h3>Loss curves</h3>\n" + epoch_loss_chart(*loss, csv, notes);
+    else
+        out += missing_note(net + ".csv: not found.");
+    return out + "</section>\n";
+}
+
 std::string loop_section(const ReportInputs& in, Notes& notes) {
     std::string out = "<section id=\"loop\">\n<h2>Loop</h2>\n";
     out += "<p class=\"source\">From <code>" + esc(in.loop) + "</code> (history.json).</p>\n";
@@ -300,13 +343,19 @@ std::string loop_section(const ReportInputs& in, Notes& notes) {
     const auto& s = object_at(*h, "settings");
     const auto& iterations = array_at(*h, "iterations");
     const auto& final = object_at(*h, "final");
+    const bool net = s.contains("net"); // loop --net: networks, not weights
+    const char* what = net ? "network" : "weights";
     out += "<table class=\"summary\" id=\"loop-summary\">";
     out += "<tr><th>engine</th><td><code>" + esc(string_at(s, "engine")) + "</code></td></tr>";
     out += "<tr><th>iterations</th><td>" + std::to_string(iterations.size()) + " of " +
            num(number_at(s, "iterations"), 0) + ", each " + num(number_at(s, "games"), 0) +
-           " self-play games, tuning on the data of the last " + num(number_at(s, "window"), 0) +
-           " (" + esc(string_at(s, "optimizer")) + "), a verification match of " + rule_text(s) +
-           "</td></tr>";
+           " self-play games, " +
+           (net ? "training a network on the data of the last " + num(number_at(s, "window"), 0) +
+                      " (from the current network; start: " +
+                      esc(string_at(object_at(s, "net"), "start")) + ")"
+                : "tuning on the data of the last " + num(number_at(s, "window"), 0) + " (" +
+                      esc(string_at(s, "optimizer")) + ")") +
+           ", a verification match of " + rule_text(s) + "</td></tr>";
     out += "<tr><th>openings</th><td>" + loop_openings_line(in) + "</td></tr>";
     const auto final_row = [&](const char* key, const char* label) {
         if (!h->contains(key)) return;
@@ -319,25 +368,29 @@ std::string loop_section(const ReportInputs& in, Notes& notes) {
             out += esc(string_at(f, "note"));
         out += "</td></tr>";
     };
-    final_row("final", "final weights against the start");
+    final_row("final", net ? "final network against the start" : "final weights against the start");
     final_row("final_spsa", "with the SPSA values");
     if (h->contains("final"))
-        out += "<tr><th>final weights</th><td><code>" + esc(string_at(final, "weights")) +
-               "</code></td></tr>";
+        out += std::string("<tr><th>final ") + what + "</th><td><code>" +
+               esc(string_at(final, net ? "net" : "weights")) + "</code></td></tr>";
     else
         out += "<tr><th>state</th><td>not finished: no final match yet</td></tr>";
     out += "<tr><th>settings</th><td><details><summary>" + std::to_string(s.size()) +
            " settings</summary>" + fields_table(s) + "</details></td></tr></table>\n";
 
-    out += "<h3>Iterations</h3>\n<p class=\"note\">Each iteration plays self-play games with the "
-           "current weights, tunes on them, and plays the tuned weights against the current ones; "
-           "kept tuned sets become the current weights.</p>\n";
+    out += net ? "<h3>Iterations</h3>\n<p class=\"note\">Each iteration plays self-play games with "
+                 "the current network, trains a network on them from the current one, and plays "
+                 "it against the current one; kept networks become the current network.</p>\n"
+               : "<h3>Iterations</h3>\n<p class=\"note\">Each iteration plays self-play games with "
+                 "the current weights, tunes on them, and plays the tuned weights against the "
+                 "current ones; kept tuned sets become the current weights.</p>\n";
     if (iterations.empty())
         return out + missing_note("No iteration finished yet.") + "</section>\n";
-    out += iterations_table(in.loop, iterations);
+    out += iterations_table(in.loop, iterations, net);
     out += elo_chart(iterations, *h);
-    out += loss_chart(iterations);
-    out += "<h3>Weights that moved most</h3>\n" + weights_table(in.loop, iterations, notes);
+    out += loss_chart(iterations, net);
+    if (!net)
+        out += "<h3>Weights that moved most</h3>\n" + weights_table(in.loop, iterations, notes);
     return out + "</section>\n";
 }
 
@@ -355,12 +408,19 @@ std::string loop_iteration_sections(const ReportInputs& in, Notes& notes) {
         ReportInputs part = in;
         part.selfplay = dir + "/selfplay";
         out += iteration_part(selfplay_section(part, notes), n, "selfplay", "self-play");
-        part.tune = dir + "/tune";
-        out += iteration_part(tune_section(part, notes), n, "tune", "tuning");
+        if (it.contains("train")) {
+            out +=
+                iteration_part(training_section(dir + "/train", n, notes), n, "train", "training");
+        } else {
+            part.tune = dir + "/tune";
+            out += iteration_part(tune_section(part, notes), n, "tune", "tuning");
+        }
         if (file_exists(dir + "/match/results.json")) {
             part.tournament = dir + "/match";
-            out += iteration_part(tournament_section(part, notes), n, "match",
-                                  "verification match (tuned against current)");
+            out +=
+                iteration_part(tournament_section(part, notes), n, "match",
+                               it.contains("train") ? "verification match (trained against current)"
+                                                    : "verification match (tuned against current)");
         } else {
             out += "<section id=\"iter-" + std::to_string(n) + "-match\">\n<h2>Iteration " +
                    std::to_string(n) + ": no verification match</h2>\n<p class=\"note\">" +

@@ -27,7 +27,37 @@ struct Change {
     double final;
 };
 
-std::string loss_chart(const std::string& text, const std::string& path, Notes& notes) {
+// A weights file named in tune.json: as written, or by its file name in the tune folder.
+std::optional<std::string> find_weights(const std::string& name, const std::string& dir) {
+    if (name.empty() || name == "default") return std::nullopt;
+    if (auto t = read_text(name)) return t;
+    return read_text(dir + "/" + std::filesystem::path(name).filename().string());
+}
+
+std::string changes_table(std::vector<Change> changes) {
+    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+        return std::abs(a.final - a.start) > std::abs(b.final - b.start);
+    });
+    double biggest = 0;
+    for (const auto& c : changes) biggest = std::max(biggest, std::abs(c.final - c.start));
+    std::string out = "<table class=\"data\" id=\"weights-changed\"><thead><tr><th>weight</th>"
+                      "<th>start</th><th>final</th><th>change</th><th></th></tr></thead><tbody>";
+    for (const auto& c : changes) {
+        const double delta = c.final - c.start;
+        const double w = biggest > 0 ? 50.0 * std::abs(delta) / biggest : 0;
+        out += "<tr><td><code>" + esc(c.name) + "</code></td><td class=\"num\">" + num(c.start, 0) +
+               "</td><td class=\"num\">" + num(c.final, 0) + "</td><td class=\"num\">" +
+               signed_num(delta, 0) + "</td><td class=\"delta\"><span class=\"" +
+               (delta < 0 ? "neg" : "pos") +
+               fmt("\" style=\"width:%.1f%%;margin-left:%.1f%%\"></span></td></tr>", w,
+                   delta < 0 ? 50.0 - w : 50.0);
+    }
+    return out + "</tbody></table>\n";
+}
+
+} // namespace
+
+std::string epoch_loss_chart(const std::string& text, const std::string& path, Notes& notes) {
     std::istringstream in(text);
     std::string line;
     if (!std::getline(in, line)) return notes.problem(path + ": empty");
@@ -75,36 +105,6 @@ std::string loss_chart(const std::string& text, const std::string& path, Notes& 
     return problems + chart_svg(c);
 }
 
-// A weights file named in tune.json: as written, or by its file name in the tune folder.
-std::optional<std::string> find_weights(const std::string& name, const std::string& dir) {
-    if (name.empty() || name == "default") return std::nullopt;
-    if (auto t = read_text(name)) return t;
-    return read_text(dir + "/" + std::filesystem::path(name).filename().string());
-}
-
-std::string changes_table(std::vector<Change> changes) {
-    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
-        return std::abs(a.final - a.start) > std::abs(b.final - b.start);
-    });
-    double biggest = 0;
-    for (const auto& c : changes) biggest = std::max(biggest, std::abs(c.final - c.start));
-    std::string out = "<table class=\"data\" id=\"weights-changed\"><thead><tr><th>weight</th>"
-                      "<th>start</th><th>final</th><th>change</th><th></th></tr></thead><tbody>";
-    for (const auto& c : changes) {
-        const double delta = c.final - c.start;
-        const double w = biggest > 0 ? 50.0 * std::abs(delta) / biggest : 0;
-        out += "<tr><td><code>" + esc(c.name) + "</code></td><td class=\"num\">" + num(c.start, 0) +
-               "</td><td class=\"num\">" + num(c.final, 0) + "</td><td class=\"num\">" +
-               signed_num(delta, 0) + "</td><td class=\"delta\"><span class=\"" +
-               (delta < 0 ? "neg" : "pos") +
-               fmt("\" style=\"width:%.1f%%;margin-left:%.1f%%\"></span></td></tr>", w,
-                   delta < 0 ? 50.0 - w : 50.0);
-    }
-    return out + "</tbody></table>\n";
-}
-
-} // namespace
-
 std::string tune_section(const ReportInputs& in, Notes& notes) {
     std::string out = "<section id=\"tune\">\n<h2>Tuning</h2>\n";
     if (in.tune.empty())
@@ -150,7 +150,7 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
         out += missing_note("tune.json: not provided.");
     }
     if (const auto loss = read_text(loss_path))
-        out += "<h3>Loss curves</h3>\n" + loss_chart(*loss, loss_path, notes);
+        out += "<h3>Loss curves</h3>\n" + epoch_loss_chart(*loss, loss_path, notes);
     else
         out += missing_note("loss.csv: not provided.");
 

@@ -57,6 +57,10 @@ std::map<std::string, double> weights_by_name(const std::string& text);
 // A two-column table of a JSON object's scalar fields; nested objects become "a.b" rows.
 std::string fields_table(const nlohmann::json& j, const std::vector<std::string>& skip = {});
 
+// The loss by epoch of a CSV with columns epoch, train_loss, validation_loss (tune's loss.csv,
+// train's NET.csv) as a chart; `path` names the file in notes.
+std::string epoch_loss_chart(const std::string& text, const std::string& path, Notes& notes);
+
 // A horizontal bar of White wins / draws / Black wins.
 std::string wdl_bar(double white, double draws, double black);
 
