@@ -49,7 +49,10 @@ struct NamedWeights {
 // The settings of the network loop's training (absent in the weights loop).
 Json net_settings(const LoopConfig& c) {
     const NetTrainConfig& t = c.train;
-    Json s = {{"start", c.engine.net ? c.engine.net_path : std::string("random")},
+    // The start network by its file name (as engine descriptions name it: a resume from another
+    // folder still matches) and its fingerprint (the check that it is the same network).
+    Json s = {{"start", c.engine.net ? fs::path(c.engine.net_path).filename().string()
+                                     : std::string("random")},
               {"start_fingerprint", net_fingerprint(loop_start_network(c))},
               {"epochs", t.epochs},
               {"batch", t.batch},
@@ -106,8 +109,9 @@ const SettingOptions& loop_setting_options() {
         {"rules", "--rules"},
         {"iterations", "--iterations"},
         {"games", "--games"},
-        {"engine", "the engine options (--weights, --depth, --nodes, --movetime, --hash, --tables, "
-                   "--params, --param)"},
+        {"engine",
+         "the engine options (--weights, --net, --depth, --nodes, --movetime, --hash, --tables, "
+         "--params, --param)"},
         {"start_weights_fingerprint", "the start weights (--weights, or its file changed since)"},
         {"verify_games", "--verify-games"},
         {"final_games", "--final-games"},
