@@ -136,6 +136,8 @@ void run_pns(const SolveOptions& o, const Position& root,
     cfg.max_nodes = o.max_nodes;
     cfg.max_seconds = o.max_seconds;
     cfg.tables = tables;
+    cfg.tables_dir = tables ? tables->dir() : "";
+    cfg.remote_threads = o.threads;
     cfg.proof = o.proof;
     cfg.proof_interval = o.proof_interval;
     cfg.all_moves = o.all_moves;
