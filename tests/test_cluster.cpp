@@ -377,19 +377,26 @@ TEST_CASE("solve --method pns under mpirun gives each first move the value and n
     const std::vector<std::string> boards = {"--variant 3x3 --table-pieces 0",
                                              "--variant 3x5 --table-pieces 0",
                                              "--variant 3x5 --tables " + dir + "/tables"};
-    for (const std::string& board : boards) {
-        INFO(board);
-        const std::string base = "solve " + board + " --method pns --hash 4 --threads 1 ";
-        const Run one =
-            run_cli(base + "--quiet --proof " + dir + "/one.bin --json-out " + dir + "/one.json");
-        INFO(one.output);
-        REQUIRE(one.status == 0);
-        const auto j1 = nlohmann::json::parse(slurp(dir + "/one.json"));
-        CHECK(j1["complete"] == true);
-        for (int ranks : {2, 3}) {
-            INFO(ranks << " ranks");
+    // Every first move proven (--all-moves): the same on any number of ranks. By default a win
+    // stops the others and a draw leaves the later moves a test for a win, which depends on
+    // which moves finished first: the same as one process with one searcher at a time (2 ranks,
+    // --threads 1).
+    const std::vector<std::pair<int, std::string>> runs = {
+        {2, ""}, {2, "--all-moves "}, {3, "--all-moves "}};
+    for (const std::string& board : boards)
+        for (const auto& [ranks, mode] : runs) {
+            INFO(board << " " << mode << ranks << " ranks");
+            const std::string base =
+                "solve " + board + " --method pns --hash 4 --threads 1 " + mode;
             const std::string name = dir + "/r" + std::to_string(ranks);
+            fs::remove(dir + "/one.bin");
             fs::remove(name + ".bin");
+            const Run one = run_cli(base + "--quiet --proof " + dir + "/one.bin --json-out " + dir +
+                                    "/one.json");
+            INFO(one.output);
+            REQUIRE(one.status == 0);
+            const auto j1 = nlohmann::json::parse(slurp(dir + "/one.json"));
+            CHECK(j1["complete"] == true);
             const Run r =
                 run_mpi(ranks, base + "--proof " + name + ".bin --json-out " + name + ".json");
             INFO(r.output);
@@ -411,12 +418,11 @@ TEST_CASE("solve --method pns under mpirun gives each first move the value and n
             // The proof file holds the same bounds (each unit's travelled back to rank 0).
             CHECK(slurp(name + ".bin") == slurp(dir + "/one.bin"));
         }
-        fs::remove(dir + "/one.bin");
-    }
     // From a partial proof file (a run stopped by its budget): the bounds every unit starts from
     // travel too, and change the work (3x5's c1c2A: 99,014 nodes instead of 140,135).
     const std::string base =
-        "solve --variant 3x5 --table-pieces 0 --method pns --hash 4 --threads 1 --quiet ";
+        "solve --variant 3x5 --table-pieces 0 --method pns --all-moves --hash 4 --threads 1 "
+        "--quiet ";
     REQUIRE(run_cli(base + "--max-nodes 100000 --proof " + dir + "/part.bin").status == 0);
     fs::copy_file(dir + "/part.bin", dir + "/part2.bin");
     REQUIRE(run_cli(base + "--proof " + dir + "/part.bin --json-out " + dir + "/p1.json").status ==
