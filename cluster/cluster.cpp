@@ -421,6 +421,7 @@ void work_on_pns(const std::string& text) {
             }
         }
     } catch (const std::exception& e) {
+        stop = true;
         running.clear(); // waits for the units in flight
         send_bytes(e.what(), 0, kError);
     }
