@@ -21,11 +21,15 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include <future>
+
 #include "cluster/job.h"
+#include "cluster/pns_job.h"
 #include "common/fork_join.h"
 #include "core/notation.h"
 #include "records/rules_json.h"
 #include "records/weights_json.h"
+#include "tables/tablebase.h"
 #endif
 
 namespace fanorona::cluster {
@@ -84,12 +88,21 @@ std::unique_ptr<RemotePlayers> remote_players(ScheduledGames&) {
 void score_openings_remotely(
     std::vector<ScoredOpening>&, const OpeningScoring&,
     const std::function<std::pair<std::size_t, std::size_t>(std::size_t)>&) {}
+void solve_pns_remotely(const PnsUnitJob&, const PnsUnitSource&) {}
 
 #else
 
 namespace {
 
-enum Tag : int { kJob = 1, kRequest = 2, kBlock = 3, kResults = 4, kError = 5, kEnd = 6 };
+enum Tag : int {
+    kJob = 1,
+    kRequest = 2,
+    kBlock = 3,
+    kResults = 4,
+    kError = 5,
+    kEnd = 6,
+    kStop = 7
+};
 
 void check(int code, const char* what) {
     if (code != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
@@ -144,13 +157,16 @@ std::vector<std::uint64_t> receive_words(const MPI_Status& probed) {
     return words;
 }
 
-// Rank 0's side of one job: sends `text` to every other rank, then answers their requests with
-// blocks of positions from `claim(n)` (as many as the rank has threads; `index_of` gives what
-// travels for a position) and hands each results message, without its job word, to `deliver`.
-// A rank's error goes to `fail`. Returns when every other rank has had its empty block.
 using Claim = std::function<std::pair<std::size_t, std::size_t>(std::size_t)>;
-void serve_job(std::uint64_t job, const std::string& text, const Claim& claim,
-               const std::function<std::uint64_t(std::size_t)>& index_of,
+
+// Rank 0's side of one job: sends `text` to every other rank, then answers their requests
+// ([job, how many positions it wants, how many units it still has in flight]) with blocks:
+// `next_block(n)` gives what follows the job word (empty when none is left), and hands each
+// results message, without its job word, to `deliver`. A rank is done when it gets an empty
+// block with nothing in flight; a rank's error goes to `fail`. Returns when every other rank is
+// done.
+void serve_job(std::uint64_t job, const std::string& text,
+               const std::function<std::vector<std::uint64_t>(std::size_t)>& next_block,
                const std::function<void(const std::string&)>& deliver,
                const std::function<void(std::exception_ptr)>& fail) {
     State& s = state();
@@ -163,15 +179,15 @@ void serve_job(std::uint64_t job, const std::string& text, const Claim& claim,
     while (active > 0) {
         const MPI_Status st = wait_message(MPI_ANY_SOURCE, MPI_ANY_TAG);
         if (st.MPI_TAG == kRequest) {
-            const auto words = receive_words(st); // job, threads
+            const auto words = receive_words(st); // job, threads[, in flight]
             s.received += words.size() * 8;
             const std::size_t want = words.size() > 1 ? std::size_t(words[1]) : 1;
-            const auto [first, last] = claim(want);
-            std::vector<std::uint64_t> block = {job, first};
-            for (std::size_t p = first; p < last; ++p) block.push_back(index_of(p));
+            const bool idle = words.size() < 3 || words[2] == 0;
+            std::vector<std::uint64_t> block = next_block(want);
+            block.insert(block.begin(), job);
             send_words(block, st.MPI_SOURCE, kBlock);
             s.sent += block.size() * 8;
-            if (first == last) --active; // that rank is done with this job
+            if (block.size() == 1 && idle) --active; // that rank is done with this job
         } else if (st.MPI_TAG == kResults) {
             const std::string bytes = receive_bytes(st);
             s.received += bytes.size();
@@ -188,6 +204,19 @@ void serve_job(std::uint64_t job, const std::string& text, const Claim& claim,
     s.serve_cpu_ns += std::uint64_t((thread_cpu_seconds() - cpu_start) * 1e9);
 }
 
+// The blocks of positions [first, last) that `claim(n)` hands out: [first, index_of(p)...].
+std::function<std::vector<std::uint64_t>(std::size_t)>
+position_blocks(const Claim& claim, const std::function<std::uint64_t(std::size_t)>& index_of) {
+    return [claim, index_of](std::size_t want) {
+        const auto [first, last] = claim(want);
+        std::vector<std::uint64_t> block;
+        if (first == last) return block;
+        block.push_back(first);
+        for (std::size_t p = first; p < last; ++p) block.push_back(index_of(p));
+        return block;
+    };
+}
+
 // Rank 0's side of a batch of games: the games of a unit (a Vela series) come back with the
 // same position and are delivered together.
 class MpiPlayers : public RemotePlayers {
@@ -200,8 +229,9 @@ public:
         nlohmann::json j = encode_job(games_.config(), games_.openings(), games_.vela_openings());
         j["job"] = job;
         serve_job(
-            job, j.dump(), [&](std::size_t n) { return queue.claim(n); },
-            [&](std::size_t p) { return queue.indices()[p]; },
+            job, j.dump(),
+            position_blocks([&](std::size_t n) { return queue.claim(n); },
+                            [&](std::size_t p) { return queue.indices()[p]; }),
             [&](const std::string& bytes) {
                 auto games = decode_game_bytes(bytes);
                 for (std::size_t k = 0; k < games.size();) {
@@ -229,7 +259,7 @@ void work_on_blocks(std::uint64_t job, int threads,
             send_words({job, std::uint64_t(threads)}, 0, kRequest);
             const MPI_Status st = wait_message(0, kBlock);
             const auto block = receive_words(st);
-            if (block.size() <= 2) return;
+            if (block.size() <= 1) return;
             std::string bytes(8, '\0');
             std::memcpy(bytes.data(), &job, 8);
             bytes += process(block);
@@ -320,13 +350,93 @@ void work_on_openings(const nlohmann::json& j, std::uint64_t job) {
     });
 }
 
+// Solves the units of a `solve --method pns` job: up to `threads` at once, each on a thread of
+// its own, requested one at a time (so fast ranks take more) and sent back as each finishes.
+// After an empty block it asks again only once nothing is in flight: rank 0 then counts it done.
+void work_on_pns(const std::string& text) {
+    std::uint64_t job = 0;
+    std::vector<ProvenBound> initial;
+    PnsUnitJob pns = decode_pns_job(text, job, initial);
+    try {
+        if (!pns.tables_dir.empty()) pns.settings.tables = tables::open_tables(pns.tables_dir);
+    } catch (const std::exception& e) {
+        send_bytes("--tables: " + std::string(e.what()), 0, kError);
+        return;
+    }
+    const std::size_t threads =
+        std::size_t(pns.threads > 0 ? pns.threads : tbb::info::default_concurrency());
+    std::atomic<bool> stop{false};
+    std::vector<std::future<std::string>> running;
+    try {
+        bool exhausted = false;
+        while (true) {
+            while (running.size() < threads && !(exhausted && !running.empty())) {
+                send_words({job, 1, running.size()}, 0, kRequest);
+                const auto block = receive_words(wait_message(0, kBlock));
+                if (block.size() < 5) {
+                    exhausted = true;
+                    if (running.empty()) return; // counted done
+                    break;
+                }
+                PnsTask task;
+                task.unit = std::size_t(block[1]);
+                if (task.unit >= pns.units.size())
+                    throw std::runtime_error("pns block: no such unit");
+                if (block[2] > std::uint64_t(PnsQuestion::AvoidsLoss))
+                    throw std::runtime_error("pns block: no such question");
+                task.question = PnsQuestion(block[2]);
+                task.limits.max_nodes = block[3];
+                std::memcpy(&task.limits.max_seconds, &block[4], 8);
+                task.limits.poll_seconds = 0.25;
+                running.push_back(std::async(std::launch::async, [&pns, &stop, job, task] {
+                    std::string bytes(8, '\0');
+                    std::memcpy(bytes.data(), &job, 8);
+                    append_pns_result(
+                        bytes, task.unit,
+                        solve_pns_unit(pns.units[task.unit], pns.settings, task.question,
+                                       task.limits,
+                                       [&stop](const PnSearcher&) { return stop.load(); }));
+                    return bytes;
+                }));
+            }
+            // Wait for a unit to finish (units take long: a coarse poll is enough).
+            for (int delay_us = 100;; delay_us = std::min(20000, delay_us * 2)) {
+                const auto done = std::find_if(running.begin(), running.end(), [](auto& f) {
+                    return f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+                });
+                if (done != running.end()) {
+                    send_bytes(done->get(), 0, kResults);
+                    running.erase(done);
+                    break;
+                }
+                // Rank 0 stops the units running (a first move won, a budget ran out).
+                int flag = 0;
+                MPI_Status st;
+                check(MPI_Iprobe(0, kStop, MPI_COMM_WORLD, &flag, &st), "probe");
+                if (flag) {
+                    const auto words = receive_words(st);
+                    if (!words.empty() && words[0] == job) stop = true;
+                }
+                std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+            }
+        }
+    } catch (const std::exception& e) {
+        stop = true;
+        running.clear(); // waits for the units in flight
+        send_bytes(e.what(), 0, kError);
+    }
+}
+
 // Runs one job on this rank until rank 0 answers a request with an empty block.
 // A job this rank cannot even start on is reported as its error (rank 0 stops waiting for it).
 void work_on_job(const std::string& text) {
     try {
-        const nlohmann::json j = nlohmann::json::parse(text);
+        // A pns job's JSON header ends at a zero byte (its bounds follow).
+        const nlohmann::json j = nlohmann::json::parse(text.substr(0, text.find('\0')));
         const std::uint64_t job = j.at("job").get<std::uint64_t>();
-        if (j.value("kind", "games") == "openings")
+        if (j.value("kind", "games") == "pns")
+            work_on_pns(text);
+        else if (j.value("kind", "games") == "openings")
             work_on_openings(j, job);
         else
             work_on_games(j, job);
@@ -393,7 +503,7 @@ void score_openings_remotely(std::vector<ScoredOpening>& openings, const Opening
     j["job"] = job;
     std::exception_ptr failure;
     serve_job(
-        job, j.dump(), claim, [](std::size_t p) { return std::uint64_t(p); },
+        job, j.dump(), position_blocks(claim, [](std::size_t p) { return std::uint64_t(p); }),
         [&](const std::string& bytes) {
             if (bytes.size() % 16) throw std::runtime_error("openings message: truncated");
             for (std::size_t at = 0; at < bytes.size(); at += 16) {
@@ -410,6 +520,46 @@ void score_openings_remotely(std::vector<ScoredOpening>& openings, const Opening
         [&](std::exception_ptr e) {
             if (!failure) failure = e;
             claim(openings.size()); // no new block for anyone
+        });
+    if (failure) std::rethrow_exception(failure);
+}
+
+void solve_pns_remotely(const PnsUnitJob& pns, const PnsUnitSource& source) {
+    if (!has_workers()) return;
+    State& s = state();
+    const std::uint64_t job = s.next_job++;
+    std::exception_ptr failure;
+    bool stop_sent = false;
+    // Once the solve says stop, every rank stops its running units (their bounds still come back).
+    const auto stop_if_stopped = [&] {
+        if (stop_sent || !source.stopped()) return;
+        stop_sent = true;
+        for (int w = 1; w < s.size; ++w) send_words({job}, w, kStop);
+    };
+    serve_job(
+        job, encode_pns_job(pns, job),
+        [&](std::size_t) {
+            PnsTask task;
+            std::vector<std::uint64_t> block;
+            if (!failure && source.claim(task)) {
+                std::uint64_t seconds_bits = 0;
+                std::memcpy(&seconds_bits, &task.limits.max_seconds, 8);
+                block = {task.unit, std::uint64_t(task.question), task.limits.max_nodes,
+                         seconds_bits};
+            }
+            stop_if_stopped();
+            return block;
+        },
+        [&](const std::string& bytes) {
+            for (auto& [unit, result] : decode_pns_results(bytes)) {
+                if (unit >= pns.units.size()) throw std::runtime_error("pns result: no such unit");
+                ++s.remote_games;
+                source.deliver(std::size_t(unit), std::move(result));
+            }
+            stop_if_stopped();
+        },
+        [&](std::exception_ptr e) {
+            if (!failure) failure = e;
         });
     if (failure) std::rethrow_exception(failure);
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/pns_unit.h"
 #include "match/remote_link.h"
 #include "match/scheduled_games.h"
 #include "openings/remote_scoring.h"
@@ -41,6 +42,14 @@ std::unique_ptr<RemotePlayers> remote_players(ScheduledGames& games);
 void score_openings_remotely(
     std::vector<ScoredOpening>& openings, const OpeningScoring& scoring,
     const std::function<std::pair<std::size_t, std::size_t>(std::size_t)>& claim);
+
+// Rank 0 of `solve --method pns`: has the other ranks solve the units `source.claim` hands out
+// (one at a time per searcher; each rank runs `job.threads` searchers, 0: all its cores) with the
+// job's settings and the tables opened from `job.tables_dir` on their machine, hands every result
+// to `source.deliver`, and stops the running units once `source.stopped()`; returns when every
+// rank is done, then throws the first rank's error. Does nothing without other ranks. Installed
+// by the program (tools/solve/remote_pns.h).
+void solve_pns_remotely(const PnsUnitJob& job, const PnsUnitSource& source);
 
 } // namespace fanorona::cluster
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "cluster/bytes.h"
 #include "core/notation.h"
 #include "engine/engine_spec_json.h"
 #include "records/rules_json.h"
@@ -12,24 +13,6 @@ namespace fanorona {
 namespace {
 
 using Json = nlohmann::json;
-
-template <class T> void put(std::string& out, T v) {
-    char b[sizeof(T)];
-    std::memcpy(b, &v, sizeof(T));
-    out.append(b, sizeof(T));
-}
-
-template <class T> T take(const std::string& in, std::size_t& at) {
-    if (at + sizeof(T) > in.size()) throw std::runtime_error("games message: truncated");
-    T v;
-    std::memcpy(&v, in.data() + at, sizeof(T));
-    at += sizeof(T);
-    return v;
-}
-
-} // namespace
-
-namespace {
 
 Json encode_openings(const std::vector<Opening>& openings, const Rules& rules) {
     Json lines = Json::array();
@@ -112,15 +95,15 @@ GamesJob decode_job(const Json& j) {
 
 void append_game_bytes(std::string& out, std::uint64_t position, const PlayedGame& game) {
     const std::string line = format_game_record(game.record, true); // with kind and beneficiary
-    put<std::uint64_t>(out, position);
-    put<std::uint32_t>(out, std::uint32_t(line.size()));
+    put_bytes<std::uint64_t>(out, position);
+    put_bytes<std::uint32_t>(out, std::uint32_t(line.size()));
     out += line;
-    put<std::uint32_t>(out, std::uint32_t(game.positions.size()));
+    put_bytes<std::uint32_t>(out, std::uint32_t(game.positions.size()));
     for (const PositionRecord& r : game.positions) {
         const auto bytes = encode_record(r);
         out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     }
-    put<std::uint32_t>(out, std::uint32_t(game.fault.size()));
+    put_bytes<std::uint32_t>(out, std::uint32_t(game.fault.size()));
     out += game.fault;
 }
 
@@ -128,15 +111,15 @@ std::vector<std::pair<std::uint64_t, PlayedGame>> decode_game_bytes(const std::s
     std::vector<std::pair<std::uint64_t, PlayedGame>> games;
     std::size_t at = 0;
     while (at < in.size()) {
-        const auto position = take<std::uint64_t>(in, at);
-        const auto length = take<std::uint32_t>(in, at);
+        const auto position = take_bytes<std::uint64_t>(in, at, "games message");
+        const auto length = take_bytes<std::uint32_t>(in, at, "games message");
         if (at + length > in.size()) throw std::runtime_error("games message: truncated line");
         std::string line = in.substr(at, length);
         at += length;
         if (!line.empty() && line.back() == '\n') line.pop_back();
         PlayedGame g;
         g.record = parse_game_record(line, "games message");
-        const auto records = take<std::uint32_t>(in, at);
+        const auto records = take_bytes<std::uint32_t>(in, at, "games message");
         if (at + std::size_t(records) * kPositionRecordBytes > in.size())
             throw std::runtime_error("games message: truncated positions");
         for (std::uint32_t k = 0; k < records; ++k) {
@@ -144,7 +127,7 @@ std::vector<std::pair<std::uint64_t, PlayedGame>> decode_game_bytes(const std::s
                 decode_record(reinterpret_cast<const std::uint8_t*>(in.data() + at)));
             at += kPositionRecordBytes;
         }
-        const auto fault_length = take<std::uint32_t>(in, at);
+        const auto fault_length = take_bytes<std::uint32_t>(in, at, "games message");
         if (at + fault_length > in.size())
             throw std::runtime_error("games message: truncated fault");
         g.fault = in.substr(at, fault_length);

@@ -41,6 +41,15 @@ struct PnsEntry {
     bool proven() const { return lo > -1 || hi < 1; }
 };
 
+// One proven bound: lo <= value <= hi for the side to move of the position whose hash is key.
+// Invariant: -1 <= lo <= hi <= 1, not both -1 and 1 (a bound that says nothing is not kept).
+struct ProvenBound {
+    Key key = 0;
+    int lo = -1;
+    int hi = 1;
+    friend bool operator==(const ProvenBound&, const ProvenBound&) = default;
+};
+
 // Budgets and the caller's hook. `poll` is called about every `poll_seconds` (checked every 1024
 // nodes) and stops the search when it returns true (a shared budget, a proof file snapshot).
 struct PnsLimits {

@@ -7,18 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/types.h"
+#include "core/pns.h" // ProvenBound
 
 namespace fanorona {
-
-// One proven bound: lo <= value <= hi for the side to move of the position whose hash is key.
-// Invariant: -1 <= lo <= hi <= 1, not both -1 and 1 (a bound that says nothing is not kept).
-struct ProvenBound {
-    Key key = 0;
-    int lo = -1;
-    int hi = 1;
-    friend bool operator==(const ProvenBound&, const ProvenBound&) = default;
-};
 
 // A proof file's content: the board its positions are on, and its bounds (sorted by key, each
 // key once).

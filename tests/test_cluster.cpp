@@ -12,10 +12,13 @@
 #include <thread>
 
 #include "cluster/job.h"
+#include "cluster/pns_job.h"
 #include "core/weights.h"
 #include "match/scheduled_games.h"
 #include "records/weights_file.h"
 #include "tests/cli_helpers.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace test_cli;
 namespace fs = std::filesystem;
@@ -301,4 +304,140 @@ TEST_CASE("a tournament with pattern weights under mpirun writes the files of on
     INFO(ro.output);
     REQUIRE(ro.status == 0);
     same_files(o1, o2, {"book.txt", "search_scores.csv"});
+}
+
+TEST_CASE("a pns job and its units' results travel between ranks and come back the same",
+          "[cluster][pns]") {
+    using namespace fanorona;
+    const Variant v = *parse_variant("3x5");
+    const Position root = Position::start(v);
+    PnsUnitJob job;
+    MoveList moves;
+    generate_moves(root, Rules{root.variant()}, moves);
+    for (const Move& m : moves) {
+        job.units.push_back(root);
+        job.units.back().make_move(m);
+    }
+    const std::vector<ProvenBound> initial = {{5, 0, 1}, {9, -1, 0}, {0xFFFFFFFFFFFFFFFFULL, 1, 1}};
+    job.settings.hash_mb = 3;
+    job.settings.initial = &initial;
+    job.tables_dir = "/shared/tables";
+    job.threads = 2;
+    std::uint64_t number = 0;
+    std::vector<ProvenBound> back_initial;
+    const std::string bytes = encode_pns_job(job, 17);
+    const PnsUnitJob back = decode_pns_job(bytes, number, back_initial);
+    CHECK(number == 17);
+    REQUIRE(back.units.size() == job.units.size());
+    for (std::size_t k = 0; k < job.units.size(); ++k) {
+        CHECK(back.units[k].to_string() == job.units[k].to_string());
+        CHECK(back.units[k].variant() == v);
+    }
+    CHECK(back.settings.hash_mb == 3);
+    CHECK(back.settings.initial == &back_initial);
+    CHECK(back_initial == initial);
+    CHECK(back.tables_dir == "/shared/tables");
+    CHECK(back.threads == 2);
+    CHECK_THROWS(decode_pns_job(bytes.substr(0, bytes.size() - 3), number, back_initial));
+
+    // Results: value, nodes, table hits, seconds and every bound, unit by unit.
+    PnsUnitResult a{{0, 1}, 123456789, 42, 1.5, {{7, 1, 1}, {8, -1, 0}}}, b{{-1, -1}, 5, 0, 0, {}};
+    std::string results;
+    append_pns_result(results, 2, a);
+    append_pns_result(results, 0, b);
+    const auto decoded = decode_pns_results(results);
+    REQUIRE(decoded.size() == 2);
+    CHECK(decoded[0].first == 2);
+    CHECK(decoded[0].second.value == a.value);
+    CHECK(decoded[0].second.nodes == a.nodes);
+    CHECK(decoded[0].second.table_hits == 42);
+    CHECK(decoded[0].second.seconds == 1.5);
+    CHECK(decoded[0].second.proven == a.proven);
+    CHECK(decoded[1].first == 0);
+    CHECK(decoded[1].second.value == b.value);
+    CHECK(decoded[1].second.proven.empty());
+    CHECK_THROWS(decode_pns_results(results.substr(0, results.size() - 1)));
+    std::string bad;
+    append_pns_result(bad, 0, {{0, 1}, 1, 0, 0, {{7, 1, -1}}}); // lo > hi
+    CHECK_THROWS(decode_pns_results(bad));
+}
+
+TEST_CASE("solve --method pns under mpirun gives each first move the value and nodes of one "
+          "process, and the same proof file",
+          "[cluster][mpi][pns]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    const std::string dir = fresh_dir("mpi_pns");
+    fs::create_directories(dir);
+    // Small 3x5 tables: the other ranks open them from the folder's path.
+    REQUIRE(run_cli("tables build --variant 3x5 --pieces 4 --threads 1 --out " + dir + "/tables")
+                .status == 0);
+    const std::vector<std::string> boards = {"--variant 3x3 --table-pieces 0",
+                                             "--variant 3x5 --table-pieces 0",
+                                             "--variant 3x5 --tables " + dir + "/tables"};
+    // Every first move proven (--all-moves): the same on any number of ranks. By default a win
+    // stops the others and a draw leaves the later moves a test for a win, which depends on
+    // which moves finished first: the same as one process with one searcher at a time (2 ranks,
+    // --threads 1).
+    const std::vector<std::pair<int, std::string>> runs = {
+        {2, ""}, {2, "--all-moves "}, {3, "--all-moves "}};
+    for (const std::string& board : boards)
+        for (const auto& [ranks, mode] : runs) {
+            INFO(board << " " << mode << ranks << " ranks");
+            const std::string base =
+                "solve " + board + " --method pns --hash 4 --threads 1 " + mode;
+            const std::string name = dir + "/r" + std::to_string(ranks);
+            fs::remove(dir + "/one.bin");
+            fs::remove(name + ".bin");
+            const Run one = run_cli(base + "--quiet --proof " + dir + "/one.bin --json-out " + dir +
+                                    "/one.json");
+            INFO(one.output);
+            REQUIRE(one.status == 0);
+            const auto j1 = nlohmann::json::parse(slurp(dir + "/one.json"));
+            CHECK(j1["complete"] == true);
+            const Run r =
+                run_mpi(ranks, base + "--proof " + name + ".bin --json-out " + name + ".json");
+            INFO(r.output);
+            REQUIRE(r.status == 0);
+            // Every unit was solved by another rank (rank 0 only hands them out).
+            CHECK_THAT(r.output, Catch::Contains("solved by the other ranks"));
+            const auto j = nlohmann::json::parse(slurp(name + ".json"));
+            for (const char* field : {"value", "lower", "upper", "complete", "nodes", "best_moves",
+                                      "table_hits", "proof_loaded", "proof_written"}) {
+                INFO(field);
+                CHECK(j[field] == j1[field]);
+            }
+            REQUIRE(j["moves"].size() == j1["moves"].size());
+            for (std::size_t i = 0; i < j1["moves"].size(); ++i)
+                for (const char* field : {"move", "value", "lower", "upper", "nodes"}) {
+                    INFO(i << " " << field);
+                    CHECK(j["moves"][i][field] == j1["moves"][i][field]);
+                }
+            // The proof file holds the same bounds (each unit's travelled back to rank 0).
+            CHECK(slurp(name + ".bin") == slurp(dir + "/one.bin"));
+        }
+    // From a partial proof file (a run stopped by its budget): the bounds every unit starts from
+    // travel too, and change the work (3x5's c1c2A: 99,014 nodes instead of 140,135).
+    const std::string base =
+        "solve --variant 3x5 --table-pieces 0 --method pns --all-moves --hash 4 --threads 1 "
+        "--quiet ";
+    REQUIRE(run_cli(base + "--max-nodes 100000 --proof " + dir + "/part.bin").status == 0);
+    fs::copy_file(dir + "/part.bin", dir + "/part2.bin");
+    REQUIRE(run_cli(base + "--proof " + dir + "/part.bin --json-out " + dir + "/p1.json").status ==
+            0);
+    const Run r = run_mpi(2, base + "--proof " + dir + "/part2.bin --json-out " + dir + "/p2.json");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto p1 = nlohmann::json::parse(slurp(dir + "/p1.json"));
+    const auto p2 = nlohmann::json::parse(slurp(dir + "/p2.json"));
+    CHECK(p1["proof_loaded"].get<std::size_t>() > 0);
+    CHECK(p2["proof_loaded"] == p1["proof_loaded"]);
+    CHECK(p2["nodes"] == p1["nodes"]);
+    for (std::size_t i = 0; i < p1["moves"].size(); ++i) {
+        CHECK(p2["moves"][i]["value"] == p1["moves"][i]["value"]);
+        CHECK(p2["moves"][i]["nodes"] == p1["moves"][i]["nodes"]);
+    }
+    CHECK(slurp(dir + "/part2.bin") == slurp(dir + "/part.bin"));
 }

@@ -136,6 +136,8 @@ void run_pns(const SolveOptions& o, const Position& root,
     cfg.max_nodes = o.max_nodes;
     cfg.max_seconds = o.max_seconds;
     cfg.tables = tables;
+    cfg.tables_dir = tables ? tables->dir() : "";
+    cfg.remote_threads = o.threads;
     cfg.proof = o.proof;
     cfg.proof_interval = o.proof_interval;
     cfg.all_moves = o.all_moves;
@@ -393,7 +395,12 @@ void add_solve_command(CLI::App& app) {
         "first moves keep their values, the others are 'unknown', and the root's value has "
         "bounds ('at least a draw', 'at most a draw'). The line: the winner's quickest proof, "
         "the loser's longest resistance, a draw until a position repeats. Progress every 5 "
-        "seconds on stderr. Method: docs/solve.md.");
+        "seconds on stderr. Method: docs/solve.md. Under 'mpirun -np R' (no extra flag), --method "
+        "pns solves the first moves on the other ranks, each running --threads searchers of "
+        "--hash MB, rank 0 handing them out and writing the output and --proof file: every "
+        "first move's value and nodes are those of one process. Every machine opens the tables "
+        "from the same path (--tables, or the cache folder): put them on a shared file system "
+        "or copy them to each machine. docs/solve.md, 'Over several machines'.");
     cmd->callback([o] { run_solve(*o); });
 }
 

@@ -7,6 +7,7 @@
 
 #include "cluster/cluster.h"
 #include "tools/commands.h"
+#include "tools/solve/remote_pns.h"
 
 namespace {
 
@@ -84,7 +85,8 @@ int run_command(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
-    // Under mpirun or srun, the ranks other than 0 play the games rank 0 hands out.
+    // Under mpirun or srun, the ranks other than 0 play the games (and solve the units of a
+    // proof-number solve) rank 0 hands out.
     int rank = 0;
     try {
         rank = fanorona::cluster::start(argc, argv);
@@ -94,6 +96,9 @@ int main(int argc, char** argv) {
     }
     if (rank != 0) return fanorona::cluster::serve_as_worker();
     fanorona::cluster::install();
+    fanorona::cli::install_remote_pns_solver(
+        {.available = [] { return fanorona::cluster::has_workers(); },
+         .solve = fanorona::cluster::solve_pns_remotely});
     const int status = run_command(argc, argv);
     fanorona::cluster::finish(status != 0);
     return status;

@@ -10,9 +10,12 @@
 #include <unordered_map>
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "common/files.h"
+#include "common/fork_join.h"
 #include "records/proof_file.h"
+#include "tools/solve/remote_pns.h"
 
 namespace fanorona::cli {
 
@@ -48,6 +51,12 @@ public:
     void merge(const PnSearcher& s) {
         std::lock_guard lock(mutex_);
         s.for_each_proven([this](Key k, int lo, int hi) { add_locked(k, lo, hi); });
+        if (!path_.empty() && seconds_since(last_) >= interval_) write_locked();
+    }
+    // Takes proven bounds (a unit's), and writes the file when the interval has passed.
+    void merge(const std::vector<ProvenBound>& bounds) {
+        std::lock_guard lock(mutex_);
+        for (const ProvenBound& b : bounds) add_locked(b.key, b.lo, b.hi);
         if (!path_.empty() && seconds_since(last_) >= interval_) write_locked();
     }
     std::size_t write() {
@@ -94,90 +103,123 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     rules.no_capture_limit = 0;
     MoveList moves;
     generate_moves(root, rules, moves);
-    for (const Move& m : moves) res.moves.push_back({{m, {}}, 0, 0});
+    PnsUnitJob job;
+    for (const Move& m : moves) {
+        res.moves.push_back({{m, {}}, 0, 0});
+        job.units.push_back(root);
+        job.units.back().make_move(m);
+    }
+    // Only the bounds the run started with: a move's search does not depend on the others'.
+    job.settings = {cfg.hash_mb, cfg.tables, &store.initial()};
+    job.tables_dir = cfg.tables_dir;
+    job.threads = cfg.remote_threads;
     std::atomic<std::uint64_t> total_nodes{0};
     std::atomic<std::uint64_t> hits{0};
     std::atomic<bool> stop{false};
-    std::mutex report_mutex;
+    std::mutex claim_mutex, report_mutex;
+    std::size_t next = 0;
     auto last_report = start;
     // The best value for the mover proven so far (a first move's exact value or lower bound).
     std::atomic<int> best_lo{-1};
     const auto decided = [&] { return !cfg.all_moves && best_lo.load() == 1; };
-    tbb::parallel_for(0, int(res.moves.size()), 1, [&](int i) {
-        if (stop || decided()) return;
-        const auto job_start = std::chrono::steady_clock::now();
-        PnSearcher searcher(cfg.hash_mb);
-        searcher.set_tables(cfg.tables);
-        // Only the bounds the run started with: a move's search does not depend on the others'.
-        for (const ProvenBound& b : store.initial()) searcher.add_proven(b.key, b.lo, b.hi);
-        Position child = root;
-        child.make_move(res.moves[i].move.move);
-        PnsLimits limits;
-        const std::uint64_t used = total_nodes.load();
+    PnsUnitSource source;
+    // Units in order, to this process's workers and to other machines alike, each with what is
+    // left of the solve's budgets. With a draw proven for the mover, a move only matters if it
+    // wins: "can the opponent avoid losing after it?" (yes: at most a draw for the mover).
+    source.claim = [&](PnsTask& task) {
+        std::lock_guard lock(claim_mutex);
+        if (stop || decided() || next == job.units.size()) return false;
+        task.limits = {};
         if (cfg.max_nodes) {
-            if (used >= cfg.max_nodes) return (void)(stop = true);
-            limits.max_nodes = cfg.max_nodes - used;
+            const std::uint64_t used = total_nodes.load();
+            if (used >= cfg.max_nodes) return !(stop = true);
+            task.limits.max_nodes = cfg.max_nodes - used;
         }
         if (cfg.max_seconds > 0) {
-            limits.max_seconds = cfg.max_seconds - seconds_since(start);
-            if (limits.max_seconds <= 0) return (void)(stop = true);
+            task.limits.max_seconds = cfg.max_seconds - seconds_since(start);
+            if (task.limits.max_seconds <= 0) return !(stop = true);
         }
-        limits.poll_seconds = std::min(0.25, cfg.proof_interval);
-        std::uint64_t counted = 0; // this searcher's nodes already in total_nodes
-        auto last_merge = job_start;
-        limits.poll = [&] {
-            total_nodes += searcher.nodes() - counted;
-            counted = searcher.nodes();
-            if (!cfg.proof.empty() && seconds_since(last_merge) >= cfg.proof_interval) {
-                store.merge(searcher);
-                last_merge = std::chrono::steady_clock::now();
-            }
-            if (cfg.progress) {
-                std::lock_guard lock(report_mutex);
-                if (seconds_since(last_report) >= cfg.progress_interval) {
-                    last_report = std::chrono::steady_clock::now();
-                    int proven = 0;
-                    for (const PnsMoveResult& m : res.moves) proven += m.move.value.exact();
-                    char line[160];
-                    std::snprintf(line, sizeof line,
-                                  "solve: %.0f s, %llu nodes, %d of %zu first moves proven",
-                                  seconds_since(start), (unsigned long long)total_nodes.load(),
-                                  proven, res.moves.size());
-                    cfg.progress(line);
-                }
-            }
-            return stop.load() || decided() ||
-                   (cfg.max_nodes && total_nodes.load() >= cfg.max_nodes);
-        };
-        // With a draw proven for the mover, this move only matters if it wins: "can the
-        // opponent avoid losing after it?" (yes: at most a draw for the mover).
-        ValueBounds child_value;
-        if (!cfg.all_moves && best_lo.load() >= 0) {
-            const PnSearcher::Answer a = searcher.test(child, 0, limits);
-            if (a == PnSearcher::Answer::Yes) child_value.lo = 0;
-            if (a == PnSearcher::Answer::No) child_value.hi = -1, child_value.lo = -1;
-        } else {
-            child_value = searcher.value(child, limits);
-        }
-        total_nodes += searcher.nodes() - counted;
-        hits += searcher.table_hits();
-        store.merge(searcher);
-        if (child_value.exact() || child_value.lo > -1 || child_value.hi < 1)
-            store.add(child.hash(), child_value.lo, child_value.hi);
-        const ValueBounds move_value{-child_value.hi, -child_value.lo};
+        task.question =
+            !cfg.all_moves && best_lo.load() >= 0 ? PnsQuestion::AvoidsLoss : PnsQuestion::Value;
+        task.unit = next++;
+        return true;
+    };
+    source.deliver = [&](std::size_t i, PnsUnitResult r) {
+        hits += r.table_hits;
+        store.merge(r.proven);
+        const ValueBounds move_value{-r.value.hi, -r.value.lo};
         // Enough for the root: exact, or a bound that cannot beat the best move proven.
         const bool enough = move_value.exact() || (!cfg.all_moves && move_value.hi <= best_lo);
         {
             std::lock_guard lock(report_mutex);
             res.moves[i].move.value = move_value;
-            res.moves[i].nodes = searcher.nodes();
-            res.moves[i].seconds = seconds_since(job_start);
+            res.moves[i].nodes = r.nodes;
+            res.moves[i].seconds = r.seconds;
         }
         int seen = best_lo.load();
         while (move_value.lo > seen && !best_lo.compare_exchange_weak(seen, move_value.lo)) {
         }
         if (!enough && !decided()) stop = true; // out of budget: the others would be too
-    });
+    };
+    source.stopped = [&] { return stop.load() || decided(); };
+    // A progress line when the interval has passed (`searching`: the caller is a searcher's
+    // poll, not the delivery of a unit).
+    const auto report = [&](bool searching) {
+        if (!cfg.progress) return;
+        std::lock_guard lock(report_mutex);
+        if (seconds_since(last_report) < cfg.progress_interval) return;
+        last_report = std::chrono::steady_clock::now();
+        int proven = 0;
+        for (const PnsMoveResult& m : res.moves) proven += m.move.value.exact();
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "solve: %.0f s, %llu nodes%s, %d of %zu first moves proven",
+                      seconds_since(start), (unsigned long long)total_nodes.load(),
+                      searching ? "" : " (units finished)", proven, res.moves.size());
+        cfg.progress(line);
+    };
+    const auto solve_here = [&](const PnsTask& task) {
+        PnsLimits limits = task.limits;
+        limits.poll_seconds = std::min(0.25, cfg.proof_interval);
+        std::uint64_t counted = 0; // this searcher's nodes already in total_nodes
+        auto last_merge = std::chrono::steady_clock::now();
+        PnsUnitResult r = solve_pns_unit(
+            job.units[task.unit], job.settings, task.question, limits,
+            [&](const PnSearcher& searcher) {
+                total_nodes += searcher.nodes() - counted;
+                counted = searcher.nodes();
+                if (!cfg.proof.empty() && seconds_since(last_merge) >= cfg.proof_interval) {
+                    store.merge(searcher);
+                    last_merge = std::chrono::steady_clock::now();
+                }
+                report(true);
+                return source.stopped() || (cfg.max_nodes && total_nodes.load() >= cfg.max_nodes);
+            });
+        total_nodes += r.nodes - counted;
+        source.deliver(task.unit, std::move(r));
+    };
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    if (const RemotePnsSolver& remote = remote_pns_solver();
+        remote.available && remote.available()) {
+        // The other machines solve every unit; this process hands them out and keeps the proof
+        // file (a remote unit's nodes count towards the budget when it comes back).
+        if (cfg.progress)
+            cfg.progress("solve: the " + std::to_string(job.units.size()) +
+                         " first moves are solved by the other ranks of the MPI job");
+        PnsUnitSource remote_source = source;
+        remote_source.deliver = [&](std::size_t i, PnsUnitResult r) {
+            total_nodes += r.nodes;
+            source.deliver(i, std::move(r));
+            report(false);
+        };
+        remote.solve(job, remote_source);
+    } else {
+        tbb::parallel_for(0, tbb::this_task_arena::max_concurrency(), 1, fork_join.body([&](int) {
+            PnsTask task;
+            while (source.claim(task)) solve_here(task);
+        }));
+        fork_join.joined();
+    }
     ValueBounds v{-1, -1};
     for (const PnsMoveResult& m : res.moves) {
         v.lo = std::max(v.lo, m.move.value.lo);

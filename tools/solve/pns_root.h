@@ -25,6 +25,8 @@ struct PnsRootConfig {
     std::uint64_t max_nodes = 0;
     double max_seconds = 0;
     std::shared_ptr<const EndgameProbe> tables;
+    std::string tables_dir;     // the folder `tables` came from, opened by other machines ("" none)
+    int remote_threads = 0;     // searchers each other machine runs at once (0: all its cores)
     std::string proof;          // proof file ("" none)
     double proof_interval = 60; // seconds between snapshots of the proof file
     double progress_interval = 5;
@@ -51,8 +53,9 @@ struct PnsRootResult {
     std::size_t proof_written = 0;
 };
 
-// Solves `root`; threads from the caller's ThreadLimit. Throws FileError for a proof file that
-// cannot be read (or is of another board) or written.
+// Solves `root`; threads from the caller's ThreadLimit. With a remote solver installed
+// (remote_pns.h) other machines take units too; each move's value and nodes stay the same. Throws
+// FileError for a proof file that cannot be read (or is of another board) or written.
 PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg);
 
 } // namespace fanorona::cli

@@ -1,0 +1,26 @@
+#pragma once
+// The seam through which `solve --method pns` has other machines solve some of its units (the
+// first moves' positions, core/pns_unit.h): the program installs a solver at start-up (main.cpp,
+// from cluster/); without one, as in the tests and in every process that is not rank 0 of an
+// MPI job, every unit is solved here. Nothing in tools/solve knows MPI.
+
+#include <functional>
+
+#include "core/pns_unit.h"
+
+namespace fanorona::cli {
+
+// Solves claimed units elsewhere; both functions are set or both empty.
+struct RemotePnsSolver {
+    std::function<bool()> available; // true when there are other machines to solve on
+    // Has them solve the units the source hands out, hands every result to its `deliver` (from
+    // the calling thread), stops their running units once it says `stopped`, and returns when
+    // every machine is done; throws a machine's error then.
+    std::function<void(const PnsUnitJob&, const PnsUnitSource&)> solve;
+};
+
+// Installs the solver (once, before any solve starts); remote_pns_solver() is empty until then.
+void install_remote_pns_solver(RemotePnsSolver solver);
+const RemotePnsSolver& remote_pns_solver();
+
+} // namespace fanorona::cli
