@@ -193,13 +193,13 @@ TEST_CASE("fanorona solve --method pns: the values of the search, on any thread 
     // Options of the other method are refused.
     auto r = test_cli::run_cli("solve --variant 3x3 --proof " + dir + "/p.bin");
     CHECK(r.status == 1);
-    CHECK(r.output == "fanorona: --proof: only with --method pns\n");
+    CHECK(r.output == "fanorona: --proof: only with --method pns or pn2\n");
     r = test_cli::run_cli("solve --variant 3x3 --method pns --graph 10");
     CHECK(r.status == 1);
     CHECK(r.output == "fanorona: --graph: only with --method search\n");
     r = test_cli::run_cli("solve --variant 3x3 --all-moves");
     CHECK(r.status == 1);
-    CHECK(r.output == "fanorona: --all-moves: only with --method pns\n");
+    CHECK(r.output == "fanorona: --all-moves: only with --method pns or pn2\n");
 }
 
 TEST_CASE("A proof file killed mid-run resumes to the same result", "[pns][cli]") {

@@ -12,6 +12,7 @@
 #include <tbb/parallel_for.h>
 
 #include "common/files.h"
+#include "core/pn2.h"
 #include "records/proof_file.h"
 
 namespace fanorona::cli {
@@ -44,8 +45,9 @@ public:
         std::lock_guard lock(mutex_);
         add_locked(key, lo, hi);
     }
-    // Takes every proven bound of `s`, and writes the file when the interval has passed.
-    void merge(const PnSearcher& s) {
+    // Takes every proven bound of `s` (a PnSearcher or a Pn2Searcher), and writes the file when
+    // the interval has passed.
+    template <class Searcher> void merge(const Searcher& s) {
         std::lock_guard lock(mutex_);
         s.for_each_proven([this](Key k, int lo, int hi) { add_locked(k, lo, hi); });
         if (!path_.empty() && seconds_since(last_) >= interval_) write_locked();
@@ -103,10 +105,10 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     // The best value for the mover proven so far (a first move's exact value or lower bound).
     std::atomic<int> best_lo{-1};
     const auto decided = [&] { return !cfg.all_moves && best_lo.load() == 1; };
-    tbb::parallel_for(0, int(res.moves.size()), 1, [&](int i) {
-        if (stop || decided()) return;
+    std::atomic<bool> memory_full{false};
+    std::atomic<std::size_t> peak_tree{0};
+    const auto solve_move = [&](int i, auto& searcher) {
         const auto job_start = std::chrono::steady_clock::now();
-        PnSearcher searcher(cfg.hash_mb);
         searcher.set_tables(cfg.tables);
         // Only the bounds the run started with: a move's search does not depend on the others'.
         for (const ProvenBound& b : store.initial()) searcher.add_proven(b.key, b.lo, b.hi);
@@ -153,9 +155,9 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
         // opponent avoid losing after it?" (yes: at most a draw for the mover).
         ValueBounds child_value;
         if (!cfg.all_moves && best_lo.load() >= 0) {
-            const PnSearcher::Answer a = searcher.test(child, 0, limits);
-            if (a == PnSearcher::Answer::Yes) child_value.lo = 0;
-            if (a == PnSearcher::Answer::No) child_value.hi = -1, child_value.lo = -1;
+            const PnAnswer a = searcher.test(child, 0, limits);
+            if (a == PnAnswer::Yes) child_value.lo = 0;
+            if (a == PnAnswer::No) child_value.hi = -1, child_value.lo = -1;
         } else {
             child_value = searcher.value(child, limits);
         }
@@ -177,6 +179,18 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
         while (move_value.lo > seen && !best_lo.compare_exchange_weak(seen, move_value.lo)) {
         }
         if (!enough && !decided()) stop = true; // out of budget: the others would be too
+    };
+    tbb::parallel_for(0, int(res.moves.size()), 1, [&](int i) {
+        if (stop || decided()) return;
+        if (!cfg.pn2) {
+            PnSearcher searcher(cfg.hash_mb);
+            return solve_move(i, searcher);
+        }
+        Pn2Searcher searcher(cfg.hash_mb);
+        solve_move(i, searcher);
+        if (searcher.memory_full()) memory_full = true;
+        for (std::size_t p = peak_tree.load(); p < searcher.peak_tree();)
+            peak_tree.compare_exchange_weak(p, searcher.peak_tree());
     });
     ValueBounds v{-1, -1};
     for (const PnsMoveResult& m : res.moves) {
@@ -191,6 +205,8 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     res.table_hits = hits.load();
     res.seconds = seconds_since(start);
     res.proof_written = store.write();
+    res.memory_full = memory_full.load();
+    res.peak_tree = peak_tree.load();
     return res;
 }
 
