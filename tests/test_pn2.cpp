@@ -207,8 +207,9 @@ TEST_CASE("fanorona solve --method pn2: the values of the search and of df-pn", 
     CHECK(again["value"] == first["value"]);
     CHECK(again["proof_loaded"].get<std::size_t>() > 0);
     CHECK(again["nodes"].get<std::uint64_t>() < first["nodes"].get<std::uint64_t>());
-    // Options of the search only are refused.
-    const auto r = test_cli::run_cli("solve --variant 3x3 --method pn2 --graph 10");
-    CHECK(r.status == 1);
-    CHECK(r.output == "fanorona: --graph: only with --method search\n");
+    // --graph 0: PN2 alone (no graph solved whole), the same value; --graph as for pns.
+    const auto alone =
+        solve_json("--variant 5x3 --table-pieces 0 --method pn2 --graph 0", dir + "/alone.json");
+    CHECK(alone["value"] == "win");
+    CHECK(alone["peak_tree"].get<std::size_t>() > 1);
 }

@@ -134,6 +134,7 @@ void run_pns(const SolveOptions& o, const Position& root,
     PnsRootConfig cfg;
     cfg.pn2 = o.method == "pn2";
     cfg.hash_mb = std::size_t(o.hash_mb);
+    cfg.graph = o.graph;
     cfg.max_nodes = o.max_nodes;
     cfg.max_seconds = o.max_seconds;
     cfg.tables = tables;
@@ -235,8 +236,6 @@ void run_solve(const SolveOptions& o) {
         throw std::invalid_argument("--proof: only with --method pns or pn2");
     if (o.method == "search" && o.all_moves)
         throw std::invalid_argument("--all-moves: only with --method pns or pn2");
-    if (o.method != "search" && o.graph >= 0)
-        throw std::invalid_argument("--graph: only with --method search");
     if (!o.proof.empty()) {
         try {
             check_writable(o.proof);
@@ -364,7 +363,7 @@ void add_solve_command(CLI::App& app) {
            "most this many positions are reachable, else search (and solve whole the graph "
            "of any position with fewer pieces than the smallest graph that did not fit) (default: "
            "4096 per MB of "
-           "--hash, at least 10000; 0: search only)")
+           "--hash, at least 10000; 0: search only; pns and pn2: each first move's graph)")
         ->check(CLI::Range(0LL, 1LL << 40));
     cmd->add_option("--tables-cache", o->tables_cache,
                     "Without --tables: the folder where solve finds, or builds, the tables "

@@ -110,6 +110,7 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     const auto solve_move = [&](int i, auto& searcher) {
         const auto job_start = std::chrono::steady_clock::now();
         searcher.set_tables(cfg.tables);
+        if (cfg.graph >= 0) searcher.set_graph_limit(std::size_t(cfg.graph));
         // Only the bounds the run started with: a move's search does not depend on the others'.
         for (const ProvenBound& b : store.initial()) searcher.add_proven(b.key, b.lo, b.hi);
         Position child = root;

@@ -24,6 +24,7 @@ struct PnsRootConfig {
     bool pn2 = false;         // PN2 searchers (else df-pn)
     std::size_t hash_mb = 64; // per searcher (one per worker at a time)
     bool all_moves = false;   // every first move's exact value
+    long long graph = -1;     // the searchers' graph limit (set_graph_limit; -1: their default)
     std::uint64_t max_nodes = 0;
     double max_seconds = 0;
     std::shared_ptr<const EndgameProbe> tables;
