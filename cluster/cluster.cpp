@@ -395,7 +395,7 @@ void work_on_pns(const std::string& text) {
                         bytes, task.unit,
                         solve_pns_unit(pns.units[task.unit], pns.settings, task.question,
                                        task.limits,
-                                       [&stop](const PnSearcher&) { return stop.load(); }));
+                                       [&stop](const ProofSearch&) { return stop.load(); }));
                     return bytes;
                 }));
             }

@@ -37,6 +37,8 @@ std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number) {
                               {"variant", variant_name(v)},
                               {"units", units},
                               {"hash", job.settings.hash_mb},
+                              {"pn2", job.settings.pn2},
+                              {"graph", job.settings.graph},
                               {"tables", job.tables_dir},
                               {"threads", job.threads}};
     std::string out = j.dump();
@@ -60,6 +62,8 @@ PnsUnitJob decode_pns_job(const std::string& bytes, std::uint64_t& number,
     for (const auto& u : j.at("units"))
         job.units.push_back(Position::from_string(u.get<std::string>(), *variant));
     job.settings.hash_mb = j.at("hash").get<std::size_t>();
+    job.settings.pn2 = j.at("pn2").get<bool>();
+    job.settings.graph = j.at("graph").get<long long>();
     job.tables_dir = j.at("tables").get<std::string>();
     job.threads = j.at("threads").get<int>();
     std::size_t at = nul + 1;
@@ -79,6 +83,8 @@ void append_pns_result(std::string& out, std::uint64_t unit, const PnsUnitResult
     put_bytes<std::uint64_t>(out, r.nodes);
     put_bytes<std::uint64_t>(out, r.table_hits);
     put_bytes<double>(out, r.seconds);
+    put_bytes<std::uint8_t>(out, std::uint8_t(r.memory_full));
+    put_bytes<std::uint64_t>(out, r.peak_tree);
     put_bytes<std::uint64_t>(out, r.proven.size());
     for (const ProvenBound& b : r.proven) put_bound(out, b);
 }
@@ -94,6 +100,8 @@ std::vector<std::pair<std::uint64_t, PnsUnitResult>> decode_pns_results(const st
         r.nodes = take_bytes<std::uint64_t>(in, at, "pns message");
         r.table_hits = take_bytes<std::uint64_t>(in, at, "pns message");
         r.seconds = take_bytes<double>(in, at, "pns message");
+        r.memory_full = take_bytes<std::uint8_t>(in, at, "pns message") != 0;
+        r.peak_tree = take_bytes<std::uint64_t>(in, at, "pns message");
         const auto count = take_bytes<std::uint64_t>(in, at, "pns message");
         if (count > (in.size() - at) / 10) throw std::runtime_error("pns message: truncated");
         r.proven.reserve(count);

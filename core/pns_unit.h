@@ -1,9 +1,9 @@
 #pragma once
 // A unit of work of a proof-number solve of a root (`solve --method pns`, tools/solve/pns_root.h):
-// one position (a first move's) solved by a df-pn searcher of its own, started from the proven
-// bounds the solve began with (a proof file's). Its value and node count depend on nothing else,
-// so a unit gives the same result on any thread, in any process, on any machine (cluster/ solves
-// units on the other ranks of an MPI job).
+// one position (a first move's) solved by a df-pn (or PN2) searcher of its own, started from the
+// proven bounds the solve began with (a proof file's). Its value and node count depend on nothing
+// else, so a unit gives the same result on any thread, in any process, on any machine (cluster/
+// solves units on the other ranks of an MPI job).
 
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/pn2.h"
 #include "core/pns.h"
 
 namespace fanorona {
@@ -19,6 +20,8 @@ namespace fanorona {
 // What every unit of a solve is searched with. `initial` may be null (no bounds to start from).
 struct PnsUnitSettings {
     std::size_t hash_mb = 64;
+    bool pn2 = false;     // PN2 searchers (core/pn2.h), else df-pn
+    long long graph = -1; // the searchers' graph limit (set_graph_limit; -1: their default)
     std::shared_ptr<const EndgameProbe> tables;
     const std::vector<ProvenBound>* initial = nullptr;
 };
@@ -32,6 +35,8 @@ struct PnsUnitResult {
     std::uint64_t table_hits = 0;
     double seconds = 0;
     std::vector<ProvenBound> proven;
+    bool memory_full = false;  // PN2: the first-level tree filled its memory
+    std::size_t peak_tree = 0; // PN2: the largest first-level tree (nodes)
 };
 
 // What a unit is asked: its exact value, or only whether the side to move there avoids losing
@@ -43,7 +48,7 @@ enum class PnsQuestion : std::uint8_t { Value, AvoidsLoss };
 // with the searcher (for shared budgets and snapshots) and stops it by returning true.
 PnsUnitResult solve_pns_unit(const Position& pos, const PnsUnitSettings& settings,
                              PnsQuestion question, PnsLimits limits,
-                             const std::function<bool(const PnSearcher&)>& watch = {});
+                             const std::function<bool(const ProofSearch&)>& watch = {});
 
 // The units of a solve as another process needs them: their positions, the settings (the
 // tables are not sent: `tables_dir`, "" for none, is opened there), and the searchers each

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <thread>
+#include <tuple>
 
 #include "cluster/job.h"
 #include "cluster/pns_job.h"
@@ -381,13 +382,17 @@ TEST_CASE("solve --method pns under mpirun gives each first move the value and n
     // stops the others and a draw leaves the later moves a test for a win, which depends on
     // which moves finished first: the same as one process with one searcher at a time (2 ranks,
     // --threads 1).
-    const std::vector<std::pair<int, std::string>> runs = {
-        {2, ""}, {2, "--all-moves "}, {3, "--all-moves "}};
+    // PN2 (--method pn2) travels the same way: its units are PN2 searches on the other ranks.
+    const std::vector<std::tuple<int, std::string, std::string>> runs = {
+        {2, "", "pns"},
+        {2, "--all-moves ", "pns"},
+        {3, "--all-moves ", "pns"},
+        {2, "--all-moves ", "pn2"}};
     for (const std::string& board : boards)
-        for (const auto& [ranks, mode] : runs) {
-            INFO(board << " " << mode << ranks << " ranks");
+        for (const auto& [ranks, mode, method] : runs) {
+            INFO(board << " " << method << " " << mode << ranks << " ranks");
             const std::string base =
-                "solve " + board + " --method pns --hash 4 --threads 1 " + mode;
+                "solve " + board + " --method " + method + " --hash 4 --threads 1 " + mode;
             const std::string name = dir + "/r" + std::to_string(ranks);
             fs::remove(dir + "/one.bin");
             fs::remove(name + ".bin");
@@ -404,6 +409,8 @@ TEST_CASE("solve --method pns under mpirun gives each first move the value and n
             // Every unit was solved by another rank (rank 0 only hands them out).
             CHECK_THAT(r.output, Catch::Contains("solved by the other ranks"));
             const auto j = nlohmann::json::parse(slurp(name + ".json"));
+            CHECK(j["method"] == method);
+            if (method == "pn2") CHECK(j["peak_tree"] == j1["peak_tree"]);
             for (const char* field : {"value", "lower", "upper", "complete", "nodes", "best_moves",
                                       "table_hits", "proof_loaded", "proof_written"}) {
                 INFO(field);

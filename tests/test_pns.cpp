@@ -190,16 +190,18 @@ TEST_CASE("fanorona solve --method pns: the values of the search, on any thread 
     const auto j = solve_json("--variant 3x3 --table-pieces 0 --method pns", dir + "/w.json");
     CHECK(j["value"] == "win");
     CHECK(j["best_moves"].get<std::string>().find("c1b2A") != std::string::npos);
-    // Options of the other method are refused.
+    // --proof is refused with the search.
     auto r = test_cli::run_cli("solve --variant 3x3 --proof " + dir + "/p.bin");
     CHECK(r.status == 1);
-    CHECK(r.output == "fanorona: --proof: only with --method pns\n");
-    r = test_cli::run_cli("solve --variant 3x3 --method pns --graph 10");
-    CHECK(r.status == 1);
-    CHECK(r.output == "fanorona: --graph: only with --method search\n");
+    CHECK(r.output == "fanorona: --proof: only with --method pns or pn2\n");
     r = test_cli::run_cli("solve --variant 3x3 --all-moves");
     CHECK(r.status == 1);
-    CHECK(r.output == "fanorona: --all-moves: only with --method pns\n");
+    CHECK(r.output == "fanorona: --all-moves: only with --method pns or pn2\n");
+    // --graph 0: df-pn alone (no graph solved whole), the same values.
+    const auto alone =
+        solve_json("--variant 3x3 --table-pieces 0 --method pns --graph 0", dir + "/g.json");
+    CHECK(alone["value"] == "win");
+    CHECK(alone["nodes"] != j["nodes"]);
 }
 
 TEST_CASE("A proof file killed mid-run resumes to the same result", "[pns][cli]") {

@@ -132,7 +132,9 @@ void run_pns(const SolveOptions& o, const Position& root,
         tables_note.c_str());
     std::fflush(stdout);
     PnsRootConfig cfg;
+    cfg.pn2 = o.method == "pn2";
     cfg.hash_mb = std::size_t(o.hash_mb);
+    cfg.graph = o.graph;
     cfg.max_nodes = o.max_nodes;
     cfg.max_seconds = o.max_seconds;
     cfg.tables = tables;
@@ -183,24 +185,36 @@ void run_pns(const SolveOptions& o, const Position& root,
             : r.value.lo == 0 ? "drawing"
                               : "(every move loses)",
             best.empty() ? "-" : best.c_str());
-    say("method pns (df-pn, each first move by its own searcher; %d MB table each, threads %s)\n",
-        o.hash_mb, o.threads ? std::to_string(o.threads).c_str() : "all cores");
+    const std::string threads = o.threads ? std::to_string(o.threads) : "all cores";
+    if (cfg.pn2)
+        say("method pn2 (PN2, each first move by its own searcher; %d MB each, threads %s; "
+            "largest first-level tree %zu nodes%s)\n",
+            o.hash_mb, threads.c_str(), r.peak_tree, r.memory_full ? ", full: raise --hash" : "");
+    else
+        say("method pns (df-pn, each first move by its own searcher; %d MB table each, threads "
+            "%s)\n",
+            o.hash_mb, threads.c_str());
     say("nodes %llu time %.3f s nps %.0f table hits %llu\n", (unsigned long long)r.nodes, r.seconds,
         nps, (unsigned long long)r.table_hits);
     if (!o.proof.empty())
         say("proof %s: %zu bounds read, %zu written\n", o.proof.c_str(), r.proof_loaded,
             r.proof_written);
-    finish_solve(o, root, side, r.value, r.complete, r.nodes, r.seconds,
-                 {{"moves", jmoves},
-                  {"best_moves", best},
-                  {"nps", std::llround(nps)},
-                  {"method", "pns"},
-                  {"threads", o.threads},
-                  {"table_hits", r.table_hits},
-                  {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
-                  {"proof", o.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.proof)},
-                  {"proof_loaded", r.proof_loaded},
-                  {"proof_written", r.proof_written}});
+    nlohmann::json fields = {
+        {"moves", jmoves},
+        {"best_moves", best},
+        {"nps", std::llround(nps)},
+        {"method", o.method},
+        {"threads", o.threads},
+        {"table_hits", r.table_hits},
+        {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
+        {"proof", o.proof.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.proof)},
+        {"proof_loaded", r.proof_loaded},
+        {"proof_written", r.proof_written}};
+    if (cfg.pn2) {
+        fields["peak_tree"] = r.peak_tree;
+        fields["memory_full"] = r.memory_full;
+    }
+    finish_solve(o, root, side, r.value, r.complete, r.nodes, r.seconds, std::move(fields));
 }
 
 void run_solve(const SolveOptions& o) {
@@ -220,12 +234,10 @@ void run_solve(const SolveOptions& o) {
     if (o.graph > 0)
         check_memory("--graph " + std::to_string(o.graph),
                      std::uint64_t(o.graph) * kGraphBytesPerPosition);
-    if (o.method != "pns" && !o.proof.empty())
-        throw std::invalid_argument("--proof: only with --method pns");
-    if (o.method != "pns" && o.all_moves)
-        throw std::invalid_argument("--all-moves: only with --method pns");
-    if (o.method == "pns" && o.graph >= 0)
-        throw std::invalid_argument("--graph: only with --method search");
+    if (o.method == "search" && !o.proof.empty())
+        throw std::invalid_argument("--proof: only with --method pns or pn2");
+    if (o.method == "search" && o.all_moves)
+        throw std::invalid_argument("--all-moves: only with --method pns or pn2");
     if (!o.proof.empty()) {
         try {
             check_writable(o.proof);
@@ -254,7 +266,7 @@ void run_solve(const SolveOptions& o) {
                                            : std::max(1u, std::thread::hardware_concurrency())));
     std::string tables_note;
     const auto tables = solve_tables(o, root, tables_note);
-    if (o.method == "pns") return run_pns(o, root, tables, tables_note);
+    if (o.method != "search") return run_pns(o, root, tables, tables_note);
     Solver& solver = *owned;
     if (o.graph >= 0) solver.set_graph_limit(std::size_t(o.graph));
     if (tables) solver.set_tables(tables);
@@ -342,7 +354,9 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("--max-seconds", o->max_seconds, "Stop after this many seconds (0: no limit)")
         ->capture_default_str()
         ->check(CLI::Range(0.0, 1e9));
-    cmd->add_option("--hash", o->hash_mb, "The solver's table, MB")
+    cmd->add_option("--hash", o->hash_mb,
+                    "The memory a searcher may use, MB: search's and pns's table; pn2's table "
+                    "and trees (pns and pn2: per first move solved at a time)")
         ->capture_default_str()
         ->check(CLI::Range(1, 65536));
     cmd->add_option(
@@ -351,7 +365,7 @@ void add_solve_command(CLI::App& app) {
            "most this many positions are reachable, else search (and solve whole the graph "
            "of any position with fewer pieces than the smallest graph that did not fit) (default: "
            "4096 per MB of "
-           "--hash, at least 10000; 0: search only)")
+           "--hash, at least 10000; 0: search only; pns and pn2: each first move's graph)")
         ->check(CLI::Range(0LL, 1LL << 40));
     cmd->add_option("--tables-cache", o->tables_cache,
                     "Without --tables: the folder where solve finds, or builds, the tables "
@@ -365,22 +379,25 @@ void add_solve_command(CLI::App& app) {
         ->check(CLI::Range(0, 32));
     cmd->add_option("--method", o->method,
                     "search: alpha-beta null-window tests with small graphs solved whole; pns: "
-                    "df-pn proof-number search, each first move by its own searcher")
-        ->check(CLI::IsMember({"search", "pns"}))
+                    "df-pn proof-number search, each first move by its own searcher; pn2: "
+                    "two-level proof-number search (PN2), likewise")
+        ->check(CLI::IsMember({"search", "pns", "pn2"}))
         ->capture_default_str();
-    add_threads_option(*cmd, o->threads); // pns workers and building tables (search: one)
-    cmd->add_option("--proof", o->proof,
-                    "With --method pns: read the proven bounds of this proof file first (when it "
-                    "exists), and write every bound proven into it, atomically, at intervals and "
-                    "at the end (a killed run resumes from it)");
+    add_threads_option(*cmd, o->threads); // pns/pn2 workers and building tables (search: one)
+    cmd->add_option(
+        "--proof", o->proof,
+        "With --method pns or pn2: read the proven bounds of this proof file first (when it "
+        "exists), and write every bound proven into it, atomically, at intervals and "
+        "at the end (a killed run resumes from it)");
     cmd->add_option("--proof-interval", o->proof_interval,
                     "Seconds between the proof file's snapshots")
         ->capture_default_str()
         ->check(CLI::Range(0.01, 1e6));
-    cmd->add_flag("--all-moves", o->all_moves,
-                  "With --method pns: prove every first move's exact value (default: only what "
-                  "the root's value needs: once a move wins the others stop, 'not needed', and "
-                  "once one draws the later ones are only tested for a win)");
+    cmd->add_flag(
+        "--all-moves", o->all_moves,
+        "With --method pns or pn2: prove every first move's exact value (default: only what "
+        "the root's value needs: once a move wins the others stop, 'not needed', and "
+        "once one draws the later ones are only tested for a win)");
     cmd->add_option("--json-out", o->json,
                     "Also write the result as JSON to this file (a summary line on stdout)");
     add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");

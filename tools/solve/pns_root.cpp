@@ -48,7 +48,7 @@ public:
         add_locked(key, lo, hi);
     }
     // Takes every proven bound of `s`, and writes the file when the interval has passed.
-    void merge(const PnSearcher& s) {
+    void merge(const ProofSearch& s) {
         std::lock_guard lock(mutex_);
         s.for_each_proven([this](Key k, int lo, int hi) { add_locked(k, lo, hi); });
         if (!path_.empty() && seconds_since(last_) >= interval_) write_locked();
@@ -110,7 +110,11 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
         job.units.back().make_move(m);
     }
     // Only the bounds the run started with: a move's search does not depend on the others'.
-    job.settings = {cfg.hash_mb, cfg.tables, &store.initial()};
+    job.settings.hash_mb = cfg.hash_mb;
+    job.settings.pn2 = cfg.pn2;
+    job.settings.graph = cfg.graph;
+    job.settings.tables = cfg.tables;
+    job.settings.initial = &store.initial();
     job.tables_dir = cfg.tables_dir;
     job.threads = cfg.remote_threads;
     std::atomic<std::uint64_t> total_nodes{0};
@@ -122,6 +126,8 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     // The best value for the mover proven so far (a first move's exact value or lower bound).
     std::atomic<int> best_lo{-1};
     const auto decided = [&] { return !cfg.all_moves && best_lo.load() == 1; };
+    std::atomic<bool> memory_full{false};
+    std::atomic<std::size_t> peak_tree{0};
     PnsUnitSource source;
     // Units in order, to this process's workers and to other machines alike, each with what is
     // left of the solve's budgets. With a draw proven for the mover, a move only matters if it
@@ -146,6 +152,9 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     };
     source.deliver = [&](std::size_t i, PnsUnitResult r) {
         hits += r.table_hits;
+        if (r.memory_full) memory_full = true;
+        for (std::size_t p = peak_tree.load(); p < r.peak_tree;)
+            peak_tree.compare_exchange_weak(p, r.peak_tree);
         store.merge(r.proven);
         const ValueBounds move_value{-r.value.hi, -r.value.lo};
         // Enough for the root: exact, or a bound that cannot beat the best move proven.
@@ -185,7 +194,7 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
         auto last_merge = std::chrono::steady_clock::now();
         PnsUnitResult r = solve_pns_unit(
             job.units[task.unit], job.settings, task.question, limits,
-            [&](const PnSearcher& searcher) {
+            [&](const ProofSearch& searcher) {
                 total_nodes += searcher.nodes() - counted;
                 counted = searcher.nodes();
                 if (!cfg.proof.empty() && seconds_since(last_merge) >= cfg.proof_interval) {
@@ -233,6 +242,8 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     res.table_hits = hits.load();
     res.seconds = seconds_since(start);
     res.proof_written = store.write();
+    res.memory_full = memory_full.load();
+    res.peak_tree = peak_tree.load();
     return res;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
-// `fanorona solve --method pns` at the root: every first move's resulting position solved by its
-// own df-pn searcher (core/pns.h) on oneTBB workers, so each move's value and node count are the
-// same on any number of threads; proven bounds shared through a proof file (records/proof_file.h)
-// that is read first, written atomically at intervals and at the end, and extended by later runs.
+// `fanorona solve --method pns|pn2` at the root: every first move's resulting position solved by
+// its own proof-number searcher (df-pn, core/pns.h, or PN2, core/pn2.h) on oneTBB workers, so each
+// move's value and node count are the same on any number of threads; proven bounds shared through a
+// proof file (records/proof_file.h) that is read first, written atomically at intervals and at the
+// end, and extended by later runs.
 
 #include <functional>
 #include <memory>
@@ -20,8 +21,10 @@ namespace fanorona::cli {
 // move wins, the moves not yet proven stop (they are "not needed"); once a move draws, the
 // later moves are tested only for a win ("at most a draw" is then enough).
 struct PnsRootConfig {
+    bool pn2 = false;         // PN2 searchers (else df-pn)
     std::size_t hash_mb = 64; // per searcher (one per worker at a time)
     bool all_moves = false;   // every first move's exact value
+    long long graph = -1;     // the searchers' graph limit (set_graph_limit; -1: their default)
     std::uint64_t max_nodes = 0;
     double max_seconds = 0;
     std::shared_ptr<const EndgameProbe> tables;
@@ -51,6 +54,8 @@ struct PnsRootResult {
     double seconds = 0;
     std::size_t proof_loaded = 0;
     std::size_t proof_written = 0;
+    bool memory_full = false;  // PN2: a first-level tree filled its memory (moves left unknown)
+    std::size_t peak_tree = 0; // PN2: the largest first-level tree (nodes)
 };
 
 // Solves `root`; threads from the caller's ThreadLimit. With a remote solver installed
