@@ -17,6 +17,7 @@
 #include "tools/options.h"
 #include "tools/solve/frontier.h"
 #include "tools/solve/solve_options.h"
+#include "tools/solve_cli.h"
 
 namespace fanorona::cli {
 
@@ -257,7 +258,7 @@ void add_frontier_command(CLI::App& app) {
         "How far proofs reach: the positions after 1..N turns from the start and "
         "positions sampled from games, each solved by df-pn with a budget per position");
     o->board.add_to(*cmd);
-    o->add_search_options(*cmd, "each position's solve");
+    add_solve_search_options(*cmd, *o, "each position's solve");
     cmd->add_option("games", o->games,
                     "Games files (games.tsv of self-play or tournaments) to sample positions from")
         ->check(CLI::ExistingFile);
@@ -283,9 +284,9 @@ void add_frontier_command(CLI::App& app) {
     cmd->add_option("--csv-out", o->csv,
                     "Append a row per position solved to this CSV file as it is solved; a rerun "
                     "with the same file (and settings) reuses its rows");
-    o->add_output_options(*cmd, "",
-                          "No progress lines on stderr, and only the summary line 'frontier: "
-                          "...' on stdout");
+    add_solve_output_options(*cmd, *o, "",
+                             "No progress lines on stderr, and only the summary line 'frontier: "
+                             "...' on stdout");
     cmd->footer(
         "Each position is solved as by 'fanorona solve --method pns' (values for the side to "
         "move: standard rules, no no-capture limit, endless play a draw), by a searcher of its "

@@ -18,6 +18,7 @@
 #include "tools/options.h"
 #include "tools/solve/pns_root.h"
 #include "tools/solve/solve_options.h"
+#include "tools/solve_cli.h"
 
 namespace fanorona::cli {
 
@@ -252,7 +253,7 @@ void add_solve_command(CLI::App& app) {
         "solve", "Prove the game-theoretic value (win, draw or loss for the side to move) of a "
                  "position by search, with an optimal line");
     o->board.add_to(*cmd);
-    o->add_search_options(*cmd, "the solve");
+    add_solve_search_options(*cmd, *o, "the solve");
     cmd->add_option(
            "--graph", o->graph,
            "Enumerate the whole game graph and solve it by retrograde analysis when at "
@@ -271,9 +272,9 @@ void add_solve_command(CLI::App& app) {
                   "the root's value needs: once a move wins the others stop, 'not needed', and "
                   "once one draws the later ones are only tested for a win)");
     // --threads: pns workers and building tables (search: one).
-    o->add_output_options(*cmd, "With --method pns: ",
-                          "No progress lines on stderr, and only the summary line 'solve: "
-                          "value=...' on stdout");
+    add_solve_output_options(*cmd, *o, "With --method pns: ",
+                             "No progress lines on stderr, and only the summary line 'solve: "
+                             "value=...' on stdout");
     cmd->footer(
         "Values follow Schadd et al., 'Best Play in Fanorona Leads to Draw': standard rules, no "
         "no-capture limit, and endless play (a repeated position) a draw; the endgame tables' "

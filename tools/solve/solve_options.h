@@ -8,16 +8,14 @@
 #include <memory>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "core/position.h"
 #include "tables/tablebase.h"
-#include "tools/options.h"
 
 namespace fanorona::cli {
 
-// The shared options as typed. max_nodes / max_seconds bound one solve: `fanorona solve`'s whole
-// solve, each position's solve in `fanorona frontier` (`budget_of` in add_to says which).
+// The shared options as typed (tools/solve_cli.h adds them to a command). max_nodes /
+// max_seconds bound one solve: `fanorona solve`'s whole solve, each position's solve in
+// `fanorona frontier`.
 struct SolveCommonOptions {
     std::string tables;
     std::string tables_cache;
@@ -30,13 +28,6 @@ struct SolveCommonOptions {
     double proof_interval = 60;
     std::string json;
     bool quiet = false;
-
-    // Adds --tables, --max-nodes, --max-seconds, --hash, --tables-cache, --table-pieces.
-    void add_search_options(CLI::App& cmd, const std::string& budget_of);
-    // Adds --threads, --proof (`proof_note`: when it applies), --proof-interval, --json-out (with
-    // its old spelling --json) and --quiet (`quiet_help`).
-    void add_output_options(CLI::App& cmd, const std::string& proof_note,
-                            const std::string& quiet_help);
 };
 
 // Opens --tables, or finds or builds the cached tables (unless --table-pieces 0) for positions
@@ -52,48 +43,5 @@ void check_solve_files(const SolveCommonOptions& o, Variant v);
 
 // Refuses (before any allocation) a --hash per searcher that `searchers` at a time would not fit.
 void check_searchers_memory(const SolveCommonOptions& o);
-
-inline void SolveCommonOptions::add_search_options(CLI::App& cmd, const std::string& budget_of) {
-    cmd.add_option("--tables", tables,
-                   "Endgame tables folder: positions they hold are leaves with their exact value "
-                   "(default: search to the end)");
-    cmd.add_option("--max-nodes", max_nodes,
-                   "Stop " + budget_of + " after this many nodes (0: no limit)")
-        ->capture_default_str();
-    cmd.add_option("--max-seconds", max_seconds,
-                   "Stop " + budget_of + " after this many seconds (0: no limit)")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 1e9));
-    cmd.add_option("--hash", hash_mb, "The solver's table, MB")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 65536));
-    cmd.add_option("--tables-cache", tables_cache,
-                   "Without --tables: the folder where solve finds, or builds, the tables "
-                   "(one folder per board; default $XDG_CACHE_HOME/fanorona/tables, else "
-                   "~/.cache/fanorona/tables)");
-    cmd.add_option("--table-pieces", table_pieces,
-                   "Without --tables: the tables' piece count to find or build in the cache (0: "
-                   "no tables, search to the end; default: boards of at most 25 points get the "
-                   "largest size of at most 100 million positions below the position's pieces "
-                   "(5x5: 7, 3x7: 8), larger boards none)")
-        ->check(CLI::Range(0, 32));
-}
-
-inline void SolveCommonOptions::add_output_options(CLI::App& cmd, const std::string& proof_note,
-                                                   const std::string& quiet_help) {
-    add_threads_option(cmd, threads);
-    cmd.add_option("--proof", proof,
-                   proof_note + (proof_note.empty() ? "R" : "r") +
-                       "ead the proven bounds of this proof file first (when it exists), and "
-                       "write every bound proven into it, atomically, at intervals and at the end "
-                       "(a killed run resumes from it)");
-    cmd.add_option("--proof-interval", proof_interval, "Seconds between the proof file's snapshots")
-        ->capture_default_str()
-        ->check(CLI::Range(0.01, 1e6));
-    cmd.add_option("--json-out", json,
-                   "Also write the result as JSON to this file (a summary line on stdout)");
-    add_old_spelling(cmd, "--json", json, "--json-out FILE (--json is a flag, JSON on stdout)");
-    cmd.add_flag("--quiet", quiet, quiet_help);
-}
 
 } // namespace fanorona::cli
