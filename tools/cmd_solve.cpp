@@ -2,10 +2,8 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -15,76 +13,23 @@
 #include "core/notation.h"
 #include "core/solve.h"
 #include "core/solve_graph.h"
-#include "records/proof_file.h"
 #include "tables/tablebase.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/solve/pns_root.h"
-#include "tools/solve/tables_cache.h"
+#include "tools/solve/solve_options.h"
+#include "tools/solve_cli.h"
 
 namespace fanorona::cli {
 
 namespace {
 
-struct SolveOptions {
+struct SolveOptions : SolveCommonOptions {
     BoardOptions board;
-    std::string tables;
-    std::uint64_t max_nodes = 0;
-    double max_seconds = 0;
-    int hash_mb = 64;
     long long graph = -1;
-    std::string json;
-    bool quiet = false;
     std::string method = "search";
-    int threads = 0;
-    std::string proof;
-    double proof_interval = 60;
     bool all_moves = false;
-    std::string tables_cache;
-    int table_pieces = -1; // -1: auto_table_pieces
 };
-
-// Opens --tables, or finds or builds the cached tables (unless --table-pieces 0); sets `note`.
-std::shared_ptr<const tables::Tablebase> solve_tables(const SolveOptions& o, const Position& root,
-                                                      std::string& note) {
-    note = "none (searched to the end)";
-    const Rules rules{root.variant()};
-    std::shared_ptr<const tables::Tablebase> tb;
-    if (!o.tables.empty()) {
-        try {
-            tb = tables::open_tables(o.tables);
-        } catch (const std::exception& e) {
-            throw std::invalid_argument("--tables: " + std::string(e.what()));
-        }
-        note = o.tables;
-    } else {
-        const int pieces =
-            o.table_pieces >= 0
-                ? o.table_pieces
-                : auto_table_pieces(root.variant(), popcount(root.player() | root.opponent()));
-        if (pieces < 2 || root.variant() == Variant::Telo) return nullptr;
-        const std::string cache = o.tables_cache.empty() ? default_tables_cache() : o.tables_cache;
-        double built = 0;
-        const ThreadLimit limit(o.threads);
-        try {
-            tb = cached_tables(cache, root.variant(), pieces, built, [&o](const std::string& l) {
-                if (!o.quiet) std::fprintf(stderr, "tables: %s\n", l.c_str());
-            });
-        } catch (const std::exception& e) {
-            throw std::invalid_argument("--tables-cache: " + std::string(e.what()));
-        }
-        note =
-            tb->dir() + (built > 0 ? " (built now in " + std::to_string(std::lround(built)) + " s)"
-                                   : " (cached)");
-    }
-    Rules endless = rules; // the solver's game: endless play a draw, no turn limit
-    endless.no_capture_limit = 0;
-    if (const std::string why = tb->unusable_for(endless); !why.empty())
-        throw std::invalid_argument("--tables: " + why);
-    note += " (" + std::string(variant_name(root.variant())) + " up to " +
-            std::to_string(tb->max_pieces(root.variant())) + " pieces)";
-    return tb;
-}
 
 std::string color_name(Color c) {
     return c == Color::White ? "White" : "Black";
@@ -223,47 +168,21 @@ void run_solve(const SolveOptions& o) {
         throw std::invalid_argument("--rules: the solver handles the standard rules only");
     const Position root = o.board.make_position();
     const Rules rules{root.variant()};
-    // Everything that can fail before the long work: the output file, then the memory.
-    if (!o.json.empty()) {
-        try {
-            check_writable(o.json);
-        } catch (const FileError& e) {
-            throw std::invalid_argument("--json-out: " + std::string(e.what()));
-        }
-    }
-    if (o.graph > 0)
-        check_memory("--graph " + std::to_string(o.graph),
-                     std::uint64_t(o.graph) * kGraphBytesPerPosition);
     if (o.method == "search" && !o.proof.empty())
         throw std::invalid_argument("--proof: only with --method pns or pn2");
     if (o.method == "search" && o.all_moves)
         throw std::invalid_argument("--all-moves: only with --method pns or pn2");
-    if (!o.proof.empty()) {
-        try {
-            check_writable(o.proof);
-        } catch (const FileError& e) {
-            throw std::invalid_argument("--proof: " + std::string(e.what()));
-        }
-        // A damaged file or one of another board is refused before anything is printed.
-        if (std::filesystem::exists(o.proof)) {
-            try {
-                if (read_proof_file(o.proof).variant != root.variant())
-                    throw FileError(o.proof + ": a proof file of another board");
-            } catch (const FileError& e) {
-                throw std::invalid_argument("--proof: " + std::string(e.what()));
-            }
-        }
-    }
+    // Everything that can fail before the long work: the output files, then the memory.
+    check_solve_files(o, root.variant());
+    if (o.graph > 0)
+        check_memory("--graph " + std::to_string(o.graph),
+                     std::uint64_t(o.graph) * kGraphBytesPerPosition);
     std::unique_ptr<Solver> owned;
     if (o.method == "search")
         allocate_for("--hash " + std::to_string(o.hash_mb), std::uint64_t(o.hash_mb) << 20,
                      [&] { owned = std::make_unique<Solver>(std::size_t(o.hash_mb)); });
     else
-        check_memory("--hash " + std::to_string(o.hash_mb) + " per thread",
-                     (std::uint64_t(o.hash_mb) << 20) *
-                         std::uint64_t(o.threads > 0
-                                           ? o.threads
-                                           : std::max(1u, std::thread::hardware_concurrency())));
+        check_searchers_memory(o);
     std::string tables_note;
     const auto tables = solve_tables(o, root, tables_note);
     if (o.method != "search") return run_pns(o, root, tables, tables_note);
@@ -346,19 +265,7 @@ void add_solve_command(CLI::App& app) {
         "solve", "Prove the game-theoretic value (win, draw or loss for the side to move) of a "
                  "position by search, with an optimal line");
     o->board.add_to(*cmd);
-    cmd->add_option("--tables", o->tables,
-                    "Endgame tables folder: positions they hold are leaves with their exact value "
-                    "(default: search to the end)");
-    cmd->add_option("--max-nodes", o->max_nodes, "Stop after this many nodes (0: no limit)")
-        ->capture_default_str();
-    cmd->add_option("--max-seconds", o->max_seconds, "Stop after this many seconds (0: no limit)")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 1e9));
-    cmd->add_option("--hash", o->hash_mb,
-                    "The memory a searcher may use, MB: search's and pns's table; pn2's table "
-                    "and trees (pns and pn2: per first move solved at a time)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 65536));
+    add_solve_search_options(*cmd, *o, "the solve");
     cmd->add_option(
            "--graph", o->graph,
            "Enumerate the whole game graph and solve it by retrograde analysis when at "
@@ -367,43 +274,21 @@ void add_solve_command(CLI::App& app) {
            "4096 per MB of "
            "--hash, at least 10000; 0: search only; pns and pn2: each first move's graph)")
         ->check(CLI::Range(0LL, 1LL << 40));
-    cmd->add_option("--tables-cache", o->tables_cache,
-                    "Without --tables: the folder where solve finds, or builds, the tables "
-                    "(one folder per board; default $XDG_CACHE_HOME/fanorona/tables, else "
-                    "~/.cache/fanorona/tables)");
-    cmd->add_option("--table-pieces", o->table_pieces,
-                    "Without --tables: the tables' piece count to find or build in the cache (0: "
-                    "no tables, search to the end; default: boards of at most 25 points get the "
-                    "largest size of at most 100 million positions below the position's pieces "
-                    "(5x5: 7, 3x7: 8), larger boards none)")
-        ->check(CLI::Range(0, 32));
     cmd->add_option("--method", o->method,
                     "search: alpha-beta null-window tests with small graphs solved whole; pns: "
                     "df-pn proof-number search, each first move by its own searcher; pn2: "
                     "two-level proof-number search (PN2), likewise")
         ->check(CLI::IsMember({"search", "pns", "pn2"}))
         ->capture_default_str();
-    add_threads_option(*cmd, o->threads); // pns/pn2 workers and building tables (search: one)
-    cmd->add_option(
-        "--proof", o->proof,
-        "With --method pns or pn2: read the proven bounds of this proof file first (when it "
-        "exists), and write every bound proven into it, atomically, at intervals and "
-        "at the end (a killed run resumes from it)");
-    cmd->add_option("--proof-interval", o->proof_interval,
-                    "Seconds between the proof file's snapshots")
-        ->capture_default_str()
-        ->check(CLI::Range(0.01, 1e6));
     cmd->add_flag(
         "--all-moves", o->all_moves,
         "With --method pns or pn2: prove every first move's exact value (default: only what "
         "the root's value needs: once a move wins the others stop, 'not needed', and "
         "once one draws the later ones are only tested for a win)");
-    cmd->add_option("--json-out", o->json,
-                    "Also write the result as JSON to this file (a summary line on stdout)");
-    add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");
-    cmd->add_flag("--quiet", o->quiet,
-                  "No progress lines on stderr, and only the summary line 'solve: value=...' on "
-                  "stdout");
+    // --threads: pns/pn2 workers and building tables (search: one).
+    add_solve_output_options(*cmd, *o, "With --method pns or pn2: ",
+                             "No progress lines on stderr, and only the summary line 'solve: "
+                             "value=...' on stdout");
     cmd->footer(
         "Values follow Schadd et al., 'Best Play in Fanorona Leads to Draw': standard rules, no "
         "no-capture limit, and endless play (a repeated position) a draw; the endgame tables' "
@@ -413,7 +298,7 @@ void add_solve_command(CLI::App& app) {
         "bounds ('at least a draw', 'at most a draw'). The line: the winner's quickest proof, "
         "the loser's longest resistance, a draw until a position repeats. Progress every 5 "
         "seconds on stderr. Method: docs/solve.md. Under 'mpirun -np R' (no extra flag), --method "
-        "pns solves the first moves on the other ranks, each running --threads searchers of "
+        "pns or pn2 solves the first moves on the other ranks, each running --threads searchers of "
         "--hash MB, rank 0 handing them out and writing the output and --proof file: every "
         "first move's value and nodes are those of one process. Every machine opens the tables "
         "from the same path (--tables, or the cache folder): put them on a shared file system "

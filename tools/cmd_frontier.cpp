@@ -1,0 +1,300 @@
+// `fanorona frontier`: the proof frontier of a board (tools/solve/frontier.h): the positions after
+// 1..N turns from the start and positions sampled from games after given turns, each solved by
+// df-pn with a budget per position; a table on stdout, JSON and a resumable CSV for machines.
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/files.h"
+#include "common/thread_limit.h"
+#include "core/solve.h"
+#include "tools/commands.h"
+#include "tools/options.h"
+#include "tools/solve/frontier.h"
+#include "tools/solve/solve_options.h"
+#include "tools/solve_cli.h"
+
+namespace fanorona::cli {
+
+namespace {
+
+struct FrontierOptions : SolveCommonOptions {
+    BoardOptions board;
+    int tree_depth = 0;
+    std::vector<std::string> games;
+    std::vector<int> turns{60, 40, 30, 20, 10};
+    CLI::Option* turns_option = nullptr;
+    int samples = 20;
+    CLI::Option* samples_option = nullptr;
+    std::uint64_t seed = 1;
+    std::string csv;
+};
+
+nlohmann::json value_json(const ValueBounds& v) {
+    return {{"value", v.exact() ? value_text(v) : "unknown"}, {"lower", v.lo}, {"upper", v.hi}};
+}
+
+nlohmann::json summary_json(const FrontierSummary& s) {
+    return {{"positions", s.positions},
+            {"proven", s.proven},
+            {"share", s.positions ? double(s.proven) / double(s.positions) : 0.0},
+            {"wins", s.wins},
+            {"draws", s.draws},
+            {"losses", s.losses},
+            {"median_seconds", s.median_seconds},
+            {"max_seconds", s.max_seconds},
+            {"median_nodes", s.median_nodes},
+            {"max_nodes", s.max_nodes}};
+}
+
+void run_frontier(const FrontierOptions& o) {
+    if (o.board.make_rules().ruleset != RuleSet::Standard)
+        throw std::invalid_argument("--rules: the solver handles the standard rules only");
+    const Position root = o.board.make_position();
+    const Variant v = root.variant();
+    if (o.games.empty() && (o.turns_option->count() || o.samples_option->count()))
+        throw std::invalid_argument(std::string(o.turns_option->count() ? "--turns" : "--samples") +
+                                    ": needs games files to sample from");
+    if (o.tree_depth == 0 && o.games.empty())
+        throw std::invalid_argument(
+            "nothing to solve: give --tree-depth N and/or games files to sample from");
+    if (!o.games.empty() && o.board.fen_option->count())
+        throw std::invalid_argument("--fen: the root of the tree only (the samples come from the "
+                                    "games); not with games files");
+    check_solve_files(o, v);
+    if (!o.csv.empty()) {
+        try {
+            check_writable(o.csv);
+        } catch (const FileError& e) {
+            throw std::invalid_argument("--csv-out: " + std::string(e.what()));
+        }
+    }
+    check_searchers_memory(o);
+
+    // The positions: the tree, then the samples (bad games files are refused before any work).
+    std::vector<FrontierPosition> tree = tree_positions(root, o.tree_depth);
+    std::vector<TurnSample> samples;
+    if (!o.games.empty()) samples = sample_positions(o.games, v, o.turns, o.samples, o.seed);
+    std::string tables_note;
+    const auto tables = solve_tables(o, root, tables_note);
+
+    PnsRootConfig cfg;
+    cfg.hash_mb = std::size_t(o.hash_mb);
+    cfg.max_nodes = o.max_nodes;
+    cfg.max_seconds = o.max_seconds;
+    cfg.tables = tables;
+    cfg.proof = o.proof;
+    cfg.proof_interval = o.proof_interval;
+    char settings[256];
+    std::snprintf(settings, sizeof settings,
+                  "variant=%s tables=%s max_nodes=%llu max_seconds=%g "
+                  "hash=%d",
+                  std::string(variant_name(v)).c_str(), tables ? tables->dir().c_str() : "none",
+                  (unsigned long long)o.max_nodes, o.max_seconds, o.hash_mb);
+    FrontierCsv csv;
+    if (!o.csv.empty()) csv = FrontierCsv(o.csv, settings);
+    std::vector<FrontierPosition*> all;
+    for (FrontierPosition& p : tree) all.push_back(&p);
+    for (TurnSample& s : samples)
+        for (FrontierPosition& p : s.positions) all.push_back(&p);
+    std::size_t reused = 0;
+    for (FrontierPosition* p : all) reused += csv.reuse(*p);
+
+    const auto say = [&o](const char* format, auto... args) {
+        if (!o.quiet) std::printf(format, args...);
+    };
+    say("frontier of %s from %s (standard rules, endless play a draw)\ntables %s\n"
+        "budget per position: %llu nodes, %g s (0: no limit); %d MB table per searcher\n",
+        std::string(variant_name(v)).c_str(), root.to_string().c_str(), tables_note.c_str(),
+        (unsigned long long)o.max_nodes, o.max_seconds, o.hash_mb);
+    if (reused) say("%zu positions' results reused from %s\n", reused, o.csv.c_str());
+    std::fflush(stdout);
+
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t done = reused, proven = 0;
+    for (const FrontierPosition* p : all) proven += p->solved && p->value.exact();
+    {
+        ProofStore store(o.proof, v, o.proof_interval);
+        const ThreadLimit limit(o.threads);
+        solve_positions(all, cfg, store, [&](FrontierPosition& p) {
+            csv.append(p);
+            ++done;
+            proven += p.value.exact();
+            if (o.quiet) return;
+            std::fprintf(
+                stderr,
+                "frontier: %zu of %zu positions, %zu proven, %.0f s: %s %d %s: %s, "
+                "%llu nodes, %.1f s\n",
+                done, all.size(), proven,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                p.group.c_str(), p.turns, p.source.c_str(), value_text(p.value).c_str(),
+                (unsigned long long)p.nodes, p.seconds);
+        });
+        store.write();
+    }
+
+    nlohmann::json j = {
+        {"variant", variant_name(v)},
+        {"position", root.to_string()},
+        {"tables", tables ? nlohmann::json(tables->dir()) : nlohmann::json(nullptr)},
+        {"max_nodes", o.max_nodes},
+        {"max_seconds", o.max_seconds},
+        {"hash", o.hash_mb},
+        {"tree_depth", o.tree_depth}};
+    std::string summary_line = "frontier:";
+    if (!tree.empty()) {
+        ValueBounds root_value;
+        const std::vector<ValueBounds> values = back_up(tree, root_value);
+        say("\ntree: the positions after %s (value for the side to move there; 'moves': proven "
+            "from the positions after it)\n",
+            o.tree_depth == 1 ? "1 turn"
+                              : ("1 to " + std::to_string(o.tree_depth) + " turns").c_str());
+        say("  %-5s %-40s %-16s %-7s %12s %9s\n", "turns", "moves", "value", "by", "nodes",
+            "seconds");
+        nlohmann::json jt = nlohmann::json::array();
+        for (std::size_t i = 0; i < tree.size(); ++i) {
+            const FrontierPosition& p = tree[i];
+            const char* by = !values[i].exact() ? "-" : p.value.exact() ? "search" : "moves";
+            say("  %-5d %-40s %-16s %-7s %12llu %9.3f\n", p.turns, p.source.c_str(),
+                value_text(values[i]).c_str(), by, (unsigned long long)p.nodes, p.seconds);
+            nlohmann::json e = {{"turns", p.turns},
+                                {"moves", p.source},
+                                {"position", p.pos.to_string()},
+                                {"search", value_json(p.value)},
+                                {"nodes", p.nodes},
+                                {"seconds", p.seconds},
+                                {"reused", p.reused}};
+            e.update(value_json(values[i]));
+            jt.push_back(e);
+        }
+        say("the root: %s (from the first moves)\n", value_text(root_value).c_str());
+        nlohmann::json jd = nlohmann::json::array();
+        for (int d = 1; d <= o.tree_depth; ++d) {
+            std::vector<const FrontierPosition*> ps;
+            std::vector<ValueBounds> vs;
+            for (std::size_t i = 0; i < tree.size(); ++i)
+                if (tree[i].turns == d) ps.push_back(&tree[i]), vs.push_back(values[i]);
+            const FrontierSummary s = summarize(ps, vs);
+            say("after %d turn%s: %zu positions, %zu proven (%zu win, %zu draw, %zu loss)\n", d,
+                d == 1 ? "" : "s", s.positions, s.proven, s.wins, s.draws, s.losses);
+            nlohmann::json e = summary_json(s);
+            e["turns"] = d;
+            jd.push_back(e);
+            summary_line += " tree" + std::to_string(d) + "=" + std::to_string(s.proven) + "/" +
+                            std::to_string(s.positions);
+        }
+        j["tree"] = jt;
+        j["tree_summary"] = jd;
+        j["root"] = value_json(root_value);
+        summary_line +=
+            " root=" + std::string(root_value.exact() ? value_text(root_value) : "unknown");
+    }
+    if (!samples.empty()) {
+        say("\nsamples: positions after these turns of games (%zu files, --seed %llu); value for "
+            "the side to move; times and nodes of the proven ones\n",
+            o.games.size(), (unsigned long long)o.seed);
+        say("  %5s %7s %7s %6s %6s %4s %4s %4s %9s %9s %12s %12s\n", "turn", "games", "sampled",
+            "proven", "share", "win", "draw", "loss", "median s", "max s", "median nodes",
+            "max nodes");
+        nlohmann::json js = nlohmann::json::array();
+        for (const TurnSample& t : samples) {
+            std::vector<const FrontierPosition*> ps;
+            std::vector<ValueBounds> vs;
+            nlohmann::json jp = nlohmann::json::array();
+            for (const FrontierPosition& p : t.positions) {
+                ps.push_back(&p);
+                vs.push_back(p.value);
+                nlohmann::json e = {{"game", p.source},
+                                    {"position", p.pos.to_string()},
+                                    {"nodes", p.nodes},
+                                    {"seconds", p.seconds},
+                                    {"reused", p.reused}};
+                e.update(value_json(p.value));
+                jp.push_back(e);
+            }
+            const FrontierSummary s = summarize(ps, vs);
+            const double share = s.positions ? 100.0 * double(s.proven) / double(s.positions) : 0;
+            say("  %5d %7zu %7zu %6zu %5.0f%% %4zu %4zu %4zu %9.3f %9.3f %12llu %12llu\n", t.turns,
+                t.eligible, s.positions, s.proven, share, s.wins, s.draws, s.losses,
+                s.median_seconds, s.max_seconds, (unsigned long long)s.median_nodes,
+                (unsigned long long)s.max_nodes);
+            nlohmann::json e = summary_json(s);
+            e["turns"] = t.turns;
+            e["games"] = t.eligible;
+            e["positions"] = jp;
+            e["sampled"] = s.positions;
+            js.push_back(e);
+            summary_line += " turn" + std::to_string(t.turns) + "=" + std::to_string(s.proven) +
+                            "/" + std::to_string(s.positions);
+        }
+        j["samples"] = js;
+        j["games_files"] = o.games;
+        j["seed"] = o.seed;
+        j["samples_per_turn"] = o.samples;
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    say("time %.3f s\n", seconds);
+    j["seconds"] = seconds;
+    if (!o.json.empty()) {
+        write_file_atomically(o.json, j.dump(1) + "\n");
+        std::printf("%s json=%s\n", summary_line.c_str(), o.json.c_str());
+    } else if (o.quiet) {
+        std::printf("%s\n", summary_line.c_str());
+    }
+}
+
+} // namespace
+
+void add_frontier_command(CLI::App& app) {
+    auto o = std::make_shared<FrontierOptions>();
+    auto* cmd = app.add_subcommand(
+        "frontier",
+        "How far proofs reach: the positions after 1..N turns from the start and "
+        "positions sampled from games, each solved by df-pn with a budget per position");
+    o->board.add_to(*cmd);
+    add_solve_search_options(*cmd, *o, "each position's solve");
+    cmd->add_option("games", o->games,
+                    "Games files (games.tsv of self-play or tournaments) to sample positions from")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--tree-depth", o->tree_depth,
+                    "Solve the positions after 1 to N turns from the start (or --fen); 0: none")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 6));
+    o->turns_option = cmd->add_option("--turns", o->turns,
+                                      "With games files: sample the positions after these turns "
+                                      "(a comma-separated list)")
+                          ->delimiter(',')
+                          ->capture_default_str()
+                          ->check(CLI::Range(0, 100000));
+    o->samples_option =
+        cmd->add_option("--samples", o->samples,
+                        "With games files: positions sampled per turn (fewer when fewer games "
+                        "go on past the turn)")
+            ->capture_default_str()
+            ->check(CLI::Range(1, 1000000));
+    cmd->add_option("--seed", o->seed,
+                    "Seed of the sample: the same seed and files sample the same games")
+        ->capture_default_str();
+    cmd->add_option("--csv-out", o->csv,
+                    "Append a row per position solved to this CSV file as it is solved; a rerun "
+                    "with the same file (and settings) reuses its rows");
+    add_solve_output_options(*cmd, *o, "",
+                             "No progress lines on stderr, and only the summary line 'frontier: "
+                             "...' on stdout");
+    cmd->footer(
+        "Each position is solved as by 'fanorona solve --method pns' (values for the side to "
+        "move: standard rules, no no-capture limit, endless play a draw), by a searcher of its "
+        "own on the --threads workers, with --max-nodes and --max-seconds per position: with a "
+        "node budget alone a position's result is the same on every run and thread count. The "
+        "tree's values also combine what the positions after them prove. Method and the 5x9 "
+        "command: docs/solve.md.");
+    cmd->callback([o] { run_frontier(*o); });
+}
+
+} // namespace fanorona::cli
