@@ -314,10 +314,7 @@ std::string training_section(const std::string& dir, int n, Notes& notes) {
     out += "<tr><th>positions</th><td>" + num(number_at(*j, "train_positions"), 0) + " training, " +
            num(number_at(*j, "validation_positions"), 0) + " validation, of " +
            num(number_at(*j, "games"), 0) + " games</td></tr>";
-    out += "<tr><th>training loss</th><td>" + num(number_at(*j, "start_train_loss"), 6) +
-           " &rarr; " + num(number_at(*j, "final_train_loss"), 6) + "</td></tr>";
-    out += "<tr><th>validation loss</th><td>" + num(number_at(*j, "start_validation_loss"), 6) +
-           " &rarr; " + num(number_at(*j, "final_validation_loss"), 6) + "</td></tr>";
+    out += loss_rows(*j);
     out += "<tr><th>epochs</th><td>" + num(number_at(*j, "epochs"), 0) + " (best " +
            num(number_at(*j, "best_epoch"), 0) + ")" +
            (true_at(*j, "stopped_early") ? ", stopped early" : "") + ", " +

@@ -57,6 +57,14 @@ std::string changes_table(std::vector<Change> changes) {
 
 } // namespace
 
+std::string loss_rows(const nlohmann::json& j) {
+    return "<tr><th>training loss</th><td>" + num(number_at(j, "start_train_loss"), 6) +
+           " &rarr; " + num(number_at(j, "final_train_loss"), 6) +
+           "</td></tr><tr><th>validation loss</th><td>" +
+           num(number_at(j, "start_validation_loss"), 6) + " &rarr; " +
+           num(number_at(j, "final_validation_loss"), 6) + "</td></tr>";
+}
+
 std::string epoch_loss_chart(const std::string& text, const std::string& path, Notes& notes) {
     std::istringstream in(text);
     std::string line;
@@ -132,10 +140,7 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
                num(number_at(pos, "validation"), 0) + " validation (" +
                num(number_at(pos, "read"), 0) + " read, " +
                num(number_at(pos, "skipped_decisive"), 0) + " decisive skipped)</td></tr>";
-        out += "<tr><th>training loss</th><td>" + num(number_at(*j, "start_train_loss"), 6) +
-               " &rarr; " + num(number_at(*j, "final_train_loss"), 6) + "</td></tr>";
-        out += "<tr><th>validation loss</th><td>" + num(number_at(*j, "start_validation_loss"), 6) +
-               " &rarr; " + num(number_at(*j, "final_validation_loss"), 6) + "</td></tr>";
+        out += loss_rows(*j);
         out += "<tr><th>epochs</th><td>" + num(number_at(*j, "epochs"), 0) + " (best " +
                num(number_at(*j, "best_epoch"), 0) + ")" +
                (true_at(*j, "converged") ? ", converged" : "") +

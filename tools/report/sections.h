@@ -60,6 +60,9 @@ std::string fields_table(const nlohmann::json& j, const std::vector<std::string>
 // The loss by epoch of a CSV with columns epoch, train_loss, validation_loss (tune's loss.csv,
 // train's NET.csv) as a chart; `path` names the file in notes.
 std::string epoch_loss_chart(const std::string& text, const std::string& path, Notes& notes);
+// The "training loss" and "validation loss" summary rows (start -> final) of a fit's JSON
+// (tune's tune.json, train's train.json).
+std::string loss_rows(const nlohmann::json& j);
 
 // A horizontal bar of White wins / draws / Black wins.
 std::string wdl_bar(double white, double draws, double black);
