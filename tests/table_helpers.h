@@ -47,4 +47,12 @@ inline fanorona::Position random_position(fanorona::Variant v, int a, int b, std
     return Position::from_pieces(v, mover, other, Color(rng() & 1));
 }
 
+// A random position of 2 to `pieces` pieces, each side at least one (the material drawn first).
+inline fanorona::Position random_position_up_to(fanorona::Variant v, int pieces,
+                                                std::mt19937_64& rng) {
+    const int total = 2 + int(rng() % std::uint64_t(pieces - 1));
+    const int a = 1 + int(rng() % std::uint64_t(total - 1));
+    return random_position(v, a, total - a, rng);
+}
+
 } // namespace test_tables

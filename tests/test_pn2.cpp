@@ -19,7 +19,7 @@ using namespace fanorona;
 namespace {
 
 using test_tables::build;
-using test_tables::random_position;
+using test_tables::random_position_up_to;
 using test_tables::table_value;
 
 // Random positions of at most `pieces` pieces: PN2 alone (every draw proved through its
@@ -33,9 +33,7 @@ void check_random(Variant v, int pieces, int count, std::uint64_t seed) {
     int proven[3] = {0, 0, 0};
     int drawn_alone = 0; // draws PN2 proved without tables or graphs: through repetitions
     for (int n = 0; n < count; ++n) {
-        const int total = 2 + int(rng() % std::uint64_t(pieces - 1));
-        const int a = 1 + int(rng() % std::uint64_t(total - 1));
-        const Position pos = random_position(v, a, total - a, rng);
+        const Position pos = random_position_up_to(v, pieces, rng);
         INFO(pos.to_string());
         const int expected = table_value(*tb, pos);
         ++seen[expected + 1];
