@@ -25,15 +25,7 @@ OUT=${OUT:-/tmp/fanorona-baseline}
 OPENINGS=${OPENINGS:-random:6}
 SEED=${SEED:-30}
 mkdir -p "$OUT"
-OLD="$OUT/src-$BASE/build/tools/fanorona"
-
-if [ ! -x "$OLD" ]; then
-    rm -rf "$OUT/src-$BASE"
-    mkdir -p "$OUT/src-$BASE"
-    git archive "$BASE" | tar -x -C "$OUT/src-$BASE"
-    cmake -S "$OUT/src-$BASE" -B "$OUT/src-$BASE/build" -DCMAKE_BUILD_TYPE=Release > /dev/null
-    cmake --build "$OUT/src-$BASE/build" -j"${JOBS:-2}" --target fanorona > "$OUT/build.log"
-fi
+OLD=$(build_commit "$BASE" "$OUT/src-$BASE")
 
 W="$ROOT/data/weights/tuned.txt" P="$ROOT/data/params/tuned.txt"
 ORDER=()

@@ -6,3 +6,16 @@ now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # A number from a JSON file written one object per line: the first "key": value of key $2 in $1.
 field() { grep -o "\"$2\": *[-0-9.e+]*" "$1" | head -1 | sed 's/.*: *//'; }
+# Builds `fanorona` of commit $1 once in folder $2 (its tree from `git archive`, a Release build;
+# the log in $2.log) and prints the binary's path. Run from the repository's root.
+build_commit() {
+    local bin="$2/build/tools/fanorona"
+    if [ ! -x "$bin" ]; then
+        rm -rf "$2"
+        mkdir -p "$2"
+        git archive "$1" | tar -x -C "$2"
+        cmake -S "$2" -B "$2/build" -DCMAKE_BUILD_TYPE=Release > "$2.log"
+        cmake --build "$2/build" -j"${JOBS:-2}" --target fanorona >> "$2.log"
+    fi
+    echo "$bin"
+}
