@@ -123,6 +123,17 @@ int EngineSpec::tunable_value(std::string_view name) const {
     return search_params().get(t->name);
 }
 
+std::shared_ptr<const nnue::Network> EngineSpec::default_network() {
+    const std::shared_ptr<const NetFile> f = load_net_file(default_builtin("net"));
+    return {f, &f->net};
+}
+
+void EngineSpec::drop_default_network() {
+    if (net_chosen) return;
+    net.reset();
+    net_path.clear();
+}
+
 const std::vector<SpecRange>& EngineSpec::ranges() {
     static const std::vector<SpecRange> table = {
         {"depth", 1, 60, "plies"},
@@ -143,9 +154,11 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         for (const auto& [k, v] : weight_values) w.values[std::size_t(feature_index(k))] = v;
         weights = w;
         weights_name = weights_display_name(std::string(value));
+        drop_default_network();
     } else if (key == "vela_weights") {
         vela_weights = load_weights_file(std::string(value));
         vela_weights_name = weights_display_name(std::string(value));
+        drop_default_network();
     } else if (key == "params") {
         if (const BuiltinFile* b = find_builtin("params", value)) {
             params_name = std::string(b->name);
@@ -207,14 +220,18 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         if (value.empty() || value == "none") {
             net.reset();
             net_path.clear();
+            net_chosen = true;
             return;
         }
         try {
-            net = std::make_shared<const nnue::Network>(read_net_file(std::string(value)).net);
+            const std::shared_ptr<const NetFile> f = load_net_file(std::string(value));
+            net = std::shared_ptr<const nnue::Network>(f, &f->net); // shares the file's network
         } catch (const std::exception& e) {
             bad(key, value, e.what());
         }
-        net_path = std::string(value);
+        const BuiltinFile* b = find_builtin("net", value);
+        net_path = b ? std::string(b->name) : std::string(value);
+        net_chosen = true;
     } else if (key == "builtin") {
         if (value == "random")
             kind = Kind::Random;
@@ -235,6 +252,7 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         if (t->weight) {
             put(weight_values, t->name, v);
             weights.values[std::size_t(feature_index(t->name))] = v;
+            drop_default_network();
         } else {
             put(params, t->name, v);
         }
@@ -309,7 +327,7 @@ std::string EngineSpec::description() const {
         add("weights=" + weights_name);
         add("params=" + params_name);
         if (vela_weights) add("vela_weights=" + vela_weights_name);
-        if (net) add("net=" + weights_display_name(net_path));
+        if (net) add("net=" + builtin_display_name("net", net_path));
         for (const auto& [k, v] : weight_values) add(k + "=" + std::to_string(v));
         for (const auto& [k, v] : params) add(k + "=" + std::to_string(v));
         break;

@@ -9,11 +9,13 @@
 //   command-line options                  --weights, --depth, --nodes, --movetime, --hash,
 //   --tables, --params FILE, --param NAME=VALUE (tools/options.h EngineOptions)
 //   the engine protocol's setoption       Hash, Weights, Params, Tables, Net, and each search
-//                                         parameter (and net=FILE / --net FILE for a network)
+//                                         parameter (and net=FILE|NAME|none, --net for a network)
 // A parameters file (records/params_file.h) is a list of NAME VALUE settings of search
 // parameters and evaluation weights, each applied through set() like a --param.
 // One set of ranges and defaults lives here (kRanges), for all of them. With no options the spec
-// plays the engine's defaults, records/builtins.h (the tuned weights and search parameters);
+// plays the engine's defaults, records/builtins.h (the default network on its board, the tuned
+// weights elsewhere, the tuned search parameters); net=none plays the tuned weights everywhere,
+// weights=tuned too (weights chosen explicitly play without the default network), and
 // weights=handset,params=handset is the hand-set engine.
 
 #include <cstdint>
@@ -82,10 +84,15 @@ struct EngineSpec {
     int startup_timeout_ms = 5000; // external: longest wait for uciok / readyok
     std::string tables_dir;        // endgame tables folder ("" none), opened at set()
     std::shared_ptr<const EndgameProbe> tables; // shared by every copy of the spec
-    // A network (`net=FILE`, records/net_file.h; "" none), read at set(): the engine evaluates
-    // with it on the network's board, with the weights elsewhere. Shared by every copy.
-    std::string net_path;
-    std::shared_ptr<const nnue::Network> net;
+    // A network (`net=FILE|NAME`, records/net_file.h; "" none), read at set(): the engine
+    // evaluates with it on the network's board, with the weights elsewhere. Shared by every copy.
+    // The default network (records/builtins.h) is part of the default evaluation: weights chosen
+    // explicitly (weights=, vela_weights=, a weight by name, a parameters file that sets one)
+    // play with no network unless a network is chosen explicitly too (net_chosen), in any order.
+    std::string net_path = default_builtin("net");
+    std::shared_ptr<const nnue::Network> net = default_network();
+    bool net_chosen = false; // net= was given (a network, or none)
+    static std::shared_ptr<const nnue::Network> default_network();
 
     // Sets one key (case-sensitive keys; search parameter names case-insensitive; a weight by its
     // feature name). Throws std::invalid_argument "KEY=VALUE: why" for an unknown key or a value
@@ -114,6 +121,9 @@ struct EngineSpec {
     SearchParams search_params() const;
     // The current value of a tunable (find_tunable) name; throws std::invalid_argument if unknown.
     int tunable_value(std::string_view name) const;
+    // The default network stops playing (weights were chosen, or a command improves weights);
+    // a network chosen by net= stays.
+    void drop_default_network();
 };
 
 // A player object for one worker, built from a spec (each worker owns its own searchers and

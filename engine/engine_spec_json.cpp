@@ -69,7 +69,8 @@ void to_json(nlohmann::json& j, const EngineSpec& s) {
          {"timeout", s.timeout_ms},
          {"startup", s.startup_timeout_ms},
          {"tables", s.tables_dir},
-         {"net", s.net_path}};
+         {"net", s.net_path},
+         {"net_chosen", s.net_chosen}};
 }
 
 void from_json(const nlohmann::json& j, EngineSpec& spec) {
@@ -103,7 +104,11 @@ void from_json(const nlohmann::json& j, EngineSpec& spec) {
     s.timeout_ms = spec_member<int>(j, "timeout");
     s.startup_timeout_ms = spec_member<int>(j, "startup");
     s.set("tables", spec_member<std::string>(j, "tables"));
-    if (j.contains("net")) s.set("net", spec_member<std::string>(j, "net")); // read again
+    // The network is read again (a built-in one by name); no "net" member (a spec written before
+    // networks) plays none, and no "net_chosen" member (written before the default network)
+    // keeps its network (or none) when weights are set later, as then.
+    s.set("net", j.contains("net") ? spec_member<std::string>(j, "net") : std::string());
+    s.net_chosen = !j.contains("net_chosen") || spec_member<bool>(j, "net_chosen");
     spec = std::move(s);
 }
 

@@ -132,7 +132,7 @@ void EngineProtocol::cmd_uci() {
          (spec_.vela_weights ? spec_.vela_weights_name : std::string("<Weights>")));
     send("option name Params type string default " + spec_.params_name);
     send("option name Net type string default " +
-         (spec_.net_path.empty() ? std::string("<empty>") : spec_.net_path));
+         (spec_.net_path.empty() ? std::string("none") : spec_.net_path));
     send("option name Tables type string default " +
          (spec_.tables_dir.empty() ? std::string("<empty>") : spec_.tables_dir));
     std::string variants = "option name Variant type combo default tsivy";
@@ -179,7 +179,7 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
     if (key == "hash" || key == "weights" || key == "params")
         next.set(key, value);
     else if (key == "net")
-        next.set(key, value == "<empty>" ? "" : value);
+        next.set(key, value == "<empty>" ? "none" : value);
     else if (key == "velaweights")
         next.set("vela_weights", value);
     else if (key == "tables") {

@@ -17,6 +17,13 @@ const BuiltinFile* find_builtin(std::string_view kind, std::string_view name) {
     return nullptr;
 }
 
+std::string builtin_display_name(std::string_view kind, const std::string& path) {
+    if (const BuiltinFile* b = find_builtin(kind, path.empty() ? "default" : path))
+        return std::string(b->name);
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 std::string builtin_names(std::string_view kind) {
     const std::string dflt = default_builtin(kind);
     std::string names;

@@ -1,15 +1,18 @@
 #pragma once
 // The engine's built-in configurations: files of data/ compiled into the program, selectable by
 // name wherever a file is expected (--weights NAME, weights=NAME, --params NAME, params=NAME,
-// setoption name Weights / Params), and the engine's defaults, what plays with no options. The
-// list and the defaults are written once, in records/CMakeLists.txt (FANORONA_BUILTINS,
-// FANORONA_DEFAULTS):
+// --net NAME, net=NAME, setoption name Weights / Params / Net, net info NAME), and the engine's
+// defaults, what plays with no options. The list and the defaults are written once, in
+// records/CMakeLists.txt (FANORONA_BUILTINS, FANORONA_DEFAULTS):
 //   weights handset   the hand-set weights, data/weights/default.txt (also core's
-//   default_weights()) weights tuned     the tuned weights, data/weights/tuned.txt (the default)
+//                     default_weights())
+//   weights tuned     the tuned weights, data/weights/tuned.txt                  (the default)
 //   params  handset   every search parameter at its core value (core/search_params.h)
-//   params  tuned     the tuned search parameters, data/params/tuned.txt     (the default)
+//   params  tuned     the tuned search parameters, data/params/tuned.txt         (the default)
+//   net     tsivy     the 5x9 network, data/nets/tsivy-points-h128.net           (the default)
 // The name "default" names the default of its kind. A name is looked up before a file of that
-// name: `--weights ./tuned` reads a file called tuned.
+// name: `--weights ./tuned` reads a file called tuned. The default network plays on its board
+// only, and only while no weights are chosen explicitly (engine/engine_spec.h).
 
 #include <optional>
 #include <string>
@@ -18,8 +21,9 @@
 
 namespace fanorona {
 
-// One compiled-in file: its kind ("weights", "params"), its name, the repository file it was
-// compiled from ("-" for none) and its text.
+// One compiled-in file: its kind ("weights", "params", "net"), its name, the repository file it
+// was compiled from ("-" for none) and its bytes (text, or a network file's header and binary
+// parameters).
 struct BuiltinFile {
     std::string_view kind, name, source, text;
 };
@@ -38,6 +42,10 @@ std::string default_builtin(std::string_view kind);
 
 // The built-in file of `kind` called `name` ("default": the kind's default), or nullptr.
 const BuiltinFile* find_builtin(std::string_view kind, std::string_view name);
+
+// A short name for a file of `kind` in records: the built-in's name ("tuned" for "default"; an
+// empty path is the default) or the file's name without its folder.
+std::string builtin_display_name(std::string_view kind, const std::string& path);
 
 // The names of `kind` for help texts and errors: "handset, tuned (the default)".
 std::string builtin_names(std::string_view kind);

@@ -12,6 +12,7 @@
 #include "common/text.h"
 #include "core/position.h"
 #include "core/rules.h"
+#include "records/builtins.h"
 
 namespace fanorona {
 
@@ -262,6 +263,7 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
 }
 
 NetFile read_net_file(const std::string& path) {
+    if (find_builtin("net", path)) return *load_net_file(path);
     std::string bytes;
     try {
         bytes = read_text_file(path);
@@ -269,6 +271,22 @@ NetFile read_net_file(const std::string& path) {
         throw FileError(path + ": cannot open the network file");
     }
     return parse_net_file(bytes, path);
+}
+
+std::shared_ptr<const NetFile> load_net_file(const std::string& path) {
+    if (const BuiltinFile* b = find_builtin("net", path.empty() ? "default" : path)) {
+        // Every built-in network, parsed once (thread-safe static initialisation), then shared.
+        static const std::map<std::string_view, std::shared_ptr<const NetFile>> builtins = [] {
+            std::map<std::string_view, std::shared_ptr<const NetFile>> m;
+            for (const BuiltinFile& f : builtin_files())
+                if (f.kind == "net")
+                    m[f.name] = std::make_shared<const NetFile>(parse_net_file(
+                        std::string(f.text), "built-in network " + std::string(f.name)));
+            return m;
+        }();
+        return builtins.at(b->name);
+    }
+    return std::make_shared<const NetFile>(read_net_file(path));
 }
 
 void write_net_file(const std::string& path, const NetFile& file) {

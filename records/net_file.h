@@ -9,6 +9,7 @@
 // before that line break).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,16 @@ struct NetFile {
     std::uint64_t checksum = 0; // as read (write_net_file computes it)
 };
 
-// Reads `path`; throws std::runtime_error (FileError for an unreadable file) with one line
-// naming the file and the field: wrong magic or version, a missing or malformed header line, an
-// architecture the program cannot run, an architecture hash that does not match the header's
-// fields, a parameter size that does not match, a truncated file, a wrong checksum.
+// Reads `path`, or the built-in network of that name (records/builtins.h: tsivy; "default": the
+// default network), looked up before a file; throws std::runtime_error (FileError for an unreadable
+// file) with one line naming the file and the field: wrong magic or version, a missing or malformed
+// header line, an architecture the program cannot run, an architecture hash that does not match the
+// header's fields, a parameter size that does not match, a truncated file, a wrong checksum.
 NetFile read_net_file(const std::string& path);
+
+// The network of `path` as read_net_file reads it (an empty path: the default network), shared:
+// a built-in network is parsed once per process and every caller shares it.
+std::shared_ptr<const NetFile> load_net_file(const std::string& path);
 
 // Writes `file` to `path` atomically (checks the network first: std::invalid_argument).
 void write_net_file(const std::string& path, const NetFile& file);

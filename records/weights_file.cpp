@@ -24,10 +24,7 @@ void save_weights_file(const std::string& path, const Weights& w,
 }
 
 std::string weights_display_name(const std::string& path) {
-    if (const BuiltinFile* b = find_builtin("weights", path.empty() ? "default" : path))
-        return std::string(b->name);
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
+    return builtin_display_name("weights", path);
 }
 
 } // namespace fanorona

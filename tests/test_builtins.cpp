@@ -1,6 +1,7 @@
-// The engine's defaults (issue 34): with no options every command plays the tuned weights and
-// search parameters (data/weights/tuned.txt, data/params/tuned.txt, compiled in), and the names
-// `tuned` and `handset` select a configuration wherever a weights or parameters file is expected.
+// The engine's defaults (issue 34): with no options every command plays the default network on
+// 5x9 (tests/test_default_net.cpp), the tuned weights elsewhere and the tuned search parameters
+// (data/weights/tuned.txt, data/params/tuned.txt, compiled in), and the names `tuned` and
+// `handset` select a configuration wherever a weights or parameters file is expected.
 // Checked through the program (engine protocol, eval, bench, tournament) and the spec's parser.
 
 #include <fstream>
@@ -25,6 +26,7 @@ const std::string kData = FANORONA_DATA_DIR;
 const std::string kTunedWeights = kData + "/weights/tuned.txt";
 const std::string kTunedParams = kData + "/params/tuned.txt";
 const std::string kHandsetWeights = kData + "/weights/default.txt";
+const std::string kNet = kData + "/nets/tsivy-points-h128.net";
 
 // The search parameters a parameters file sets over the core's values.
 SearchParams params_of_file(const std::string& path) {
@@ -97,23 +99,25 @@ TEST_CASE("the built-ins are the data files, and the defaults are the tuned ones
     CHECK(read_params_file("handset").empty());
 }
 
-TEST_CASE("a bare spec is the tuned engine; handset names the hand-set one", "[builtins]") {
+TEST_CASE("a bare spec is the default engine; handset names the hand-set one", "[builtins]") {
     const EngineSpec bare = EngineSpec::parse("name=a");
     CHECK(bare.weights == load_weights_file(kTunedWeights));
     CHECK(same_values(bare.search_params(), params_of_file(kTunedParams)));
     CHECK_FALSE(same_values(bare.search_params(), SearchParams{}));
-    CHECK(bare.description() == "a(weights=tuned,params=tuned,depth=4)");
-    CHECK(EngineSpec{}.description() == "fanorona(weights=tuned,params=tuned)");
+    CHECK(bare.description() == "a(weights=tuned,params=tuned,net=tsivy,depth=4)");
+    CHECK(EngineSpec{}.description() == "fanorona(weights=tuned,params=tuned,net=tsivy)");
 
     const EngineSpec hand = EngineSpec::parse("name=h,weights=handset,params=handset");
     CHECK(hand.weights == default_weights());
     CHECK(same_values(hand.search_params(), SearchParams{}));
     CHECK(hand.description() == "h(weights=handset,params=handset,depth=4)");
 
-    // `default` names the defaults; a name given by value applies over the built-in parameters
-    // whatever the order.
+    // `default` names the defaults (weights chosen by name play without the default network);
+    // a name given by value applies over the built-in parameters whatever the order.
     const EngineSpec dflt = EngineSpec::parse("name=d,weights=default,params=default");
     CHECK(dflt.description() == "d(weights=tuned,params=tuned,depth=4)");
+    CHECK(EngineSpec::parse("name=d,weights=default,params=default,net=default").description() ==
+          "d(weights=tuned,params=tuned,net=tsivy,depth=4)");
     const EngineSpec before = EngineSpec::parse("name=o,LmrBase=80,params=handset");
     const EngineSpec after = EngineSpec::parse("name=o,params=handset,LmrBase=80");
     CHECK(before.search_params().get("LmrBase") == 80);
@@ -149,6 +153,7 @@ TEST_CASE("the bare engine tells the protocol it plays the tuned configuration",
     REQUIRE(lmr_tuned != lmr_handset);
     CHECK(uci_line("", "option name Weights ") == "option name Weights type string default tuned");
     CHECK(uci_line("", "option name Params ") == "option name Params type string default tuned");
+    CHECK(uci_line("", "option name Net ") == "option name Net type string default tsivy");
     CHECK(uci_line("", "option name LmrBase ").rfind(lmr_tuned, 0) == 0);
     const std::string hand = "--weights handset --params handset";
     CHECK(uci_line(hand, "option name Weights ") ==
@@ -156,20 +161,28 @@ TEST_CASE("the bare engine tells the protocol it plays the tuned configuration",
     CHECK(uci_line(hand, "option name Params ") ==
           "option name Params type string default handset");
     CHECK(uci_line(hand, "option name LmrBase ").rfind(lmr_handset, 0) == 0);
+    CHECK(uci_line(hand, "option name Net ") == "option name Net type string default none");
 }
 
-TEST_CASE("bare eval and bench use the tuned configuration", "[builtins]") {
+TEST_CASE("bare eval and bench use the default configuration", "[builtins]") {
     const std::string fen = "--fen 'BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w'";
     const std::string bare = output_of("eval --json " + fen);
-    CHECK(bare == output_of("eval --json " + fen + " --weights " + kTunedWeights));
-    CHECK(bare == output_of("eval --json " + fen + " --weights tuned"));
+    CHECK(bare == output_of("eval --json " + fen + " --weights tuned --net tsivy"));
+    const std::string tuned = output_of("eval --json " + fen + " --weights " + kTunedWeights);
+    CHECK(tuned == output_of("eval --json " + fen + " --weights tuned"));
+    CHECK(tuned == output_of("eval --json " + fen + " --net none"));
+    CHECK(tuned != bare);
     const std::string hand = output_of("eval --json " + fen + " --weights handset");
     CHECK(hand == output_of("eval --json " + fen + " --weights " + kHandsetWeights));
-    CHECK(hand != bare);
+    CHECK(hand != tuned);
 
     const std::uint64_t nodes = bench_nodes("");
-    CHECK(nodes == bench_nodes("--weights " + kTunedWeights + " --params " + kTunedParams));
-    CHECK(nodes == bench_nodes("--weights tuned --params tuned"));
+    CHECK(nodes == bench_nodes("--weights " + kTunedWeights + " --params " + kTunedParams +
+                               " --net " + kNet));
+    CHECK(nodes == bench_nodes("--weights tuned --params tuned --net tsivy"));
+    const std::uint64_t linear = bench_nodes("--weights tuned --params tuned");
+    CHECK(linear == bench_nodes("--net none"));
+    CHECK(linear != nodes);
     const std::uint64_t hand_nodes = bench_nodes("--weights handset --params handset");
     CHECK(hand_nodes == bench_nodes("--weights " + kHandsetWeights + " --params handset"));
     // The hand-set weights alone keep the default (tuned) search parameters.
@@ -177,7 +190,7 @@ TEST_CASE("bare eval and bench use the tuned configuration", "[builtins]") {
     CHECK(hand_nodes != nodes);
 }
 
-TEST_CASE("a bare --player is the tuned engine, weights=handset,params=handset the hand-set one",
+TEST_CASE("a bare --player is the default engine, weights=handset,params=handset the hand-set one",
           "[builtins]") {
     // Games between the same engines spelled two ways are the same games.
     const std::string dir = test_cli::fresh_dir("builtins_player");
@@ -194,11 +207,13 @@ TEST_CASE("a bare --player is the tuned engine, weights=handset,params=handset t
     };
     const auto named =
         games("named", "name=a,depth=2", "name=b,weights=handset,params=handset,depth=2");
-    const auto files =
-        games("files", "name=a,weights=" + kTunedWeights + ",params=" + kTunedParams + ",depth=2",
-              "name=b,weights=" + kHandsetWeights + ",params=handset,depth=2");
+    const auto files = games("files",
+                             "name=a,weights=" + kTunedWeights + ",params=" + kTunedParams +
+                                 ",net=" + kNet + ",depth=2",
+                             "name=b,weights=" + kHandsetWeights + ",params=handset,depth=2");
     CHECK(named.first == files.first);
-    CHECK(named.second.find("a(weights=tuned,params=tuned,depth=2)") != std::string::npos);
+    CHECK(named.second.find("a(weights=tuned,params=tuned,net=tsivy,depth=2)") !=
+          std::string::npos);
     CHECK(named.second.find("b(weights=handset,params=handset,depth=2)") != std::string::npos);
     // ... and the hand-set engine on both sides plays other games.
     const auto hand = games("hand", "name=a,weights=handset,params=handset,depth=2",

@@ -10,6 +10,8 @@
 #include "core/evaluate.h"
 #include "core/nnue/network.h"
 #include "core/terms.h"
+#include "engine/engine_spec.h"
+#include "records/builtins.h"
 #include "records/net_file.h"
 #include "records/rules_json.h"
 #include "records/weights_file.h"
@@ -23,7 +25,8 @@ namespace {
 struct EvalOptions {
     BoardOptions board;
     std::string weights = "default";
-    std::string net; // a network file, shown beside the linear evaluation
+    CLI::Option* weights_option = nullptr;
+    std::string net; // --net: a network file or name, or none
     bool json = false;
     bool all = false;
     bool terms = false;
@@ -97,11 +100,20 @@ void run_eval(const EvalOptions& o) {
             mg, eg, blend(std::int64_t(mg), std::int64_t(eg), std::int64_t(phase))};
     };
 
-    // The network, when given: its integer output (what the search uses on its board) and the
-    // float reference from its dequantised parameters.
-    std::optional<NetFile> net;
-    if (!o.net.empty()) net = read_net_file(o.net);
-    const bool net_plays = net && nnue::plays(net->net.arch, pos);
+    // The network: its integer output (what the search uses on its board) and the float
+    // reference from its dequantised parameters.
+    // The engine's network as --weights and --net choose it in every command (the default
+    // network unless weights are chosen; --net none: none).
+    EngineSpec engine;
+    try {
+        if (o.weights_option->count() > 0) engine.set("weights", o.weights);
+        if (!o.net.empty()) engine.set("net", o.net);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--net: ") + e.what());
+    }
+    const nnue::Network* net = engine.net.get();
+    const std::string net_name = builtin_display_name("net", engine.net_path);
+    const bool net_plays = net && nnue::plays(net->arch, pos);
     const char* used = net_plays ? "network" : "linear";
 
     if (o.json) {
@@ -146,13 +158,13 @@ void run_eval(const EvalOptions& o) {
         j["score"] = score;
         j["evaluation"] = used;
         if (net)
-            j["net"] = {{"file", o.net},
-                        {"variant", variant_name(net->net.arch.variant)},
-                        {"plays", net_plays},
-                        {"score", net_plays ? nlohmann::json(nnue::evaluate(net->net, pos))
-                                            : nlohmann::json()},
-                        {"float", net_plays ? nlohmann::json(nnue::evaluate_float(net->net, pos))
-                                            : nlohmann::json()}};
+            j["net"] = {
+                {"file", engine.net_path},
+                {"variant", variant_name(net->arch.variant)},
+                {"plays", net_plays},
+                {"score", net_plays ? nlohmann::json(nnue::evaluate(*net, pos)) : nlohmann::json()},
+                {"float",
+                 net_plays ? nlohmann::json(nnue::evaluate_float(*net, pos)) : nlohmann::json()}};
         std::printf("%s\n", j.dump(1).c_str());
         return;
     }
@@ -190,11 +202,11 @@ void run_eval(const EvalOptions& o) {
     std::printf("total %d (centi-pieces for %s to move)\n", score,
                 pos.side_to_move() == Color::White ? "White" : "Black");
     if (net && net_plays)
-        std::printf("network %s: %d (float reference %.2f)\n", o.net.c_str(),
-                    nnue::evaluate(net->net, pos), nnue::evaluate_float(net->net, pos));
+        std::printf("network %s: %d (float reference %.2f)\n", net_name.c_str(),
+                    nnue::evaluate(*net, pos), nnue::evaluate_float(*net, pos));
     else if (net)
-        std::printf("network %s plays %s, not this board\n", o.net.c_str(),
-                    std::string(variant_name(net->net.arch.variant)).c_str());
+        std::printf("network %s plays %s, not this board\n", net_name.c_str(),
+                    std::string(variant_name(net->arch.variant)).c_str());
     if (net) std::printf("the search evaluates with the %s evaluation\n", used);
 }
 
@@ -207,10 +219,13 @@ void add_eval_command(CLI::App& app) {
                 "contribution, each pattern window's weights (when the weights have patterns; "
                 "5x9 board only), and the total");
     o->board.add_to(*cmd);
-    cmd->add_option("--weights", o->weights, weights_option_help())->capture_default_str();
+    o->weights_option =
+        cmd->add_option("--weights", o->weights, weights_option_help())->capture_default_str();
     cmd->add_option("--net", o->net,
-                    "Network file: also print its evaluation (and its float reference's); the "
-                    "search uses it on its board");
+                    "Network file or built-in network (" + builtin_names("net") +
+                        "), or none: its evaluation is printed too (and its float "
+                        "reference's). As the engine plays: the default network unless "
+                        "--weights is given; the search uses it on its board");
     cmd->add_flag("--all", o->all, "Also list the features whose value is zero");
     cmd->add_flag("--json", o->json, "Print the evaluation (or with --terms the terms) as JSON");
     cmd->add_flag("--terms", o->terms,

@@ -91,12 +91,15 @@ void add_loop_command(CLI::App& app) {
         ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
     o->engine.add_to(*cmd); // --weights: the start weights; --net: the start network
     // --net FILE is the network the engine plays, as in every command; in the loop it also
-    // makes the loop train networks, so the file may be left out (a random start network).
+    // makes the loop train networks, so the file may be left out (the default network).
     o->net = cmd->get_option("--net");
     o->net->expected(0, 1)->description(
-        "Network file the engine plays (fanorona-net 1): the loop then trains networks from it "
-        "instead of tuning weights (train's options: --epochs, --batch, --lr, ...); --net "
-        "alone starts from a random network (as `net random --seed SEED`)");
+        "Network file or built-in network (" + builtin_names("net") +
+        ") the engine plays: the loop then trains networks from it instead of tuning weights "
+        "(train's options: --epochs, --batch, --lr, ...). --net alone starts from the default "
+        "network on its board; on other boards, with --weights, or with --net none from a "
+        "random network (as `net random --seed SEED`). Without --net the loop tunes and plays "
+        "weights, without the default network");
     cmd->add_option("--verify-games", o->config.verify_games,
                     "Games of each verification match (the most, with --sprt)")
         ->capture_default_str()

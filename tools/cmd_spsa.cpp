@@ -41,6 +41,10 @@ void run(SpsaOptions& o) {
     o.engine.check_rules(c.base, c.run.rules);
     c.base.name = "base";
     for (const std::string& p : o.params) c.params.push_back(SpsaParam::parse(p, c.base));
+    // SPSA over a weight tunes the weights: the base plays them too, without the default network
+    // (the tuned engine's weight, set by name, leaves it out: records/builtins.h).
+    for (const SpsaParam& p : c.params)
+        if (const auto t = find_tunable(p.name); t && t->weight) c.base.drop_default_network();
     const std::uint64_t per_iteration = 2 * c.batch;
     c.pairs = (o.games + per_iteration - 1) / per_iteration * c.batch;
     o.run_options.apply(c.run);

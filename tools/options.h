@@ -116,6 +116,15 @@ inline std::string weights_option_help(const std::string& what = "Weights") {
     return what + " file, or built-in weights by name: " + builtin_names("weights");
 }
 
+// The help of every --net option: a file, a built-in name or none, and when the default plays.
+inline std::string net_option_help() {
+    return "Network file (fanorona-net 1, docs/formats.md), or a built-in network by name: " +
+           builtin_names("net") +
+           "; none: no network. The engine evaluates with it on the network's board, with the "
+           "weights elsewhere. The default network plays unless weights are chosen (--weights, "
+           "a weight by --param or --params): --weights tuned alone is the linear engine";
+}
+
 // The engine options every searching command shares (--weights, --net, --depth, --nodes,
 // --movetime,
 // --hash, --tables, --params FILE, --param NAME=VALUE), as typed; apply() maps them onto
@@ -143,9 +152,7 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
         return std::string();
     };
     cmd.add_option("--weights", weights, weights_option_help());
-    cmd.add_option("--net", net,
-                   "Network file (fanorona-net 1, docs/formats.md): the engine evaluates with it "
-                   "on the network's board, with the weights on other boards");
+    cmd.add_option("--net", net, net_option_help());
     if (with_limits) {
         auto* d = cmd.add_option("--depth", depth,
                                  "Search depth per move" + range("depth") + "; the default " +

@@ -317,6 +317,12 @@ std::pair<SpsaResult, EngineSpec> spsa_step(const LoopConfig& c, const NamedWeig
 
 } // namespace
 
+EngineSpec loop_engine(const LoopConfig& c) {
+    EngineSpec e = c.engine;
+    if (!c.net || (e.net && e.net->arch.variant != c.rules.variant)) e.drop_default_network();
+    return e;
+}
+
 void LoopConfig::validate() const {
     if (iterations < 1) throw std::invalid_argument("--iterations must be at least 1");
     if (games < 2) throw std::invalid_argument("--games must be at least 2");
@@ -340,13 +346,14 @@ void LoopConfig::validate() const {
     }
     if (final_movetime_ms < 0 || final_movetime_ms > 3600000)
         throw std::invalid_argument("--final-movetime must lie between 1 and 3600000 ms");
+    const EngineSpec played = loop_engine(*this);
     if (net) {
         if (patterns) throw std::invalid_argument("--patterns tunes weights: not with --net");
         if (!spsa_params.empty())
             throw std::invalid_argument("--spsa-param: not with --net (the loop trains networks)");
-        if (engine.net && engine.net->arch.variant != rules.variant)
-            throw std::invalid_argument("--net " + engine.net_path + ": a network of the " +
-                                        std::string(variant_name(engine.net->arch.variant)) +
+        if (played.net && played.net->arch.variant != rules.variant)
+            throw std::invalid_argument("--net " + played.net_path + ": a network of the " +
+                                        std::string(variant_name(played.net->arch.variant)) +
                                         " board; the loop plays " +
                                         std::string(variant_name(rules.variant)) + " (--variant)");
         if (train.epochs < 1) throw std::invalid_argument("--epochs must be at least 1");
@@ -354,14 +361,16 @@ void LoopConfig::validate() const {
         if (!(train.lr > 0)) throw std::invalid_argument("--lr must be positive");
         if (!(train.lambda >= 0 && train.lambda <= 1))
             throw std::invalid_argument("--lambda must lie between 0 and 1");
-    } else if (engine.net && engine.net->arch.variant == rules.variant) {
+    } else if (played.net && played.net->arch.variant == rules.variant) {
         // The engine would evaluate with the network: tuning weights it does not use.
         throw std::invalid_argument("a network plays on this board: the loop would tune weights "
                                     "the engine does not use (train the network: loop --net)");
     }
 }
 
-Json run_loop(const LoopConfig& c, const std::function<void(const std::string&)>& log) {
+Json run_loop(const LoopConfig& config, const std::function<void(const std::string&)>& log) {
+    LoopConfig c = config;
+    c.engine = loop_engine(config);
     c.validate();
     auto say = [&](const std::string& text) {
         if (!c.quiet && log) log(text);

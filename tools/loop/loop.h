@@ -58,9 +58,11 @@ struct LoopConfig {
     // every other game of the loop). Equal time is what strength means to a user.
     int final_movetime_ms = 0;
     // The network loop (loop --net): each iteration trains a network on the window's data instead
-    // of tuning weights. The start network is engine.net or, when the engine has none, a random
-    // network of the board's default architecture (as `fanorona net random --seed SEED`). The
-    // games' evaluation is the current network on its board (the weights stay the start's).
+    // of tuning weights. The start network is engine.net: a network chosen by net=, or the
+    // default network when it plays on the loop's board and no weights are chosen; otherwise a
+    // random network of the board's default architecture (as `fanorona net random --seed SEED`).
+    // The games' evaluation is the current network on its board (the weights stay the start's).
+    // The weights loop plays the weights it tunes: the default network is not part of it.
     bool net = false;
     // The network loop's training settings (train's options: epochs, batch, lr, lr_decay, lambda,
     // k, valid_fraction, patience, max_positions, filter); the data, file, seed, start network
@@ -74,6 +76,12 @@ struct LoopConfig {
     // Throws std::invalid_argument naming the bad setting.
     void validate() const;
 };
+
+// The engine the loop plays and improves (run_loop uses it in place of c.engine): c.engine
+// without the default network in the weights loop, and in the network loop when that network
+// is of another board (records/builtins.h: the default network is part of the default
+// evaluation, not of the weights the loop tunes).
+EngineSpec loop_engine(const LoopConfig& c);
 
 // Runs or resumes the loop; `say` receives progress lines (none when config.quiet). Returns
 // history.json's content (also written, with history.txt, report.html, final_weights.txt, and
