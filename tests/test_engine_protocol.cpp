@@ -218,10 +218,12 @@ TEST_CASE("Vela games search with the Vela weights when the engine has them", "[
     const auto with_default = run_protocol(vela_game);
     CHECK(infos(with_vela) == infos(with_weak));
     CHECK(infos(with_vela) != infos(with_default)); // the premise: the weights matter here
-    // A normal game keeps the normal weights.
+    // A normal game keeps the normal weights (Vela weights, chosen weights, play without the
+    // default network: the comparison is with the tuned weights chosen too).
     const std::string normal_game = "position startpos\ngo depth 4\n";
-    CHECK(infos(run_protocol("setoption name VelaWeights value " + weak + "\n" + normal_game)) ==
-          infos(run_protocol(normal_game)));
+    const std::string tuned = "setoption name Weights value tuned\n";
+    CHECK(infos(run_protocol(tuned + "setoption name VelaWeights value " + weak + "\n" +
+                             normal_game)) == infos(run_protocol(tuned + normal_game)));
     // The spec: the key, its description and the weights per rule set.
     EngineSpec spec = EngineSpec::parse("name=V,vela_weights=" + weak);
     CHECK(spec.description() == "V(weights=tuned,params=tuned,vela_weights=weak.txt,depth=4)");

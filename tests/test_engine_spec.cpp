@@ -24,7 +24,8 @@ TEST_CASE("an engine spec parses every key onto its fields", "[spec]") {
     CHECK(s.search_params().get("LmrBase") == 80);
     CHECK(s.search_params().get("AspWindow") == 30);
     CHECK(s.description() ==
-          "A(weights=tuned,params=tuned,LmrBase=80,AspWindow=30,depth=5,nodes=900,movetime=40,"
+          "A(weights=tuned,params=tuned,net=tsivy,LmrBase=80,AspWindow=30,depth=5,nodes=900,"
+          "movetime=40,"
           "tc=2000ms+50ms,hash=8)");
 
     const EngineSpec x = EngineSpec::parse("args=-q -v,name=X,cmd=/bin/engine,option.Hash=32");
@@ -101,9 +102,9 @@ TEST_CASE("a spec's description parses back to the same spec, time controls incl
     // descriptions write a time control as 10000ms+100ms, which the parser refused.
     const EngineSpec a = EngineSpec::parse("name=T,tc=10+0.1,nodes=1000,LmrBase=80");
     CHECK(a.description() ==
-          "T(weights=tuned,params=tuned,LmrBase=80,nodes=1000,tc=10000ms+100ms)");
-    const EngineSpec b =
-        EngineSpec::parse("name=T,weights=default,LmrBase=80,nodes=1000,tc=10000ms+100ms");
+          "T(weights=tuned,params=tuned,net=tsivy,LmrBase=80,nodes=1000,tc=10000ms+100ms)");
+    const EngineSpec b = EngineSpec::parse("name=T,weights=default,net=tsivy,LmrBase=80,nodes=1000,"
+                                           "tc=10000ms+100ms");
     CHECK(b.description() == a.description());
     CHECK(b.time_control.base_ms == 10000);
     CHECK(b.time_control.inc_ms == 100);

@@ -263,10 +263,12 @@ TEST_CASE("a loop killed at random moments, also while resuming, resumes to the 
 
 namespace {
 
-// A tiny network loop: a random start network, depth-1 games, a few training epochs (with
-// these settings both iterations' trainings beat their start, so both play a match).
-const std::string kTinyNetGames = " --net --games 20 --depth 1 --verify-games 4 --final-games 4 "
-                                  "--match-openings random:3 --batch 128 --accept-los 0";
+// A tiny network loop: a random start network (--net none: `loop --net` alone would start from
+// the default network on 5x9), depth-1 games, a few training epochs (with these settings both
+// iterations' trainings beat their start, so both play a match).
+const std::string kTinyNetGames = " --net none --games 20 --depth 1 --verify-games 4 "
+                                  "--final-games 4 --match-openings random:3 --batch 128 "
+                                  "--accept-los 0";
 const std::string kTinyNet = kTinyNetGames + " --epochs 3";
 
 std::string first_player(const std::string& run_dir, int i = 0) {

@@ -255,13 +255,14 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
                 params + " --out " + dir + "/sp");
     CHECK(r.status == 0);
     CHECK(slurp(dir + "/sp/games.tsv")
-              .find("fanorona(weights=tuned,params=tuned,LmrBase=90,depth=1)") !=
+              .find("fanorona(weights=tuned,params=tuned,net=tsivy,LmrBase=90,depth=1)") !=
           std::string::npos);
 
     r = run_cli("tournament --games 2 --quiet --threads 1 --player name=T,params=" + params +
                 ",depth=1 --player name=S,depth=1 --out " + dir + "/t");
     CHECK(r.status == 0);
-    CHECK(slurp(dir + "/t/games.tsv").find("T(weights=tuned,params=tuned,LmrBase=90,depth=1)") !=
+    CHECK(slurp(dir + "/t/games.tsv")
+              .find("T(weights=tuned,params=tuned,net=tsivy,LmrBase=90,depth=1)") !=
           std::string::npos);
     r = run_cli("tournament --games 2 --quiet --player name=T,params=" + bad +
                 ",depth=1 --player name=S,depth=1 --out " + dir + "/t2");

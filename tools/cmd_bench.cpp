@@ -156,8 +156,10 @@ void add_bench_command(CLI::App& app) {
                     "seeded random tsivy games, evaluated as the search does) and the pattern "
                     "part alone, in ns each (best of 3; tools/bench/patterns.sh)")
         ->check(CLI::Range(1LL, 1000000000LL));
-    cmd->footer("The signature (node count with the default settings) is kept in "
-                "data/bench_signature.txt and checked by the tests.");
+    cmd->footer("The signature (node count with the default settings: the default network on "
+                "the 5x9 positions, the tuned weights on the others) is kept in "
+                "data/bench_signature.txt and checked by the tests; --net none or --weights "
+                "tuned benches the linear engine.");
     cmd->callback([o] { run_bench_command(*o); });
 }
 

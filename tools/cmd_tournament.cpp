@@ -70,10 +70,13 @@ void add_tournament_command(CLI::App& app) {
     o->board.add_to(*cmd, false); // games start from --openings (a suite file holds positions)
     cmd->add_option("--player", o->players,
                     "A player, repeatable: "
-                    "name=A,weights=FILE,vela_weights=FILE,depth=4|nodes=N|movetime=MS|"
-                    "tc=10+0.1,hash=MB,PARAM=V  or  name=B,cmd=PATH,args=...,option.X=V  or  "
-                    "name=R,builtin=random|greedy (an engine with no limit searches to depth " +
-                        std::to_string(EngineSpec::kDefaultDepth) + ")")
+                    "name=A,weights=FILE,vela_weights=FILE,net=FILE|NAME|none,depth=4|nodes=N|"
+                    "movetime=MS|tc=10+0.1,hash=MB,PARAM=V  or  name=B,cmd=PATH,args=...,"
+                    "option.X=V  or  name=R,builtin=random|greedy (an engine with no limit "
+                    "searches to depth " +
+                        std::to_string(EngineSpec::kDefaultDepth) +
+                        "; a bare engine plays the default network on its board, weights=tuned "
+                        "or net=none the tuned linear evaluation)")
         ->required();
     cmd->add_option("--format", o->format,
                     "gauntlet (first player against each other) or roundrobin")
