@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 34's measurement: today's engine with no options ("default") and today's engine with a
-# network ("net", NET) against the best configuration of a past commit (default db25022: its
+# Issue 34's measurement: today's engine with no options ("default": the default network on 5x9),
+# today's linear engine ("linear": --net none, the tuned weights) and, when asked, today's engine
+# with a network file ("net", NET) against the best configuration of a past commit (default db25022: its
 # data/weights/tuned.txt and data/params/tuned.txt), all three external engines over the engine
 # protocol, each with the PIECES-piece endgame tables its own build wrote. One gauntlet from the
 # baseline's side per limit (LIMITS: movetime=MS or nodes=N, the same for every player), GAMES
@@ -12,7 +13,7 @@
 #   tools/bench/net_goal.sh [GAMES] [LIMIT...]
 #       (defaults 400 games per pairing, limits movetime=50 movetime=200 nodes=8000;
 #        OUT=/tmp/fanorona-net-goal, BASE=db25022, NET=data/nets/tsivy-points-h128.net,
-#        PIECES=6, SEED=34, PLAYERS="default net" (which of today's engines play), BOOK=a suite
+#        PIECES=6, SEED=34, PLAYERS="default linear" (which of today's engines play: default, linear, net), BOOK=a suite
 #        file (default: built once under OUT with `openings --book --by-search`))
 # Resumable: the old build, the tables, the book and each limit's tournament are kept in OUT.
 # Prints each pairing from today's side with its 95% interval; writes OUT/net_goal.json.
@@ -29,7 +30,7 @@ BASE=${BASE:-db25022}
 NET=$(realpath "${NET:-data/nets/tsivy-points-h128.net}")
 PIECES=${PIECES:-6}
 SEED=${SEED:-34}
-PLAYERS=${PLAYERS:-default net}
+PLAYERS=${PLAYERS:-default linear}
 OUT=${OUT:-/tmp/fanorona-net-goal}
 mkdir -p "$OUT"
 OLD_SRC="$OUT/src-$BASE"
@@ -54,7 +55,8 @@ if [ ! -s "$BOOK" ]; then
 fi
 
 TB_OLD="$OUT/tables-old" TB="$OUT/tables-today"
-declare -A ARGS=([default]="engine --tables $TB" [net]="engine --net $NET --tables $TB")
+declare -A ARGS=([default]="engine --tables $TB" [linear]="engine --net none --tables $TB"
+    [net]="engine --net $NET --tables $TB")
 JSON_ROWS=""
 for limit in "${LIMITS[@]}"; do
     dir="$OUT/${limit/=/-}"
