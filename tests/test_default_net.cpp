@@ -187,6 +187,25 @@ TEST_CASE("built-in network names work in net info, eval, bench and setoption Ne
     CHECK(out.find("error: net=none") == std::string::npos);
     const std::string hand = output_of("engine --weights handset --params handset <<'EOF'\nuci\n"
                                        "quit\nEOF");
+    // setoption name Weights plays those weights without the default network (as --net none);
+    // Net given too keeps the network, in either order.
+    // (no quit: at the end of its input the engine finishes the search)
+    auto nodes_of = [](const std::string& engine_args, const std::string& options) {
+        const std::string out = output_of("engine " + engine_args + " <<'EOF'\n" + options +
+                                          "position startpos\ngo depth 4\nEOF");
+        const auto at = out.rfind(" nodes ");
+        REQUIRE(at != std::string::npos);
+        return std::stoull(out.substr(at + 7));
+    };
+    const auto net_nodes = nodes_of("", ""), linear_nodes = nodes_of("--net none", "");
+    CHECK(net_nodes != linear_nodes);
+    CHECK(nodes_of("", "setoption name Weights value tuned\n") == linear_nodes);
+    CHECK(nodes_of("", "setoption name Net value none\n") == linear_nodes);
+    CHECK(nodes_of("", "setoption name Weights value tuned\nsetoption name Net value tsivy\n") ==
+          net_nodes);
+    CHECK(nodes_of("", "setoption name Net value tsivy\nsetoption name Weights value tuned\n") ==
+          net_nodes);
+    CHECK(nodes_of("--net none", "setoption name Net value default\n") == net_nodes);
     CHECK(hand.find("option name Net type string default none") != std::string::npos);
 }
 

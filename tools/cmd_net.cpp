@@ -10,6 +10,7 @@
 
 #include "core/nnue/network.h"
 #include "core/rules.h"
+#include "records/builtins.h"
 #include "records/net_file.h"
 #include "tools/commands.h"
 
@@ -115,7 +116,9 @@ void add_net_command(CLI::App& app) {
     auto* info = cmd->add_subcommand(
         "info", "Print a network file's header: architecture, quantisation, provenance and "
                 "checksum (the whole file is read and checked)");
-    info->add_option("file", o->file, "Network file")->required();
+    info->add_option("file", o->file,
+                     "Network file, or a built-in network by name: " + builtin_names("net"))
+        ->required();
     info->add_flag("--json", o->json, "Print it as JSON");
     info->callback([o] { run_net_info(*o); });
     auto* random = cmd->add_subcommand(

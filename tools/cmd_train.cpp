@@ -118,8 +118,9 @@ void add_train_command(CLI::App& app) {
     o->buckets_option = cmd->add_option("--buckets", c.buckets, "Output buckets by piece count")
                             ->capture_default_str();
     cmd->add_option("--init", c.init,
-                    "Start from this network's parameters (fine-tuning) instead of random ones "
-                    "(--seed); its architecture is the default of --features, --hidden and "
+                    "Start from this network's parameters (fine-tuning; a file, or a built-in "
+                    "network by name such as tsivy) instead of random ones (--seed); its "
+                    "architecture is the default of --features, --hidden and "
                     "--buckets, which must match it");
     o->training.add_to(*cmd, c);
     cmd->add_option("--seed", c.seed,
