@@ -284,6 +284,9 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     const auto j = nlohmann::json::parse(slurp(dir + "/s/spsa.json"));
     CHECK(j["verification"]["games"] == 4);
     CHECK(j["verification"]["match"].contains("elo_error95"));
+    // SPSA over a weight tunes the weights: the base and the start it is verified against play
+    // them without the default network (records/builtins.h).
+    CHECK(j["base"] == "base(weights=tuned,params=tuned,depth=1)");
     r = run_cli("analyze --depth 2 --params " + dir + "/s/params.txt");
     CHECK(r.status == 0);
     r = run_cli("report --spsa " + dir + "/s --out " + dir + "/r.html");
