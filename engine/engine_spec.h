@@ -92,6 +92,7 @@ struct EngineSpec {
     std::string net_path = default_builtin("net");
     std::shared_ptr<const nnue::Network> net = default_network();
     bool net_chosen = false; // net= was given (a network, or none)
+    // The default network (records/builtins.h), parsed once per process and shared.
     static std::shared_ptr<const nnue::Network> default_network();
 
     // Sets one key (case-sensitive keys; search parameter names case-insensitive; a weight by its
