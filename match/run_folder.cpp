@@ -55,8 +55,8 @@ const SettingOptions& run_setting_options() {
     static const SettingOptions options = {
         {"variant", "--variant"},
         {"rules", "--rules"},
-        {"players", "the engines (--engine, or --weights, --depth, --nodes, --movetime, --hash, "
-                    "--tables, --params, --param)"},
+        {"players", "the engines (--engine, or --weights, --net, --depth, --nodes, --movetime, "
+                    "--hash, --tables, --params, --param)"},
         {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
         {"pairing", "--pairing"},
         {"games", "--games"},

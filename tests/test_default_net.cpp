@@ -209,6 +209,20 @@ TEST_CASE("built-in network names work in net info, eval, bench and setoption Ne
     CHECK(hand.find("option name Net type string default none") != std::string::npos);
 }
 
+TEST_CASE("a run of the default engine resumes with it and refuses the linear one",
+          "[default_net]") {
+    const std::string dir = test_cli::fresh_dir("default_net_resume");
+    const std::string run =
+        "selfplay --depth 1 --quiet --threads 1 --no-positions --out " + dir + " --games ";
+    output_of(run + "2");
+    const test_cli::Run other = test_cli::run_cli(run + "4 --resume --net none");
+    CHECK(other.status != 0);
+    CHECK_THAT(other.output, Catch::Contains("net=tsivy") && Catch::Contains("--net"));
+    output_of(run + "4 --resume --net tsivy"); // the default spelled out is the same engine
+    CHECK_THAT(read_text_file(dir + "/games.tsv"),
+               Catch::Contains("fanorona(weights=tuned,params=tuned,net=tsivy,depth=1)"));
+}
+
 TEST_CASE("the weights loop plays without the default network; loop --net starts from it",
           "[default_net]") {
     LoopConfig c;
