@@ -183,7 +183,7 @@ struct Searcher::Impl {
 
     void push(const Move& m, UndoInfo& undo, int ply) {
         plies[ply].played = m;
-        if (use_net) acc.push(pos.side_to_move(), m);
+        if (use_net) acc.push(pos, m);
         undo = pos.make_move(m);
         tt.prefetch(tt_key());
         keys.push_back(pos.hash());
@@ -306,7 +306,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
             !is_telo(pos.variant()) && // zugzwang is the rule in telo: a pass proves nothing
             popcount(pos.player()) >= params[Param::NmpMinPieces]) {
             const Position saved = pos;
-            if (use_net) acc.push(pos.side_to_move(), Move{0, 0, 0}, true);
+            if (use_net) acc.push_null();
             pos = Position::from_pieces(pos.variant(), pos.pieces(Color::White),
                                         pos.pieces(Color::Black), ~pos.side_to_move(),
                                         pos.turns_since_capture() + 1, pos.turn() + 1);

@@ -79,8 +79,12 @@ nnue::Architecture small_arch(int hidden = 32, int buckets = 4) {
 
 TEST_CASE("the trainer's float model evaluates as core's float reference", "[train]") {
     // Float parameters (core's random network), so both sides hold exactly the same numbers.
-    for (int buckets : {1, 8}) {
-        const nnue::FloatNetwork net = nnue::random_float_network(small_arch(32, buckets), 11);
+    for (const auto& [buckets, features] : {std::pair{1, nnue::FeatureSet::Points},
+                                            {8, nnue::FeatureSet::Points},
+                                            {8, nnue::FeatureSet::PointsLines}}) {
+        nnue::Architecture arch = small_arch(32, buckets);
+        arch.features = features;
+        const nnue::FloatNetwork net = nnue::random_float_network(arch, 11);
         const NetModel model = NetModel::from_float_network(net);
         int checked = 0;
         for (const Position& pos : sample_positions(6)) {
@@ -101,7 +105,9 @@ TEST_CASE("the trainer's float model evaluates as core's float reference", "[tra
 TEST_CASE("the trainer's gradient is the derivative of the model's output", "[train]") {
     // Random parameters with accumulators spread over clamp's slope; finite differences of y
     // against backward() with dy = 1, for parameters of every array.
-    NetModel model = NetModel::random(small_arch(16, 2), 5);
+    nnue::Architecture arch = small_arch(16, 2);
+    arch.features = GENERATE(nnue::FeatureSet::Points, nnue::FeatureSet::PointsLines);
+    NetModel model = NetModel::random(arch, 5);
     const NetLayout l = model.layout();
     for (const Position& pos : sample_positions(2)) {
         NetSample x;
@@ -110,8 +116,10 @@ TEST_CASE("the trainer's gradient is the derivative of the model's output", "[tr
         model.forward(x, s);
         std::vector<double> grad(l.size, 0.0);
         model.backward(x, 1.0, s, grad.data());
+        // The last inputs are lines with PointsLines.
         const std::size_t probes[] = {l.w1 + std::size_t(x.own.index[0]) * 16 + 3,
                                       l.w1 + std::size_t(x.other.index[0]) * 16 + 5,
+                                      l.w1 + std::size_t(x.own.index[x.own.size - 1]) * 16 + 4,
                                       l.b1 + 7,
                                       l.w2 + std::size_t(x.bucket) * 32 + 2,
                                       l.w2 + std::size_t(x.bucket) * 32 + 16 + 9,
@@ -133,8 +141,12 @@ TEST_CASE("a trained network written and read back plays as the float model", "[
     // H1's tolerance (tests/test_nnue.cpp): the integer evaluation is the float formula on the
     // dequantised parameters up to the final truncation (< 1 centi-piece), and differs from the
     // float parameters by at most the rounding of the weights, bounded per position.
-    NetModel model = NetModel::random(small_arch(), 3);
-    model.clip(kNetWeightClip);
+    nnue::Architecture arch = small_arch();
+    arch.features = GENERATE(nnue::FeatureSet::Points, nnue::FeatureSet::PointsLines);
+    NetModel model = NetModel::random(arch, 3);
+    model.clip(net_weight_clip(arch));
+    CHECK(net_weight_clip(arch) ==
+          (arch.features == nnue::FeatureSet::Points ? kNetWeightClip : 0.996));
     NetFile file;
     file.net = nnue::quantise(model.to_float_network());
     file.provenance.command = "test";
@@ -149,8 +161,7 @@ TEST_CASE("a trained network written and read back plays as the float model", "[
         REQUIRE(std::abs(q - nnue::evaluate_float(read.net, pos)) < 1.0 + 1e-9);
         NetSample x;
         make_sample(model.arch, pos, x);
-        const int pieces = popcount(pos.player() | pos.opponent());
-        const double da = (pieces + 1) * 0.5 / nnue::kQA;
+        const double da = (std::max(x.own.size, x.other.size) + 1) * 0.5 / nnue::kQA;
         double w2_abs = 0;
         for (int k = 0; k < 2 * l.hidden; ++k)
             w2_abs += std::abs(model.theta[Eigen::Index(l.w2) + x.bucket * 2 * l.hidden + k]) +
@@ -281,6 +292,33 @@ TEST_CASE("fanorona train lowers the loss, writes the same file at 1 and 2 threa
     CHECK(f.provenance.validation_loss == Approx(*std::min_element(valid.begin(), valid.end())));
     CHECK_THAT(f.provenance.command, Catch::Contains("--hidden 16 --buckets 2"));
     CHECK(f.provenance.created == "2023-11-14T22:13:20Z");
+}
+
+TEST_CASE("fanorona train --features points+lines trains and writes a lines network",
+          "[train][cli]") {
+    using namespace test_cli;
+    const std::string log = temp_path("tiny_lines.bin");
+    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(30, 3));
+    const std::string out = temp_path("lines.net");
+    const Run r = run_shell(FANORONA_BINARY " train " + log +
+                            " --features points+lines --hidden 16 --buckets 2 --batch 512 --lr "
+                            "0.01 --patience 0 --epochs 3 --quiet --out " +
+                            out);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const NetFile f = read_net_file(out);
+    CHECK(f.net.arch.features == nnue::FeatureSet::PointsLines);
+    CHECK(nnue::input_count(f.net.arch) == 90 + 26 * 84);
+    CHECK(f.provenance.validation_loss < 0.25);
+    CHECK_THAT(f.provenance.command, Catch::Contains("--features points+lines"));
+    // Fine-tuning takes the feature set from --init; a different one is refused.
+    const Run refused =
+        run_shell(FANORONA_BINARY " train " + log + " --init " + out +
+                  " --features points --epochs 1 --quiet --out " + temp_path("lines2.net"));
+    CHECK(refused.status != 0);
+    CHECK(run_shell(FANORONA_BINARY " train " + log + " --features lines --out " +
+                    temp_path("lines3.net"))
+              .output.find("--features: unknown feature set 'lines'") != std::string::npos);
 }
 
 TEST_CASE("fanorona train refuses bad input with one line", "[train][cli]") {

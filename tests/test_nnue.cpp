@@ -52,6 +52,33 @@ bool same_hidden(const Network& net, const Accumulator& a, const Accumulator& b)
     return true;
 }
 
+// The position rotated by 180 degrees with the colours swapped (and the side to move): what
+// Black sees in `p` is what White sees in it.
+Position rotated_swapped(const Position& p) {
+    const Geometry& g = p.geo();
+    Bitboard white = 0, black = 0;
+    for (Square s = 0; s < 64; ++s) {
+        if (!g.on_board(s)) continue;
+        const Square r = square_of(g, g.points - 1 - cell_of(g, s));
+        if (p.pieces(Color::White) >> s & 1) black |= bit(r);
+        if (p.pieces(Color::Black) >> s & 1) white |= bit(r);
+    }
+    return Position::from_pieces(p.variant(), white, black, ~p.side_to_move());
+}
+
+std::set<int> feature_set_of(const Position& p, FeatureSet f, Color perspective) {
+    ActiveFeatures a;
+    active_features(p, f, perspective, a);
+    return std::set<int>(a.index.begin(), a.index.begin() + a.size);
+}
+
+Architecture lines_arch(Variant v = Variant::Tsivy) {
+    Architecture a;
+    a.variant = v;
+    a.features = FeatureSet::PointsLines;
+    return a;
+}
+
 } // namespace
 
 TEST_CASE("nnue: points features follow the spec's indexing", "[nnue]") {
@@ -87,6 +114,47 @@ TEST_CASE("nnue: points features follow the spec's indexing", "[nnue]") {
             if (gv.on_board(s)) cells.insert(cell_of(gv, s));
         CHECK(int(cells.size()) == gv.points);
         CHECK(*cells.rbegin() == gv.points - 1);
+    }
+}
+
+TEST_CASE("nnue: points+lines features index each line of 3 points by its configuration",
+          "[nnue]") {
+    // Tsivy: 5 x 7 horizontal, 9 x 3 vertical and 2 x 11 diagonal lines (from strong points).
+    CHECK(line_count(Variant::Tsivy) == 84);
+    CHECK(line_count(Variant::Dimy) == 5 * 3 + 5 * 3 + 2 * 5);
+    CHECK(input_count(lines_arch()) == 90 + 26 * 84);
+    CHECK(parse_feature_set("points+lines") == FeatureSet::PointsLines);
+    CHECK(feature_set_name(FeatureSet::PointsLines) == "points+lines");
+    CHECK(architecture_problem(lines_arch()).empty());
+    CHECK(architecture_hash(lines_arch()) != architecture_hash(Architecture{}));
+    // White a1, Black b1. White sees line 0 (a1 b1 c1, East) as own, other, empty: config
+    // 1 + 3 * 2 = 7; line 1 (a1 a2 a3) and line 2 (a1 b2 c3) as own, empty, empty (1); line 3
+    // (b1 c1 d1) other first (2); line 4 (b1 b2 b3) too. b1 is weak: no diagonal.
+    const Position p = Position::from_string("9/9/9/9/WB7 w", Variant::Tsivy);
+    CHECK(feature_set_of(p, FeatureSet::PointsLines, Color::White) ==
+          std::set<int>{0, 45 + 1, 90 + 0 * 26 - 1 + 7, 90 + 1 * 26 - 1 + 1, 90 + 2 * 26 - 1 + 1,
+                        90 + 3 * 26 - 1 + 2, 90 + 4 * 26 - 1 + 2});
+    CHECK(feature_set_of(p, FeatureSet::Points, Color::White) == std::set<int>{0, 46});
+    // Black sees a1 b1 c1 as its last line (83: g5 h5 i5 turned), its points in Black's cell
+    // order c1 (empty), b1 (own), a1 (other): config 3 + 2 * 9 = 21.
+    CHECK(feature_set_of(p, FeatureSet::PointsLines, Color::Black).count(90 + 83 * 26 - 1 + 21));
+    // Every position: Black's inputs are White's of the board turned with the colours swapped,
+    // one input per non-empty line, all below input_count().
+    Rules rules;
+    for (const Variant v : {Variant::Tsivy, Variant::Dimy, *parse_variant("7x9")}) {
+        rules.variant = v;
+        const Architecture a = lines_arch(v);
+        for (std::uint64_t game = 0; game < 4; ++game)
+            for (const GameStep& s : random_game(rules, 300 + game, 80)) {
+                const auto black = feature_set_of(s.pos, a.features, Color::Black);
+                REQUIRE(black == feature_set_of(rotated_swapped(s.pos), a.features, Color::White));
+                REQUIRE(*black.rbegin() < input_count(a));
+                ActiveFeatures w;
+                active_features(s.pos, a.features, Color::White, w);
+                REQUIRE(w.size <= max_active(a));
+                REQUIRE(std::set<int>(w.index.begin(), w.index.begin() + w.size).size() ==
+                        std::size_t(w.size));
+            }
     }
 }
 
@@ -171,9 +239,13 @@ TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
 // output weight by 0.5 / QB, and b2 by 0.5 / (QA QB).
 TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue]") {
     Rules rules;
-    for (const int buckets : {1, 8}) {
+    for (const auto& [buckets, features] : {std::pair{1, FeatureSet::Points},
+                                            {8, FeatureSet::Points},
+                                            {8, FeatureSet::PointsLines}}) {
         Architecture arch;
         arch.buckets = buckets;
+        arch.features = features;
+        INFO(feature_set_name(features) << ", " << buckets << " buckets");
         const FloatNetwork f = random_float_network(arch, 11 + std::uint64_t(buckets));
         const Network q = quantise(f);
         double worst = 0, worst_bound = 0;
@@ -185,7 +257,10 @@ TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue
                 CHECK(std::trunc(deq + (deq > 0 ? 1e-9 : -1e-9)) == Approx(integer).margin(1));
                 const double ref = evaluate_float(f, s.pos);
                 const int pieces = popcount(s.pos.player() | s.pos.opponent());
-                const double da = (pieces + 1) * 0.5 / kQA;
+                ActiveFeatures own, other;
+                active_features(s.pos, features, Color::White, own);
+                active_features(s.pos, features, Color::Black, other);
+                const double da = (std::max(own.size, other.size) + 1) * 0.5 / kQA;
                 double w2_abs = 0;
                 const int b = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
                 for (int k = 0; k < 2 * arch.hidden; ++k)
@@ -205,15 +280,16 @@ TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue
 }
 
 TEST_CASE("nnue: incremental accumulators equal full refreshes along random games", "[nnue]") {
-    const FloatNetwork f = random_float_network(Architecture{}, 3);
-    const Network net = quantise(f);
     AccumulatorStack stack;
     Accumulator fresh;
-    int checked = 0, captures = 0;
+    const FeatureSet features = GENERATE(FeatureSet::Points, FeatureSet::PointsLines);
+    INFO(feature_set_name(features));
+    int checked = 0, captures = 0, long_chains = 0;
     for (const Variant v : {Variant::Tsivy, Variant::Dimy, Variant::Telo}) {
         Architecture arch;
         arch.variant = v;
-        const Network n = v == Variant::Tsivy ? net : quantise(random_float_network(arch, 5));
+        arch.features = features;
+        const Network n = quantise(random_float_network(arch, v == Variant::Tsivy ? 3 : 5));
         Rules rules;
         rules.variant = v;
         for (std::uint64_t game = 0; game < (v == Variant::Tsivy ? 200u : 50u); ++game) {
@@ -222,8 +298,9 @@ TEST_CASE("nnue: incremental accumulators equal full refreshes along random game
             // Down the game ply by ply (lazily: only every third ply is evaluated), checking every
             // evaluated ply; then back up, checking each position again after the pops.
             for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
-                stack.push(steps[i].pos.side_to_move(), steps[i].move);
+                stack.push(steps[i].pos, steps[i].move);
                 captures += steps[i].move.is_capture();
+                long_chains += popcount(steps[i].move.captured) >= 6;
                 if (i % 3 == 0 || i + 2 == steps.size()) {
                     refresh(n, steps[i + 1].pos, fresh);
                     REQUIRE(same_hidden(n, stack.current(n), fresh));
@@ -244,6 +321,35 @@ TEST_CASE("nnue: incremental accumulators equal full refreshes along random game
     }
     CHECK(checked > 10000);
     CHECK(captures > 1000);
+    CHECK(long_chains > 20); // moves that change many lines at once
+}
+
+// refresh() runs the SIMD kernels; the same sums with the scalar loops give the same numbers on
+// the inputs of both feature sets (the lines' many inputs included).
+TEST_CASE("nnue: refreshes by the SIMD kernels equal the scalar loops", "[nnue]") {
+    Rules rules;
+    for (const FeatureSet features : {FeatureSet::Points, FeatureSet::PointsLines}) {
+        Architecture arch = lines_arch();
+        arch.features = features;
+        const Network net = quantise(random_float_network(arch, 21));
+        const int h = arch.hidden;
+        Accumulator fast;
+        for (const GameStep& s : random_game(rules, 77, 150)) {
+            refresh(net, s.pos, fast);
+            for (const Color persp : {Color::White, Color::Black}) {
+                std::array<std::int16_t, kMaxHidden> slow{};
+                std::copy(net.b1.begin(), net.b1.end(), slow.begin());
+                ActiveFeatures a;
+                active_features(s.pos, features, persp, a);
+                for (int i = 0; i < a.size; ++i)
+                    scalar::add_row(
+                        slow.data(),
+                        net.w1.data() + std::size_t(a.index[std::size_t(i)]) * std::size_t(h), h);
+                REQUIRE(std::equal(slow.begin(), slow.begin() + h,
+                                   fast.values[std::size_t(persp)].begin()));
+            }
+        }
+    }
 }
 
 TEST_CASE("nnue: a pass keeps the accumulator and flips the perspective", "[nnue]") {
@@ -253,7 +359,7 @@ TEST_CASE("nnue: a pass keeps the accumulator and flips the perspective", "[nnue
     stack.reset(net, pos);
     const Position passed = Position::from_pieces(pos.variant(), pos.pieces(Color::White),
                                                   pos.pieces(Color::Black), Color::Black);
-    stack.push(Color::White, Move{0, 0, 0}, true);
+    stack.push_null();
     Accumulator fresh;
     refresh(net, passed, fresh);
     CHECK(same_hidden(net, stack.current(net), fresh));

@@ -64,6 +64,26 @@ TEST_CASE("net random writes a network that net info shows", "[nnue][cli]") {
     const auto bad_eval = run_cli("eval --net " + net);
     CHECK(bad_eval.status != 0);
     CHECK(run_cli("net random --out " + net + " --hidden 100").status != 0);
+    CHECK(run_cli("net random --out " + net + " --features lines").status != 0);
+}
+
+TEST_CASE("net random --features points+lines: net info shows it and the engine plays it",
+          "[nnue][cli]") {
+    const std::string net =
+        make_net(test_cli::fresh_dir("nnue_cli_lines"), "--seed 3 --features points+lines");
+    const auto info = run_cli("net info " + net + " --json");
+    REQUIRE(info.status == 0);
+    const auto j = nlohmann::json::parse(info.output);
+    CHECK(j["features"] == "points+lines");
+    CHECK(j["inputs"] == 90 + 26 * 84);
+    CHECK_THAT(j["architecture_text"].get<std::string>(),
+               Catch::Contains("features=points+lines inputs=2274"));
+    CHECK_THAT(j["command"].get<std::string>(), Catch::Contains("--features points+lines"));
+    const auto text = run_cli("net info " + net);
+    CHECK_THAT(text.output, Catch::Contains("2274 inputs (points+lines)"));
+    const auto bench = run_cli("bench --depth 3 --net " + net);
+    INFO(bench.output);
+    CHECK(bench.status == 0);
 }
 
 TEST_CASE("eval --net shows the network beside the linear evaluation", "[nnue][cli]") {
@@ -145,17 +165,18 @@ TEST_CASE("The network reaches the engine through --net, net=FILE and setoption 
     CHECK(t.status == 0);
 }
 
-// The network shipped in data/nets/ (docs/network.md): its checksum verifies, it is for the 5x9
-// board, and it values an extra piece in an ending the right way round for both sides.
-TEST_CASE("The shipped network reads and values material", "[nnue][cli]") {
-    const std::string net =
-        std::string(FANORONA_TEST_DATA) + "/../../data/nets/tsivy-points-h128.net";
+// The networks shipped in data/nets/ (docs/network.md): their checksums verify, they are for the
+// 5x9 board, and they value an extra piece in an ending the right way round for both sides.
+TEST_CASE("The shipped networks read and value material", "[nnue][cli]") {
+    const auto [file, features] = GENERATE(std::pair{"tsivy-points-h128.net", "points"},
+                                           std::pair{"tsivy-lines-h128.net", "points+lines"});
+    const std::string net = std::string(FANORONA_TEST_DATA) + "/../../data/nets/" + file;
     const auto info = run_cli("net info " + net + " --json");
     INFO(info.output);
     REQUIRE(info.status == 0);
     const auto j = nlohmann::json::parse(info.output);
     CHECK(j["variant"] == "tsivy");
-    CHECK(j["features"] == "points");
+    CHECK(j["features"] == features);
     CHECK(j["positions"].get<long long>() > 1000000);
     const auto score = [&](const std::string& fen) {
         const auto r = run_cli("eval --json --net " + net + " --fen '" + fen + "'");

@@ -65,6 +65,15 @@ TEST_CASE("net file: write then read gives the same network and provenance", "[n
     const std::string bytes = format_net_file(f);
     CHECK(bytes.rfind("fanorona-net 1\nvariant tsivy\nfeatures points\ninputs 90\nhidden 32\n",
                       0) == 0);
+    // A points+lines network: the feature set is in the header and the architecture hash.
+    NetFile lines = f;
+    lines.net.arch.features = nnue::FeatureSet::PointsLines;
+    lines.net = nnue::quantise(nnue::random_float_network(lines.net.arch, 5));
+    write_net_file(path, lines);
+    const NetFile lr = read_net_file(path);
+    CHECK(lr.net == lines.net);
+    CHECK(format_net_file(lines).find("\nfeatures points+lines\ninputs 2274\n") !=
+          std::string::npos);
     // Unknown numbers stay unknown.
     NetFile bare;
     bare.net = nnue::make_network(nnue::Architecture{});

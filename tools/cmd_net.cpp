@@ -25,6 +25,7 @@ struct NetOptions {
     std::string out;
     std::uint64_t seed = 1;
     std::string variant = "tsivy";
+    std::string features = "points";
     int hidden = nnue::kDefaultHidden;
     int buckets = nnue::kDefaultBuckets;
 };
@@ -93,6 +94,11 @@ void run_net_random(const NetOptions& o, const std::string& command) {
     if (!v)
         throw std::invalid_argument("--variant: '" + o.variant + "': " + std::string(kVariantHelp));
     a.variant = *v;
+    const auto features = nnue::parse_feature_set(o.features);
+    if (!features)
+        throw std::invalid_argument("--features: unknown feature set '" + o.features +
+                                    "' (points or points+lines)");
+    a.features = *features;
     a.hidden = o.hidden;
     a.buckets = o.buckets;
     if (const std::string why = nnue::architecture_problem(a); !why.empty())
@@ -127,14 +133,17 @@ void add_net_command(CLI::App& app) {
     random->add_option("--out", o->out, "The file to write (atomically)")->required();
     random->add_option("--seed", o->seed, "Random seed")->capture_default_str();
     random->add_option("--variant", o->variant, "The board it plays")->capture_default_str();
+    random->add_option("--features", o->features, "Input feature set: points or points+lines")
+        ->capture_default_str();
     random->add_option("--hidden", o->hidden, "Hidden size H (a multiple of 16, 16 to 512)")
         ->capture_default_str();
     random->add_option("--buckets", o->buckets, "Output buckets B (1 to 64)")
         ->capture_default_str();
     random->callback([o] {
         run_net_random(*o, "fanorona net random --out " + o->out + " --seed " +
-                               std::to_string(o->seed) + " --variant " + o->variant + " --hidden " +
-                               std::to_string(o->hidden) + " --buckets " +
+                               std::to_string(o->seed) + " --variant " + o->variant +
+                               (o->features == "points" ? "" : " --features " + o->features) +
+                               " --hidden " + std::to_string(o->hidden) + " --buckets " +
                                std::to_string(o->buckets));
     });
 }

@@ -110,7 +110,9 @@ void add_train_command(CLI::App& app) {
                     "epoch) are written beside it")
         ->required();
     o->features_option =
-        cmd->add_option("--features", o->features, "Input feature set (points or points+windows)")
+        cmd->add_option(
+               "--features", o->features,
+               "Input feature set: points, or points+lines (points and every line of 3 points)")
             ->capture_default_str();
     o->hidden_option =
         cmd->add_option("--hidden", c.hidden, "Hidden units per perspective (a multiple of 16)")

@@ -18,6 +18,11 @@ NetLayout::NetLayout(const nnue::Architecture& a)
     size = b2 + std::size_t(buckets);
 }
 
+double net_weight_clip(const nnue::Architecture& a) {
+    const double fits = 32767.0 / (double(a.qa) * double(nnue::max_active(a) + 1));
+    return std::min(kNetWeightClip, std::floor(fits * 1000) / 1000);
+}
+
 void make_sample(const nnue::Architecture& a, const Position& pos, NetSample& out) {
     const Color stm = pos.side_to_move();
     nnue::active_features(pos, a.features, stm, out.own);
@@ -37,7 +42,8 @@ NetModel NetModel::random(const nnue::Architecture& a, std::uint64_t seed) {
         for (std::size_t i = from; i < to; ++i)
             m.theta[Eigen::Index(i)] = (2 * rng.uniform() - 1) * range;
     };
-    fill(l.w1, l.b1, 1.0 / std::sqrt(double(nnue::cell_count(a.variant))));
+    const int lines = a.features == nnue::FeatureSet::PointsLines ? nnue::line_count(a.variant) : 0;
+    fill(l.w1, l.b1, 1.0 / std::sqrt(double(nnue::cell_count(a.variant) + lines)));
     m.theta.segment(Eigen::Index(l.b1), l.hidden).setConstant(0.25);
     fill(l.w2, l.b2, 1.0 / std::sqrt(2.0 * l.hidden));
     return m;

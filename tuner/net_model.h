@@ -48,7 +48,8 @@ struct NetModel {
     NetLayout layout() const { return NetLayout(arch); }
 
     // Random start parameters, a pure function of (arch, seed): W1 uniform in +-1/sqrt(cells)
-    // (an accumulator of ~half a board of pieces then spreads over about +-0.5), b1 = 0.25 (most
+    // (an accumulator of ~half a board of pieces then spreads over about +-0.5; with lines,
+    // +-1/sqrt(cells + lines)), b1 = 0.25 (most
     // hidden units start inside clamp's slope), W2 uniform in +-1/sqrt(2H), b2 = 0.
     static NetModel random(const nnue::Architecture& a, std::uint64_t seed);
 
@@ -70,5 +71,8 @@ struct NetModel {
 // The clip range of W1 and b1 (NNUE_SPEC.md): 1.98 * QA = 505 per weight, 44 pieces of one
 // perspective plus the bias stay inside int16.
 inline constexpr double kNetWeightClip = 1.98;
+// The clip range of an architecture: kNetWeightClip, or less when its most active inputs plus the
+// bias could leave int16 (points+lines on tsivy: 44 pieces + 84 lines + 1, 0.996).
+double net_weight_clip(const nnue::Architecture& a);
 
 } // namespace fanorona

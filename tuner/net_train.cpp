@@ -239,7 +239,7 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
         settings += " init=" + net_fingerprint(start.net);
         log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");
     }
-    model.clip(kNetWeightClip);
+    model.clip(net_weight_clip(arch));
     const Eigen::Index n_params = model.theta.size();
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(n_params), square = mean;
     Eigen::VectorXd best = model.theta;
@@ -335,7 +335,7 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
                                   }
                               }));
             fj2.joined();
-            model.clip(kNetWeightClip);
+            model.clip(net_weight_clip(arch));
         }
         NetEpoch e;
         e.epoch = epoch;

@@ -33,13 +33,13 @@ void copy_accumulator(const Network& net, const Accumulator& from, Accumulator& 
 }
 
 void update(const Network& net, const Accumulator& from, Accumulator& to, Color mover,
-            const Move& m) {
+            const Move& m, const PieceSets& before) {
     const int h = net.arch.hidden;
     copy_accumulator(net, from, to);
     for (const Color persp : {Color::White, Color::Black}) {
         std::int16_t* v = to.values[std::size_t(persp)].data();
         FeatureDelta d;
-        move_delta(net.arch.variant, net.arch.features, persp, mover, m, d);
+        move_delta(net.arch.variant, net.arch.features, persp, mover, m, before, d);
         for (int i = 0; i < d.added_size; ++i)
             add_row(v, weight_row(net, d.added[std::size_t(i)]), h);
         for (int i = 0; i < d.removed_size; ++i)
@@ -66,11 +66,18 @@ void AccumulatorStack::reset(const Network& net, const Position& pos) {
     entries_[0].computed = true;
 }
 
-void AccumulatorStack::push(Color mover, const Move& m, bool null_move) {
+void AccumulatorStack::push(const Position& before, const Move& m) {
     Entry& e = entries_[std::size_t(++top_)];
     e.move = m;
-    e.mover = mover;
-    e.null_move = null_move;
+    e.before = piece_sets(before);
+    e.mover = before.side_to_move();
+    e.null_move = false;
+    e.computed = false;
+}
+
+void AccumulatorStack::push_null() {
+    Entry& e = entries_[std::size_t(++top_)];
+    e.null_move = true;
     e.computed = false;
 }
 
@@ -83,7 +90,7 @@ const Accumulator& AccumulatorStack::current(const Network& net) {
         if (e.null_move)
             copy_accumulator(net, parent, e.acc);
         else
-            update(net, parent, e.acc, e.mover, e.move);
+            update(net, parent, e.acc, e.mover, e.move, e.before);
         e.computed = true;
     }
     return entries_[std::size_t(top_)].acc;

@@ -19,10 +19,10 @@ struct Accumulator {
 
 // a = the accumulator of `pos` (full refresh).
 void refresh(const Network& net, const Position& pos, Accumulator& a);
-// `to` = `from` after `m`, played by `mover` (a real move: a pass changes no input, see
-// copy_accumulator).
+// `to` = `from` after `m`, played by `mover` from a position with pieces `before` (a real move:
+// a pass changes no input, see copy_accumulator).
 void update(const Network& net, const Accumulator& from, Accumulator& to, Color mover,
-            const Move& m);
+            const Move& m, const PieceSets& before);
 void copy_accumulator(const Network& net, const Accumulator& from, Accumulator& to);
 
 // The integer evaluation from a position's accumulator (side to move `stm`, `pieces` on board).
@@ -37,8 +37,10 @@ public:
     AccumulatorStack();
     // Empties the stack down to `pos`, refreshed.
     void reset(const Network& net, const Position& pos);
-    // Records `m` (played by `mover`); a null move (no change of pieces) if `null_move`.
-    void push(Color mover, const Move& m, bool null_move = false);
+    // Records `m`, played from `before` (by its side to move).
+    void push(const Position& before, const Move& m);
+    // Records a null move (no change of pieces).
+    void push_null();
     void pop() { --top_; }
     int size() const { return top_ + 1; }
     // The accumulator of the current position, applying the pending updates.
@@ -48,6 +50,7 @@ private:
     struct Entry {
         Accumulator acc;
         Move move{0, 0, 0};
+        PieceSets before{};
         Color mover = Color::White;
         bool null_move = false;
         bool computed = false;

@@ -2,6 +2,7 @@
 
 #include "core/bitboard.h"
 #include "core/movegen.h"
+#include "core/nnue/features.h"
 #include "core/rules.h"
 
 namespace fanorona::nnue {
@@ -10,18 +11,22 @@ std::string_view feature_set_name(FeatureSet f) {
     switch (f) {
     case FeatureSet::Points:
         return "points";
+    case FeatureSet::PointsLines:
+        return "points+lines";
     }
     return "?";
 }
 
 std::optional<FeatureSet> parse_feature_set(std::string_view name) {
     if (name == "points") return FeatureSet::Points;
+    if (name == "points+lines") return FeatureSet::PointsLines;
     return std::nullopt;
 }
 
 std::string architecture_problem(const Architecture& a) {
     if (int(a.variant) >= kVariantCount) return "unknown variant";
-    if (a.features != FeatureSet::Points) return "unknown feature set";
+    if (a.features != FeatureSet::Points && a.features != FeatureSet::PointsLines)
+        return "unknown feature set";
     if (a.hidden < kHiddenStep || a.hidden > kMaxHidden || a.hidden % kHiddenStep != 0)
         return "hidden size " + std::to_string(a.hidden) + " is not a multiple of " +
                std::to_string(kHiddenStep) + " in [" + std::to_string(kHiddenStep) + ", " +
@@ -41,8 +46,19 @@ int cell_count(Variant v) {
     return geometry(v).points;
 }
 
+int line_count(Variant v) {
+    return line_table(v).count;
+}
+
 int input_count(const Architecture& a) {
-    return 2 * cell_count(a.variant);
+    const int points = 2 * cell_count(a.variant);
+    if (a.features == FeatureSet::PointsLines) return points + kLineConfigs * line_count(a.variant);
+    return points;
+}
+
+int max_active(const Architecture& a) {
+    const int pieces = start_pieces(a.variant);
+    return a.features == FeatureSet::PointsLines ? pieces + line_count(a.variant) : pieces;
 }
 
 int start_pieces(Variant v) {

@@ -14,8 +14,10 @@
 namespace fanorona::nnue {
 
 // The input features of a network. Points: each piece on cell c gives, for perspective P, input
-// (owner == P ? 0 : 1) * cells + orient(P, c) (features.h).
-enum class FeatureSet : std::uint8_t { Points = 0 };
+// (owner == P ? 0 : 1) * cells + orient(P, c) (features.h). PointsLines: the Points inputs, then
+// for every line of 3 consecutive points along a board line (features.h's LineTable) one input
+// per configuration of its points as P sees them (own, other, empty; the all-empty one has none).
+enum class FeatureSet : std::uint8_t { Points = 0, PointsLines = 1 };
 std::string_view feature_set_name(FeatureSet f);
 std::optional<FeatureSet> parse_feature_set(std::string_view name);
 
@@ -28,8 +30,13 @@ inline constexpr int kHiddenStep = 16;     // H is a multiple of this (the SIMD 
 inline constexpr int kMaxHidden = 512;
 inline constexpr int kMaxBuckets = 64;
 inline constexpr int kMaxScale = 100000;
-// The most inputs active in one perspective at once: one per piece, at most one per point.
-inline constexpr int kMaxActive = 64;
+// The most lines of 3 points a board of at most 64 points has (4 directions a point).
+inline constexpr int kMaxLines = 256;
+// The configurations of a line's 3 points (own, other, empty) with an input: all but empty.
+inline constexpr int kLineConfigs = 26;
+// The most inputs active in one perspective at once: one per piece (at most one per point) and
+// one per line.
+inline constexpr int kMaxActive = 64 + kMaxLines;
 
 // One network's shape. Valid when architecture_problem() is "".
 struct Architecture {
@@ -49,8 +56,14 @@ std::string architecture_problem(const Architecture& a);
 
 // The points of the board (cells c = y * width + x, 0 .. cells - 1).
 int cell_count(Variant v);
-// The number of inputs per perspective (2 * cells for Points).
+// The lines of 3 points of the variant's board (features.h's LineTable).
+int line_count(Variant v);
+// The number of inputs per perspective: 2 * cells for Points, 2 * cells + 26 * lines for
+// PointsLines.
 int input_count(const Architecture& a);
+// The most inputs one perspective can have active at once: the start position's pieces (pieces
+// are never added, except by telo's placements up to the same count) plus one per line.
+int max_active(const Architecture& a);
 // The pieces on the variant's start position (telo: both sides' kTeloPieces, all placed).
 int start_pieces(Variant v);
 

@@ -115,8 +115,12 @@ FloatNetwork random_float_network(const Architecture& a, std::uint64_t seed) {
     // Each hidden unit counts the material (own pieces +0.01, the other side's -0.01, around
     // 0.5) plus noise; the output weights read the difference, about 100 centi-pieces a piece.
     const double u = 0.25 / (0.02 * double(h)) / a.scale * 400;
-    for (std::size_t i = 0; i < f.w1.size(); ++i)
-        f.w1[i] = float((int(i / h) < cells ? 0.01 : -0.01)) + uniform(0.05);
+    // Line inputs (from 2 * cells on) get smaller noise and no material part.
+    for (std::size_t i = 0; i < f.w1.size(); ++i) {
+        const int input = int(i / h);
+        f.w1[i] =
+            input < 2 * cells ? float(input < cells ? 0.01 : -0.01) + uniform(0.05) : uniform(0.01);
+    }
     for (float& x : f.b1) x = 0.5f + uniform(0.05);
     for (std::size_t i = 0; i < f.w2.size(); ++i)
         f.w2[i] = float(i % (2 * h) < h ? u : -u) + uniform(0.3 / std::sqrt(double(h)));

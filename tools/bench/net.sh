@@ -4,9 +4,11 @@
 # positions use the linear evaluation either way), without and with --net, interleaved, best of
 # REPEATS (default 3); and `fanorona bench --evals N` ns per evaluation (the linear evaluate() as
 # the search calls it, the network by full refresh). Node counts differ, as the evaluations do.
-# NET: the network file (default: a random one, H=128, B=8, written by `fanorona net random`).
+# NET: the network file (default: a random one, H=128, B=8, written by `fanorona net random`
+# with feature set FEATURES, default points; FEATURES=points+lines for the lines set).
 # Prints each figure and the ratio net/linear.
-# Usage: tools/bench/net.sh [DEPTH]   (an idle machine; FANORONA=path/to/binary, NET=file)
+# Usage: tools/bench/net.sh [DEPTH]   (an idle machine; FANORONA=path/to/binary, NET=file,
+# FEATURES=set)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${FANORONA:-build/tools/fanorona}
@@ -16,9 +18,10 @@ EVALS=${EVALS:-1000000}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 NET=${NET:-}
+FEATURES=${FEATURES:-points}
 if [ -z "$NET" ]; then
     NET=$TMP/random.net
-    "$BIN" net random --out "$NET" --seed 1 > /dev/null
+    "$BIN" net random --out "$NET" --seed 1 --features "$FEATURES" > /dev/null
 fi
 
 # `fanorona bench` text output -> tsivy nodes per second.
