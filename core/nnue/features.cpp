@@ -20,8 +20,6 @@ LineTable make_line_table(Variant v) {
             const Square n2 = g.neighbor[std::size_t(d)][std::size_t(n1)];
             if (n2 == kNoSquare) continue;
             const auto l = std::size_t(t.count++);
-            t.first[l] = std::int8_t(s);
-            t.dir[l] = std::int8_t(d);
             sq[l] = {std::int8_t(s), std::int8_t(n1), std::int8_t(n2)};
         }
     }

@@ -39,8 +39,8 @@ inline int point_feature(const Geometry& g, Color perspective, Color owner, Squa
     return (owner == perspective ? 0 : 1) * cells + orient(perspective, cell_of(g, s), cells);
 }
 
-// The lines of 3 points of one board. Line l runs from square first[l] in direction dir[l] (East,
-// North, NorthEast or NorthWest: increasing cells); view[P][l] is how perspective P sees it:
+// The lines of 3 points of one board, numbered by their first point's cell, then direction (East,
+// North, NorthEast, NorthWest: increasing cells); view[P][l] is how perspective P sees line l:
 // `base` + config is its input for a config in 1..26 (base = 2 * cells + 26 * L - 1, L the
 // line's number in P's frame), sq its points in the order of P's digits. lines_of[s] lists the
 // lines through square s (at most 3 per direction).
@@ -50,8 +50,6 @@ struct LineTable {
         std::array<std::int8_t, 3> sq{};
     };
     int count = 0;
-    std::array<std::int8_t, kMaxLines> first{};
-    std::array<std::int8_t, kMaxLines> dir{};
     std::array<std::array<View, kMaxLines>, 2> view{};
     std::array<std::array<std::uint8_t, 12>, 64> lines_of{};
     std::array<std::uint8_t, 64> lines_of_count{};
