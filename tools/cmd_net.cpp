@@ -13,6 +13,7 @@
 #include "records/builtins.h"
 #include "records/net_file.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 
@@ -94,11 +95,7 @@ void run_net_random(const NetOptions& o, const std::string& command) {
     if (!v)
         throw std::invalid_argument("--variant: '" + o.variant + "': " + std::string(kVariantHelp));
     a.variant = *v;
-    const auto features = nnue::parse_feature_set(o.features);
-    if (!features)
-        throw std::invalid_argument("--features: unknown feature set '" + o.features +
-                                    "' (points or points+lines)");
-    a.features = *features;
+    a.features = parse_features_option(o.features);
     a.hidden = o.hidden;
     a.buckets = o.buckets;
     if (const std::string why = nnue::architecture_problem(a); !why.empty())
@@ -133,7 +130,9 @@ void add_net_command(CLI::App& app) {
     random->add_option("--out", o->out, "The file to write (atomically)")->required();
     random->add_option("--seed", o->seed, "Random seed")->capture_default_str();
     random->add_option("--variant", o->variant, "The board it plays")->capture_default_str();
-    random->add_option("--features", o->features, "Input feature set: points or points+lines")
+    random
+        ->add_option("--features", o->features,
+                     std::string("Input feature set: ") + kFeatureSetNames)
         ->capture_default_str();
     random->add_option("--hidden", o->hidden, "Hidden size H (a multiple of 16, 16 to 512)")
         ->capture_default_str();

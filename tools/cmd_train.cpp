@@ -78,10 +78,7 @@ void run(TrainOptions& o) {
     NetTrainConfig& c = o.config;
     const ThreadLimit limit(o.threads);
     architecture_from_init(o);
-    const auto features = nnue::parse_feature_set(o.features);
-    if (!features)
-        throw std::invalid_argument("--features: unknown feature set '" + o.features + "'");
-    c.features = *features;
+    c.features = parse_features_option(o.features);
     o.training.apply(c);
     if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
     apply_table_options(o.tables, o.table_positions, c.filter);

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/memory.h"
+#include "core/nnue/architecture.h"
 #include "core/position.h"
 #include "engine/engine_spec.h"
 #include "match/driver.h"
@@ -344,6 +345,18 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
     cmd.add_option("--adjudicate-tables", adjudicate_tables,
                    "End a game as soon as its position is in these endgame tables, with the "
                    "tables' result (reason 'tables'; standard rules only)");
+}
+
+// The feature sets a --features option (train, net random) takes, for help texts and errors.
+inline constexpr const char* kFeatureSetNames = "points or points+lines";
+// The value of a --features option: the network input feature set it names; anything else is an
+// error naming the option and the sets.
+inline nnue::FeatureSet parse_features_option(const std::string& text) {
+    const auto features = nnue::parse_feature_set(text);
+    if (!features)
+        throw std::invalid_argument("--features: unknown feature set '" + text + "' (" +
+                                    kFeatureSetNames + ")");
+    return *features;
 }
 
 // The value of a --k option (the sigmoid scale of tune and train): empty for "auto", else the
