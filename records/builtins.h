@@ -9,7 +9,7 @@
 //   weights tuned     the tuned weights, data/weights/tuned.txt                  (the default)
 //   params  handset   every search parameter at its core value (core/search_params.h)
 //   params  tuned     the tuned search parameters, data/params/tuned.txt         (the default)
-//   net     tsivy     the 5x9 network, data/nets/tsivy-points-h128-gen2.net      (the default)
+//   net     tsivy     the 5x9 network, a file of data/nets/ (FANORONA_BUILTINS)  (the default)
 // The name "default" names the default of its kind. A name is looked up before a file of that
 // name: `--weights ./tuned` reads a file called tuned. The default network plays on its board
 // only, and only while no weights are chosen explicitly (engine/engine_spec.h).

@@ -26,7 +26,7 @@ const std::string kData = FANORONA_DATA_DIR;
 const std::string kTunedWeights = kData + "/weights/tuned.txt";
 const std::string kTunedParams = kData + "/params/tuned.txt";
 const std::string kHandsetWeights = kData + "/weights/default.txt";
-const std::string kNet = kData + "/nets/tsivy-points-h128-gen2.net";
+const std::string kNet = FANORONA_DEFAULT_NET_FILE; // records/CMakeLists.txt
 
 // The search parameters a parameters file sets over the core's values.
 SearchParams params_of_file(const std::string& path) {

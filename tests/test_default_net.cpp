@@ -23,7 +23,7 @@ using namespace fanorona;
 
 namespace {
 
-const std::string kNetFile = std::string(FANORONA_DATA_DIR) + "/nets/tsivy-points-h128-gen2.net";
+const std::string kNetFile = FANORONA_DEFAULT_NET_FILE; // records/CMakeLists.txt
 
 // The output of `fanorona ARGS`, which must succeed.
 std::string output_of(const std::string& args) {

@@ -87,6 +87,12 @@ TEST_CASE("nnue: points features follow the spec's indexing", "[nnue]") {
     CHECK(cell_count(Variant::Tsivy) == 45);
     CHECK(input_count(Architecture{}) == 90);
     CHECK(start_pieces(Variant::Tsivy) == 44);
+    // start_pieces() counts the start position's pieces without building it.
+    for (const char* name : {"tsivy", "dimy", "3x3", "5x7", "7x9", "9x5", "3x21"}) {
+        const Position p = Position::start(*parse_variant(name));
+        CHECK(start_pieces(p.variant()) == popcount(p.player() | p.opponent()));
+    }
+    CHECK(start_pieces(*parse_variant("telo")) == 2 * kTeloPieces);
     // Cells count y * width + x whatever the bitboard stride; Black sees the board rotated.
     for (Square s = 0; s < 64; ++s) {
         if (!g.on_board(s)) continue;
@@ -204,6 +210,19 @@ TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
             sub_row(fast.data(), w.data(), n);
             scalar::sub_row(slow.data(), w.data(), n);
             CHECK(fast == slow);
+            // A whole move's update in one pass: the rows added and removed one by one.
+            const int adds = trial % 5, subs = trial % 3;
+            std::vector<const std::int16_t*> added(std::size_t(adds), row.data()),
+                removed(std::size_t(subs), w.data());
+            if (adds > 1) added[1] = a.data();
+            std::vector<std::int16_t> fused(size), fused_scalar(size), expected = slow;
+            for (const auto* r : added) scalar::add_row(expected.data(), r, n);
+            for (const auto* r : removed) scalar::sub_row(expected.data(), r, n);
+            apply_rows(fused.data(), slow.data(), added.data(), adds, removed.data(), subs, n);
+            scalar::apply_rows(fused_scalar.data(), slow.data(), added.data(), adds, removed.data(),
+                               subs, n);
+            CHECK(fused == expected);
+            CHECK(fused_scalar == expected);
         }
         // The extreme case: every product at its maximum.
         std::fill(a.begin(), a.end(), std::int16_t(32767));

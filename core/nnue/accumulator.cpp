@@ -35,15 +35,16 @@ void copy_accumulator(const Network& net, const Accumulator& from, Accumulator& 
 void update(const Network& net, const Accumulator& from, Accumulator& to, Color mover,
             const Move& m, const PieceSets& before) {
     const int h = net.arch.hidden;
-    copy_accumulator(net, from, to);
     for (const Color persp : {Color::White, Color::Black}) {
-        std::int16_t* v = to.values[std::size_t(persp)].data();
         FeatureDelta d;
         move_delta(net.arch.variant, net.arch.features, persp, mover, m, before, d);
+        std::array<const std::int16_t*, kMaxActive> added, removed;
         for (int i = 0; i < d.added_size; ++i)
-            add_row(v, weight_row(net, d.added[std::size_t(i)]), h);
+            added[std::size_t(i)] = weight_row(net, d.added[std::size_t(i)]);
         for (int i = 0; i < d.removed_size; ++i)
-            sub_row(v, weight_row(net, d.removed[std::size_t(i)]), h);
+            removed[std::size_t(i)] = weight_row(net, d.removed[std::size_t(i)]);
+        apply_rows(to.values[std::size_t(persp)].data(), from.values[std::size_t(persp)].data(),
+                   added.data(), d.added_size, removed.data(), d.removed_size, h);
     }
 }
 

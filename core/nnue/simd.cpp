@@ -20,6 +20,16 @@ void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
         acc[j] = std::int16_t(std::uint16_t(acc[j]) - std::uint16_t(row[j]));
 }
 
+void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                int added_count, const std::int16_t* const* removed, int removed_count, int n) {
+    for (int j = 0; j < n; ++j) {
+        auto v = std::uint16_t(in[j]);
+        for (int i = 0; i < added_count; ++i) v = std::uint16_t(v + std::uint16_t(added[i][j]));
+        for (int i = 0; i < removed_count; ++i) v = std::uint16_t(v - std::uint16_t(removed[i][j]));
+        out[j] = std::int16_t(v);
+    }
+}
+
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
     std::int64_t sum = 0;
     for (int j = 0; j < n; ++j) sum += std::int64_t(std::clamp<int>(a[j], 0, qa)) * w[j];
@@ -48,6 +58,34 @@ void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
         const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
         _mm256_storeu_si256(p, _mm256_sub_epi16(_mm256_loadu_si256(p), w));
     }
+}
+
+// R registers of the accumulator stay in registers while every row is added or subtracted, then
+// are stored once (R a constant, so that the block is never spilled to memory).
+template <int R>
+void apply_block(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                 int added_count, const std::int16_t* const* removed, int removed_count, int j) {
+    const auto load = [](const std::int16_t* p) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    };
+    __m256i v[R];
+    for (int r = 0; r < R; ++r) v[r] = load(in + j + 16 * r);
+    for (int i = 0; i < added_count; ++i)
+        for (int r = 0; r < R; ++r) v[r] = _mm256_add_epi16(v[r], load(added[i] + j + 16 * r));
+    for (int i = 0; i < removed_count; ++i)
+        for (int r = 0; r < R; ++r) v[r] = _mm256_sub_epi16(v[r], load(removed[i] + j + 16 * r));
+    for (int r = 0; r < R; ++r)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j + 16 * r), v[r]);
+}
+
+void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                int added_count, const std::int16_t* const* removed, int removed_count, int n) {
+    // Blocks of 8 registers (128 lanes, half the 16 registers), then of 1 for the rest (n is a
+    // multiple of 16).
+    int j = 0;
+    for (; j + 128 <= n; j += 128)
+        apply_block<8>(out, in, added, added_count, removed, removed_count, j);
+    for (; j < n; j += 16) apply_block<1>(out, in, added, added_count, removed, removed_count, j);
 }
 
 // Each madd lane sums two products of at most 255 * 32768, and a lane takes n / 16 of them
@@ -91,6 +129,31 @@ void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
     }
 }
 
+// As the AVX2 path, with registers of 8 lanes.
+template <int R>
+void apply_block(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                 int added_count, const std::int16_t* const* removed, int removed_count, int j) {
+    const auto load = [](const std::int16_t* p) {
+        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    };
+    __m128i v[R];
+    for (int r = 0; r < R; ++r) v[r] = load(in + j + 8 * r);
+    for (int i = 0; i < added_count; ++i)
+        for (int r = 0; r < R; ++r) v[r] = _mm_add_epi16(v[r], load(added[i] + j + 8 * r));
+    for (int i = 0; i < removed_count; ++i)
+        for (int r = 0; r < R; ++r) v[r] = _mm_sub_epi16(v[r], load(removed[i] + j + 8 * r));
+    for (int r = 0; r < R; ++r) _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j + 8 * r), v[r]);
+}
+
+void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                int added_count, const std::int16_t* const* removed, int removed_count, int n) {
+    // Blocks of 8 registers (64 lanes), then of 2 for the rest (n is a multiple of 16).
+    int j = 0;
+    for (; j + 64 <= n; j += 64)
+        apply_block<8>(out, in, added, added_count, removed, removed_count, j);
+    for (; j < n; j += 16) apply_block<2>(out, in, added, added_count, removed, removed_count, j);
+}
+
 // As the AVX2 path with 4 lanes: a lane takes n / 8 <= 64 pairs of products, below 2^31.
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
     const __m128i zero = _mm_setzero_si128();
@@ -119,6 +182,10 @@ void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
 }
 void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
     scalar::sub_row(acc, row, n);
+}
+void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                int added_count, const std::int16_t* const* removed, int removed_count, int n) {
+    scalar::apply_rows(out, in, added, added_count, removed, removed_count, n);
 }
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
     return scalar::crelu_dot(a, w, n, qa);

@@ -12,6 +12,10 @@ namespace fanorona::nnue {
 namespace scalar {
 void add_row(std::int16_t* acc, const std::int16_t* row, int n);
 void sub_row(std::int16_t* acc, const std::int16_t* row, int n);
+// out[j] = in[j] + sum over the added rows of row[j] - sum over the removed rows of row[j]
+// (wrapping as add_row and sub_row do): a move's whole update in one pass over the accumulator.
+void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                int added_count, const std::int16_t* const* removed, int removed_count, int n);
 // sum over j < n of clamp(a[j], 0, qa) * w[j].
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
 } // namespace scalar
@@ -19,6 +23,8 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
 // The fastest path the compiler targets (scalar when no vector instructions are available).
 void add_row(std::int16_t* acc, const std::int16_t* row, int n);
 void sub_row(std::int16_t* acc, const std::int16_t* row, int n);
+void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
+                int added_count, const std::int16_t* const* removed, int removed_count, int n);
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
 // "avx2", "sse2" or "scalar": the path add_row and crelu_dot take.
 const char* simd_path();

@@ -12,7 +12,7 @@
 #
 #   tools/bench/net_goal.sh [GAMES] [LIMIT...]
 #       (defaults 400 games per pairing, limits movetime=50 movetime=200 nodes=8000;
-#        OUT=/tmp/fanorona-net-goal, BASE=db25022, NET=data/nets/tsivy-points-h128-gen2.net,
+#        OUT=/tmp/fanorona-net-goal, BASE=db25022, NET=tsivy (the built-in default network; or a file),
 #        PIECES=6, SEED=34, PLAYERS="default linear" (which of today's engines play: default, linear, net), BOOK=a suite
 #        file (default: built once under OUT with `openings --book --by-search`))
 # Resumable: the old build, the tables, the book and each limit's tournament are kept in OUT.
@@ -27,7 +27,8 @@ shift || true
 LIMITS=("$@")
 [ ${#LIMITS[@]} -gt 0 ] || LIMITS=(movetime=50 movetime=200 nodes=8000)
 BASE=${BASE:-db25022}
-NET=$(realpath "${NET:-data/nets/tsivy-points-h128-gen2.net}")
+NET=${NET:-tsivy}
+[ -f "$NET" ] && NET=$(realpath "$NET")
 PIECES=${PIECES:-6}
 SEED=${SEED:-34}
 PLAYERS=${PLAYERS:-default linear}
