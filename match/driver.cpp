@@ -11,6 +11,7 @@
 #include "match/batch_runner.h"
 #include "match/remote_link.h"
 #include "match/scheduled_games.h"
+#include "records/net_file.h"
 #include "records/rules_json.h"
 #include "records/weights_fingerprint.h"
 
@@ -84,17 +85,21 @@ void RunConfig::validate() const {
 }
 
 nlohmann::json settings_json(const RunConfig& c) {
-    nlohmann::json players = nlohmann::json::array(), fingerprints = nlohmann::json::array();
+    nlohmann::json players = nlohmann::json::array(), fingerprints = nlohmann::json::array(),
+                   net_fingerprints = nlohmann::json::array();
     for (const EngineSpec& p : c.players) {
+        const bool own = p.kind == EngineSpec::Kind::Engine;
         players.push_back(p.description());
-        fingerprints.push_back(p.kind == EngineSpec::Kind::Engine ? weights_fingerprint(p.weights)
-                                                                  : std::string("-"));
+        fingerprints.push_back(own ? weights_fingerprint(p.weights) : std::string("-"));
+        // The spec names a network by its file: a file changed since must not resume the run.
+        net_fingerprints.push_back(own && p.net ? net_fingerprint(*p.net) : std::string("-"));
     }
     nlohmann::json j = {
         {"format", kRunSettingsFormat},
         {"kind", c.kind},
         {"players", players},
         {"weights_fingerprints", fingerprints},
+        {"net_fingerprints", net_fingerprints},
         {"pairing", pairing_name(c.pairing)},
         {"games", c.games},
         {"openings", c.openings.describe()},

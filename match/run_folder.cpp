@@ -58,6 +58,7 @@ const SettingOptions& run_setting_options() {
         {"players", "the engines (--engine, or --weights, --net, --depth, --nodes, --movetime, "
                     "--hash, --tables, --params, --param)"},
         {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
+        {"net_fingerprints", "the networks (--net, or a network file changed since)"},
         {"pairing", "--pairing"},
         {"games", "--games"},
         {"openings", "--openings"},
@@ -123,11 +124,19 @@ void check_resume_settings(const std::string& dir, const nlohmann::json& now,
             " was " + (was ? was->dump() : "absent") + ", now " + (is ? is->dump() : "absent") +
             (option ? " (settings key '" + key + "')" : ""));
     };
-    for (const auto& [key, value] : now.items()) {
-        if (is_free(key)) continue;
-        if (!before.contains(key) || before[key] != value)
-            refuse(key, before.contains(key) ? &before[key] : nullptr, &value);
-    }
+    // Settings that earlier versions did not write: a folder without one resumes as before. They
+    // are checked last, so that a change of the players is named as such, not by its networks.
+    const std::vector<std::string> added_later = {"net_fingerprints"};
+    auto added = [&](const std::string& key) {
+        return std::find(added_later.begin(), added_later.end(), key) != added_later.end();
+    };
+    for (const bool late : {false, true})
+        for (const auto& [key, value] : now.items()) {
+            if (is_free(key) || added(key) != late) continue;
+            if (late && !before.contains(key)) continue;
+            if (!before.contains(key) || before[key] != value)
+                refuse(key, before.contains(key) ? &before[key] : nullptr, &value);
+        }
     // A setting written only when used (series, table adjudication, a shuffled suite...) that
     // this run does not use.
     for (const auto& [key, value] : before.items())

@@ -83,7 +83,8 @@ using SettingOptions = std::vector<std::pair<std::string, std::string>>;
 const SettingOptions& run_setting_options();
 
 // Checks DIR/settings.json against `now`: the same "format" (the same kind of run and version),
-// and the same value for every key but `free_keys`. Throws RunFolderError naming the file and
+// and the same value for every key but `free_keys` (a key older versions did not write,
+// net_fingerprints, may be absent from DIR's settings). Throws RunFolderError naming the file and
 // the user's option that differs (by `options`; the settings key when it has none).
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys,

@@ -252,6 +252,14 @@ TEST_CASE("a resume repairs torn and mismatched tails to the files of an uninter
         REQUIRE(run_cli(resume + dir).status == 0);
         expect_same_selfplay(ref, dir);
     }
+    SECTION("settings.json of a version that did not record the networks") {
+        const std::string dir = partial_selfplay("rf_no_net_fingerprints");
+        auto settings = nlohmann::json::parse(slurp(dir + "/settings.json"));
+        REQUIRE(settings.erase("net_fingerprints") == 1);
+        write_bytes(dir + "/settings.json", settings.dump(2) + "\n");
+        REQUIRE(run_cli(resume + dir).status == 0);
+        expect_same_selfplay(ref, dir);
+    }
     SECTION("positions.bin truncated inside its chunks") {
         const std::string dir = partial_selfplay("rf_cut_positions");
         const std::string bin = slurp(dir + "/positions.bin");
@@ -302,6 +310,16 @@ TEST_CASE("a resume refuses a folder whose files disagree: it names the file and
                       fs::copy_options::overwrite_existing);
         expect_refused(resume, dir,
                        {dir + "/settings.json: cannot resume with other settings: --seed was 8"});
+    }
+    SECTION("another network under the same file name") {
+        const std::string net = fresh_dir("rf_net_file.net");
+        REQUIRE(run_cli("net random --seed 1 --out " + net).status == 0);
+        const std::string dir = fresh_dir("rf_net_changed");
+        REQUIRE(run_cli("selfplay " + kPart + " --net " + net + " --out " + dir).status == 0);
+        REQUIRE(run_cli("net random --seed 2 --out " + net).status == 0);
+        expect_refused(resume + " --net " + net, dir,
+                       {dir + "/settings.json: cannot resume with other settings: the networks "
+                              "(--net, or a network file changed since) was"});
     }
     SECTION("settings.json of a tournament") {
         const std::string dir = partial_selfplay("rf_tournament_settings");
