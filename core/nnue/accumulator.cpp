@@ -18,11 +18,12 @@ void refresh(const Network& net, const Position& pos, Accumulator& a) {
     const int h = net.arch.hidden;
     for (const Color persp : {Color::White, Color::Black}) {
         std::int16_t* v = a.values[std::size_t(persp)].data();
-        std::memcpy(v, net.b1.data(), std::size_t(h) * sizeof(std::int16_t));
         ActiveFeatures active;
         active_features(pos, net.arch.features, persp, active);
+        std::array<const std::int16_t*, kMaxActive> rows;
         for (int i = 0; i < active.size; ++i)
-            add_row(v, weight_row(net, active.index[std::size_t(i)]), h);
+            rows[std::size_t(i)] = weight_row(net, active.index[std::size_t(i)]);
+        apply_rows(v, net.b1.data(), rows.data(), active.size, nullptr, 0, h);
     }
 }
 

@@ -44,22 +44,6 @@ const char* simd_path() {
     return "avx2";
 }
 
-void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
-    for (int j = 0; j < n; j += 16) {
-        auto* p = reinterpret_cast<__m256i*>(acc + j);
-        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
-        _mm256_storeu_si256(p, _mm256_add_epi16(_mm256_loadu_si256(p), w));
-    }
-}
-
-void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
-    for (int j = 0; j < n; j += 16) {
-        auto* p = reinterpret_cast<__m256i*>(acc + j);
-        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + j));
-        _mm256_storeu_si256(p, _mm256_sub_epi16(_mm256_loadu_si256(p), w));
-    }
-}
-
 // R registers of the accumulator stay in registers while every row is added or subtracted, then
 // are stored once (R a constant, so that the block is never spilled to memory).
 template <int R>
@@ -113,22 +97,6 @@ const char* simd_path() {
     return "sse2";
 }
 
-void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
-    for (int j = 0; j < n; j += 8) {
-        auto* p = reinterpret_cast<__m128i*>(acc + j);
-        const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j));
-        _mm_storeu_si128(p, _mm_add_epi16(_mm_loadu_si128(p), w));
-    }
-}
-
-void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
-    for (int j = 0; j < n; j += 8) {
-        auto* p = reinterpret_cast<__m128i*>(acc + j);
-        const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j));
-        _mm_storeu_si128(p, _mm_sub_epi16(_mm_loadu_si128(p), w));
-    }
-}
-
 // As the AVX2 path, with registers of 8 lanes.
 template <int R>
 void apply_block(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
@@ -176,12 +144,6 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
 
 const char* simd_path() {
     return "scalar";
-}
-void add_row(std::int16_t* acc, const std::int16_t* row, int n) {
-    scalar::add_row(acc, row, n);
-}
-void sub_row(std::int16_t* acc, const std::int16_t* row, int n) {
-    scalar::sub_row(acc, row, n);
 }
 void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
                 int added_count, const std::int16_t* const* removed, int removed_count, int n) {

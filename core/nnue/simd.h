@@ -1,9 +1,10 @@
 #pragma once
-// The vector kernels of the integer network: adding and subtracting weight rows to accumulators,
-// and the clipped dot product of the output layer. SSE2 or AVX2 intrinsics when the compiler
-// targets them (no -march needed for SSE2 on x86-64), the scalar loops otherwise; the scalar
-// loops are also callable (namespace scalar) so tests check that both give identical numbers.
-// n is a multiple of kHiddenStep (16).
+// The vector kernels of the integer network: adding and subtracting weight rows to accumulators
+// (apply_rows: a refresh or a move's whole update in one pass), and the clipped dot product of the
+// output layer. SSE2 or AVX2 intrinsics when the compiler targets them (no -march needed for SSE2
+// on x86-64), the scalar loops otherwise; the scalar loops are also callable (namespace scalar) so
+// tests check that both give identical numbers (add_row and sub_row, one row at a time, are the
+// reference the fused update is checked against). n is a multiple of kHiddenStep (16).
 
 #include <cstdint>
 
@@ -13,7 +14,8 @@ namespace scalar {
 void add_row(std::int16_t* acc, const std::int16_t* row, int n);
 void sub_row(std::int16_t* acc, const std::int16_t* row, int n);
 // out[j] = in[j] + sum over the added rows of row[j] - sum over the removed rows of row[j]
-// (wrapping as add_row and sub_row do): a move's whole update in one pass over the accumulator.
+// (wrapping as add_row and sub_row do; out may be in): a whole update in one pass over the
+// accumulator.
 void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
                 int added_count, const std::int16_t* const* removed, int removed_count, int n);
 // sum over j < n of clamp(a[j], 0, qa) * w[j].
@@ -21,12 +23,10 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
 } // namespace scalar
 
 // The fastest path the compiler targets (scalar when no vector instructions are available).
-void add_row(std::int16_t* acc, const std::int16_t* row, int n);
-void sub_row(std::int16_t* acc, const std::int16_t* row, int n);
 void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
                 int added_count, const std::int16_t* const* removed, int removed_count, int n);
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
-// "avx2", "sse2" or "scalar": the path add_row and crelu_dot take.
+// "avx2", "sse2" or "scalar": the path apply_rows and crelu_dot take.
 const char* simd_path();
 
 } // namespace fanorona::nnue
