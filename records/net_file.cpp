@@ -101,6 +101,9 @@ std::string format_net_file(const NetFile& file) {
     out += std::string(kNetMagic) + "\n";
     out += "variant " + std::string(variant_name(a.variant)) + "\n";
     out += "features " + std::string(nnue::feature_set_name(a.features)) + "\n";
+    // CReLU, the first activation, is not named (the files before SCReLU stay as they were).
+    if (a.activation != nnue::Activation::CReLU)
+        out += "activation " + std::string(nnue::activation_name(a.activation)) + "\n";
     out += "inputs " + std::to_string(nnue::input_count(a)) + "\n";
     out += "hidden " + std::to_string(a.hidden) + "\n";
     out += "buckets " + std::to_string(a.buckets) + "\n";
@@ -170,9 +173,10 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
             break;
         }
         static const std::set<std::string> kKeys = {
-            "variant", "features",   "inputs",          "hidden",    "buckets",   "qa",
-            "qb",      "scale",      "architecture",    "data_file", "positions", "games",
-            "epochs",  "train_loss", "validation_loss", "seed",      "command",   "created"};
+            "variant",         "features",  "activation", "inputs", "hidden",
+            "buckets",         "qa",        "qb",         "scale",  "architecture",
+            "data_file",       "positions", "games",      "epochs", "train_loss",
+            "validation_loss", "seed",      "command",    "created"};
         if (!kKeys.count(key)) net_fail(name, printable(key), "unknown header field");
         if (key == "data_file") {
             file.provenance.data_files.push_back(value);
@@ -194,6 +198,14 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
     if (!features)
         net_fail(name, "features", "unknown feature set '" + printable(field("features")) + "'");
     a.features = *features;
+    if (fields.count("activation")) {
+        const auto activation = nnue::parse_activation(fields["activation"]);
+        if (!activation)
+            net_fail(name, "activation",
+                     "unknown activation '" + printable(fields["activation"]) +
+                         "' (crelu or screlu)");
+        a.activation = *activation;
+    }
     a.hidden = int(net_parse_int(name, "hidden", field("hidden")));
     a.buckets = int(net_parse_int(name, "buckets", field("buckets")));
     a.qa = int(net_parse_int(name, "qa", field("qa")));
@@ -258,6 +270,7 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
         net_fail(name, "checksum",
                  printable(line.substr(9)) + " does not match the content (" + net_hex64(sum) +
                      "): the file is damaged");
+    if (const std::string p = nnue::network_problem(n); !p.empty()) net_fail(name, "parameters", p);
     file.checksum = sum;
     return file;
 }

@@ -79,11 +79,13 @@ nnue::Architecture small_arch(int hidden = 32, int buckets = 4) {
 
 TEST_CASE("the trainer's float model evaluates as core's float reference", "[train]") {
     // Float parameters (core's random network), so both sides hold exactly the same numbers.
+    const nnue::Activation activation = GENERATE(nnue::Activation::CReLU, nnue::Activation::SCReLU);
     for (const auto& [buckets, features] : {std::pair{1, nnue::FeatureSet::Points},
                                             {8, nnue::FeatureSet::Points},
                                             {8, nnue::FeatureSet::PointsLines}}) {
         nnue::Architecture arch = small_arch(32, buckets);
         arch.features = features;
+        arch.activation = activation;
         const nnue::FloatNetwork net = nnue::random_float_network(arch, 11);
         const NetModel model = NetModel::from_float_network(net);
         int checked = 0;
@@ -107,6 +109,7 @@ TEST_CASE("the trainer's gradient is the derivative of the model's output", "[tr
     // against backward() with dy = 1, for parameters of every array.
     nnue::Architecture arch = small_arch(16, 2);
     arch.features = GENERATE(nnue::FeatureSet::Points, nnue::FeatureSet::PointsLines);
+    arch.activation = GENERATE(nnue::Activation::CReLU, nnue::Activation::SCReLU);
     NetModel model = NetModel::random(arch, 5);
     const NetLayout l = model.layout();
     for (const Position& pos : sample_positions(2)) {
@@ -143,8 +146,15 @@ TEST_CASE("a trained network written and read back plays as the float model", "[
     // float parameters by at most the rounding of the weights, bounded per position.
     nnue::Architecture arch = small_arch();
     arch.features = GENERATE(nnue::FeatureSet::Points, nnue::FeatureSet::PointsLines);
+    arch.activation = GENERATE(nnue::Activation::CReLU, nnue::Activation::SCReLU);
+    const bool squared = arch.activation == nnue::Activation::SCReLU;
     NetModel model = NetModel::random(arch, 3);
+    if (squared) // output weights beyond SCReLU's range, which clip() brings back
+        model.theta[Eigen::Index(model.layout().w2)] = 5.0;
     model.clip(net_weight_clip(arch));
+    if (squared)
+        CHECK(model.theta[Eigen::Index(model.layout().w2)] ==
+              Approx(double(nnue::kScreluMaxW2q) / nnue::kQB));
     CHECK(net_weight_clip(arch) ==
           (arch.features == nnue::FeatureSet::Points ? kNetWeightClip : 0.996));
     NetFile file;
@@ -158,7 +168,9 @@ TEST_CASE("a trained network written and read back plays as the float model", "[
     double worst = 0;
     for (const Position& pos : sample_positions(6)) {
         const int q = nnue::evaluate(read.net, pos);
-        REQUIRE(std::abs(q - nnue::evaluate_float(read.net, pos)) < 1.0 + 1e-9);
+        // SCReLU truncates once more (below one output unit, scale / (QA QB)).
+        const double steps = squared ? double(arch.scale) / (nnue::kQA * nnue::kQB) : 0.0;
+        REQUIRE(std::abs(q - nnue::evaluate_float(read.net, pos)) < 1.0 + steps + 1e-9);
         NetSample x;
         make_sample(model.arch, pos, x);
         const double da = (std::max(x.own.size, x.other.size) + 1) * 0.5 / nnue::kQA;
@@ -166,9 +178,10 @@ TEST_CASE("a trained network written and read back plays as the float model", "[
         for (int k = 0; k < 2 * l.hidden; ++k)
             w2_abs += std::abs(model.theta[Eigen::Index(l.w2) + x.bucket * 2 * l.hidden + k]) +
                       0.5 / nnue::kQB;
-        const double bound = model.arch.scale * (da * w2_abs + 2 * l.hidden * 0.5 / nnue::kQB +
-                                                 0.5 / (nnue::kQA * nnue::kQB)) +
-                             1;
+        const double bound =
+            model.arch.scale * ((squared ? 2 : 1) * da * w2_abs + 2 * l.hidden * 0.5 / nnue::kQB +
+                                0.5 / (nnue::kQA * nnue::kQB)) +
+            steps + 1;
         const double f = model.evaluate(pos);
         CHECK(std::abs(f - q) <= bound);
         worst = std::max(worst, std::abs(f - q));
@@ -319,6 +332,41 @@ TEST_CASE("fanorona train --features points+lines trains and writes a lines netw
     CHECK(run_shell(FANORONA_BINARY " train " + log + " --features lines --out " +
                     temp_path("lines3.net"))
               .output.find("--features: unknown feature set 'lines'") != std::string::npos);
+}
+
+TEST_CASE("fanorona train --activation screlu writes a network the engine plays as trained",
+          "[train][cli]") {
+    using namespace test_cli;
+    const std::string log = temp_path("tiny_screlu.bin");
+    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(30, 4));
+    const std::string out = temp_path("screlu.net");
+    const Run r = run_shell(FANORONA_BINARY " train " + log +
+                            " --activation screlu --hidden 16 --buckets 2 --batch 512 --lr 0.01 "
+                            "--patience 0 --epochs 3 --quiet --out " +
+                            out);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const NetFile f = read_net_file(out);
+    CHECK(f.net.arch.activation == nnue::Activation::SCReLU);
+    CHECK(f.provenance.validation_loss < 0.25);
+    CHECK_THAT(f.provenance.command, Catch::Contains("--activation screlu"));
+    for (const std::int16_t w : f.net.w2) CHECK(std::abs(int(w)) <= nnue::kScreluMaxW2q);
+    const Run info = run_shell(FANORONA_BINARY " net info " + out);
+    CHECK_THAT(info.output, Catch::Contains("2 x 16 hidden (screlu)"));
+    CHECK_THAT(info.output, Catch::Contains("activation=screlu"));
+    // Fine-tuning takes the activation from --init; another one is refused.
+    const Run tuned = run_shell(FANORONA_BINARY " train " + log + " --init " + out +
+                                " --epochs 1 --quiet --out " + temp_path("screlu2.net"));
+    INFO(tuned.output);
+    CHECK(tuned.status == 0);
+    CHECK(read_net_file(temp_path("screlu2.net")).net.arch.activation == nnue::Activation::SCReLU);
+    const Run refused =
+        run_shell(FANORONA_BINARY " train " + log + " --init " + out +
+                  " --activation crelu --epochs 1 --quiet --out " + temp_path("screlu3.net"));
+    CHECK(refused.status != 0);
+    CHECK(run_shell(FANORONA_BINARY " train " + log + " --activation relu --out " +
+                    temp_path("screlu4.net"))
+              .status != 0);
 }
 
 TEST_CASE("fanorona train refuses bad input with one line", "[train][cli]") {

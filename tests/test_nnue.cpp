@@ -185,6 +185,14 @@ TEST_CASE("nnue: output buckets and architecture checks", "[nnue]") {
     CHECK(architecture_text(Architecture{}) ==
           "fanorona-net 1 variant=tsivy features=points inputs=90 hidden=128 buckets=8 qa=255 "
           "qb=64 scale=400");
+    // SCReLU is named in the text (and so changes the hash); CReLU is not.
+    Architecture squared;
+    squared.activation = Activation::SCReLU;
+    CHECK(architecture_text(squared) == architecture_text(Architecture{}) + " activation=screlu");
+    CHECK(architecture_hash(squared) != architecture_hash(Architecture{}));
+    CHECK(parse_activation("screlu") == Activation::SCReLU);
+    CHECK(parse_activation("relu") == std::nullopt);
+    CHECK(max_w2q(squared) == kScreluMaxW2q);
 }
 
 TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
@@ -203,6 +211,13 @@ TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
             }
             CHECK(crelu_dot(a.data(), w.data(), n, kQA) ==
                   scalar::crelu_dot(a.data(), w.data(), n, kQA));
+            // SCReLU's output weights lie within +-kScreluMaxW2q.
+            std::vector<std::int16_t> w_small(size);
+            for (int j = 0; j < n; ++j)
+                w_small[std::size_t(j)] =
+                    std::int16_t(int(rng.below(2 * kScreluMaxW2q + 1)) - kScreluMaxW2q);
+            CHECK(screlu_dot(a.data(), w_small.data(), n, kQA) ==
+                  scalar::screlu_dot(a.data(), w_small.data(), n, kQA));
             // One row added, one removed: the fast path against the scalar reference loops.
             auto fast = a, slow = a;
             const std::int16_t* one_added = row.data();
@@ -231,6 +246,11 @@ TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
         std::fill(a.begin(), a.end(), std::int16_t(32767));
         std::fill(w.begin(), w.end(), std::int16_t(-32768));
         CHECK(crelu_dot(a.data(), w.data(), n, kQA) == std::int64_t(n) * kQA * -32768);
+        std::fill(w.begin(), w.end(), std::int16_t(-kScreluMaxW2q));
+        CHECK(screlu_dot(a.data(), w.data(), n, kQA) ==
+              std::int64_t(n) * kQA * kQA * -kScreluMaxW2q);
+        std::fill(a.begin(), a.end(), std::int16_t(-5)); // clamped to 0
+        CHECK(screlu_dot(a.data(), w.data(), n, kQA) == 0);
     }
 }
 
@@ -252,6 +272,17 @@ TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
     Network bad = q;
     bad.w2.pop_back();
     CHECK(network_problem(bad) == "w2 size does not match");
+    // SCReLU: output weights saturate at +-kScreluMaxW2q, and a larger one is a problem.
+    f.arch.activation = Activation::SCReLU;
+    f.w2[1] = 2.5f; // 160 -> 127
+    f.w2[2] = -3.0f;
+    Network sq = quantise(f);
+    REQUIRE(network_problem(sq).empty());
+    CHECK(sq.w2[0] == 19);
+    CHECK(sq.w2[1] == kScreluMaxW2q);
+    CHECK(sq.w2[2] == -kScreluMaxW2q);
+    sq.w2[3] = 128;
+    CHECK(network_problem(sq).find("outside +-127") != std::string::npos);
 }
 
 // The integer evaluation equals the float formula on the dequantised parameters up to the final
@@ -261,13 +292,17 @@ TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
 // output weight by 0.5 / QB, and b2 by 0.5 / (QA QB).
 TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue]") {
     Rules rules;
+    const Activation activation = GENERATE(Activation::CReLU, Activation::SCReLU);
+    const bool squared = activation == Activation::SCReLU;
     for (const auto& [buckets, features] : {std::pair{1, FeatureSet::Points},
                                             {8, FeatureSet::Points},
                                             {8, FeatureSet::PointsLines}}) {
         Architecture arch;
         arch.buckets = buckets;
         arch.features = features;
-        INFO(feature_set_name(features) << ", " << buckets << " buckets");
+        arch.activation = activation;
+        INFO(feature_set_name(features)
+             << ", " << buckets << " buckets, " << activation_name(activation));
         const FloatNetwork f = random_float_network(arch, 11 + std::uint64_t(buckets));
         const Network q = quantise(f);
         double worst = 0, worst_bound = 0;
@@ -275,7 +310,9 @@ TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue
             for (const GameStep& s : random_game(rules, game, 200)) {
                 const int integer = evaluate(q, s.pos);
                 const double deq = evaluate_float(q, s.pos);
-                REQUIRE(std::abs(integer - deq) < 1.0 + 1e-9);
+                // SCReLU truncates once more, (sum) / QA: below one output unit, scale / (QA QB).
+                const double steps = squared ? double(arch.scale) / (kQA * kQB) : 0.0;
+                REQUIRE(std::abs(integer - deq) < 1.0 + steps + 1e-9);
                 CHECK(std::trunc(deq + (deq > 0 ? 1e-9 : -1e-9)) == Approx(integer).margin(1));
                 const double ref = evaluate_float(f, s.pos);
                 const int pieces = popcount(s.pos.player() | s.pos.opponent());
@@ -287,9 +324,11 @@ TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue
                 const int b = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
                 for (int k = 0; k < 2 * arch.hidden; ++k)
                     w2_abs += std::abs(f.w2[std::size_t(b * 2 * arch.hidden + k)]) + 0.5 / kQB;
-                // crelu(a) <= 1 and moves by at most da; output weights by 0.5 / QB each.
+                // crelu(a) <= 1 and moves by at most da (its square by 2 da); output weights by
+                // 0.5 / QB each.
                 const double bound =
-                    arch.scale * (da * w2_abs + 2 * arch.hidden * 0.5 / kQB + 0.5 / (kQA * kQB)) +
+                    arch.scale * ((squared ? 2 : 1) * da * w2_abs + 2 * arch.hidden * 0.5 / kQB +
+                                  0.5 / (kQA * kQB) + steps / arch.scale) +
                     1;
                 CHECK(std::abs(integer - ref) <= bound);
                 worst = std::max(worst, std::abs(integer - ref));

@@ -1,6 +1,7 @@
 // Tests of network files (records/net_file.h): the round trip, and one clear line for each way a
 // file can be wrong.
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -74,6 +75,16 @@ TEST_CASE("net file: write then read gives the same network and provenance", "[n
     CHECK(lr.net == lines.net);
     CHECK(format_net_file(lines).find("\nfeatures points+lines\ninputs 2274\n") !=
           std::string::npos);
+    // An SCReLU network: its activation is a header line and part of the architecture hash; a
+    // CReLU network's header does not name it (the files before SCReLU read as they were).
+    CHECK(bytes.find("activation") == std::string::npos);
+    NetFile squared = f;
+    squared.net.arch.activation = nnue::Activation::SCReLU;
+    squared.net = nnue::quantise(nnue::random_float_network(squared.net.arch, 6));
+    write_net_file(path, squared);
+    CHECK(read_net_file(path).net == squared.net);
+    CHECK(format_net_file(squared).find("\nfeatures points\nactivation screlu\ninputs 90\n") !=
+          std::string::npos);
     // Unknown numbers stay unknown.
     NetFile bare;
     bare.net = nnue::make_network(nnue::Architecture{});
@@ -102,6 +113,9 @@ TEST_CASE("net file: every damage is refused with one line naming the file and t
     refused(with_line(good, "hidden", "hidden x"), "hidden");
     refused(with_line(good, "variant", "variant 4x4"), "variant");
     refused(with_line(good, "features", "features lines"), "features");
+    refused(with_line(good, "inputs", "activation relu\ninputs 90"), "activation");
+    // Naming an activation changes the architecture: the hash no longer matches.
+    refused(with_line(good, "inputs", "activation screlu\ninputs 90"), "architecture");
     refused(with_line(good, "inputs", "inputs 91"), "inputs");
     refused(with_line(good, "qa", "qa 256"), "architecture");
     refused(with_line(good, "seed", "seed -1"), "seed");
@@ -122,6 +136,30 @@ TEST_CASE("net file: every damage is refused with one line naming the file and t
     std::string wrong_sum = good;
     wrong_sum[sum_at + 9] = wrong_sum[sum_at + 9] == '0' ? '1' : '0';
     refused(wrong_sum, "checksum");
+    // An SCReLU file whose output weight lies beyond the kernel's +-127 (the checksum right).
+    {
+        NetFile wide = sample_file();
+        wide.net.w2[0] = 500;
+        std::string b = format_net_file(wide);
+        nnue::Architecture squared = wide.net.arch;
+        squared.activation = nnue::Activation::SCReLU;
+        char hash[17];
+        std::snprintf(hash, sizeof hash, "%016llx",
+                      static_cast<unsigned long long>(nnue::architecture_hash(squared)));
+        b = with_line(b, "architecture", std::string("architecture ") + hash);
+        b = with_line(b, "inputs", "activation screlu\ninputs 90");
+        const auto end = b.rfind("\nchecksum ");
+        std::uint64_t sum = 1469598103934665603ULL; // FNV-1a 64, as the format says
+        for (std::size_t i = 0; i < end; ++i) {
+            sum ^= std::uint8_t(b[i]);
+            sum *= 1099511628211ULL;
+        }
+        std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(sum));
+        b = b.substr(0, end) + "\nchecksum " + hash + "\n";
+        INFO(error_of(b));
+        refused(b, "parameters");
+        CHECK_THAT(error_of(b), Catch::Contains("outside +-127"));
+    }
     // A missing file names the file.
     try {
         read_net_file("/nonexistent/dir/n.net");

@@ -27,6 +27,7 @@ struct NetOptions {
     std::uint64_t seed = 1;
     std::string variant = "tsivy";
     std::string features = "points";
+    std::string activation = "crelu";
     int hidden = nnue::kDefaultHidden;
     int buckets = nnue::kDefaultBuckets;
 };
@@ -46,6 +47,7 @@ void run_net_info(const NetOptions& o) {
                                   {"format", "fanorona-net 1"},
                                   {"variant", variant_name(a.variant)},
                                   {"features", nnue::feature_set_name(a.features)},
+                                  {"activation", nnue::activation_name(a.activation)},
                                   {"inputs", nnue::input_count(a)},
                                   {"hidden", a.hidden},
                                   {"buckets", a.buckets},
@@ -70,10 +72,11 @@ void run_net_info(const NetOptions& o) {
     std::printf("file            %s (fanorona-net 1)\n", o.file.c_str());
     std::printf("architecture    %s (hash %s)\n", nnue::architecture_text(a).c_str(),
                 net_hex(nnue::architecture_hash(a)).c_str());
-    std::printf("layers          %d inputs (%s) -> 2 x %d hidden (crelu) -> 1 output, %d "
+    std::printf("layers          %d inputs (%s) -> 2 x %d hidden (%s) -> 1 output, %d "
                 "bucket%s by pieces on the board\n",
                 nnue::input_count(a), std::string(nnue::feature_set_name(a.features)).c_str(),
-                a.hidden, a.buckets, a.buckets == 1 ? "" : "s");
+                a.hidden, std::string(nnue::activation_name(a.activation)).c_str(), a.buckets,
+                a.buckets == 1 ? "" : "s");
     std::printf("quantisation    qa %d, qb %d, scale %d (centi-pieces = output x scale)\n", a.qa,
                 a.qb, a.scale);
     std::printf("data files      %zu\n", p.data_files.size());
@@ -96,6 +99,7 @@ void run_net_random(const NetOptions& o, const std::string& command) {
         throw std::invalid_argument("--variant: '" + o.variant + "': " + std::string(kVariantHelp));
     a.variant = *v;
     a.features = parse_features_option(o.features);
+    a.activation = *nnue::parse_activation(o.activation); // checked by the option
     a.hidden = o.hidden;
     a.buckets = o.buckets;
     if (const std::string why = nnue::architecture_problem(a); !why.empty())
@@ -134,6 +138,11 @@ void add_net_command(CLI::App& app) {
         ->add_option("--features", o->features,
                      std::string("Input feature set: ") + kFeatureSetNames)
         ->capture_default_str();
+    random
+        ->add_option("--activation", o->activation,
+                     "Hidden activation: crelu (clamp to [0, 1]) or screlu (the same, squared)")
+        ->check(CLI::IsMember({"crelu", "screlu"}))
+        ->capture_default_str();
     random->add_option("--hidden", o->hidden, "Hidden size H (a multiple of 16, 16 to 512)")
         ->capture_default_str();
     random->add_option("--buckets", o->buckets, "Output buckets B (1 to 64)")
@@ -142,6 +151,7 @@ void add_net_command(CLI::App& app) {
         run_net_random(*o, "fanorona net random --out " + o->out + " --seed " +
                                std::to_string(o->seed) + " --variant " + o->variant +
                                (o->features == "points" ? "" : " --features " + o->features) +
+                               (o->activation == "crelu" ? "" : " --activation " + o->activation) +
                                " --hidden " + std::to_string(o->hidden) + " --buckets " +
                                std::to_string(o->buckets));
     });

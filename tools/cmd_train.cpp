@@ -22,13 +22,15 @@ namespace {
 struct TrainOptions {
     NetTrainConfig config;
     std::string features = "points";
+    std::string activation = "crelu";
     NetTrainingOptions training; // --epochs, --batch, --lr, ..., --k, --keep-decisive
     std::string tables;
     std::string table_positions = "relabel";
     int threads = 0;
     bool quiet = false;
     CLI::Option* table_positions_option = nullptr;
-    CLI::Option *features_option = nullptr, *hidden_option = nullptr, *buckets_option = nullptr;
+    CLI::Option *features_option = nullptr, *hidden_option = nullptr, *buckets_option = nullptr,
+                *activation_option = nullptr;
 };
 
 // The settings that decide the network, as a command line (neither --out, --threads, --quiet
@@ -38,10 +40,12 @@ std::string canonical_command(const TrainOptions& o) {
     std::ostringstream s;
     s << "fanorona train";
     for (const std::string& f : c.data) s << " " << f;
-    s << " --features " << o.features << " --hidden " << c.hidden << " --buckets " << c.buckets
-      << " --epochs " << c.epochs << " --batch " << c.batch << " --lr " << c.lr << " --lr-decay "
-      << c.lr_decay << " --lambda " << c.lambda << " --k " << o.training.k << " --valid-fraction "
-      << c.valid_fraction << " --patience " << c.patience << " --seed " << c.seed;
+    s << " --features " << o.features;
+    if (o.activation != "crelu") s << " --activation " << o.activation;
+    s << " --hidden " << c.hidden << " --buckets " << c.buckets << " --epochs " << c.epochs
+      << " --batch " << c.batch << " --lr " << c.lr << " --lr-decay " << c.lr_decay << " --lambda "
+      << c.lambda << " --k " << o.training.k << " --valid-fraction " << c.valid_fraction
+      << " --patience " << c.patience << " --seed " << c.seed;
     if (!c.init.empty()) s << " --init " << c.init;
     if (c.max_positions) s << " --max-positions " << c.max_positions;
     if (o.training.keep_decisive) s << " --keep-decisive";
@@ -70,6 +74,7 @@ void architecture_from_init(TrainOptions& o) {
     if (c.init.empty()) return;
     const nnue::Architecture a = read_net_file(c.init).net.arch;
     if (o.features_option->count() == 0) o.features = nnue::feature_set_name(a.features);
+    if (o.activation_option->count() == 0) o.activation = nnue::activation_name(a.activation);
     if (o.hidden_option->count() == 0) c.hidden = a.hidden;
     if (o.buckets_option->count() == 0) c.buckets = a.buckets;
 }
@@ -79,6 +84,7 @@ void run(TrainOptions& o) {
     const ThreadLimit limit(o.threads);
     architecture_from_init(o);
     c.features = parse_features_option(o.features);
+    c.activation = *nnue::parse_activation(o.activation); // checked by the option
     o.training.apply(c);
     if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
     apply_table_options(o.tables, o.table_positions, c.filter);
@@ -111,6 +117,11 @@ void add_train_command(CLI::App& app) {
                "--features", o->features,
                "Input feature set: points, or points+lines (points and every line of 3 points)")
             ->capture_default_str();
+    o->activation_option =
+        cmd->add_option("--activation", o->activation,
+                        "Hidden activation: crelu (clamp to [0, 1]) or screlu (the same, squared)")
+            ->check(CLI::IsMember({"crelu", "screlu"}))
+            ->capture_default_str();
     o->hidden_option =
         cmd->add_option("--hidden", c.hidden, "Hidden units per perspective (a multiple of 16)")
             ->capture_default_str();
@@ -119,7 +130,7 @@ void add_train_command(CLI::App& app) {
     cmd->add_option("--init", c.init,
                     "Start from this network's parameters (fine-tuning; a file, or a built-in "
                     "network by name such as tsivy) instead of random ones (--seed); its "
-                    "architecture is the default of --features, --hidden and "
+                    "architecture is the default of --features, --activation, --hidden and "
                     "--buckets, which must match it");
     o->training.add_to(*cmd, c);
     cmd->add_option("--seed", c.seed,

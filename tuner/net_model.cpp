@@ -59,6 +59,18 @@ void accumulate(const Eigen::VectorXd& theta, const NetLayout& l, const nnue::Ac
         acc += theta.segment(Eigen::Index(l.w1) + Eigen::Index(f.index[std::size_t(i)]) * h, h);
 }
 
+// The activation of an accumulator, and its slope (clamp's: 1 strictly inside (0, 1), 0 outside;
+// SCReLU's: 2 clamp(a) inside, 0 outside).
+Eigen::ArrayXd activate(nnue::Activation act, const Eigen::VectorXd& a) {
+    const Eigen::ArrayXd c = a.array().max(0.0).min(1.0);
+    return act == nnue::Activation::SCReLU ? Eigen::ArrayXd(c * c) : c;
+}
+
+Eigen::ArrayXd slope(nnue::Activation act, const Eigen::VectorXd& a) {
+    const Eigen::ArrayXd inside = ((a.array() > 0.0) && (a.array() < 1.0)).cast<double>();
+    return act == nnue::Activation::SCReLU ? Eigen::ArrayXd(2.0 * a.array() * inside) : inside;
+}
+
 } // namespace
 
 double NetModel::forward(const NetSample& x, NetScratch& s) const {
@@ -68,8 +80,8 @@ double NetModel::forward(const NetSample& x, NetScratch& s) const {
     accumulate(theta, l, x.other, s.acc_other);
     const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
     return theta[Eigen::Index(l.b2) + x.bucket] +
-           s.acc_own.cwiseMax(0.0).cwiseMin(1.0).dot(theta.segment(w2, h)) +
-           s.acc_other.cwiseMax(0.0).cwiseMin(1.0).dot(theta.segment(w2 + h, h));
+           activate(arch.activation, s.acc_own).matrix().dot(theta.segment(w2, h)) +
+           activate(arch.activation, s.acc_other).matrix().dot(theta.segment(w2 + h, h));
 }
 
 double NetModel::evaluate(const Position& pos) const {
@@ -85,14 +97,11 @@ void NetModel::backward(const NetSample& x, double dy, NetScratch& s, double* gr
     const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
     Eigen::Map<Eigen::VectorXd> g(grad, Eigen::Index(l.size));
     g[Eigen::Index(l.b2) + x.bucket] += dy;
-    g.segment(w2, h) += dy * s.acc_own.cwiseMax(0.0).cwiseMin(1.0);
-    g.segment(w2 + h, h) += dy * s.acc_other.cwiseMax(0.0).cwiseMin(1.0);
-    // clamp's slope: 1 strictly inside (0, 1), 0 outside.
-    auto slope = [](const Eigen::VectorXd& a) {
-        return ((a.array() > 0.0) && (a.array() < 1.0)).cast<double>();
-    };
-    s.d_own = (dy * theta.segment(w2, h).array() * slope(s.acc_own)).matrix();
-    s.d_other = (dy * theta.segment(w2 + h, h).array() * slope(s.acc_other)).matrix();
+    const nnue::Activation act = arch.activation;
+    g.segment(w2, h) += dy * activate(act, s.acc_own).matrix();
+    g.segment(w2 + h, h) += dy * activate(act, s.acc_other).matrix();
+    s.d_own = (dy * theta.segment(w2, h).array() * slope(act, s.acc_own)).matrix();
+    s.d_other = (dy * theta.segment(w2 + h, h).array() * slope(act, s.acc_other)).matrix();
     g.segment(Eigen::Index(l.b1), h) += s.d_own + s.d_other;
     for (int i = 0; i < x.own.size; ++i)
         g.segment(Eigen::Index(l.w1) + Eigen::Index(x.own.index[std::size_t(i)]) * h, h) += s.d_own;
@@ -105,6 +114,12 @@ void NetModel::clip(double limit) {
     const NetLayout l(arch);
     auto first = theta.segment(Eigen::Index(l.w1), Eigen::Index(l.w2 - l.w1));
     first = first.cwiseMax(-limit).cwiseMin(limit);
+    if (arch.activation == nnue::Activation::SCReLU) {
+        // The integer kernel needs |W2q| <= kScreluMaxW2q (NNUE_SPEC.md).
+        const double w2_limit = double(nnue::kScreluMaxW2q) / arch.qb;
+        auto second = theta.segment(Eigen::Index(l.w2), Eigen::Index(l.b2 - l.w2));
+        second = second.cwiseMax(-w2_limit).cwiseMin(w2_limit);
+    }
 }
 
 nnue::FloatNetwork NetModel::to_float_network() const {

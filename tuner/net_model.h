@@ -61,7 +61,8 @@ struct NetModel {
     // Adds d loss / d theta of one sample to `grad` given dy = d loss / d y, after forward(x, s).
     void backward(const NetSample& x, double dy, NetScratch& s, double* grad) const;
 
-    // W1 and b1 into [-limit, limit] (quantised int16 accumulators cannot overflow).
+    // W1 and b1 into [-limit, limit] (quantised int16 accumulators cannot overflow); with SCReLU
+    // also W2 into +-kScreluMaxW2q / QB (the integer kernel's int16 products).
     void clip(double limit);
 
     nnue::FloatNetwork to_float_network() const;

@@ -170,6 +170,7 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     nnue::Architecture arch;
     arch.variant = data.rules.variant;
     arch.features = config.features;
+    arch.activation = config.activation;
     arch.hidden = config.hidden;
     arch.buckets = config.buckets;
     if (const std::string why = nnue::architecture_problem(arch); !why.empty())
@@ -231,10 +232,11 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     if (!config.init.empty()) {
         const NetFile start = read_net_file(config.init);
         if (start.net.arch != arch)
-            throw std::invalid_argument(config.init + ": architecture: the network is " +
-                                        nnue::architecture_text(start.net.arch) +
-                                        ", the training's " + nnue::architecture_text(arch) +
-                                        " (the data's board, --features, --hidden, --buckets)");
+            throw std::invalid_argument(
+                config.init + ": architecture: the network is " +
+                nnue::architecture_text(start.net.arch) + ", the training's " +
+                nnue::architecture_text(arch) +
+                " (the data's board, --features, --activation, --hidden, --buckets)");
         model = NetModel::from_float_network(nnue::dequantise(start.net));
         settings += " init=" + net_fingerprint(start.net);
         log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");

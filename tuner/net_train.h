@@ -31,6 +31,7 @@ struct NetTrainConfig {
     std::vector<std::string> data; // positions logs
     std::string out;               // the network file; NET.ckpt and NET.csv are written beside it
     nnue::FeatureSet features = nnue::FeatureSet::Points;
+    nnue::Activation activation = nnue::Activation::CReLU;
     int hidden = nnue::kDefaultHidden;
     int buckets = nnue::kDefaultBuckets;
     int epochs = 30;
@@ -44,7 +45,7 @@ struct NetTrainConfig {
                                  // epochs (0: never)
     std::uint64_t seed = 1;
     // A network file to start from (fine-tuning) instead of random parameters; its architecture
-    // must be the training's (the data's board, features, hidden, buckets). "": random.
+    // must be the training's (the data's board, features, activation, hidden, buckets). "": random.
     std::string init;
     std::uint64_t max_positions = 0; // 0: all; else the first games up to this many positions
     DataFilter filter;

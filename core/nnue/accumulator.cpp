@@ -54,9 +54,13 @@ int evaluate(const Network& net, const Accumulator& a, Color stm, int pieces) {
     const int h = arch.hidden;
     const int bucket = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
     const std::int16_t* w2 = net.w2.data() + std::size_t(bucket) * 2 * std::size_t(h);
-    const std::int64_t out = std::int64_t(net.b2[std::size_t(bucket)]) +
-                             crelu_dot(a.values[std::size_t(stm)].data(), w2, h, arch.qa) +
-                             crelu_dot(a.values[std::size_t(~stm)].data(), w2 + h, h, arch.qa);
+    const std::int16_t* own = a.values[std::size_t(stm)].data();
+    const std::int16_t* other = a.values[std::size_t(~stm)].data();
+    const std::int64_t out =
+        std::int64_t(net.b2[std::size_t(bucket)]) +
+        (arch.activation == Activation::SCReLU
+             ? (screlu_dot(own, w2, h, arch.qa) + screlu_dot(other, w2 + h, h, arch.qa)) / arch.qa
+             : crelu_dot(own, w2, h, arch.qa) + crelu_dot(other, w2 + h, h, arch.qa));
     return int(out * arch.scale / (std::int64_t(arch.qa) * arch.qb));
 }
 

@@ -23,10 +23,32 @@ std::optional<FeatureSet> parse_feature_set(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view activation_name(Activation a) {
+    switch (a) {
+    case Activation::CReLU:
+        return "crelu";
+    case Activation::SCReLU:
+        return "screlu";
+    }
+    return "?";
+}
+
+std::optional<Activation> parse_activation(std::string_view name) {
+    if (name == "crelu") return Activation::CReLU;
+    if (name == "screlu") return Activation::SCReLU;
+    return std::nullopt;
+}
+
+int max_w2q(const Architecture& a) {
+    return a.activation == Activation::SCReLU ? kScreluMaxW2q : 32767;
+}
+
 std::string architecture_problem(const Architecture& a) {
     if (int(a.variant) >= kVariantCount) return "unknown variant";
     if (a.features != FeatureSet::Points && a.features != FeatureSet::PointsLines)
         return "unknown feature set";
+    if (a.activation != Activation::CReLU && a.activation != Activation::SCReLU)
+        return "unknown activation";
     if (a.hidden < kHiddenStep || a.hidden > kMaxHidden || a.hidden % kHiddenStep != 0)
         return "hidden size " + std::to_string(a.hidden) + " is not a multiple of " +
                std::to_string(kHiddenStep) + " in [" + std::to_string(kHiddenStep) + ", " +
@@ -72,7 +94,10 @@ std::string architecture_text(const Architecture& a) {
            " features=" + std::string(feature_set_name(a.features)) +
            " inputs=" + std::to_string(input_count(a)) + " hidden=" + std::to_string(a.hidden) +
            " buckets=" + std::to_string(a.buckets) + " qa=" + std::to_string(a.qa) +
-           " qb=" + std::to_string(a.qb) + " scale=" + std::to_string(a.scale);
+           " qb=" + std::to_string(a.qb) + " scale=" + std::to_string(a.scale) +
+           (a.activation == Activation::CReLU
+                ? std::string()
+                : " activation=" + std::string(activation_name(a.activation)));
 }
 
 std::uint64_t architecture_hash(const Architecture& a) {

@@ -21,6 +21,14 @@ enum class FeatureSet : std::uint8_t { Points = 0, PointsLines = 1 };
 std::string_view feature_set_name(FeatureSet f);
 std::optional<FeatureSet> parse_feature_set(std::string_view name);
 
+// The hidden layer's activation. CReLU: clamp(x, 0, 1). SCReLU: clamp(x, 0, 1) squared (its
+// output weights are kept within +-kScreluMaxW2q / QB so that the integer kernel's products fit
+// int16, NNUE_SPEC.md).
+enum class Activation : std::uint8_t { CReLU = 0, SCReLU = 1 };
+std::string_view activation_name(Activation a);
+std::optional<Activation> parse_activation(std::string_view name);
+inline constexpr int kScreluMaxW2q = 127;
+
 inline constexpr int kQA = 255;            // accumulator scale: W1q = round(W1 * QA)
 inline constexpr int kQB = 64;             // output weight scale: W2q = round(W2 * QB)
 inline constexpr int kDefaultScale = 400;  // evaluation = float output * scale (centi-pieces)
@@ -42,6 +50,7 @@ inline constexpr int kMaxActive = 64 + kMaxLines;
 struct Architecture {
     Variant variant = Variant::Tsivy;
     FeatureSet features = FeatureSet::Points;
+    Activation activation = Activation::CReLU;
     int hidden = kDefaultHidden;
     int buckets = kDefaultBuckets;
     int qa = kQA;
@@ -75,11 +84,15 @@ constexpr int output_bucket(int pieces, int buckets, int start) {
     return b < buckets - 1 ? b : buckets - 1;
 }
 
+// The largest magnitude of a quantised output weight: int16's for CReLU, kScreluMaxW2q for SCReLU.
+int max_w2q(const Architecture& a);
+
 // A 64-bit FNV-1a hash of the architecture's canonical text (architecture_text()): two networks
 // with equal hashes have parameters of the same shapes and meanings.
 std::uint64_t architecture_hash(const Architecture& a);
 // "fanorona-net 1 variant=tsivy features=points inputs=90 hidden=128 buckets=8 qa=255 qb=64
-// scale=400": what architecture_hash() hashes.
+// scale=400": what architecture_hash() hashes; " activation=screlu" follows for SCReLU (CReLU,
+// the first activation, is not named, so the hashes of earlier networks stay).
 std::string architecture_text(const Architecture& a);
 
 } // namespace fanorona::nnue

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "common/rng.h"
 #include "core/nnue/accumulator.h"
@@ -21,6 +22,14 @@ template <class Net> std::string nnue_sizes_problem(const Net& net) {
     if (net.b1.size() != h) return "b1 size does not match";
     if (net.w2.size() != b * 2 * h) return "w2 size does not match";
     if (net.b2.size() != b) return "b2 size does not match";
+    if constexpr (std::is_same_v<Net, Network>) {
+        const int limit = max_w2q(a);
+        for (const std::int16_t w : net.w2)
+            if (w < -limit || w > limit)
+                return "an output weight " + std::to_string(w) + " is outside +-" +
+                       std::to_string(limit) + " (" + std::string(activation_name(a.activation)) +
+                       ")";
+    }
     return "";
 }
 
@@ -55,8 +64,11 @@ double nnue_float_output(const Architecture& a, const Position& pos, W1 w1, B1 b
         for (int j = 0; j < h; ++j) acc[std::size_t(j)] = b1(j);
         for (int i = 0; i < active.size; ++i)
             for (int j = 0; j < h; ++j) acc[std::size_t(j)] += w1(active.index[std::size_t(i)], j);
-        for (int j = 0; j < h; ++j)
-            y += std::clamp(acc[std::size_t(j)], 0.0, 1.0) * w2(bucket, half * h + j);
+        const bool squared = a.activation == Activation::SCReLU;
+        for (int j = 0; j < h; ++j) {
+            const double v = std::clamp(acc[std::size_t(j)], 0.0, 1.0);
+            y += (squared ? v * v : v) * w2(bucket, half * h + j);
+        }
     }
     return y * a.scale;
 }
@@ -90,7 +102,10 @@ Network quantise(const FloatNetwork& f) {
     const double qa = f.arch.qa, qb = f.arch.qb;
     for (const float x : f.w1) q.w1.push_back(nnue_round_saturate<std::int16_t>(x * qa));
     for (const float x : f.b1) q.b1.push_back(nnue_round_saturate<std::int16_t>(x * qa));
-    for (const float x : f.w2) q.w2.push_back(nnue_round_saturate<std::int16_t>(x * qb));
+    const auto w2_limit = std::int16_t(max_w2q(f.arch));
+    for (const float x : f.w2)
+        q.w2.push_back(std::clamp(nnue_round_saturate<std::int16_t>(x * qb),
+                                  std::int16_t(-w2_limit), w2_limit));
     for (const float x : f.b2) q.b2.push_back(nnue_round_saturate<std::int32_t>(x * qa * qb));
     return q;
 }

@@ -6,9 +6,11 @@
 //   y = b2[b] + sum_j crelu(a_stm[j]) W2[b][j] + sum_j crelu(a_other[j]) W2[b][H + j],
 //   crelu(x) = clamp(x, 0, 1), b = output_bucket(pieces, B, start_pieces)
 //   evaluation = y * scale (centi-pieces, side to move).
-// Integer: W1q = round(W1 QA), b1q = round(b1 QA), W2q = round(W2 QB) (int16), b2q =
-// round(b2 QA QB) (int32); out = b2q + sum clamp(aq, 0, QA) W2q (64-bit), evaluation =
-// out * scale / (QA QB), truncated toward zero.
+//   With Activation::SCReLU, crelu(x) is replaced by clamp(x, 0, 1)^2.
+// Integer: W1q = round(W1 QA), b1q = round(b1 QA), W2q = round(W2 QB) (int16, SCReLU: within
+// +-kScreluMaxW2q), b2q = round(b2 QA QB) (int32); out = b2q + sum clamp(aq, 0, QA) W2q
+// (64-bit; SCReLU: b2q + (sum clamp(aq, 0, QA)^2 W2q) / QA, truncated toward zero),
+// evaluation = out * scale / (QA QB), truncated toward zero.
 
 #include <cstdint>
 #include <string>

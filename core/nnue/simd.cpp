@@ -36,6 +36,15 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
     return sum;
 }
 
+std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    std::int64_t sum = 0;
+    for (int j = 0; j < n; ++j) {
+        const std::int64_t v = std::clamp<int>(a[j], 0, qa);
+        sum += v * v * w[j];
+    }
+    return sum;
+}
+
 } // namespace scalar
 
 #if defined(__AVX2__)
@@ -83,6 +92,25 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
         x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j));
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+    }
+    alignas(32) std::int32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sum);
+    std::int64_t total = 0;
+    for (const std::int32_t v : lanes) total += v;
+    return total;
+}
+
+// (x w) fits int16 (x <= 255, |w| <= 127), then madd by x: each lane sums two products of at
+// most 255 * 127 * 255 and takes n / 8 of them (n <= 512): below 2^31.
+std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i top = _mm256_set1_epi16(std::int16_t(qa));
+    __m256i sum = _mm256_setzero_si256();
+    for (int j = 0; j < n; j += 16) {
+        __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j));
+        x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+        const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, y), x));
     }
     alignas(32) std::int32_t lanes[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sum);
@@ -140,6 +168,24 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
     return total;
 }
 
+// As the AVX2 path with 4 lanes: a lane takes n / 4 <= 128 products, below 2^31.
+std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i top = _mm_set1_epi16(std::int16_t(qa));
+    __m128i sum = _mm_setzero_si128();
+    for (int j = 0; j < n; j += 8) {
+        __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j));
+        x = _mm_min_epi16(_mm_max_epi16(x, zero), top);
+        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j));
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(x, y), x));
+    }
+    alignas(16) std::int32_t lanes[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sum);
+    std::int64_t total = 0;
+    for (const std::int32_t v : lanes) total += v;
+    return total;
+}
+
 #else
 
 const char* simd_path() {
@@ -151,6 +197,9 @@ void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* c
 }
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
     return scalar::crelu_dot(a, w, n, qa);
+}
+std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    return scalar::screlu_dot(a, w, n, qa);
 }
 
 #endif

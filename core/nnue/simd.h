@@ -1,10 +1,11 @@
 #pragma once
 // The vector kernels of the integer network: adding and subtracting weight rows to accumulators
 // (apply_rows: a refresh or a move's whole update in one pass), and the clipped dot product of the
-// output layer. SSE2 or AVX2 intrinsics when the compiler targets them (no -march needed for SSE2
-// on x86-64), the scalar loops otherwise; the scalar loops are also callable (namespace scalar) so
-// tests check that both give identical numbers (add_row and sub_row, one row at a time, are the
-// reference the fused update is checked against). n is a multiple of kHiddenStep (16).
+// output layer (clipped, or clipped and squared). SSE2 or AVX2 intrinsics when the compiler targets
+// them (no -march needed for SSE2 on x86-64), the scalar loops otherwise; the scalar loops are also
+// callable (namespace scalar) so tests check that both give identical numbers (add_row and sub_row,
+// one row at a time, are the reference the fused update is checked against). n is a multiple of
+// kHiddenStep (16).
 
 #include <cstdint>
 
@@ -20,12 +21,16 @@ void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* c
                 int added_count, const std::int16_t* const* removed, int removed_count, int n);
 // sum over j < n of clamp(a[j], 0, qa) * w[j].
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
+// sum over j < n of clamp(a[j], 0, qa)^2 * w[j], for qa <= 255 and |w[j]| <= kScreluMaxW2q (127):
+// the vector paths multiply clamp(a) by w in int16 first.
+std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
 } // namespace scalar
 
 // The fastest path the compiler targets (scalar when no vector instructions are available).
 void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* const* added,
                 int added_count, const std::int16_t* const* removed, int removed_count, int n);
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
+std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
 // "avx2", "sse2" or "scalar": the path apply_rows and crelu_dot take.
 const char* simd_path();
 
