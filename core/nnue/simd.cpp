@@ -81,9 +81,13 @@ void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* c
     for (; j < n; j += 16) apply_block<1>(out, in, added, added_count, removed, removed_count, j);
 }
 
-// Each madd lane sums two products of at most 255 * 32768, and a lane takes n / 16 of them
-// pairwise (n <= 512): below 2^31, so the 32-bit lanes never overflow and the sum is exact.
-std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+// sum clamp(a, 0, qa) * w (Squared: clamp(a, 0, qa)^2 * w, the product clamp * w taken in int16
+// first) in 32-bit lanes, then summed in 64 bits. CReLU: each madd lane sums two products of at
+// most 255 * 32768, and a lane takes n / 16 of them pairwise (n <= 512). SCReLU: (x w) fits int16
+// (x <= 255, |w| <= 127), and a lane sums two products of at most 255 * 127 * 255, n / 8 of
+// them. Both below 2^31, so the lanes never overflow and the sum is exact.
+template <bool Squared>
+std::int64_t clipped_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i top = _mm256_set1_epi16(std::int16_t(qa));
     __m256i sum = _mm256_setzero_si256();
@@ -91,7 +95,8 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
         __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j));
         x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
         const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j));
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+        sum = _mm256_add_epi32(sum, Squared ? _mm256_madd_epi16(_mm256_mullo_epi16(x, y), x)
+                                            : _mm256_madd_epi16(x, y));
     }
     alignas(32) std::int32_t lanes[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sum);
@@ -100,23 +105,12 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
     return total;
 }
 
-// (x w) fits int16 (x <= 255, |w| <= 127), then madd by x: each lane sums two products of at
-// most 255 * 127 * 255 and takes n / 8 of them (n <= 512): below 2^31.
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    return clipped_dot<false>(a, w, n, qa);
+}
+
 std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i top = _mm256_set1_epi16(std::int16_t(qa));
-    __m256i sum = _mm256_setzero_si256();
-    for (int j = 0; j < n; j += 16) {
-        __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + j));
-        x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
-        const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j));
-        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(x, y), x));
-    }
-    alignas(32) std::int32_t lanes[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sum);
-    std::int64_t total = 0;
-    for (const std::int32_t v : lanes) total += v;
-    return total;
+    return clipped_dot<true>(a, w, n, qa);
 }
 
 #elif defined(__SSE2__)
@@ -150,8 +144,10 @@ void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* c
     for (; j < n; j += 16) apply_block<2>(out, in, added, added_count, removed, removed_count, j);
 }
 
-// As the AVX2 path with 4 lanes: a lane takes n / 8 <= 64 pairs of products, below 2^31.
-std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+// As the AVX2 path with 4 lanes: a lane takes n / 8 <= 64 pairs of products (SCReLU: n / 4 <=
+// 128 products), below 2^31.
+template <bool Squared>
+std::int64_t clipped_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
     const __m128i zero = _mm_setzero_si128();
     const __m128i top = _mm_set1_epi16(std::int16_t(qa));
     __m128i sum = _mm_setzero_si128();
@@ -159,7 +155,8 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
         __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j));
         x = _mm_min_epi16(_mm_max_epi16(x, zero), top);
         const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j));
-        sum = _mm_add_epi32(sum, _mm_madd_epi16(x, y));
+        sum = _mm_add_epi32(sum, Squared ? _mm_madd_epi16(_mm_mullo_epi16(x, y), x)
+                                         : _mm_madd_epi16(x, y));
     }
     alignas(16) std::int32_t lanes[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sum);
@@ -168,22 +165,12 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
     return total;
 }
 
-// As the AVX2 path with 4 lanes: a lane takes n / 4 <= 128 products, below 2^31.
+std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
+    return clipped_dot<false>(a, w, n, qa);
+}
+
 std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa) {
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i top = _mm_set1_epi16(std::int16_t(qa));
-    __m128i sum = _mm_setzero_si128();
-    for (int j = 0; j < n; j += 8) {
-        __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j));
-        x = _mm_min_epi16(_mm_max_epi16(x, zero), top);
-        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + j));
-        sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(x, y), x));
-    }
-    alignas(16) std::int32_t lanes[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sum);
-    std::int64_t total = 0;
-    for (const std::int32_t v : lanes) total += v;
-    return total;
+    return clipped_dot<true>(a, w, n, qa);
 }
 
 #else
