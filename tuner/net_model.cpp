@@ -59,16 +59,22 @@ void accumulate(const Eigen::VectorXd& theta, const NetLayout& l, const nnue::Ac
         acc += theta.segment(Eigen::Index(l.w1) + Eigen::Index(f.index[std::size_t(i)]) * h, h);
 }
 
-// The activation of an accumulator, and its slope (clamp's: 1 strictly inside (0, 1), 0 outside;
-// SCReLU's: 2 clamp(a) inside, 0 outside).
-Eigen::ArrayXd activate(nnue::Activation act, const Eigen::VectorXd& a) {
-    const Eigen::ArrayXd c = a.array().max(0.0).min(1.0);
-    return act == nnue::Activation::SCReLU ? Eigen::ArrayXd(c * c) : c;
+// The activation of an accumulator into `out` (a buffer of the scratch: no allocation once sized):
+// clamp(a, 0, 1), squared for SCReLU.
+void activate(nnue::Activation act, const Eigen::VectorXd& a, Eigen::VectorXd& out) {
+    out = a.cwiseMax(0.0).cwiseMin(1.0);
+    if (act == nnue::Activation::SCReLU) out = out.cwiseProduct(out);
 }
 
-Eigen::ArrayXd slope(nnue::Activation act, const Eigen::VectorXd& a) {
-    const Eigen::ArrayXd inside = ((a.array() > 0.0) && (a.array() < 1.0)).cast<double>();
-    return act == nnue::Activation::SCReLU ? Eigen::ArrayXd(2.0 * a.array() * inside) : inside;
+// d loss / d a = dy * w2 * the activation's slope: clamp's is 1 strictly inside (0, 1) and 0
+// outside; SCReLU's is 2 a inside and 0 outside. Written into `d` without a temporary.
+void hidden_gradient(nnue::Activation act, double dy, const Eigen::VectorXd& a,
+                     const Eigen::VectorXd::ConstSegmentReturnType& w2, Eigen::VectorXd& d) {
+    const auto inside = ((a.array() > 0.0) && (a.array() < 1.0)).cast<double>();
+    if (act == nnue::Activation::SCReLU)
+        d = (2.0 * dy * w2.array() * a.array() * inside).matrix();
+    else
+        d = (dy * w2.array() * inside).matrix();
 }
 
 } // namespace
@@ -79,9 +85,10 @@ double NetModel::forward(const NetSample& x, NetScratch& s) const {
     accumulate(theta, l, x.own, s.acc_own);
     accumulate(theta, l, x.other, s.acc_other);
     const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
-    return theta[Eigen::Index(l.b2) + x.bucket] +
-           activate(arch.activation, s.acc_own).matrix().dot(theta.segment(w2, h)) +
-           activate(arch.activation, s.acc_other).matrix().dot(theta.segment(w2 + h, h));
+    activate(arch.activation, s.acc_own, s.act_own);
+    activate(arch.activation, s.acc_other, s.act_other);
+    return theta[Eigen::Index(l.b2) + x.bucket] + s.act_own.dot(theta.segment(w2, h)) +
+           s.act_other.dot(theta.segment(w2 + h, h));
 }
 
 double NetModel::evaluate(const Position& pos) const {
@@ -97,11 +104,10 @@ void NetModel::backward(const NetSample& x, double dy, NetScratch& s, double* gr
     const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
     Eigen::Map<Eigen::VectorXd> g(grad, Eigen::Index(l.size));
     g[Eigen::Index(l.b2) + x.bucket] += dy;
-    const nnue::Activation act = arch.activation;
-    g.segment(w2, h) += dy * activate(act, s.acc_own).matrix();
-    g.segment(w2 + h, h) += dy * activate(act, s.acc_other).matrix();
-    s.d_own = (dy * theta.segment(w2, h).array() * slope(act, s.acc_own)).matrix();
-    s.d_other = (dy * theta.segment(w2 + h, h).array() * slope(act, s.acc_other)).matrix();
+    g.segment(w2, h) += dy * s.act_own;
+    g.segment(w2 + h, h) += dy * s.act_other;
+    hidden_gradient(arch.activation, dy, s.acc_own, theta.segment(w2, h), s.d_own);
+    hidden_gradient(arch.activation, dy, s.acc_other, theta.segment(w2 + h, h), s.d_other);
     g.segment(Eigen::Index(l.b1), h) += s.d_own + s.d_other;
     for (int i = 0; i < x.own.size; ++i)
         g.segment(Eigen::Index(l.w1) + Eigen::Index(x.own.index[std::size_t(i)]) * h, h) += s.d_own;

@@ -36,6 +36,7 @@ void make_sample(const nnue::Architecture& a, const Position& pos, NetSample& ou
 // Buffers of one pass, reused so that a pass allocates nothing (one per thread or per chunk).
 struct NetScratch {
     Eigen::VectorXd acc_own, acc_other; // accumulators a_stm, a_other
+    Eigen::VectorXd act_own, act_other; // their activations (forward's, read by backward)
     Eigen::VectorXd d_own, d_other;     // d loss / d a
 };
 

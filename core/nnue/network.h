@@ -23,7 +23,8 @@ namespace fanorona::nnue {
 
 // The quantised parameters. Layouts: w1[f * H + j] (input f, hidden j), b1[j], w2[b * 2H + k]
 // (bucket b; k < H: side to move's half, k >= H: the other side's), b2[b]. Valid when
-// network_problem() is "": the sizes match the architecture.
+// network_problem() is "": the sizes match the architecture, and every w2 lies within
+// +-max_w2q(arch).
 struct Network {
     Architecture arch;
     std::vector<std::int16_t> w1;
@@ -42,8 +43,9 @@ struct FloatNetwork {
     std::vector<float> b2;
 };
 
-// Why `net` cannot be run ("" when it can): architecture_problem(), or a parameter array whose
-// size does not match the architecture.
+// Why `net` cannot be run ("" when it can): architecture_problem(), a parameter array whose
+// size does not match the architecture, or (the quantised form) an output weight beyond
+// +-max_w2q(arch), which the SCReLU kernel cannot multiply in int16.
 std::string network_problem(const Network& net);
 std::string network_problem(const FloatNetwork& net);
 
