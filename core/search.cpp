@@ -221,7 +221,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     if (ply > seldepth) seldepth = ply;
     if (check_stop()) return 0;
 
-    // The game's end and draws by rule.
+    // Step 1. The game's end and draws by rule.
     if (wiped_out(pos)) return -(kWinScore - ply);
     // As Game::outcome(): no legal move loses before a repetition or the no-capture limit draws.
     Ply& p = plies[ply];
@@ -230,6 +230,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         generate_moves(pos, rules, p.moves);
         return p.moves.empty() ? -(kWinScore - ply) : draw_score(ply);
     }
+    // Step 2. The endgame tables.
     if (ply > 0 && table_pieces && popcount(pos.player() | pos.opponent()) <= table_pieces) {
         if (const auto v = tables->probe(pos)) {
             ++table_hits;
@@ -238,21 +239,21 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     }
     if (ply >= kMaxPly) return static_eval();
 
-    // Mate distance pruning.
+    // Step 3. Mate distance pruning.
     if (ply > 0) {
         alpha = std::max(alpha, -(kWinScore - ply));
         beta = std::min(beta, kWinScore - ply - 1);
         if (alpha >= beta) return alpha;
     }
 
-    // The horizon: a quiet position gets its static score; forced captures go on (no stand pat:
-    // capturing is compulsory) for at most QsMaxDepth plies.
+    // Step 4. The horizon: a quiet position gets its static score; forced captures go on (no stand
+    // pat: capturing is compulsory) for at most QsMaxDepth plies.
     const TurnRights rights = turn_rights(pos, rules);
     const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
     const bool captures = capturers != 0;
     if (depth <= 0 && !captures) return has_paika(pos, rules) ? static_eval(0) : -(kWinScore - ply);
 
-    // Transposition table.
+    // Step 5. Transposition table.
     const Key key = tt_key();
     const TTEntry* entry = tt.probe(key);
     Move tt_move{0, 0, 0};
@@ -268,8 +269,9 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         }
     }
 
-    // Internal iterative reduction: without a table move to try first, a deep node is searched
-    // a ply shallower (its ordering is a guess; the re-visit at the next iteration has the move).
+    // Step 6. Internal iterative reduction: without a table move to try first, a deep node is
+    // searched a ply shallower (its ordering is a guess; the re-visit at the next iteration has the
+    // move).
     if (depth >= params[Param::IirMinDepth] && !has_tt_move) --depth;
 
     generate_moves(pos, rights, capturers, p.moves);
@@ -277,7 +279,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     if (ply == 0 && root_filtered) filter_root_moves(p.moves);
     const int move_count = p.moves.count;
 
-    // Past the horizon in a capture position: stop at QsMaxDepth, or when the static score
+    // Step 7. Past the horizon in a capture position: stop at QsMaxDepth, or when the static score
     // (which counts the largest capture) beats beta by QsCutMargin.
     if (depth <= 0) {
         const int largest = largest_capture(p.moves);
@@ -295,7 +297,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         if (e - params[Param::RfpMargin] * depth >= beta) return e;
     }
 
-    // Pruning of quiet nodes from the static score.
+    // Step 8. Pruning of quiet nodes from the static score: reverse futility, then null move.
     const bool prune_ok = !pv_node && !captures && depth > 0 && !is_decisive(beta);
     int eval = 0;
     if (prune_ok) {
@@ -323,6 +325,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         }
     }
 
+    // Step 9. Move ordering, and the limits of futility, late-move and history pruning.
     const Color us = pos.side_to_move();
     const Move* counter = nullptr;
     if (params[Param::CounterMoves] && ply > 0 &&
@@ -345,6 +348,8 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                                   ? -params[Param::HistPruneMargin] * depth
                                   : -kHistoryMax - 1;
 
+    // Step 10. The moves: pruning of late quiet moves, then principal variation search with
+    // late-move reductions.
     for (int i = 0; i < move_count; ++i) {
         p.order.pick(p.moves, i);
         const Move m = p.moves[i];
@@ -403,6 +408,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     if (searched == 0) return static_eval(); // every move was pruned (cannot happen: first kept)
 
+    // Step 11. History, killers and counter moves; the table entry.
     if (best_score >= beta && depth > 0) {
         // A cut-off: reward the move, punish the quiet moves tried before it.
         update_on_cutoff(history, p.killers, us, p.moves,
