@@ -60,7 +60,8 @@ template <class T> T net_get_le(const unsigned char* p) {
 }
 
 std::size_t net_parameter_bytes(const nnue::Network& n) {
-    return 2 * (n.w1.size() + n.b1.size() + n.w2.size()) + 4 * n.b2.size();
+    return 2 * (n.w1.size() + n.b1.size() + n.w2.size() + n.w3.size()) +
+           4 * (n.b2.size() + n.b3.size());
 }
 
 [[noreturn]] void net_fail(const std::string& name, const std::string& field,
@@ -106,6 +107,8 @@ std::string format_net_file(const NetFile& file) {
         out += "activation " + std::string(nnue::activation_name(a.activation)) + "\n";
     out += "inputs " + std::to_string(nnue::input_count(a)) + "\n";
     out += "hidden " + std::to_string(a.hidden) + "\n";
+    // No second layer is not named either (the files before it stay as they were).
+    if (a.layer2 > 0) out += "layer2 " + std::to_string(a.layer2) + "\n";
     out += "buckets " + std::to_string(a.buckets) + "\n";
     out += "qa " + std::to_string(a.qa) + "\n";
     out += "qb " + std::to_string(a.qb) + "\n";
@@ -126,6 +129,8 @@ std::string format_net_file(const NetFile& file) {
     for (const auto v : n.b1) net_put_le(out, v);
     for (const auto v : n.w2) net_put_le(out, v);
     for (const auto v : n.b2) net_put_le(out, v);
+    for (const auto v : n.w3) net_put_le(out, v);
+    for (const auto v : n.b3) net_put_le(out, v);
     out += "\nchecksum " + net_hex64(net_fnv1a(out)) + "\n";
     return out;
 }
@@ -138,6 +143,8 @@ std::string net_fingerprint(const nnue::Network& n) {
     for (const auto v : n.b1) net_put_le(bytes, v);
     for (const auto v : n.w2) net_put_le(bytes, v);
     for (const auto v : n.b2) net_put_le(bytes, v);
+    for (const auto v : n.w3) net_put_le(bytes, v);
+    for (const auto v : n.b3) net_put_le(bytes, v);
     return net_hex64(net_fnv1a(bytes));
 }
 
@@ -173,10 +180,10 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
             break;
         }
         static const std::set<std::string> kKeys = {
-            "variant",         "features",  "activation", "inputs", "hidden",
-            "buckets",         "qa",        "qb",         "scale",  "architecture",
-            "data_file",       "positions", "games",      "epochs", "train_loss",
-            "validation_loss", "seed",      "command",    "created"};
+            "variant",      "features",        "activation", "inputs",  "hidden",
+            "layer2",       "buckets",         "qa",         "qb",      "scale",
+            "architecture", "data_file",       "positions",  "games",   "epochs",
+            "train_loss",   "validation_loss", "seed",       "command", "created"};
         if (!kKeys.count(key)) net_fail(name, printable(key), "unknown header field");
         if (key == "data_file") {
             file.provenance.data_files.push_back(value);
@@ -207,6 +214,14 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
         a.activation = *activation;
     }
     a.hidden = int(net_parse_int(name, "hidden", field("hidden")));
+    if (fields.count("layer2")) {
+        const std::int64_t l2 = net_parse_int(name, "layer2", fields["layer2"]);
+        if (l2 < 1 || l2 > nnue::kMaxLayer2)
+            net_fail(name, "layer2",
+                     fields["layer2"] + " not in [1, " + std::to_string(nnue::kMaxLayer2) +
+                         "] (no second layer: leave the field out)");
+        a.layer2 = int(l2);
+    }
     a.buckets = int(net_parse_int(name, "buckets", field("buckets")));
     a.qa = int(net_parse_int(name, "qa", field("qa")));
     a.qb = int(net_parse_int(name, "qb", field("qb")));
@@ -257,6 +272,8 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
     for (auto& v : n.b1) v = net_get_le<std::int16_t>(p), p += 2;
     for (auto& v : n.w2) v = net_get_le<std::int16_t>(p), p += 2;
     for (auto& v : n.b2) v = net_get_le<std::int32_t>(p), p += 4;
+    for (auto& v : n.w3) v = net_get_le<std::int16_t>(p), p += 2;
+    for (auto& v : n.b3) v = net_get_le<std::int32_t>(p), p += 4;
     pos += param_bytes;
     const std::size_t summed = pos;
     if (bytes.compare(pos, 1, "\n") != 0)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/evaluate.h"
@@ -104,6 +105,29 @@ TEST_CASE("the trainer's float model evaluates as core's float reference", "[tra
     }
 }
 
+TEST_CASE("the trainer's float model with a second layer evaluates as core's float reference",
+          "[train]") {
+    nnue::Architecture arch = small_arch(32, 4);
+    arch.layer2 = GENERATE(1, 8, 12);
+    const nnue::FloatNetwork net = nnue::random_float_network(arch, 12);
+    const NetModel model = NetModel::from_float_network(net);
+    CHECK(model.layout().size == net.w1.size() + net.b1.size() + net.w2.size() + net.b2.size() +
+                                     net.w3.size() + net.b3.size());
+    CHECK(net.w2.size() == std::size_t(arch.layer2) * 64);
+    CHECK(net.w3.size() == std::size_t(arch.layer2) * 4);
+    std::set<double> distinct;
+    for (const Position& pos : sample_positions(6)) {
+        const double reference = nnue::evaluate_float(net, pos);
+        REQUIRE(model.evaluate(pos) == Approx(reference).margin(1e-9));
+        distinct.insert(reference);
+    }
+    CHECK(distinct.size() > 20); // the second layer's units are not all clamped flat
+    const nnue::FloatNetwork back = model.to_float_network();
+    CHECK(back.w2 == net.w2);
+    CHECK(back.w3 == net.w3);
+    CHECK(back.b3 == net.b3);
+}
+
 TEST_CASE("the trainer's gradient is the derivative of the model's output", "[train]") {
     // Random parameters with accumulators spread over clamp's slope; finite differences of y
     // against backward() with dy = 1, for parameters of every array.
@@ -138,6 +162,42 @@ TEST_CASE("the trainer's gradient is the derivative of the model's output", "[tr
             CHECK(grad[p] == Approx(numeric).margin(1e-5));
         }
     }
+}
+
+TEST_CASE("the trainer's gradient with a second layer is the derivative of the output", "[train]") {
+    // As above, through the second layer: probes in every array (W1, b1, W2, b2, W3, b3).
+    nnue::Architecture arch = small_arch(16, 2);
+    arch.layer2 = 4;
+    NetModel model = NetModel::random(arch, 6);
+    const NetLayout l = model.layout();
+    int active_units = 0;
+    for (const Position& pos : sample_positions(2)) {
+        NetSample x;
+        make_sample(model.arch, pos, x);
+        NetScratch s;
+        model.forward(x, s);
+        for (int i = 0; i < 4; ++i) active_units += s.z[i] > 0 && s.z[i] < 1;
+        std::vector<double> grad(l.size, 0.0);
+        model.backward(x, 1.0, s, grad.data());
+        const std::size_t probes[] = {l.w1 + std::size_t(x.own.index[0]) * 16 + 3,
+                                      l.w1 + std::size_t(x.other.index[0]) * 16 + 5,
+                                      l.b1 + 7,
+                                      l.w2 + 1 * 32 + 2,
+                                      l.w2 + 3 * 32 + 16 + 9,
+                                      l.b2 + 2,
+                                      l.w3 + std::size_t(x.bucket) * 4 + 1,
+                                      l.b3 + std::size_t(x.bucket)};
+        for (std::size_t p : probes) {
+            const double h = 1e-6;
+            NetModel plus = model, minus = model;
+            plus.theta[Eigen::Index(p)] += h;
+            minus.theta[Eigen::Index(p)] -= h;
+            NetScratch sp, sm;
+            const double numeric = (plus.forward(x, sp) - minus.forward(x, sm)) / (2 * h);
+            CHECK(grad[p] == Approx(numeric).margin(1e-5));
+        }
+    }
+    CHECK(active_units > 0); // the checks went through the second layer's slope
 }
 
 TEST_CASE("a trained network written and read back plays as the float model", "[train]") {
@@ -367,6 +427,48 @@ TEST_CASE("fanorona train --activation screlu writes a network the engine plays 
     CHECK(run_shell(FANORONA_BINARY " train " + log + " --activation relu --out " +
                     temp_path("screlu4.net"))
               .status != 0);
+}
+
+TEST_CASE("fanorona train --layer2 writes a network with a second layer that the engine plays",
+          "[train][cli]") {
+    using namespace test_cli;
+    const std::string log = temp_path("tiny_layer2.bin");
+    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(30, 5));
+    const std::string out = temp_path("layer2.net");
+    const Run r = run_shell(FANORONA_BINARY " train " + log +
+                            " --layer2 4 --hidden 16 --buckets 2 --batch 512 --lr 0.01 "
+                            "--patience 0 --epochs 3 --quiet --out " +
+                            out);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const NetFile f = read_net_file(out);
+    CHECK(f.net.arch.layer2 == 4);
+    CHECK(f.provenance.validation_loss < 0.25);
+    CHECK_THAT(f.provenance.command, Catch::Contains("--layer2 4"));
+    const Run info = run_shell(FANORONA_BINARY " net info " + out);
+    CHECK_THAT(info.output, Catch::Contains("2 x 16 hidden (crelu) -> 4 hidden (crelu) -> 1"));
+    const Run eval = run_shell(FANORONA_BINARY " eval --net " + out);
+    INFO(eval.output);
+    CHECK(eval.status == 0);
+    CHECK_THAT(eval.output, Catch::Contains("the search evaluates with the network"));
+    const Run search = run_shell(FANORONA_BINARY " analyze --net " + out + " --nodes 5000");
+    INFO(search.output);
+    CHECK(search.status == 0);
+    // Fine-tuning takes the second layer from --init; another size is refused, and so is a
+    // second layer with SCReLU.
+    const Run tuned = run_shell(FANORONA_BINARY " train " + log + " --init " + out +
+                                " --epochs 1 --quiet --out " + temp_path("layer2b.net"));
+    INFO(tuned.output);
+    CHECK(tuned.status == 0);
+    CHECK(read_net_file(temp_path("layer2b.net")).net.arch.layer2 == 4);
+    CHECK(run_shell(FANORONA_BINARY " train " + log + " --init " + out +
+                    " --layer2 8 --epochs 1 --quiet --out " + temp_path("layer2c.net"))
+              .status != 0);
+    const Run squared = run_shell(FANORONA_BINARY " train " + log +
+                                  " --layer2 4 --activation screlu --epochs 1 --quiet --out " +
+                                  temp_path("layer2d.net"));
+    CHECK(squared.status != 0);
+    CHECK_THAT(squared.output, Catch::Contains("crelu"));
 }
 
 TEST_CASE("fanorona train refuses bad input with one line", "[train][cli]") {

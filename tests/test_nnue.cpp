@@ -193,6 +193,19 @@ TEST_CASE("nnue: output buckets and architecture checks", "[nnue]") {
     CHECK(parse_activation("screlu") == Activation::SCReLU);
     CHECK(parse_activation("relu") == std::nullopt);
     CHECK(max_w2q(squared) == kScreluMaxW2q);
+    // A second layer is named in the text too; it needs CReLU and at most kMaxLayer2 units.
+    Architecture deep;
+    deep.layer2 = 16;
+    CHECK(architecture_problem(deep).empty());
+    CHECK(architecture_text(deep) == architecture_text(Architecture{}) + " layer2=16");
+    CHECK(architecture_hash(deep) != architecture_hash(Architecture{}));
+    CHECK(w2_rows(deep) == 16);
+    CHECK(w2_rows(Architecture{}) == 8);
+    deep.activation = Activation::SCReLU;
+    CHECK(architecture_problem(deep).find("crelu") != std::string::npos);
+    deep.activation = Activation::CReLU;
+    deep.layer2 = kMaxLayer2 + 1;
+    CHECK(architecture_problem(deep).find("layer2") != std::string::npos);
 }
 
 TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
@@ -252,6 +265,33 @@ TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
         std::fill(a.begin(), a.end(), std::int16_t(-5)); // clamped to 0
         CHECK(screlu_dot(a.data(), w.data(), n, kQA) == 0);
     }
+}
+
+TEST_CASE("nnue: the dense second layer's kernel gives the scalar loop's numbers", "[nnue]") {
+    INFO("path " << simd_path());
+    Rng rng(8);
+    for (const int n : {16, 128, 512})
+        for (const int rows : {1, 3, 4, 9, 16, kMaxLayer2}) {
+            const auto size = std::size_t(n);
+            std::vector<std::int16_t> own(size), other(size), w(size * 2 * std::size_t(rows));
+            const auto count = std::size_t(rows);
+            std::vector<std::int32_t> fast(count), slow(count);
+            for (int trial = 0; trial < 20; ++trial) {
+                for (auto* v : {&own, &other})
+                    for (auto& x : *v) x = std::int16_t(int(rng.below(65536)) - 32768);
+                for (auto& x : w)
+                    x = std::int16_t(int(rng.below(2 * kLayer2MaxW2q + 1)) - kLayer2MaxW2q);
+                crelu_rows(fast.data(), own.data(), other.data(), w.data(), rows, n, kQA);
+                scalar::crelu_rows(slow.data(), own.data(), other.data(), w.data(), rows, n, kQA);
+                CHECK(fast == slow);
+            }
+            // Every product at its maximum: no lane overflows.
+            std::fill(own.begin(), own.end(), std::int16_t(32767));
+            std::fill(other.begin(), other.end(), std::int16_t(300));
+            std::fill(w.begin(), w.end(), std::int16_t(-kLayer2MaxW2q));
+            crelu_rows(fast.data(), own.data(), other.data(), w.data(), rows, n, kQA);
+            for (const std::int32_t v : fast) CHECK(v == 2 * n * kQA * -kLayer2MaxW2q);
+        }
 }
 
 TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
@@ -338,6 +378,39 @@ TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue
         INFO("largest difference " << worst << ", largest bound " << worst_bound);
         CHECK(worst < 60);
     }
+}
+
+// With a second layer the integer evaluation rounds each unit's sum to 1 / QA (h_i moves by at
+// most 0.5 / QA) before the output weights: against the float formula on the dequantised
+// parameters it differs by at most scale * sum_i |W3[b][i]| * 0.5 / QA, plus the final truncation.
+TEST_CASE("nnue: with a second layer the integer evaluation agrees with the float reference",
+          "[nnue]") {
+    Rules rules;
+    Architecture arch;
+    arch.layer2 = GENERATE(1, 8, 16);
+    const FloatNetwork f = random_float_network(arch, 21);
+    const Network q = quantise(f);
+    REQUIRE(network_problem(q).empty());
+    CHECK(quantise(dequantise(q)) == q);
+    double worst = 0, worst_deq = 0;
+    std::set<int> distinct;
+    for (std::uint64_t game = 0; game < 20; ++game)
+        for (const GameStep& s : random_game(rules, game, 200)) {
+            const int integer = evaluate(q, s.pos);
+            const double deq = evaluate_float(q, s.pos);
+            const int pieces = popcount(s.pos.player() | s.pos.opponent());
+            const int b = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
+            double w3_abs = 0;
+            for (int i = 0; i < arch.layer2; ++i)
+                w3_abs += std::abs(q.w3[std::size_t(b * arch.layer2 + i)]) / double(kQB);
+            REQUIRE(std::abs(integer - deq) <= arch.scale * w3_abs * 0.5 / kQA + 1 + 1e-9);
+            worst_deq = std::max(worst_deq, std::abs(integer - deq));
+            worst = std::max(worst, std::abs(integer - evaluate_float(f, s.pos)));
+            distinct.insert(integer);
+        }
+    INFO("largest difference " << worst << " (dequantised: " << worst_deq << ")");
+    CHECK(worst < 30);
+    CHECK(distinct.size() > 50);
 }
 
 TEST_CASE("nnue: incremental accumulators equal full refreshes along random games", "[nnue]") {

@@ -85,6 +85,24 @@ TEST_CASE("net file: write then read gives the same network and provenance", "[n
     CHECK(read_net_file(path).net == squared.net);
     CHECK(format_net_file(squared).find("\nfeatures points\nactivation screlu\ninputs 90\n") !=
           std::string::npos);
+    // A second layer: a header line after hidden, part of the hash, its w3 and b3 after b2.
+    CHECK(bytes.find("layer2") == std::string::npos);
+    NetFile deep = f;
+    deep.net.arch.layer2 = 8;
+    deep.net = nnue::quantise(nnue::random_float_network(deep.net.arch, 7));
+    write_net_file(path, deep);
+    const NetFile dr = read_net_file(path);
+    CHECK(dr.net == deep.net);
+    CHECK(dr.net.w3.size() == 8 * std::size_t(deep.net.arch.buckets));
+    CHECK(format_net_file(deep).find("\nhidden 32\nlayer2 8\nbuckets") != std::string::npos);
+    std::string no_layer = format_net_file(deep);
+    no_layer.replace(no_layer.find("layer2 8"), 8, "layer2 0");
+    try {
+        parse_net_file(no_layer, "d.net");
+        FAIL("layer2 0 was read");
+    } catch (const std::runtime_error& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("d.net: net file field 'layer2'"));
+    }
     // Unknown numbers stay unknown.
     NetFile bare;
     bare.net = nnue::make_network(nnue::Architecture{});

@@ -29,6 +29,7 @@ struct NetOptions {
     std::string features = "points";
     std::string activation = "crelu";
     int hidden = nnue::kDefaultHidden;
+    int layer2 = 0;
     int buckets = nnue::kDefaultBuckets;
 };
 
@@ -50,6 +51,7 @@ void run_net_info(const NetOptions& o) {
                                   {"activation", nnue::activation_name(a.activation)},
                                   {"inputs", nnue::input_count(a)},
                                   {"hidden", a.hidden},
+                                  {"layer2", a.layer2},
                                   {"buckets", a.buckets},
                                   {"qa", a.qa},
                                   {"qb", a.qb},
@@ -72,11 +74,13 @@ void run_net_info(const NetOptions& o) {
     std::printf("file            %s (fanorona-net 1)\n", o.file.c_str());
     std::printf("architecture    %s (hash %s)\n", nnue::architecture_text(a).c_str(),
                 net_hex(nnue::architecture_hash(a)).c_str());
-    std::printf("layers          %d inputs (%s) -> 2 x %d hidden (%s) -> 1 output, %d "
+    const std::string layer2 =
+        a.layer2 > 0 ? " -> " + std::to_string(a.layer2) + " hidden (crelu)" : std::string();
+    std::printf("layers          %d inputs (%s) -> 2 x %d hidden (%s)%s -> 1 output, %d "
                 "bucket%s by pieces on the board\n",
                 nnue::input_count(a), std::string(nnue::feature_set_name(a.features)).c_str(),
-                a.hidden, std::string(nnue::activation_name(a.activation)).c_str(), a.buckets,
-                a.buckets == 1 ? "" : "s");
+                a.hidden, std::string(nnue::activation_name(a.activation)).c_str(), layer2.c_str(),
+                a.buckets, a.buckets == 1 ? "" : "s");
     std::printf("quantisation    qa %d, qb %d, scale %d (centi-pieces = output x scale)\n", a.qa,
                 a.qb, a.scale);
     std::printf("data files      %zu\n", p.data_files.size());
@@ -101,6 +105,7 @@ void run_net_random(const NetOptions& o, const std::string& command) {
     a.features = parse_features_option(o.features);
     a.activation = *nnue::parse_activation(o.activation); // checked by the option
     a.hidden = o.hidden;
+    a.layer2 = o.layer2;
     a.buckets = o.buckets;
     if (const std::string why = nnue::architecture_problem(a); !why.empty())
         throw std::invalid_argument("net random: " + why);
@@ -145,6 +150,10 @@ void add_net_command(CLI::App& app) {
         ->capture_default_str();
     random->add_option("--hidden", o->hidden, "Hidden size H (a multiple of 16, 16 to 512)")
         ->capture_default_str();
+    random
+        ->add_option("--layer2", o->layer2,
+                     "Units of a second hidden layer (0: none, up to 64; crelu only)")
+        ->capture_default_str();
     random->add_option("--buckets", o->buckets, "Output buckets B (1 to 64)")
         ->capture_default_str();
     random->callback([o] {
@@ -152,8 +161,9 @@ void add_net_command(CLI::App& app) {
                                std::to_string(o->seed) + " --variant " + o->variant +
                                (o->features == "points" ? "" : " --features " + o->features) +
                                (o->activation == "crelu" ? "" : " --activation " + o->activation) +
-                               " --hidden " + std::to_string(o->hidden) + " --buckets " +
-                               std::to_string(o->buckets));
+                               " --hidden " + std::to_string(o->hidden) +
+                               (o->layer2 == 0 ? "" : " --layer2 " + std::to_string(o->layer2)) +
+                               " --buckets " + std::to_string(o->buckets));
     });
 }
 

@@ -30,7 +30,7 @@ struct TrainOptions {
     bool quiet = false;
     CLI::Option* table_positions_option = nullptr;
     CLI::Option *features_option = nullptr, *hidden_option = nullptr, *buckets_option = nullptr,
-                *activation_option = nullptr;
+                *activation_option = nullptr, *layer2_option = nullptr;
 };
 
 // The settings that decide the network, as a command line (neither --out, --threads, --quiet
@@ -42,10 +42,12 @@ std::string canonical_command(const TrainOptions& o) {
     for (const std::string& f : c.data) s << " " << f;
     s << " --features " << o.features;
     if (o.activation != "crelu") s << " --activation " << o.activation;
-    s << " --hidden " << c.hidden << " --buckets " << c.buckets << " --epochs " << c.epochs
-      << " --batch " << c.batch << " --lr " << c.lr << " --lr-decay " << c.lr_decay << " --lambda "
-      << c.lambda << " --k " << o.training.k << " --valid-fraction " << c.valid_fraction
-      << " --patience " << c.patience << " --seed " << c.seed;
+    s << " --hidden " << c.hidden;
+    if (c.layer2 > 0) s << " --layer2 " << c.layer2;
+    s << " --buckets " << c.buckets << " --epochs " << c.epochs << " --batch " << c.batch
+      << " --lr " << c.lr << " --lr-decay " << c.lr_decay << " --lambda " << c.lambda << " --k "
+      << o.training.k << " --valid-fraction " << c.valid_fraction << " --patience " << c.patience
+      << " --seed " << c.seed;
     if (!c.init.empty()) s << " --init " << c.init;
     if (c.max_positions) s << " --max-positions " << c.max_positions;
     if (o.training.keep_decisive) s << " --keep-decisive";
@@ -76,6 +78,7 @@ void architecture_from_init(TrainOptions& o) {
     if (o.features_option->count() == 0) o.features = nnue::feature_set_name(a.features);
     if (o.activation_option->count() == 0) o.activation = nnue::activation_name(a.activation);
     if (o.hidden_option->count() == 0) c.hidden = a.hidden;
+    if (o.layer2_option->count() == 0) c.layer2 = a.layer2;
     if (o.buckets_option->count() == 0) c.buckets = a.buckets;
 }
 
@@ -125,13 +128,19 @@ void add_train_command(CLI::App& app) {
     o->hidden_option =
         cmd->add_option("--hidden", c.hidden, "Hidden units per perspective (a multiple of 16)")
             ->capture_default_str();
+    o->layer2_option =
+        cmd->add_option("--layer2", c.layer2,
+                        "Units of a second hidden layer between the hidden units and the output "
+                        "(0: none; crelu only)")
+            ->check(CLI::Range(0, nnue::kMaxLayer2))
+            ->capture_default_str();
     o->buckets_option = cmd->add_option("--buckets", c.buckets, "Output buckets by piece count")
                             ->capture_default_str();
     cmd->add_option("--init", c.init,
                     "Start from this network's parameters (fine-tuning; a file, or a built-in "
                     "network by name such as tsivy) instead of random ones (--seed); its "
-                    "architecture is the default of --features, --activation, --hidden and "
-                    "--buckets, which must match it");
+                    "architecture is the default of --features, --activation, --hidden, --layer2 "
+                    "and --buckets, which must match it");
     o->training.add_to(*cmd, c);
     cmd->add_option("--seed", c.seed,
                     "Seed of the start weights, validation split and mini-batch order")

@@ -8,14 +8,16 @@
 namespace fanorona {
 
 NetLayout::NetLayout(const nnue::Architecture& a)
-    : inputs(nnue::input_count(a)), hidden(a.hidden), buckets(a.buckets),
+    : inputs(nnue::input_count(a)), hidden(a.hidden), buckets(a.buckets), layer2(a.layer2),
       start_pieces(nnue::start_pieces(a.variant)) {
-    const auto h = std::size_t(hidden);
+    const auto h = std::size_t(hidden), rows = std::size_t(nnue::w2_rows(a));
     w1 = 0;
     b1 = w1 + std::size_t(inputs) * h;
     w2 = b1 + h;
-    b2 = w2 + std::size_t(buckets) * 2 * h;
-    size = b2 + std::size_t(buckets);
+    b2 = w2 + rows * 2 * h;
+    w3 = b2 + rows;
+    b3 = w3 + (layer2 > 0 ? std::size_t(buckets) * std::size_t(layer2) : 0);
+    size = b3 + (layer2 > 0 ? std::size_t(buckets) : 0);
 }
 
 double net_weight_clip(const nnue::Architecture& a) {
@@ -46,6 +48,10 @@ NetModel NetModel::random(const nnue::Architecture& a, std::uint64_t seed) {
     fill(l.w1, l.b1, 1.0 / std::sqrt(double(nnue::cell_count(a.variant) + lines)));
     m.theta.segment(Eigen::Index(l.b1), l.hidden).setConstant(0.25);
     fill(l.w2, l.b2, 1.0 / std::sqrt(2.0 * l.hidden));
+    if (l.layer2 > 0) {
+        m.theta.segment(Eigen::Index(l.b2), l.layer2).setConstant(0.5);
+        fill(l.w3, l.b3, 1.0 / std::sqrt(double(l.layer2)));
+    }
     return m;
 }
 
@@ -66,15 +72,20 @@ void activate(nnue::Activation act, const Eigen::VectorXd& a, Eigen::VectorXd& o
     if (act == nnue::Activation::SCReLU) out = out.cwiseProduct(out);
 }
 
-// d loss / d a = dy * w2 * the activation's slope: clamp's is 1 strictly inside (0, 1) and 0
-// outside; SCReLU's is 2 a inside and 0 outside. Written into `d` without a temporary.
-void hidden_gradient(nnue::Activation act, double dy, const Eigen::VectorXd& a,
-                     const Eigen::VectorXd::ConstSegmentReturnType& w2, Eigen::VectorXd& d) {
+// d loss / d a = upstream (d loss / d activation) * the activation's slope: clamp's is 1
+// strictly inside (0, 1) and 0 outside; SCReLU's is 2 a inside and 0 outside. `d` holds upstream
+// and is scaled in place.
+void apply_slope(nnue::Activation act, const Eigen::VectorXd& a, Eigen::VectorXd& d) {
     const auto inside = ((a.array() > 0.0) && (a.array() < 1.0)).cast<double>();
     if (act == nnue::Activation::SCReLU)
-        d = (2.0 * dy * w2.array() * a.array() * inside).matrix();
+        d.array() *= 2.0 * a.array() * inside;
     else
-        d = (dy * w2.array() * inside).matrix();
+        d.array() *= inside;
+}
+
+// The second layer's weights as a 2H x L matrix: column i is unit i's row of w2.
+Eigen::Map<const Eigen::MatrixXd> layer2_weights(const Eigen::VectorXd& theta, const NetLayout& l) {
+    return {theta.data() + l.w2, 2 * Eigen::Index(l.hidden), Eigen::Index(l.layer2)};
 }
 
 } // namespace
@@ -84,11 +95,20 @@ double NetModel::forward(const NetSample& x, NetScratch& s) const {
     const Eigen::Index h = l.hidden;
     accumulate(theta, l, x.own, s.acc_own);
     accumulate(theta, l, x.other, s.acc_other);
-    const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
     activate(arch.activation, s.acc_own, s.act_own);
     activate(arch.activation, s.acc_other, s.act_other);
-    return theta[Eigen::Index(l.b2) + x.bucket] + s.act_own.dot(theta.segment(w2, h)) +
-           s.act_other.dot(theta.segment(w2 + h, h));
+    if (l.layer2 == 0) {
+        const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
+        return theta[Eigen::Index(l.b2) + x.bucket] + s.act_own.dot(theta.segment(w2, h)) +
+               s.act_other.dot(theta.segment(w2 + h, h));
+    }
+    const auto w2 = layer2_weights(theta, l);
+    s.z = theta.segment(Eigen::Index(l.b2), l.layer2);
+    s.z.noalias() += w2.topRows(h).transpose() * s.act_own;
+    s.z.noalias() += w2.bottomRows(h).transpose() * s.act_other;
+    const Eigen::Index w3 = Eigen::Index(l.w3) + Eigen::Index(x.bucket) * l.layer2;
+    return theta[Eigen::Index(l.b3) + x.bucket] +
+           s.z.cwiseMax(0.0).cwiseMin(1.0).dot(theta.segment(w3, l.layer2));
 }
 
 double NetModel::evaluate(const Position& pos) const {
@@ -101,13 +121,32 @@ double NetModel::evaluate(const Position& pos) const {
 void NetModel::backward(const NetSample& x, double dy, NetScratch& s, double* grad) const {
     const NetLayout l(arch);
     const Eigen::Index h = l.hidden;
-    const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
     Eigen::Map<Eigen::VectorXd> g(grad, Eigen::Index(l.size));
-    g[Eigen::Index(l.b2) + x.bucket] += dy;
-    g.segment(w2, h) += dy * s.act_own;
-    g.segment(w2 + h, h) += dy * s.act_other;
-    hidden_gradient(arch.activation, dy, s.acc_own, theta.segment(w2, h), s.d_own);
-    hidden_gradient(arch.activation, dy, s.acc_other, theta.segment(w2 + h, h), s.d_other);
+    if (l.layer2 == 0) {
+        const Eigen::Index w2 = Eigen::Index(l.w2) + Eigen::Index(x.bucket) * 2 * h;
+        g[Eigen::Index(l.b2) + x.bucket] += dy;
+        g.segment(w2, h) += dy * s.act_own;
+        g.segment(w2 + h, h) += dy * s.act_other;
+        s.d_own = dy * theta.segment(w2, h);
+        s.d_other = dy * theta.segment(w2 + h, h);
+    } else {
+        // y = b3 + clamp(z) . w3: d z = dy w3 where 0 < z < 1.
+        const Eigen::Index w3 = Eigen::Index(l.w3) + Eigen::Index(x.bucket) * l.layer2;
+        g[Eigen::Index(l.b3) + x.bucket] += dy;
+        g.segment(w3, l.layer2) += dy * s.z.cwiseMax(0.0).cwiseMin(1.0);
+        s.dz = dy * theta.segment(w3, l.layer2);
+        s.dz.array() *= ((s.z.array() > 0.0) && (s.z.array() < 1.0)).cast<double>();
+        // z = b2 + W2^T act: d b2 = dz, d W2 = act dz^T, d act = W2 dz.
+        g.segment(Eigen::Index(l.b2), l.layer2) += s.dz;
+        Eigen::Map<Eigen::MatrixXd> gw2(grad + l.w2, 2 * h, Eigen::Index(l.layer2));
+        gw2.topRows(h).noalias() += s.act_own * s.dz.transpose();
+        gw2.bottomRows(h).noalias() += s.act_other * s.dz.transpose();
+        const auto w2 = layer2_weights(theta, l);
+        s.d_own.noalias() = w2.topRows(h) * s.dz;
+        s.d_other.noalias() = w2.bottomRows(h) * s.dz;
+    }
+    apply_slope(arch.activation, s.acc_own, s.d_own);
+    apply_slope(arch.activation, s.acc_other, s.d_other);
     g.segment(Eigen::Index(l.b1), h) += s.d_own + s.d_other;
     for (int i = 0; i < x.own.size; ++i)
         g.segment(Eigen::Index(l.w1) + Eigen::Index(x.own.index[std::size_t(i)]) * h, h) += s.d_own;
@@ -126,6 +165,14 @@ void NetModel::clip(double limit) {
         auto second = theta.segment(Eigen::Index(l.w2), Eigen::Index(l.b2 - l.w2));
         second = second.cwiseMax(-w2_limit).cwiseMin(w2_limit);
     }
+    if (l.layer2 > 0) {
+        const double w2_limit = double(nnue::kLayer2MaxW2q) / nnue::kQL2,
+                     w3_limit = 32767.0 / arch.qb;
+        auto second = theta.segment(Eigen::Index(l.w2), Eigen::Index(l.b2 - l.w2));
+        second = second.cwiseMax(-w2_limit).cwiseMin(w2_limit);
+        auto third = theta.segment(Eigen::Index(l.w3), Eigen::Index(l.b3 - l.w3));
+        third = third.cwiseMax(-w3_limit).cwiseMin(w3_limit);
+    }
 }
 
 nnue::FloatNetwork NetModel::to_float_network() const {
@@ -138,6 +185,8 @@ nnue::FloatNetwork NetModel::to_float_network() const {
     copy(net.b1, l.b1);
     copy(net.w2, l.w2);
     copy(net.b2, l.b2);
+    copy(net.w3, l.w3);
+    copy(net.b3, l.b3);
     return net;
 }
 
@@ -151,6 +200,8 @@ NetModel NetModel::from_float_network(const nnue::FloatNetwork& net) {
     copy(net.b1, l.b1);
     copy(net.w2, l.w2);
     copy(net.b2, l.b2);
+    copy(net.w3, l.w3);
+    copy(net.b3, l.b3);
     return m;
 }
 

@@ -5,7 +5,8 @@
 // cannot disagree on what a position activates.
 //
 // Parameter vector layout (nnue::FloatNetwork's arrays one after the other):
-//   w1[f * H + j] | b1[j] | w2[b * 2H + k] | b2[b]
+//   w1[f * H + j] | b1[j] | w2[r * 2H + k] | b2[r] | w3[b * L + i] | b3[b]
+// (rows r: the buckets, or the second layer's L units; w3 and b3 only with a second layer).
 
 #include <cstddef>
 #include <cstdint>
@@ -19,8 +20,8 @@ namespace fanorona {
 
 // Where each parameter array starts in the vector; fixed by the architecture.
 struct NetLayout {
-    int inputs = 0, hidden = 0, buckets = 0, start_pieces = 1;
-    std::size_t w1 = 0, b1 = 0, w2 = 0, b2 = 0, size = 0; // offsets and the total
+    int inputs = 0, hidden = 0, buckets = 0, layer2 = 0, start_pieces = 1;
+    std::size_t w1 = 0, b1 = 0, w2 = 0, b2 = 0, w3 = 0, b3 = 0, size = 0; // offsets and the total
 
     explicit NetLayout(const nnue::Architecture& a);
 };
@@ -38,6 +39,7 @@ struct NetScratch {
     Eigen::VectorXd acc_own, acc_other; // accumulators a_stm, a_other
     Eigen::VectorXd act_own, act_other; // their activations (forward's, read by backward)
     Eigen::VectorXd d_own, d_other;     // d loss / d a
+    Eigen::VectorXd z, dz;              // the second layer's sums and d loss / d z
 };
 
 // A float model: its architecture and parameters (doubles; the file stores the quantised form).
@@ -51,7 +53,9 @@ struct NetModel {
     // Random start parameters, a pure function of (arch, seed): W1 uniform in +-1/sqrt(cells)
     // (an accumulator of ~half a board of pieces then spreads over about +-0.5; with lines,
     // +-1/sqrt(cells + lines)), b1 = 0.25 (most
-    // hidden units start inside clamp's slope), W2 uniform in +-1/sqrt(2H), b2 = 0.
+    // hidden units start inside clamp's slope), W2 uniform in +-1/sqrt(2H), b2 = 0; with a
+    // second layer of L units b2 = 0.5 (inside its clamp's slope), W3 uniform in +-1/sqrt(L),
+    // b3 = 0.
     static NetModel random(const nnue::Architecture& a, std::uint64_t seed);
 
     // y (the float output, before the scale) of a sample; fills s.acc_*.
@@ -63,7 +67,8 @@ struct NetModel {
     void backward(const NetSample& x, double dy, NetScratch& s, double* grad) const;
 
     // W1 and b1 into [-limit, limit] (quantised int16 accumulators cannot overflow); with SCReLU
-    // also W2 into +-kScreluMaxW2q / QB (the integer kernel's int16 products).
+    // also W2 into +-kScreluMaxW2q / QB (the integer kernel's int16 products); with a second
+    // layer W2 into +-kLayer2MaxW2q / kQL2 and W3 into int16's range at QB.
     void clip(double limit);
 
     nnue::FloatNetwork to_float_network() const;

@@ -172,6 +172,7 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     arch.features = config.features;
     arch.activation = config.activation;
     arch.hidden = config.hidden;
+    arch.layer2 = config.layer2;
     arch.buckets = config.buckets;
     if (const std::string why = nnue::architecture_problem(arch); !why.empty())
         throw std::invalid_argument("network: " + why);
@@ -236,7 +237,7 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
                 config.init + ": architecture: the network is " +
                 nnue::architecture_text(start.net.arch) + ", the training's " +
                 nnue::architecture_text(arch) +
-                " (the data's board, --features, --activation, --hidden, --buckets)");
+                " (the data's board, --features, --activation, --hidden, --layer2, --buckets)");
         model = NetModel::from_float_network(nnue::dequantise(start.net));
         settings += " init=" + net_fingerprint(start.net);
         log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");

@@ -33,6 +33,7 @@ struct NetTrainConfig {
     nnue::FeatureSet features = nnue::FeatureSet::Points;
     nnue::Activation activation = nnue::Activation::CReLU;
     int hidden = nnue::kDefaultHidden;
+    int layer2 = 0; // units of a second hidden layer (0: none)
     int buckets = nnue::kDefaultBuckets;
     int epochs = 30;
     std::size_t batch = 16384;
@@ -45,7 +46,8 @@ struct NetTrainConfig {
                                  // epochs (0: never)
     std::uint64_t seed = 1;
     // A network file to start from (fine-tuning) instead of random parameters; its architecture
-    // must be the training's (the data's board, features, activation, hidden, buckets). "": random.
+    // must be the training's (the data's board, features, activation, hidden, layer2, buckets). "":
+    // random.
     std::string init;
     std::uint64_t max_positions = 0; // 0: all; else the first games up to this many positions
     DataFilter filter;

@@ -1,5 +1,6 @@
 #include "core/nnue/accumulator.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/nnue/simd.h"
@@ -53,14 +54,30 @@ int evaluate(const Network& net, const Accumulator& a, Color stm, int pieces) {
     const Architecture& arch = net.arch;
     const int h = arch.hidden;
     const int bucket = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
-    const std::int16_t* w2 = net.w2.data() + std::size_t(bucket) * 2 * std::size_t(h);
     const std::int16_t* own = a.values[std::size_t(stm)].data();
     const std::int16_t* other = a.values[std::size_t(~stm)].data();
-    const std::int64_t out =
-        std::int64_t(net.b2[std::size_t(bucket)]) +
-        (arch.activation == Activation::SCReLU
-             ? (screlu_dot(own, w2, h, arch.qa) + screlu_dot(other, w2 + h, h, arch.qa)) / arch.qa
-             : crelu_dot(own, w2, h, arch.qa) + crelu_dot(other, w2 + h, h, arch.qa));
+    // Row r of w2 over both perspectives' activations (network.h's out formula).
+    const auto row_sum = [&](int r) {
+        const std::int16_t* w2 = net.w2.data() + std::size_t(r) * 2 * std::size_t(h);
+        return std::int64_t(net.b2[std::size_t(r)]) +
+               (arch.activation == Activation::SCReLU
+                    ? (screlu_dot(own, w2, h, arch.qa) + screlu_dot(other, w2 + h, h, arch.qa)) /
+                          arch.qa
+                    : crelu_dot(own, w2, h, arch.qa) + crelu_dot(other, w2 + h, h, arch.qa));
+    };
+    std::int64_t out = 0;
+    if (arch.layer2 == 0) {
+        out = row_sum(bucket);
+    } else {
+        const std::int16_t* w3 = net.w3.data() + std::size_t(bucket * arch.layer2);
+        std::array<std::int32_t, kMaxLayer2> z;
+        crelu_rows(z.data(), own, other, net.w2.data(), arch.layer2, h, arch.qa);
+        out = net.b3[std::size_t(bucket)];
+        for (int i = 0; i < arch.layer2; ++i) {
+            const std::int64_t zq = net.b2[std::size_t(i)] + z[std::size_t(i)];
+            out += std::clamp<std::int64_t>((zq + kQL2 / 2) / kQL2, 0, arch.qa) * w3[i];
+        }
+    }
     return int(out * arch.scale / (std::int64_t(arch.qa) * arch.qb));
 }
 

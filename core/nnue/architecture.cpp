@@ -40,6 +40,7 @@ std::optional<Activation> parse_activation(std::string_view name) {
 }
 
 int max_w2q(const Architecture& a) {
+    if (a.layer2 > 0) return kLayer2MaxW2q;
     return a.activation == Activation::SCReLU ? kScreluMaxW2q : 32767;
 }
 
@@ -53,6 +54,11 @@ std::string architecture_problem(const Architecture& a) {
         return "hidden size " + std::to_string(a.hidden) + " is not a multiple of " +
                std::to_string(kHiddenStep) + " in [" + std::to_string(kHiddenStep) + ", " +
                std::to_string(kMaxHidden) + "]";
+    if (a.layer2 < 0 || a.layer2 > kMaxLayer2)
+        return "layer2 " + std::to_string(a.layer2) + " not in [0, " + std::to_string(kMaxLayer2) +
+               "]";
+    if (a.layer2 > 0 && a.activation != Activation::CReLU)
+        return "a second layer (layer2) needs the crelu activation";
     if (a.buckets < 1 || a.buckets > kMaxBuckets)
         return "buckets " + std::to_string(a.buckets) + " not in [1, " +
                std::to_string(kMaxBuckets) + "]";
@@ -97,7 +103,8 @@ std::string architecture_text(const Architecture& a) {
            " qb=" + std::to_string(a.qb) + " scale=" + std::to_string(a.scale) +
            (a.activation == Activation::CReLU
                 ? std::string()
-                : " activation=" + std::string(activation_name(a.activation)));
+                : " activation=" + std::string(activation_name(a.activation))) +
+           (a.layer2 == 0 ? std::string() : " layer2=" + std::to_string(a.layer2));
 }
 
 std::uint64_t architecture_hash(const Architecture& a) {

@@ -28,15 +28,22 @@ enum class Activation : std::uint8_t { CReLU = 0, SCReLU = 1 };
 std::string_view activation_name(Activation a);
 std::optional<Activation> parse_activation(std::string_view name);
 inline constexpr int kScreluMaxW2q = 127;
+// A second layer's weights lie within +-kLayer2MaxW2q (|W2| < 4 at kQL2), so that the integer
+// kernel's sums fit int32 (simd.h's crelu_rows).
+inline constexpr int kLayer2MaxW2q = 4095;
 
-inline constexpr int kQA = 255;            // accumulator scale: W1q = round(W1 * QA)
-inline constexpr int kQB = 64;             // output weight scale: W2q = round(W2 * QB)
+inline constexpr int kQA = 255; // accumulator scale: W1q = round(W1 * QA)
+inline constexpr int kQB = 64;  // output weight scale: W2q = round(W2 * QB)
+// The second layer's weight scale, when there is one (network.h): W2q = round(W2 * kQL2); finer
+// than QB because each of its units sums 2H small products.
+inline constexpr int kQL2 = 1024;
 inline constexpr int kDefaultScale = 400;  // evaluation = float output * scale (centi-pieces)
 inline constexpr int kDefaultHidden = 128; // H
 inline constexpr int kDefaultBuckets = 8;  // B
 inline constexpr int kHiddenStep = 16;     // H is a multiple of this (the SIMD width)
 inline constexpr int kMaxHidden = 512;
 inline constexpr int kMaxBuckets = 64;
+inline constexpr int kMaxLayer2 = 64; // the second hidden layer's most units
 inline constexpr int kMaxScale = 100000;
 // The most lines of 3 points a board of at most 64 points has (4 directions a point).
 inline constexpr int kMaxLines = 256;
@@ -52,6 +59,10 @@ struct Architecture {
     FeatureSet features = FeatureSet::Points;
     Activation activation = Activation::CReLU;
     int hidden = kDefaultHidden;
+    // The units of a second, dense hidden layer between the accumulators and the output (0: none,
+    // the accumulators' activations feed the output directly). Shared by the buckets; its own
+    // activation is clamp(x, 0, 1).
+    int layer2 = 0;
     int buckets = kDefaultBuckets;
     int qa = kQA;
     int qb = kQB;
@@ -60,7 +71,8 @@ struct Architecture {
 };
 
 // Why `a` is not a shape this program can run ("" when it is): H a multiple of kHiddenStep in
-// [16, kMaxHidden], B in [1, kMaxBuckets], qa == kQA, qb == kQB, scale in [1, kMaxScale].
+// [16, kMaxHidden], layer2 in [0, kMaxLayer2] (and CReLU when it is not 0), B in [1, kMaxBuckets],
+// qa == kQA, qb == kQB, scale in [1, kMaxScale].
 std::string architecture_problem(const Architecture& a);
 
 // The points of the board (cells c = y * width + x, 0 .. cells - 1).
@@ -84,15 +96,21 @@ constexpr int output_bucket(int pieces, int buckets, int start) {
     return b < buckets - 1 ? b : buckets - 1;
 }
 
-// The largest magnitude of a quantised output weight: int16's for CReLU, kScreluMaxW2q for SCReLU.
+// The largest magnitude of a quantised w2 weight: int16's for CReLU, kScreluMaxW2q for SCReLU,
+// kLayer2MaxW2q for a second layer.
 int max_w2q(const Architecture& a);
+// The scale of w2 and b2: kQB, or kQL2 for a second layer's weights.
+inline int w2_scale(const Architecture& a) {
+    return a.layer2 > 0 ? kQL2 : a.qb;
+}
 
 // A 64-bit FNV-1a hash of the architecture's canonical text (architecture_text()): two networks
 // with equal hashes have parameters of the same shapes and meanings.
 std::uint64_t architecture_hash(const Architecture& a);
 // "fanorona-net 1 variant=tsivy features=points inputs=90 hidden=128 buckets=8 qa=255 qb=64
 // scale=400": what architecture_hash() hashes; " activation=screlu" follows for SCReLU (CReLU,
-// the first activation, is not named, so the hashes of earlier networks stay).
+// the first activation, is not named, so the hashes of earlier networks stay), then " layer2=L"
+// for a second hidden layer of L units (none is not named, for the same reason).
 std::string architecture_text(const Architecture& a);
 
 } // namespace fanorona::nnue

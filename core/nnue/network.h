@@ -7,10 +7,18 @@
 //   crelu(x) = clamp(x, 0, 1), b = output_bucket(pieces, B, start_pieces)
 //   evaluation = y * scale (centi-pieces, side to move).
 //   With Activation::SCReLU, crelu(x) is replaced by clamp(x, 0, 1)^2.
+// With a second hidden layer of L units (Architecture::layer2), the same sums make its inputs
+// and a bucketed output reads them:
+//   z_i = b2[i] + sum_j crelu(a_stm[j]) W2[i][j] + sum_j crelu(a_other[j]) W2[i][H + j],
+//   y = b3[b] + sum_i clamp(z_i, 0, 1) W3[b][i].
 // Integer: W1q = round(W1 QA), b1q = round(b1 QA), W2q = round(W2 QB) (int16, SCReLU: within
 // +-kScreluMaxW2q), b2q = round(b2 QA QB) (int32); out = b2q + sum clamp(aq, 0, QA) W2q
 // (64-bit; SCReLU: b2q + (sum clamp(aq, 0, QA)^2 W2q) / QA, truncated toward zero),
 // evaluation = out * scale / (QA QB), truncated toward zero.
+// With layer2 (CReLU only): W2q = round(W2 QL2), b2q = round(b2 QA QL2) (QL2 = kQL2, finer than
+// QB), zq_i = b2q[i] + sum clamp(aq, 0, QA) W2q[i] over both halves, h_i = clamp((zq_i + QL2 / 2)
+// / QL2, 0, QA) (truncated: z_i rounded to 1 / QA), W3q = round(W3 QB) (int16), b3q =
+// round(b3 QA QB) (int32), out = b3q[b] + sum_i h_i W3q[b][i].
 
 #include <cstdint>
 #include <string>
@@ -21,16 +29,19 @@
 
 namespace fanorona::nnue {
 
-// The quantised parameters. Layouts: w1[f * H + j] (input f, hidden j), b1[j], w2[b * 2H + k]
-// (bucket b; k < H: side to move's half, k >= H: the other side's), b2[b]. Valid when
-// network_problem() is "": the sizes match the architecture, and every w2 lies within
-// +-max_w2q(arch).
+// The quantised parameters. Layouts: w1[f * H + j] (input f, hidden j), b1[j], w2[r * 2H + k]
+// (row r; k < H: side to move's half, k >= H: the other side's), b2[r], where the rows are the
+// output buckets b, or with layer2 L > 0 the second layer's units i; then w3[b * L + i] and b3[b]
+// (empty without layer2). Valid when network_problem() is "": the sizes match the architecture,
+// and every w2 lies within +-max_w2q(arch).
 struct Network {
     Architecture arch;
     std::vector<std::int16_t> w1;
     std::vector<std::int16_t> b1;
     std::vector<std::int16_t> w2;
     std::vector<std::int32_t> b2;
+    std::vector<std::int16_t> w3;
+    std::vector<std::int32_t> b3;
     friend bool operator==(const Network&, const Network&) = default;
 };
 
@@ -41,7 +52,14 @@ struct FloatNetwork {
     std::vector<float> b1;
     std::vector<float> w2;
     std::vector<float> b2;
+    std::vector<float> w3;
+    std::vector<float> b3;
 };
+
+// The rows of w2 and b2: the output buckets, or the second layer's units.
+inline int w2_rows(const Architecture& a) {
+    return a.layer2 > 0 ? a.layer2 : a.buckets;
+}
 
 // Why `net` cannot be run ("" when it can): architecture_problem(), a parameter array whose
 // size does not match the architecture, or (the quantised form) an output weight beyond

@@ -24,6 +24,11 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
 // sum over j < n of clamp(a[j], 0, qa)^2 * w[j], for qa <= 255 and |w[j]| <= kScreluMaxW2q (127):
 // the vector paths multiply clamp(a) by w in int16 first.
 std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
+// out[r] = crelu_dot(own, w + r * 2n, n, qa) + crelu_dot(other, w + r * 2n + n, n, qa) for r <
+// rows: a dense layer over both perspectives' clipped accumulators, for n <= kMaxHidden, qa <=
+// 255 and |w| <= kLayer2MaxW2q, so that every sum fits int32 (2 * 512 * 255 * 4095 < 2^31).
+void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                const std::int16_t* w, int rows, int n, int qa);
 } // namespace scalar
 
 // The fastest path the compiler targets (scalar when no vector instructions are available).
@@ -31,6 +36,8 @@ void apply_rows(std::int16_t* out, const std::int16_t* in, const std::int16_t* c
                 int added_count, const std::int16_t* const* removed, int removed_count, int n);
 std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
 std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
+void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                const std::int16_t* w, int rows, int n, int qa);
 // "avx2", "sse2" or "scalar": the path apply_rows and crelu_dot take.
 const char* simd_path();
 
