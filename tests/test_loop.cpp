@@ -347,6 +347,27 @@ TEST_CASE("loop --net trains networks, keeps the winners and plays the kept one 
     CHECK(run_cli("analyze --depth 2 --net " + dir + "/final.net").status == 0);
 }
 
+TEST_CASE("loop --net trains a network of the start network's architecture", "[loop][net]") {
+    // A second layer and SCReLU are the start network's, not train's defaults (the default
+    // network has a second layer).
+    const std::string dir = fresh_dir("loop_net_arch");
+    fs::create_directories(dir);
+    for (const std::string shape : {"--layer2 8", "--activation screlu"}) {
+        const std::string start = dir + "/start-" + shape.substr(2, 6) + ".net";
+        REQUIRE(run_cli("net random --hidden 16 --buckets 2 " + shape + " --out " + start).status ==
+                0);
+        const std::string out = dir + "/run-" + shape.substr(2, 6);
+        const std::string args = kTinyNetGames.substr(std::string(" --net none").size());
+        const Run r = run_cli("loop --net " + start + args + " --epochs 2 --iterations 1 --quiet " +
+                              "--threads 2 --out " + out);
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        const fanorona::nnue::Architecture a =
+            fanorona::read_net_file(out + "/iter-1/train/iter-1.net").net.arch;
+        CHECK(a == fanorona::read_net_file(start).net.arch);
+    }
+}
+
 TEST_CASE("loop --net refuses options of the other loop and networks of another board",
           "[loop][net]") {
     const std::string out = " --out " + fresh_dir("loop_net_refused");
