@@ -108,8 +108,9 @@ TEST_CASE("weights chosen explicitly play without the default network", "[defaul
     const EngineSpec file = EngineSpec::parse("name=a,material_mg=104,net=" + kNetFile);
     REQUIRE(file.net);
     CHECK(*file.net == *a.net);
-    CHECK(file.description() ==
-          "a(weights=tuned,params=tuned,net=tsivy-points-h128-l16-gen4.net,material_mg=104,depth=4)");
+    CHECK(
+        file.description() ==
+        "a(weights=tuned,params=tuned,net=tsivy-points-h128-l16-gen4.net,material_mg=104,depth=4)");
     // net=none stays none whatever comes after.
     CHECK_FALSE(EngineSpec::parse("name=a,net=none,weights=tuned").net);
     CHECK_FALSE(EngineSpec::parse("name=a,weights=tuned,net=none").net);

@@ -76,6 +76,23 @@ nnue::Architecture small_arch(int hidden = 32, int buckets = 4) {
     return a;
 }
 
+// A positions log of 30 labelled games (seed `games_seed`) and a network `train` fitted to it in
+// 3 epochs with the architecture options `shape`: TMP/tiny_NAME.bin and TMP/NAME.net.
+struct TinyNet {
+    std::string log, out;
+};
+TinyNet train_tiny_net(const std::string& name, std::uint64_t games_seed,
+                       const std::string& shape) {
+    const TinyNet t{temp_path("tiny_" + name + ".bin"), temp_path(name + ".net")};
+    write_position_log(t.log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(30, games_seed));
+    const test_cli::Run r = test_cli::run_shell(
+        FANORONA_BINARY " train " + t.log + " " + shape +
+        " --batch 512 --lr 0.01 --patience 0 --epochs 3 --quiet --out " + t.out);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    return t;
+}
+
 } // namespace
 
 TEST_CASE("the trainer's float model evaluates as core's float reference", "[train]") {
@@ -370,15 +387,8 @@ TEST_CASE("fanorona train lowers the loss, writes the same file at 1 and 2 threa
 TEST_CASE("fanorona train --features points+lines trains and writes a lines network",
           "[train][cli]") {
     using namespace test_cli;
-    const std::string log = temp_path("tiny_lines.bin");
-    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(30, 3));
-    const std::string out = temp_path("lines.net");
-    const Run r = run_shell(FANORONA_BINARY " train " + log +
-                            " --features points+lines --hidden 16 --buckets 2 --batch 512 --lr "
-                            "0.01 --patience 0 --epochs 3 --quiet --out " +
-                            out);
-    INFO(r.output);
-    REQUIRE(r.status == 0);
+    const auto [log, out] =
+        train_tiny_net("lines", 3, "--features points+lines --hidden 16 --buckets 2");
     const NetFile f = read_net_file(out);
     CHECK(f.net.arch.features == nnue::FeatureSet::PointsLines);
     CHECK(nnue::input_count(f.net.arch) == 90 + 26 * 84);
@@ -397,15 +407,8 @@ TEST_CASE("fanorona train --features points+lines trains and writes a lines netw
 TEST_CASE("fanorona train --activation screlu writes a network the engine plays as trained",
           "[train][cli]") {
     using namespace test_cli;
-    const std::string log = temp_path("tiny_screlu.bin");
-    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(30, 4));
-    const std::string out = temp_path("screlu.net");
-    const Run r = run_shell(FANORONA_BINARY " train " + log +
-                            " --activation screlu --hidden 16 --buckets 2 --batch 512 --lr 0.01 "
-                            "--patience 0 --epochs 3 --quiet --out " +
-                            out);
-    INFO(r.output);
-    REQUIRE(r.status == 0);
+    const auto [log, out] =
+        train_tiny_net("screlu", 4, "--activation screlu --hidden 16 --buckets 2");
     const NetFile f = read_net_file(out);
     CHECK(f.net.arch.activation == nnue::Activation::SCReLU);
     CHECK(f.provenance.validation_loss < 0.25);
@@ -432,15 +435,7 @@ TEST_CASE("fanorona train --activation screlu writes a network the engine plays 
 TEST_CASE("fanorona train --layer2 writes a network with a second layer that the engine plays",
           "[train][cli]") {
     using namespace test_cli;
-    const std::string log = temp_path("tiny_layer2.bin");
-    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(30, 5));
-    const std::string out = temp_path("layer2.net");
-    const Run r = run_shell(FANORONA_BINARY " train " + log +
-                            " --layer2 4 --hidden 16 --buckets 2 --batch 512 --lr 0.01 "
-                            "--patience 0 --epochs 3 --quiet --out " +
-                            out);
-    INFO(r.output);
-    REQUIRE(r.status == 0);
+    const auto [log, out] = train_tiny_net("layer2", 5, "--layer2 4 --hidden 16 --buckets 2");
     const NetFile f = read_net_file(out);
     CHECK(f.net.arch.layer2 == 4);
     CHECK(f.provenance.validation_loss < 0.25);

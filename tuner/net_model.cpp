@@ -106,9 +106,9 @@ double NetModel::forward(const NetSample& x, NetScratch& s) const {
     s.z = theta.segment(Eigen::Index(l.b2), l.layer2);
     s.z.noalias() += w2.topRows(h).transpose() * s.act_own;
     s.z.noalias() += w2.bottomRows(h).transpose() * s.act_other;
+    activate(nnue::Activation::CReLU, s.z, s.h2);
     const Eigen::Index w3 = Eigen::Index(l.w3) + Eigen::Index(x.bucket) * l.layer2;
-    return theta[Eigen::Index(l.b3) + x.bucket] +
-           s.z.cwiseMax(0.0).cwiseMin(1.0).dot(theta.segment(w3, l.layer2));
+    return theta[Eigen::Index(l.b3) + x.bucket] + s.h2.dot(theta.segment(w3, l.layer2));
 }
 
 double NetModel::evaluate(const Position& pos) const {
@@ -133,9 +133,9 @@ void NetModel::backward(const NetSample& x, double dy, NetScratch& s, double* gr
         // y = b3 + clamp(z) . w3: d z = dy w3 where 0 < z < 1.
         const Eigen::Index w3 = Eigen::Index(l.w3) + Eigen::Index(x.bucket) * l.layer2;
         g[Eigen::Index(l.b3) + x.bucket] += dy;
-        g.segment(w3, l.layer2) += dy * s.z.cwiseMax(0.0).cwiseMin(1.0);
+        g.segment(w3, l.layer2) += dy * s.h2;
         s.dz = dy * theta.segment(w3, l.layer2);
-        s.dz.array() *= ((s.z.array() > 0.0) && (s.z.array() < 1.0)).cast<double>();
+        apply_slope(nnue::Activation::CReLU, s.z, s.dz);
         // z = b2 + W2^T act: d b2 = dz, d W2 = act dz^T, d act = W2 dz.
         g.segment(Eigen::Index(l.b2), l.layer2) += s.dz;
         Eigen::Map<Eigen::MatrixXd> gw2(grad + l.w2, 2 * h, Eigen::Index(l.layer2));

@@ -39,7 +39,7 @@ struct NetScratch {
     Eigen::VectorXd acc_own, acc_other; // accumulators a_stm, a_other
     Eigen::VectorXd act_own, act_other; // their activations (forward's, read by backward)
     Eigen::VectorXd d_own, d_other;     // d loss / d a
-    Eigen::VectorXd z, dz;              // the second layer's sums and d loss / d z
+    Eigen::VectorXd z, h2, dz; // the second layer's sums, their clamp (forward's) and d loss / d z
 };
 
 // A float model: its architecture and parameters (doubles; the file stores the quantised form).
