@@ -171,9 +171,13 @@ Position Position::from_string(std::string_view text, Variant v) {
 
 std::string position_problem(const Position& p) {
     const Variant v = p.variant();
+    if (const Bitboard off = (p.pieces(Color::White) | p.pieces(Color::Black)) & ~geometry(v).board)
+        return "a piece on bit " + std::to_string(lsb(off)) + ", outside the " +
+               std::string(variant_name(v)) + " board";
+    const Bitboard both = p.pieces(Color::White) & p.pieces(Color::Black);
+    if (both) return "White and Black both have a piece on " + square_name(lsb(both), v);
     const int white = popcount(p.pieces(Color::White)), black = popcount(p.pieces(Color::Black));
     const bool white_to_move = p.side_to_move() == Color::White;
-    const std::string name(variant_name(v));
     auto count = [](int n) { return std::to_string(n) + (n == 1 ? " piece" : " pieces"); };
     if (is_telo(v)) {
         constexpr int most = kTeloPieces;
@@ -189,15 +193,12 @@ std::string position_problem(const Position& p) {
                    " to move: in telo White places first, then each side in turn";
         return "";
     }
-    const Position start = Position::start(v);
-    const int white_most = popcount(start.pieces(Color::White));
-    const int black_most = popcount(start.pieces(Color::Black));
-    if (white > white_most)
-        return "White has " + count(white) + ", more than the " + std::to_string(white_most) +
-               " of the " + name + " start";
-    if (black > black_most)
-        return "Black has " + count(black) + ", more than the " + std::to_string(black_most) +
-               " of the " + name + " start";
+    // The start fills every point but the centre, half of them each (Position::start).
+    const int most = (geometry(v).points - 1) / 2;
+    if (white > most || black > most)
+        return std::string(white > most ? "White" : "Black") + " has " +
+               count(white > most ? white : black) + ", more than the " + std::to_string(most) +
+               " of the " + std::string(variant_name(v)) + " start";
     if (white == 0 && black == 0) return "neither side has a piece";
     if ((white_to_move ? black : white) == 0)
         return std::string(white_to_move ? "Black" : "White") + " has no pieces, but " +

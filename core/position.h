@@ -90,7 +90,8 @@ inline void Position::unmake_move(const Move& m, const UndoInfo& undo) {
 
 // Why `p` cannot arise in a game of its variant, or "" when it can: every entry point that takes
 // a position from a user (position strings, opening suites, the protocol, the solver, table
-// probes) checks it here. Each side holds at most the pieces the variant's start gives it; both
+// probes, positions logs) checks it here. Every piece is on a point of the board, at most one on
+// each point. Each side holds at most the pieces the variant's start gives it; both
 // sides have pieces unless the side to move has none (the game is over: it lost them all);
 // in Fanoron-telo each side places at most kTeloPieces, White first (so White to move has as
 // many pieces as Black, Black to move one fewer, or both all of theirs).

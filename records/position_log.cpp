@@ -149,9 +149,17 @@ PositionLog scan_log(const std::string& path,
             break;
         }
         records.clear();
-        for (std::uint32_t i = 0; i < count; ++i)
+        for (std::uint32_t i = 0; i < count; ++i) {
             records.push_back(
                 decode_record(payload.data() + std::size_t(i) * kPositionRecordBytes));
+            // An intact chunk holds what a writer wrote, so a record that is not a position is not
+            // a torn tail: the file is not one of ours (or a writer is broken). Refuse the file
+            // rather than drop the rest of it.
+            if (std::string why = position_problem(records.back().position(log.header.variant));
+                !why.empty())
+                throw PositionLogError(path + ": record " + std::to_string(i + 1) +
+                                       " of the chunk" + at + ": " + why);
+        }
         callback(context, records);
         ++log.chunks;
         log.valid_bytes += kPositionChunkHeaderBytes + payload.size();

@@ -106,6 +106,23 @@ TEST_CASE("impossible positions are refused by the one position validation", "[h
     CHECK_NOTHROW(Position::from_string("WB1/BW1/WB1 w", Variant::Telo));
     CHECK_NOTHROW(Position::from_string("WB1/BW1/WB1 b", Variant::Telo));
     CHECK_THROWS_WITH(Position::from_string("", Variant::Tsivy), Catch::Contains("empty"));
+    // Bitboards from files (positions logs, tables): two pieces on one point, a piece off the
+    // board.
+    const Position start = Position::start(Variant::Tsivy);
+    const Bitboard white = start.pieces(Color::White), black = start.pieces(Color::Black);
+    CHECK(position_problem(
+              Position::from_pieces(Variant::Tsivy, white, black | bit(0), Color::White)) ==
+          "White and Black both have a piece on a1");
+    CHECK_THAT(position_problem(Position::from_pieces(Variant::Dimy, white, 0, Color::Black)),
+               Catch::StartsWith("a piece on bit 5, outside the"));
+    // The piece limit is the start's: every point but the centre, half each, on every board.
+    for (int v = 0; v < kVariantCount; ++v) {
+        if (is_telo(Variant(v))) continue;
+        const Position s = Position::start(Variant(v));
+        CHECK(position_problem(s).empty());
+        CHECK(popcount(s.pieces(Color::White)) == (geometry(Variant(v)).points - 1) / 2);
+        CHECK(popcount(s.pieces(Color::Black)) == (geometry(Variant(v)).points - 1) / 2);
+    }
 }
 
 TEST_CASE("every entry point refuses an impossible position", "[hardening][cli]") {

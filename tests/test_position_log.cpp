@@ -1,5 +1,5 @@
 // The positions log: records round-trip, chunks are checksummed, torn and corrupted tails are
-// detected and dropped, bad headers are errors.
+// detected and dropped, bad headers and records that are not positions are errors.
 
 #include <catch2/catch.hpp>
 
@@ -40,7 +40,7 @@ void write_bytes(const std::string& path, const std::string& bytes) {
 }
 
 std::string log_with_games(int games, int per_game) {
-    std::string bytes = encode_log_header({Variant::Dimy, RuleSet::Vela});
+    std::string bytes = encode_log_header({Variant::Tsivy, RuleSet::Vela});
     for (int g = 0; g < games; ++g) {
         std::vector<PositionRecord> recs;
         for (int i = 0; i < per_game; ++i) recs.push_back(sample(std::uint32_t(g), i));
@@ -64,7 +64,7 @@ TEST_CASE("a positions log round-trips with its header", "[positionlog]") {
     const std::string path = temp_path("roundtrip.bin");
     write_bytes(path, log_with_games(3, 4));
     const PositionLog log = read_position_log(path);
-    CHECK(log.header == PositionLogHeader{Variant::Dimy, RuleSet::Vela});
+    CHECK(log.header == PositionLogHeader{Variant::Tsivy, RuleSet::Vela});
     CHECK(log.chunks == 3);
     REQUIRE(log.records.size() == 12);
     CHECK(log.records[5] == sample(1, 1));
@@ -105,4 +105,27 @@ TEST_CASE("a file that is not a positions log is an error naming it", "[position
     bytes[8] = 9; // version
     write_bytes(path, bytes);
     CHECK_THROWS_WITH(read_position_log(path), Catch::Contains("version"));
+}
+
+TEST_CASE("an intact chunk whose record is not a position is an error naming it",
+          "[positionlog][hardening]") {
+    const std::string path = temp_path("badrecord.bin");
+    std::vector<PositionRecord> recs{sample(0, 0), sample(0, 1), sample(0, 2)};
+    recs[1].black |= recs[1].white & -recs[1].white; // White's first piece is Black's too
+    std::string bytes = log_with_games(1, 2) + encode_chunk(recs);
+    write_bytes(path, bytes);
+    CHECK_THROWS_WITH(read_position_log(path),
+                      Catch::StartsWith(path + ": record 2 of the chunk at byte " +
+                                        std::to_string(16 + 12 + 2 * 24) +
+                                        ": White and Black both have a piece on"));
+    // A piece off the board (the 5x9 board's 45 points are bits 0..44; a record has 48), and a
+    // header's variant whose board is too small for the records.
+    recs[1] = sample(0, 1);
+    recs[1].black |= Bitboard(1) << 46;
+    write_bytes(path, log_with_games(0, 0) + encode_chunk(recs));
+    CHECK_THROWS_WITH(read_position_log(path), Catch::Contains("outside the"));
+    bytes = log_with_games(1, 1);
+    bytes[10] = char(Variant::Dimy);
+    write_bytes(path, bytes);
+    CHECK_THROWS_WITH(read_position_log(path), Catch::Contains("record 1 of the chunk at byte 16"));
 }
