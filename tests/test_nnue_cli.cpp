@@ -67,6 +67,35 @@ TEST_CASE("net random writes a network that net info shows", "[nnue][cli]") {
     CHECK(run_cli("net random --out " + net + " --features lines").status != 0);
 }
 
+TEST_CASE("train and net random declare the shape options once, with one meaning", "[nnue][cli]") {
+    // Each of the five options reads the same in both helps, and is refused the same way.
+    const auto train = run_cli("train --help"), random = run_cli("net random --help");
+    REQUIRE(train.status == 0);
+    REQUIRE(random.status == 0);
+    const auto help_of = [](const std::string& help, const std::string& option) {
+        const std::size_t at = help.find("  " + option + " ");
+        REQUIRE(at != std::string::npos);
+        const std::size_t next = std::min(help.find("\n  -", at), help.find("\n\n", at));
+        return help.substr(at, next - at);
+    };
+    for (const char* option : {"--features", "--activation", "--hidden", "--layer2", "--buckets"}) {
+        INFO(option);
+        CHECK(help_of(train.output, option) == help_of(random.output, option));
+    }
+    const std::string dir = test_cli::fresh_dir("nnue_cli_shape");
+    for (const char* bad : {"--layer2 65", "--features lines", "--activation relu"}) {
+        INFO(bad);
+        const auto t = run_cli("train x.bin --out " + dir + "/t.net " + bad);
+        const auto r = run_cli("net random --out " + dir + "/r.net " + bad);
+        CHECK(t.status == 1);
+        CHECK(t.output == r.output);
+    }
+    // The network's command records its shape as train's would.
+    const std::string net = make_net(dir, "--seed 2 --layer2 8 --buckets 4");
+    CHECK_THAT(read_net_file(net).provenance.command,
+               Catch::EndsWith("--features points --hidden 128 --layer2 8 --buckets 4"));
+}
+
 TEST_CASE("net random --features points+lines: net info shows it and the engine plays it",
           "[nnue][cli]") {
     const std::string net =

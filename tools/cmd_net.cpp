@@ -12,6 +12,7 @@
 #include "core/rules.h"
 #include "records/builtins.h"
 #include "records/net_file.h"
+#include "tools/architecture_options.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -26,11 +27,7 @@ struct NetOptions {
     std::string out;
     std::uint64_t seed = 1;
     std::string variant = "tsivy";
-    std::string features = "points";
-    std::string activation = "crelu";
-    int hidden = nnue::kDefaultHidden;
-    int layer2 = 0;
-    int buckets = nnue::kDefaultBuckets;
+    ArchitectureOptions architecture;
 };
 
 std::string net_hex(std::uint64_t v) {
@@ -97,16 +94,10 @@ void run_net_info(const NetOptions& o) {
 }
 
 void run_net_random(const NetOptions& o, const std::string& command) {
-    nnue::Architecture a;
     const auto v = parse_variant(o.variant);
     if (!v)
         throw std::invalid_argument("--variant: '" + o.variant + "': " + std::string(kVariantHelp));
-    a.variant = *v;
-    a.features = parse_features_option(o.features);
-    a.activation = *nnue::parse_activation(o.activation); // checked by the option
-    a.hidden = o.hidden;
-    a.layer2 = o.layer2;
-    a.buckets = o.buckets;
+    const nnue::Architecture a = o.architecture.architecture(*v);
     if (const std::string why = nnue::architecture_problem(a); !why.empty())
         throw std::invalid_argument("net random: " + why);
     NetFile f;
@@ -139,31 +130,11 @@ void add_net_command(CLI::App& app) {
     random->add_option("--out", o->out, "The file to write (atomically)")->required();
     random->add_option("--seed", o->seed, "Random seed")->capture_default_str();
     random->add_option("--variant", o->variant, "The board it plays")->capture_default_str();
-    random
-        ->add_option("--features", o->features,
-                     std::string("Input feature set: ") + kFeatureSetNames)
-        ->capture_default_str();
-    random
-        ->add_option("--activation", o->activation,
-                     "Hidden activation: crelu (clamp to [0, 1]) or screlu (the same, squared)")
-        ->check(CLI::IsMember({"crelu", "screlu"}))
-        ->capture_default_str();
-    random->add_option("--hidden", o->hidden, "Hidden size H (a multiple of 16, 16 to 512)")
-        ->capture_default_str();
-    random
-        ->add_option("--layer2", o->layer2,
-                     "Units of a second hidden layer (0: none, up to 64; crelu only)")
-        ->capture_default_str();
-    random->add_option("--buckets", o->buckets, "Output buckets B (1 to 64)")
-        ->capture_default_str();
+    o->architecture.add_to(*random);
     random->callback([o] {
         run_net_random(*o, "fanorona net random --out " + o->out + " --seed " +
                                std::to_string(o->seed) + " --variant " + o->variant +
-                               (o->features == "points" ? "" : " --features " + o->features) +
-                               (o->activation == "crelu" ? "" : " --activation " + o->activation) +
-                               " --hidden " + std::to_string(o->hidden) +
-                               (o->layer2 == 0 ? "" : " --layer2 " + std::to_string(o->layer2)) +
-                               " --buckets " + std::to_string(o->buckets));
+                               o->architecture.command_text());
     });
 }
 

@@ -8,6 +8,7 @@
 
 #include "common/text.h"
 #include "common/thread_limit.h"
+#include "tools/architecture_options.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/table_options.h"
@@ -21,16 +22,13 @@ namespace {
 // The options as typed; turned into a NetTrainConfig by run().
 struct TrainOptions {
     NetTrainConfig config;
-    std::string features = "points";
-    std::string activation = "crelu";
-    NetTrainingOptions training; // --epochs, --batch, --lr, ..., --k, --keep-decisive
+    ArchitectureOptions architecture; // --features, --activation, --hidden, --layer2, --buckets
+    NetTrainingOptions training;      // --epochs, --batch, --lr, ..., --k, --keep-decisive
     std::string tables;
     std::string table_positions = "relabel";
     int threads = 0;
     bool quiet = false;
     CLI::Option* table_positions_option = nullptr;
-    CLI::Option *features_option = nullptr, *hidden_option = nullptr, *buckets_option = nullptr,
-                *activation_option = nullptr, *layer2_option = nullptr;
 };
 
 // The settings that decide the network, as a command line (neither --out, --threads, --quiet
@@ -40,11 +38,7 @@ std::string canonical_command(const TrainOptions& o) {
     std::ostringstream s;
     s << "fanorona train";
     for (const std::string& f : c.data) s << " " << f;
-    s << " --features " << o.features;
-    if (o.activation != "crelu") s << " --activation " << o.activation;
-    s << " --hidden " << c.hidden;
-    if (c.layer2 > 0) s << " --layer2 " << c.layer2;
-    s << " --buckets " << c.buckets << " --epochs " << c.epochs << " --batch " << c.batch
+    s << o.architecture.command_text() << " --epochs " << c.epochs << " --batch " << c.batch
       << " --lr " << c.lr << " --lr-decay " << c.lr_decay << " --lambda " << c.lambda << " --k "
       << o.training.k << " --valid-fraction " << c.valid_fraction << " --patience " << c.patience
       << " --seed " << c.seed;
@@ -70,24 +64,23 @@ std::string created_time() {
     return utc_iso8601(std::time_t(seconds));
 }
 
-// With --init, the architecture options not given are the network's.
-void architecture_from_init(TrainOptions& o) {
+// The shape options into the configuration; with --init, those not given are the network's.
+void apply_architecture(TrainOptions& o) {
     NetTrainConfig& c = o.config;
-    if (c.init.empty()) return;
-    const nnue::Architecture a = read_net_file(c.init).net.arch;
-    if (o.features_option->count() == 0) o.features = nnue::feature_set_name(a.features);
-    if (o.activation_option->count() == 0) o.activation = nnue::activation_name(a.activation);
-    if (o.hidden_option->count() == 0) c.hidden = a.hidden;
-    if (o.layer2_option->count() == 0) c.layer2 = a.layer2;
-    if (o.buckets_option->count() == 0) c.buckets = a.buckets;
+    if (!c.init.empty()) o.architecture.default_to(read_net_file(c.init).net.arch);
+    const nnue::Architecture a =
+        o.architecture.architecture(Variant::Tsivy); // the board: the data's
+    c.features = a.features;
+    c.activation = a.activation;
+    c.hidden = a.hidden;
+    c.layer2 = a.layer2;
+    c.buckets = a.buckets;
 }
 
 void run(TrainOptions& o) {
     NetTrainConfig& c = o.config;
     const ThreadLimit limit(o.threads);
-    architecture_from_init(o);
-    c.features = parse_features_option(o.features);
-    c.activation = *nnue::parse_activation(o.activation); // checked by the option
+    apply_architecture(o);
     o.training.apply(c);
     if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
     apply_table_options(o.tables, o.table_positions, c.filter);
@@ -115,27 +108,7 @@ void add_train_command(CLI::App& app) {
                     "The network file to write; NET.ckpt (checkpoint) and NET.csv (loss per "
                     "epoch) are written beside it")
         ->required();
-    o->features_option =
-        cmd->add_option(
-               "--features", o->features,
-               "Input feature set: points, or points+lines (points and every line of 3 points)")
-            ->capture_default_str();
-    o->activation_option =
-        cmd->add_option("--activation", o->activation,
-                        "Hidden activation: crelu (clamp to [0, 1]) or screlu (the same, squared)")
-            ->check(CLI::IsMember({"crelu", "screlu"}))
-            ->capture_default_str();
-    o->hidden_option =
-        cmd->add_option("--hidden", c.hidden, "Hidden units per perspective (a multiple of 16)")
-            ->capture_default_str();
-    o->layer2_option =
-        cmd->add_option("--layer2", c.layer2,
-                        "Units of a second hidden layer between the hidden units and the output "
-                        "(0: none; crelu only)")
-            ->check(CLI::Range(0, nnue::kMaxLayer2))
-            ->capture_default_str();
-    o->buckets_option = cmd->add_option("--buckets", c.buckets, "Output buckets by piece count")
-                            ->capture_default_str();
+    o->architecture.add_to(*cmd);
     cmd->add_option("--init", c.init,
                     "Start from this network's parameters (fine-tuning; a file, or a built-in "
                     "network by name such as tsivy) instead of random ones (--seed); its "

@@ -347,18 +347,6 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
                    "tables' result (reason 'tables'; standard rules only)");
 }
 
-// The feature sets a --features option (train, net random) takes, for help texts and errors.
-inline constexpr const char* kFeatureSetNames = "points or points+lines";
-// The value of a --features option: the network input feature set it names; anything else is an
-// error naming the option and the sets.
-inline nnue::FeatureSet parse_features_option(const std::string& text) {
-    const auto features = nnue::parse_feature_set(text);
-    if (!features)
-        throw std::invalid_argument("--features: unknown feature set '" + text + "' (" +
-                                    kFeatureSetNames + ")");
-    return *features;
-}
-
 // The value of a --k option (the sigmoid scale of tune and train): empty for "auto", else the
 // positive number it spells; anything else is an error naming the option.
 inline std::optional<double> parse_sigmoid_scale(const std::string& text) {
