@@ -211,7 +211,7 @@ TEST_CASE("nnue: output buckets and architecture checks", "[nnue]") {
 TEST_CASE("nnue: the SIMD kernels give the scalar loops' numbers", "[nnue]") {
     INFO("path " << simd_path());
     Rng rng(7);
-    for (const int n : {16, 32, 128, 512}) {
+    for (const int n : {16, 32, 48, 128, 176, 512}) { // every block size of every path
         const auto size = static_cast<std::size_t>(n);
         std::vector<std::int16_t> a(size), row(size), w(size);
         for (int trial = 0; trial < 200; ++trial) {
