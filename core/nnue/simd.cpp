@@ -71,6 +71,14 @@ struct ClippedInputs {
     }
 };
 
+#if defined(__SSE2__)
+// The sum of a register's four int32 lanes (exact when it fits int32).
+inline std::int32_t sum_lanes(__m128i v) {
+    const __m128i pair = _mm_add_epi32(v, _mm_unpackhi_epi64(v, v));
+    return _mm_cvtsi128_si32(_mm_add_epi32(pair, _mm_shuffle_epi32(pair, 1)));
+}
+#endif
+
 } // namespace
 
 #if defined(__AVX2__)
@@ -173,10 +181,8 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
         __m256i sum = _mm256_setzero_si256();
         for (int j = 0; j < width; j += 16)
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(load(in.x.data() + j), load(row + j)));
-        const __m128i half =
-            _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-        const __m128i pair = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
-        out[r] = _mm_cvtsi128_si32(_mm_add_epi32(pair, _mm_shuffle_epi32(pair, 1)));
+        out[r] =
+            sum_lanes(_mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1)));
     }
 }
 
@@ -253,8 +259,7 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
                 sum,
                 _mm_madd_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in.x.data() + j)),
                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j))));
-        const __m128i pair = _mm_add_epi32(sum, _mm_unpackhi_epi64(sum, sum));
-        out[r] = _mm_cvtsi128_si32(_mm_add_epi32(pair, _mm_shuffle_epi32(pair, 1)));
+        out[r] = sum_lanes(sum);
     }
 }
 
