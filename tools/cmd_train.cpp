@@ -68,13 +68,7 @@ std::string created_time() {
 void apply_architecture(TrainOptions& o) {
     NetTrainConfig& c = o.config;
     if (!c.init.empty()) o.architecture.default_to(read_net_file(c.init).net.arch);
-    const nnue::Architecture a =
-        o.architecture.architecture(Variant::Tsivy); // the board: the data's
-    c.features = a.features;
-    c.activation = a.activation;
-    c.hidden = a.hidden;
-    c.layer2 = a.layer2;
-    c.buckets = a.buckets;
+    c.set_shape(o.architecture.architecture(Variant::Tsivy)); // the board: the data's
 }
 
 void run(TrainOptions& o) {

@@ -35,6 +35,15 @@ struct NetTrainConfig {
     int hidden = nnue::kDefaultHidden;
     int layer2 = 0; // units of a second hidden layer (0: none)
     int buckets = nnue::kDefaultBuckets;
+    // Sets the five fields above from `a` (its board is the data's; its quantisation the
+    // defaults').
+    void set_shape(const nnue::Architecture& a) {
+        features = a.features;
+        activation = a.activation;
+        hidden = a.hidden;
+        layer2 = a.layer2;
+        buckets = a.buckets;
+    }
     int epochs = 30;
     std::size_t batch = 16384;
     double lr = 0.002;           // Adam's step size

@@ -46,11 +46,7 @@ NetTrainConfig training_config(const LoopConfig& c, int n, const LoopNet& curren
     t.out = out;
     t.init = current.path;
     // The architecture is the current network's (training starts from it).
-    t.features = current.net->arch.features;
-    t.activation = current.net->arch.activation;
-    t.hidden = current.net->arch.hidden;
-    t.layer2 = current.net->arch.layer2;
-    t.buckets = current.net->arch.buckets;
+    t.set_shape(current.net->arch);
     t.seed = c.seed + std::uint64_t(n);
     t.command = "fanorona loop --net, iteration " + std::to_string(n) + " of " + c.out_dir +
                 ": trained from " + current.path + " on iterations " +
