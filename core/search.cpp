@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "core/correction.h"
 #include "core/movepick.h"
 #include "core/nnue/accumulator.h"
 #include "core/timeman.h"
@@ -80,6 +81,7 @@ struct Searcher::Impl {
         std::vector<std::array<Move, kMaxPly + 1>>(kMaxPly + 2);
     std::array<int, kMaxPly + 2> pv_length{};
     History history;
+    CorrectionHistory correction;
     CounterMoveTable counter_moves;
     std::array<std::array<std::uint8_t, kLmrSize>, kLmrSize> lmr{};
     std::vector<Key> keys; // game history then search path; keys.back() is the current position
@@ -145,6 +147,11 @@ struct Searcher::Impl {
         const int score = std::clamp(raw, -kEvalLimit, kEvalLimit);
         e = {check, true, score};
         return score;
+    }
+
+    // The static score of a quiet position with its correction (core/correction.h).
+    int corrected_eval() {
+        return std::clamp(static_eval(0) + correction.correction(pos), -kEvalLimit, kEvalLimit);
     }
 
     // True when the current position (keys.back()) repeats: within the search path, or often
@@ -251,7 +258,10 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     const TurnRights rights = turn_rights(pos, rules);
     const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
     const bool captures = capturers != 0;
-    if (depth <= 0 && !captures) return has_paika(pos, rules) ? static_eval(0) : -(kWinScore - ply);
+    if (depth <= 0 && !captures) {
+        if (!has_paika(pos, rules)) return -(kWinScore - ply);
+        return params[Param::CorrHistory] >= 2 ? corrected_eval() : static_eval(0);
+    }
 
     // Step 5. Transposition table.
     const Key key = tt_key();
@@ -301,7 +311,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     const bool prune_ok = !pv_node && !captures && depth > 0 && !is_decisive(beta);
     int eval = 0;
     if (prune_ok) {
-        eval = static_eval(0);
+        eval = params[Param::CorrHistory] ? corrected_eval() : static_eval(0);
         if (depth <= params[Param::RfpMaxDepth] && eval - params[Param::RfpMargin] * depth >= beta)
             return eval;
         if (allow_null && depth >= params[Param::NmpMinDepth] && eval >= beta &&
@@ -421,6 +431,13 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     const Bound bound = best_score >= beta   ? BoundLower
                         : alpha > alpha_orig ? BoundExact
                                              : BoundUpper;
+    // The correction history learns from quiet nodes whose score says more than a bound on the
+    // same side of the static score.
+    if (params[Param::CorrHistory] && !captures && depth > 0 && !is_decisive(best_score)) {
+        const int e = prune_ok ? eval : corrected_eval();
+        if (!(bound == BoundLower && best_score <= e) && !(bound == BoundUpper && best_score >= e))
+            correction.update(pos, best_score - e, depth);
+    }
     tt.store(key, score_to_tt(best_score, ply), depth, bound, has_best ? &best_move : nullptr);
     return best_score;
 }
@@ -580,6 +597,7 @@ std::size_t Searcher::hash_mb() const {
 void Searcher::clear() {
     impl_->tt.clear();
     impl_->history.clear();
+    impl_->correction.clear();
     impl_->counter_moves.clear();
     for (auto& p : impl_->plies) p.killers.clear();
 }

@@ -42,6 +42,7 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"HistPruneDepth", 0, 0, 16},
     {"HistPruneMargin", 4000, 0, 65536},
     {"UnsafePenalty", 0, 0, 65536},
+    {"CorrHistory", 0, 0, 2},
 }};
 // clang-format on
 

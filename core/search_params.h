@@ -49,6 +49,8 @@ enum class Param : int {
     HistPruneDepth,  // prune quiet moves with a bad history up to this depth (0: off) ...
     HistPruneMargin, // ... when their history is below -margin * depth
     UnsafePenalty,   // order quiet moves that leave their piece capturable this much lower (0: off)
+    CorrHistory,     // add the correction history (core/correction.h) to the static score: 0 off,
+                     // 1 in the pruning of quiet nodes, 2 there and at the horizon
     Count,
 };
 

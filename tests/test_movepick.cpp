@@ -1,11 +1,12 @@
 // Tests of the search's helpers: move ordering (core/movepick.h) and time management
-// (core/timeman.h).
+// (core/timeman.h), and the correction history (core/correction.h).
 
 #include <chrono>
 #include <thread>
 
 #include <catch2/catch.hpp>
 
+#include "core/correction.h"
 #include "core/movepick.h"
 #include "core/search.h"
 #include "core/timeman.h"
@@ -147,4 +148,29 @@ TEST_CASE("The time manager: deadlines from movetime and clocks", "[search]") {
     clock.infinite = true; // analysis: the clock does not stop it
     t.start(clock, Color::Black, 0);
     CHECK(!t.timed());
+}
+
+TEST_CASE("The correction history learns a position's error, shares half of it through one "
+          "side's pieces, and stays within its limit",
+          "[search]") {
+    const auto make = [](Bitboard white, Bitboard black, Color side) {
+        return Position::from_pieces(Variant::Tsivy, white, black, side, 0, 1);
+    };
+    const Position a = make(0b111, Bitboard(0b111) << 30, Color::White);
+    const Position same_own = make(0b111, Bitboard(0b1011) << 28, Color::White);
+    const Position other_side = make(0b111, Bitboard(0b111) << 30, Color::Black);
+    CorrectionHistory h;
+    CHECK(h.correction(a) == 0);
+    // As the search feeds it: the difference from the corrected score, until it settles.
+    for (int i = 0; i < 200; ++i) h.update(a, 40 - h.correction(a), 8);
+    CHECK(std::abs(h.correction(a) - 40) <= 2);
+    CHECK(std::abs(h.correction(same_own) - 20) <= 1); // the White-pieces table only
+    CHECK(h.correction(other_side) == 0);
+    h.update(a, -30, 1); // a shallow disagreement moves it a little
+    CHECK(h.correction(a) < 40);
+    CHECK(h.correction(a) > 30);
+    for (int i = 0; i < 200; ++i) h.update(a, 5000, 20);
+    CHECK(h.correction(a) == CorrectionHistory::kLimit / CorrectionHistory::kGrain);
+    h.clear();
+    CHECK(h.correction(a) == 0);
 }

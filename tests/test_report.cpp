@@ -175,8 +175,10 @@ TEST_CASE("the report of a loop folder tells the loop's story", "[report][loop]"
         const std::string shown = elo == std::string("+0.0") || elo == std::string("-0.0")
                                       ? "0.0" // the page shows no sign on zero
                                       : elo;
-        char error[32];
-        std::snprintf(error, sizeof error, " &plusmn; %.1f", m["elo_error95"].get<double>());
+        // A match won or lost to the game has no finite interval: its error is null, a dash.
+        char error[32] = " &plusmn; &ndash;";
+        if (m["elo_error95"].is_number())
+            std::snprintf(error, sizeof error, " &plusmn; %.1f", m["elo_error95"].get<double>());
         CHECK(row.substr(0, row.find("</tr>")).find(shown + error) != std::string::npos);
         char loss[64];
         std::snprintf(loss, sizeof loss, "%.5f &rarr; %.5f",
