@@ -253,8 +253,9 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         if (alpha >= beta) return alpha;
     }
 
-    // Step 4. The horizon: a quiet position gets its static score; forced captures go on (no stand
-    // pat: capturing is compulsory) for at most QsMaxDepth plies.
+    // Step 4. The horizon: a quiet position gets its static score (corrected by the correction
+    // history when CorrHistory is 2); forced captures go on (no stand pat: capturing is
+    // compulsory) for at most QsMaxDepth plies.
     const TurnRights rights = turn_rights(pos, rules);
     const Bitboard capturers = rights.may_capture ? capturing_pieces(pos) : 0;
     const bool captures = capturers != 0;
@@ -418,7 +419,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
 
     if (searched == 0) return static_eval(); // every move was pruned (cannot happen: first kept)
 
-    // Step 11. History, killers and counter moves; the table entry.
+    // Step 11. History, killers and counter moves; the correction history; the table entry.
     if (best_score >= beta && depth > 0) {
         // A cut-off: reward the move, punish the quiet moves tried before it.
         update_on_cutoff(history, p.killers, us, p.moves,
