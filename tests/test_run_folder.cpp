@@ -108,6 +108,16 @@ bool wait_for_lock(const std::string& dir, pid_t pid) {
     return false;
 }
 
+// Waits until DIR/games.tsv holds `games` games (after its two header lines).
+bool wait_for_games(const std::string& dir, int games) {
+    for (int i = 0; i < 10000; ++i) {
+        const std::string text = slurp(dir + "/games.tsv");
+        if (std::count(text.begin(), text.end(), '\n') >= 2 + games) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return false;
+}
+
 std::string cut_last_line(const std::string& text) {
     const auto end = text.rfind('\n', text.size() - 2);
     return text.substr(0, end + 1);
@@ -163,14 +173,14 @@ TEST_CASE("a second run into a folder in use is refused at once and the first en
 }
 
 TEST_CASE("a SIGKILLed run leaves no stale lock: the folder resumes at once", "[runfolder]") {
-    // Long enough (a few seconds) that the kill lands mid-run on an idle machine.
-    const std::string settings = "--games 100 --depth 4 --threads 1 --quiet --seed 4";
+    // The kill lands once three of the 30 games are written: mid-run, whatever the build's speed.
+    const std::string settings = "--games 30 --depth 4 --threads 1 --quiet --seed 4";
     const std::string ref = fresh_dir("rf_killed_reference");
     REQUIRE(run_cli("selfplay " + settings + " --out " + ref).status == 0);
     const std::string dir = fresh_dir("rf_killed");
     const pid_t pid = spawn_cli("selfplay " + settings + " --out " + dir);
     REQUIRE(wait_for_lock(dir, pid));
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    REQUIRE(wait_for_games(dir, 3));
     ::kill(pid, SIGKILL);
     CHECK(wait_exit(pid) == 128 + SIGKILL);
     CHECK_FALSE(fs::exists(dir + "/summary.json"));

@@ -152,7 +152,7 @@ TEST_CASE("The 7-piece materials of 5x9 fold about fourfold", "[tables][symmetry
 }
 
 TEST_CASE("Folded tables give every position the unfolded tables' value", "[tables][symmetry]") {
-    for (const char* board : {"5x9", "3x7", "7x3"}) {
+    for (const char* board : {"3x7", "7x3"}) {
         const auto [stored, all] = check_folded(*parse_variant(board), 4, kTableTurnLimit);
         CHECK(double(all) / double(stored) > 3.5);
     }
@@ -161,6 +161,14 @@ TEST_CASE("Folded tables give every position the unfolded tables' value", "[tabl
     // Cursed wins and blessed losses, whose distances are in the files' exception lists.
     check_folded(Variant::Dimy, 4, 5);
     check_folded(*parse_variant("3x3"), 4, 3);
+}
+
+// The 5x9 board's 4-piece tables, as long to check as every board above together: the sanitizer
+// runs leave it out ([slow]); 3x7 and 7x3, above, are folded by the same rectangle's symmetries.
+TEST_CASE("Folded 5x9 tables give every position the unfolded tables' value",
+          "[tables][symmetry][slow]") {
+    const auto [stored, all] = check_folded(Variant::Tsivy, 4, kTableTurnLimit);
+    CHECK(double(all) / double(stored) > 3.5);
 }
 
 TEST_CASE("tables compare finds a different value", "[tables][symmetry][cli]") {
