@@ -164,7 +164,7 @@ TEST_CASE("Folded tables give every position the unfolded tables' value", "[tabl
 }
 
 // The 5x9 board's 4-piece tables, as long to check as every board above together: the sanitizer
-// runs leave it out ([slow]); 3x7 and 7x3, above, are folded by the same rectangle's symmetries.
+// runs leave it out ([slow]); 3x7 and 7x3, above, fold by a rectangle's four symmetries as well.
 TEST_CASE("Folded 5x9 tables give every position the unfolded tables' value",
           "[tables][symmetry][slow]") {
     const auto [stored, all] = check_folded(Variant::Tsivy, 4, kTableTurnLimit);
