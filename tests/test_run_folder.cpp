@@ -99,23 +99,28 @@ Run run_limited(int blocks, const std::string& args) {
                      std::string(FANORONA_BINARY) + " " + args + "'");
 }
 
+// Looks at `done()` every few milliseconds until it holds (true) or `limit` has passed (false).
+template <class Done> bool wait_until(std::chrono::milliseconds limit, Done done) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+}
+
 // Waits until DIR/.lock names `pid` (the run has taken the folder).
 bool wait_for_lock(const std::string& dir, pid_t pid) {
-    for (int i = 0; i < 1000; ++i) {
-        if (slurp(dir + "/.lock") == std::to_string(pid) + "\n") return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
+    return wait_until(std::chrono::seconds(10),
+                      [&] { return slurp(dir + "/.lock") == std::to_string(pid) + "\n"; });
 }
 
 // Waits until DIR/games.tsv holds `games` games (after its two header lines).
 bool wait_for_games(const std::string& dir, int games) {
-    for (int i = 0; i < 10000; ++i) {
+    return wait_until(std::chrono::seconds(20), [&] {
         const std::string text = slurp(dir + "/games.tsv");
-        if (std::count(text.begin(), text.end(), '\n') >= 2 + games) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return false;
+        return std::count(text.begin(), text.end(), '\n') >= 2 + games;
+    });
 }
 
 std::string cut_last_line(const std::string& text) {
