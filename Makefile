@@ -94,7 +94,7 @@ sanitize: asan-configure
 # A build of the tests with ThreadSanitizer (optimised, with line tables), running the tests
 # that use threads: the oneTBB game driver, self-play, tournaments, series, openings, SPSA, the
 # tuner, and the engine protocol (std::thread). Not the MPI tests (Open MPI is not instrumented).
-# Debian's libtbb is not built with TSan: common/fork_join.h states to TSan the orderings oneTBB
+# Debian's libtbb is not built with TSan: core/common/fork_join.h states to TSan the orderings oneTBB
 # guarantees to the project's task bodies, and tests/tsan.supp (each entry says why) hides only
 # TBB's own bookkeeping. Any report fails the run. die_after_fork=0: the engine out-of-memory
 # test runs the protocol in a forked child, which starts threads.

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "core/position.h"
+#include "core/board/position.h"
 
 namespace fanorona {
 

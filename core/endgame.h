@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/movegen.h"
+#include "core/board/movegen.h"
 
 namespace fanorona {
 

@@ -1,6 +1,6 @@
 #include "core/features.h"
 
-#include "core/movegen.h"
+#include "core/board/movegen.h"
 
 namespace fanorona {
 

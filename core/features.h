@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/position.h"
+#include "core/board/position.h"
 #include "core/taper.h"
 #include "core/terms.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/bitboard.h"
+#include "core/board/bitboard.h"
 
 namespace fanorona {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/movegen.h"
+#include "core/board/movegen.h"
 
 namespace fanorona {
 

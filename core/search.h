@@ -21,9 +21,9 @@
 #include <memory>
 #include <vector>
 
+#include "core/board/game.h"
 #include "core/endgame.h"
 #include "core/evaluate.h"
-#include "core/game.h"
 #include "core/nnue/network.h"
 #include "core/search_params.h"
 

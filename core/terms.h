@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/bitboard.h"
-#include "core/types.h"
+#include "core/board/bitboard.h"
+#include "core/board/types.h"
 
 namespace fanorona {
 

@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "core/types.h"
+#include "core/board/types.h"
 
 namespace fanorona {
 
@@ -18,10 +18,11 @@ struct TimeMargins {
     // MoveOverheadMs search parameter, core/search_params.cpp).
     static constexpr int kEngineOverheadMs = 3;
     // A clock may run this far below zero before its player loses on time (TimeControl,
-    // engine/player.h).
+    // selfplay/engine/player.h).
     static constexpr int kClockGraceMs = 100;
     // A tournament waits this long past a timed move's time (its movetime, or all its clock) for
-    // an external engine's bestmove before the engine forfeits (engine/external_player.cpp).
+    // an external engine's bestmove before the engine forfeits
+    // (selfplay/engine/external_player.cpp).
     static constexpr int kReplyGraceMs = 1000;
     // `fanorona timeuse` waits this long past the movetime before it gives up on an engine: it
     // measures overruns, so only a far longer wait is a failure (tools/timeuse).

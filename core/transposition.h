@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "core/types.h"
+#include "core/board/types.h"
 
 namespace fanorona {
 

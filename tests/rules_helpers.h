@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/notation.h"
+#include "core/board/notation.h"
 
 namespace fanorona::test {
 

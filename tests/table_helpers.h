@@ -11,10 +11,10 @@
 #include <catch2/catch.hpp>
 
 #include "cli_helpers.h"
+#include "core/board/position.h"
 #include "core/endgame.h"
-#include "core/position.h"
-#include "tables/builder.h"
-#include "tables/tablebase.h"
+#include "core/tables/builder.h"
+#include "core/tables/tablebase.h"
 
 namespace test_tables {
 

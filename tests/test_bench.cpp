@@ -1,6 +1,6 @@
 // The bench signature: the total node count of `fanorona bench` with the default settings (the
-// engine's defaults, records/builtins.h) is kept in data/bench_signature.txt; any change of search
-// behaviour must update it knowingly.
+// engine's defaults, selfplay/formats/builtins.h) is kept in data/bench_signature.txt; any change
+// of search behaviour must update it knowingly.
 
 #include <fstream>
 #include <sstream>
@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/bench.h"
-#include "engine/engine_spec.h"
+#include "selfplay/engine/engine_spec.h"
 
 using namespace fanorona;
 

@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/perft.h"
-#include "core/walk_tables.h"
+#include "core/board/perft.h"
+#include "core/board/walk_tables.h"
 #include "tests/rules_helpers.h"
 
 using namespace fanorona;

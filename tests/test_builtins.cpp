@@ -10,12 +10,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "common/files.h"
-#include "engine/engine_spec.h"
-#include "engine/engine_spec_json.h"
-#include "records/builtins.h"
-#include "records/params_file.h"
-#include "records/weights_file.h"
+#include "core/common/files.h"
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/engine/engine_spec_json.h"
+#include "selfplay/formats/builtins.h"
+#include "selfplay/formats/params_file.h"
+#include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;
@@ -26,7 +26,7 @@ const std::string kData = FANORONA_DATA_DIR;
 const std::string kTunedWeights = kData + "/weights/tuned.txt";
 const std::string kTunedParams = kData + "/params/tuned.txt";
 const std::string kHandsetWeights = kData + "/weights/default.txt";
-const std::string kNet = FANORONA_DEFAULT_NET_FILE; // records/CMakeLists.txt
+const std::string kNet = FANORONA_DEFAULT_NET_FILE; // selfplay/formats/CMakeLists.txt
 
 // The search parameters a parameters file sets over the core's values.
 SearchParams params_of_file(const std::string& path) {

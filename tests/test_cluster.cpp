@@ -12,11 +12,11 @@
 #include <thread>
 #include <tuple>
 
-#include "cluster/job.h"
-#include "cluster/pns_job.h"
 #include "core/weights.h"
-#include "match/scheduled_games.h"
-#include "records/weights_file.h"
+#include "selfplay/formats/weights_file.h"
+#include "selfplay/mpi/job.h"
+#include "selfplay/mpi/pns_job.h"
+#include "selfplay/scheduled_games.h"
 #include "tests/cli_helpers.h"
 
 #include <nlohmann/json.hpp>

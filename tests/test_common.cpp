@@ -20,13 +20,13 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
-#include "common/append_file.h"
-#include "common/files.h"
-#include "common/folder_lock.h"
-#include "common/progress.h"
-#include "common/rng.h"
-#include "common/text.h"
-#include "common/thread_limit.h"
+#include "core/common/append_file.h"
+#include "core/common/files.h"
+#include "core/common/folder_lock.h"
+#include "core/common/progress.h"
+#include "core/common/rng.h"
+#include "core/common/text.h"
+#include "core/common/thread_limit.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

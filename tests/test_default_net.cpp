@@ -10,12 +10,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "common/files.h"
+#include "core/common/files.h"
 #include "core/search.h"
-#include "engine/engine_spec.h"
-#include "engine/engine_spec_json.h"
-#include "records/builtins.h"
-#include "records/net_file.h"
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/engine/engine_spec_json.h"
+#include "selfplay/formats/builtins.h"
+#include "selfplay/formats/net_file.h"
 #include "tests/cli_helpers.h"
 #include "tools/loop/loop.h"
 
@@ -23,7 +23,7 @@ using namespace fanorona;
 
 namespace {
 
-const std::string kNetFile = FANORONA_DEFAULT_NET_FILE; // records/CMakeLists.txt
+const std::string kNetFile = FANORONA_DEFAULT_NET_FILE; // selfplay/formats/CMakeLists.txt
 
 // The output of `fanorona ARGS`, which must succeed.
 std::string output_of(const std::string& args) {

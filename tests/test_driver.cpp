@@ -3,9 +3,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "match/driver.h"
-#include "match/selfplay.h"
-#include "match/tournament.h"
+#include "selfplay/driver.h"
+#include "selfplay/selfplay.h"
+#include "selfplay/tournament.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

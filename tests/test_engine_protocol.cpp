@@ -7,9 +7,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/notation.h"
-#include "engine/protocol_server.h"
-#include "records/weights_file.h"
+#include "core/board/notation.h"
+#include "selfplay/engine/protocol_server.h"
+#include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

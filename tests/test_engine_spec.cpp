@@ -3,8 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/engine_spec.h"
-#include "records/weights_file.h"
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;
@@ -39,7 +39,8 @@ TEST_CASE("one default for every engine: depth, hash, weights", "[spec]") {
     EngineSpec s = EngineSpec::parse("name=A");
     CHECK(s.limits.depth == EngineSpec::kDefaultDepth);
     CHECK(s.hash_mb == EngineSpec::kDefaultHashMb);
-    CHECK(s.weights == load_weights_file("tuned")); // the engine's default (records/builtins.h)
+    CHECK(s.weights ==
+          load_weights_file("tuned")); // the engine's default (selfplay/formats/builtins.h)
     CHECK(s.params_name == "tuned");
     EngineSpec plain;
     CHECK(plain.search_limits().depth == EngineSpec::kDefaultDepth);

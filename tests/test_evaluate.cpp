@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.h"
-#include "core/baseline.h"
+#include "core/board/baseline.h"
+#include "core/board/game.h"
+#include "core/board/playout.h"
 #include "core/evaluate.h"
-#include "core/game.h"
-#include "core/playout.h"
 #include "core/search.h"
 #include "core/weights.h"
 #include "tests/rules_helpers.h"

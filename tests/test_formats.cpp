@@ -1,12 +1,12 @@
-// Every file format's name in one place (records/formats.h): the writers write it, and each of the
-// report's sections checks the format of the JSON it reads, naming the file otherwise.
+// Every file format's name in one place (selfplay/formats/formats.h): the writers write it, and
+// each of the report's sections checks the format of the JSON it reads, naming the file otherwise.
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 
-#include "records/formats.h"
+#include "selfplay/formats/formats.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
@@ -80,7 +80,7 @@ TEST_CASE("each report section checks the format of its JSON and names the file"
     }
 }
 
-TEST_CASE("the writers write the format names of records/formats.h", "[formats]") {
+TEST_CASE("the writers write the format names of selfplay/formats/formats.h", "[formats]") {
     const std::string dir = fresh_dir("formats_writers");
     const std::string t = dir + "/t", s = dir + "/s";
     REQUIRE(run_cli("tournament --player name=a,depth=1 --player name=b,builtin=random --games 2 "

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/game.h"
+#include "core/board/game.h"
 #include "tests/rules_helpers.h"
 
 using namespace fanorona;

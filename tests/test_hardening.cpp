@@ -12,13 +12,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "core/game.h"
-#include "core/notation.h"
-#include "core/position.h"
-#include "engine/protocol_server.h"
-#include "openings/openings.h"
-#include "records/params_file.h"
-#include "records/weights_file.h"
+#include "core/board/game.h"
+#include "core/board/notation.h"
+#include "core/board/position.h"
+#include "selfplay/engine/protocol_server.h"
+#include "selfplay/formats/params_file.h"
+#include "selfplay/formats/weights_file.h"
+#include "selfplay/openings/openings.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

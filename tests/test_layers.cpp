@@ -1,15 +1,18 @@
-// The folder include graph of the sources (nested folders too) reads as the data flow: each
-// folder includes only folders of lower layers or its own, so no two folders include each other,
-// directly or around a circle.
+// The repository's shape is the design card's, and the folder include graph of the sources
+// (nested folders too, each its own node) reads as the data flow: each folder includes only
+// folders of lower layers or its own, so no two folders include each other, directly or around a
+// circle.
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -17,38 +20,63 @@ namespace fs = std::filesystem;
 
 const fs::path kRoot = fs::path(FANORONA_TEST_DATA).parent_path().parent_path();
 
+// The top-level folders that hold the program's sources (tests/, data/ and docs/ aside).
+const std::set<std::string> kSourceTops = {"core", "selfplay", "tuner", "tools"};
+
 // Each source folder's layer: a folder may include folders of a lower layer (or its own folder).
-// Nested folders of tools/ sit below tools/ itself, which holds the commands.
+// A nested folder is a node of its own: core/nnue sits above core/board and below core, which
+// includes it.
 const std::map<std::string, int> kLayers = {
-    {"common", 0},        {"core", 1},        {"core/nnue", 1},  {"tables", 2},
-    {"stats", 2},         {"records", 3},     {"engine", 4},     {"openings", 5},
-    {"match", 6},         {"cluster", 7},     {"tuner", 7},      {"tools/report", 8},
-    {"tools/timeuse", 8}, {"tools/solve", 8}, {"tools/loop", 9}, {"tools", 10},
-    {"tools/bench", 11},
+    {"core/common", 0},
+    {"core/board", 1},
+    {"selfplay/stats", 1},
+    {"core/nnue", 2},
+    {"core", 3},
+    {"core/solver", 4},
+    {"core/tables", 4},
+    {"selfplay/formats", 5},
+    {"selfplay/engine", 6},
+    {"selfplay/openings", 6},
+    {"selfplay", 7},
+    {"selfplay/mpi", 8},
+    {"tuner", 8},
+    {"tools/report", 9},
+    {"tools/timeuse", 9},
+    {"tools/solve", 9},
+    {"tools/loop", 10},
+    {"tools", 11},
+    {"tools/bench", 12},
 };
 
-// The folder a nested folder is part of (core/nnue is core: they include each other freely);
-// other folders are their own.
-std::string part_of(const std::string& folder) {
-    return folder == "core/nnue" ? "core" : folder;
+// Every folder below the source tops (the tops included), relative to the repository.
+std::set<std::string> source_folders() {
+    std::set<std::string> folders;
+    for (const std::string& top : kSourceTops) {
+        REQUIRE(fs::is_directory(kRoot / top));
+        folders.insert(top);
+        for (const auto& entry : fs::recursive_directory_iterator(kRoot / top))
+            if (entry.is_directory())
+                folders.insert(fs::relative(entry.path(), kRoot).generic_string());
+    }
+    return folders;
 }
 
-// Folder (relative to the repository) -> the folders its sources include.
+// Folder (relative to the repository) -> the other folders its sources include.
 std::map<std::string, std::set<std::string>> include_graph() {
     std::map<std::string, std::set<std::string>> graph;
     const std::regex include(R"re(^\s*#\s*include\s+"([^"]+)")re");
-    for (const auto& [folder, layer] : kLayers) {
+    for (const std::string& folder : source_folders()) {
         for (const auto& entry : fs::directory_iterator(kRoot / folder)) {
             const std::string ext = entry.path().extension().string();
-            if (!entry.is_regular_file() || (ext != ".h" && ext != ".cpp")) continue;
+            if (!entry.is_regular_file() || (ext != ".h" && ext != ".cpp" && ext != ".in"))
+                continue;
             std::ifstream in(entry.path());
             std::string line;
             std::smatch m;
             while (std::getline(in, line))
                 if (std::regex_search(line, m, include)) {
                     const std::string target = fs::path(m[1].str()).parent_path().string();
-                    if (!target.empty() && part_of(target) != part_of(folder))
-                        graph[folder].insert(target);
+                    if (!target.empty() && target != folder) graph[folder].insert(target);
                 }
         }
     }
@@ -57,18 +85,28 @@ std::map<std::string, std::set<std::string>> include_graph() {
 
 } // namespace
 
+TEST_CASE("the top level is the design card's", "[layers]") {
+    // The card: CMakeLists.txt, core, selfplay, tuner, tools, data, tests, README.md; plus docs/,
+    // the Makefile, CI's folder and dotfiles (.clang-format, .gitignore).
+    const std::set<std::string> card = {"CMakeLists.txt", "core",    "selfplay", "tuner",
+                                        "tools",          "data",    "tests",    "README.md",
+                                        "docs",           "Makefile"};
+    std::set<std::string> top;
+    for (const auto& entry : fs::directory_iterator(kRoot)) {
+        const std::string name = entry.path().filename().string();
+        if (name.front() == '.') continue; // .ci, .git, .clang-format, ...
+        top.insert(name);
+    }
+    // Build folders and run outputs are not part of the repository's shape.
+    for (const char* generated : {"build", "build-asan", "build-tsan", "runs"})
+        top.erase(generated);
+    CHECK(top == card);
+    CHECK(fs::is_regular_file(kRoot / ".ci" / "run"));
+}
+
 TEST_CASE("every source folder has a layer and includes only lower layers", "[layers]") {
     // A new folder must be given its place in the data flow here.
-    std::set<std::string> folders;
-    for (const std::string top : {"common", "core", "tables", "stats", "records", "engine",
-                                  "openings", "match", "cluster", "tuner", "tools"}) {
-        REQUIRE(fs::is_directory(kRoot / top));
-        folders.insert(top);
-        for (const auto& entry : fs::recursive_directory_iterator(kRoot / top))
-            if (entry.is_directory())
-                folders.insert(fs::relative(entry.path(), kRoot).generic_string());
-    }
-    for (const std::string& f : folders) {
+    for (const std::string& f : source_folders()) {
         INFO("folder " << f);
         CHECK(kLayers.count(f) == 1);
     }
@@ -80,13 +118,45 @@ TEST_CASE("every source folder has a layer and includes only lower layers", "[la
         }
 }
 
+TEST_CASE("the folder include graph has no cycle", "[layers]") {
+    // Independent of the layer numbers: a depth-first search over the folders finds no folder
+    // that reaches itself.
+    const auto graph = include_graph();
+    std::map<std::string, int> state; // 0 unseen, 1 on the path, 2 done
+    std::vector<std::string> path;
+    std::function<bool(const std::string&)> cyclic = [&](const std::string& f) {
+        if (state[f] == 1) return true;
+        if (state[f] == 2) return false;
+        state[f] = 1;
+        path.push_back(f);
+        if (const auto it = graph.find(f); it != graph.end())
+            for (const std::string& to : it->second)
+                if (cyclic(to)) return true;
+        path.pop_back();
+        state[f] = 2;
+        return false;
+    };
+    for (const auto& [folder, targets] : graph) {
+        const bool found = cyclic(folder);
+        std::string around;
+        for (const std::string& f : path) around += f + " -> ";
+        INFO("cycle: " << around);
+        CHECK_FALSE(found);
+        if (found) break;
+    }
+}
+
 TEST_CASE("the include graph has the edges of the data flow", "[layers]") {
     const auto graph = include_graph();
     // A few edges that must exist for the layering above to mean anything (the scan finds them).
-    CHECK(graph.at("match").count("engine") == 1);
-    CHECK(graph.at("engine").count("records") == 1);
-    CHECK(graph.at("cluster").count("match") == 1);
-    CHECK(graph.at("records").count("core") == 1);
-    // common depends on nothing of ours.
-    CHECK(graph.count("common") == 0);
+    CHECK(graph.at("selfplay").count("selfplay/engine") == 1);
+    CHECK(graph.at("selfplay/engine").count("selfplay/formats") == 1);
+    CHECK(graph.at("selfplay/mpi").count("selfplay") == 1);
+    CHECK(graph.at("selfplay/formats").count("core") == 1);
+    CHECK(graph.at("core").count("core/nnue") == 1);
+    CHECK(graph.at("core/nnue").count("core/board") == 1);
+    CHECK(graph.at("tuner").count("selfplay") == 1);
+    // The board and the small helpers depend on nothing else of ours.
+    CHECK(graph.count("core/common") == 0);
+    CHECK(graph.count("core/board") == 0);
 }

@@ -9,8 +9,8 @@
 #include "core/evaluate.h"
 #include "core/features.h"
 #include "core/terms.h"
-#include "records/net_file.h"
-#include "records/weights_file.h"
+#include "selfplay/formats/net_file.h"
+#include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
 #include "tools/loop/loop.h"
 

@@ -12,11 +12,11 @@
 #include <set>
 #include <sstream>
 
+#include "core/board/movegen.h"
 #include "core/evaluate.h"
-#include "core/movegen.h"
 #include "core/nnue/network.h"
-#include "records/net_file.h"
-#include "records/train_checkpoint.h"
+#include "selfplay/formats/net_file.h"
+#include "selfplay/formats/train_checkpoint.h"
 #include "tests/cli_helpers.h"
 #include "tuner/dataset.h"
 #include "tuner/loss.h"

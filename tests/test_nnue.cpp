@@ -8,13 +8,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/rng.h"
-#include "core/movegen.h"
+#include "core/board/movegen.h"
+#include "core/board/rules.h"
+#include "core/common/rng.h"
 #include "core/nnue/accumulator.h"
 #include "core/nnue/features.h"
 #include "core/nnue/network.h"
 #include "core/nnue/simd.h"
-#include "core/rules.h"
 
 using namespace fanorona;
 using namespace fanorona::nnue;

@@ -10,7 +10,7 @@
 #include "cli_helpers.h"
 #include "core/bench.h"
 #include "core/search.h"
-#include "records/net_file.h"
+#include "selfplay/formats/net_file.h"
 
 using namespace fanorona;
 using test_cli::run_cli;

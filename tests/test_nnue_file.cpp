@@ -1,5 +1,5 @@
-// Tests of network files (records/net_file.h): the round trip, and one clear line for each way a
-// file can be wrong.
+// Tests of network files (selfplay/formats/net_file.h): the round trip, and one clear line for each
+// way a file can be wrong.
 
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_helpers.h"
-#include "records/net_file.h"
+#include "selfplay/formats/net_file.h"
 
 using namespace fanorona;
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "openings/openings.h"
+#include "selfplay/openings/openings.h"
 
 using namespace fanorona;
 

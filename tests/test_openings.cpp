@@ -15,14 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/text.h"
-#include "core/notation.h"
-#include "core/playout.h"
+#include "core/board/notation.h"
+#include "core/board/playout.h"
+#include "core/common/text.h"
 #include "core/search.h"
-#include "openings/opening_book.h"
-#include "openings/opening_output.h"
-#include "openings/openings.h"
-#include "openings/search_book.h"
+#include "selfplay/openings/opening_book.h"
+#include "selfplay/openings/opening_output.h"
+#include "selfplay/openings/openings.h"
+#include "selfplay/openings/search_book.h"
 
 using namespace fanorona;
 

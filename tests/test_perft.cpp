@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/perft.h"
+#include "core/board/perft.h"
 
 using namespace fanorona;
 

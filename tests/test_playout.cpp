@@ -1,13 +1,13 @@
-// Random playouts (core/playout.h): the one loop behind the bench's and the tests' sample
+// Random playouts (core/board/playout.h): the one loop behind the bench's and the tests' sample
 // positions, random openings and the tuner's synthetic games.
 
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-#include "common/rng.h"
-#include "core/baseline.h"
-#include "core/playout.h"
+#include "core/board/baseline.h"
+#include "core/board/playout.h"
+#include "core/common/rng.h"
 
 using namespace fanorona;
 

@@ -1,5 +1,5 @@
-// Tests of the two-level proof-number searcher (core/pn2.h): its values against endgame tables
-// built here, df-pn and the alpha-beta solver on random positions of small boards, the small
+// Tests of the two-level proof-number searcher (core/solver/pn2.h): its values against endgame
+// tables built here, df-pn and the alpha-beta solver on random positions of small boards, the small
 // boards' start positions, its budgets (nodes and memory) and `fanorona solve --method pn2`.
 
 #include <random>
@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.h"
-#include "core/pn2.h"
-#include "core/pns.h"
-#include "core/rules.h"
-#include "core/solve.h"
+#include "core/board/rules.h"
+#include "core/solver/pn2.h"
+#include "core/solver/pns.h"
+#include "core/solver/solve.h"
 #include "table_helpers.h"
 
 using namespace fanorona;

@@ -1,5 +1,5 @@
-// Tests of the proof-number searcher (core/pns.h): its values against endgame tables built here
-// and the alpha-beta solver on random positions of small boards, its repetitions, its budget
+// Tests of the proof-number searcher (core/solver/pns.h): its values against endgame tables built
+// here and the alpha-beta solver on random positions of small boards, its repetitions, its budget
 // and its proven entries.
 
 #include <fstream>
@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.h"
-#include "core/pns.h"
-#include "core/rules.h"
-#include "core/solve.h"
+#include "core/board/rules.h"
+#include "core/solver/pns.h"
+#include "core/solver/solve.h"
+#include "core/tables/builder.h"
+#include "core/tables/tablebase.h"
 #include "table_helpers.h"
-#include "tables/builder.h"
-#include "tables/tablebase.h"
 
 using namespace fanorona;
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "records/position_log.h"
+#include "selfplay/formats/position_log.h"
 
 using namespace fanorona;
 

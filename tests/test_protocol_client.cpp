@@ -1,15 +1,15 @@
-// The protocol client (engine/protocol_client.h), the referee's side of the engine protocol that
-// tournaments and `fanorona timeuse` share: what it sends, what it makes of the replies, and how
-// it fails, on fake engines (tests/engines) and on this program's own engine.
+// The protocol client (selfplay/engine/protocol_client.h), the referee's side of the engine
+// protocol that tournaments and `fanorona timeuse` share: what it sends, what it makes of the
+// replies, and how it fails, on fake engines (tests/engines) and on this program's own engine.
 
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include "core/movegen.h"
-#include "core/notation.h"
-#include "core/replay.h"
-#include "engine/protocol_client.h"
+#include "core/board/movegen.h"
+#include "core/board/notation.h"
+#include "core/board/replay.h"
+#include "selfplay/engine/protocol_client.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

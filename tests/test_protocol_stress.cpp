@@ -21,7 +21,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/protocol_server.h"
+#include "selfplay/engine/protocol_server.h"
 
 using namespace fanorona;
 

@@ -1,5 +1,5 @@
-// Replaying move lists (core/replay.h): the one place a list of move strings becomes a game, and
-// the one wording of a bad move, "move N 'X': why", in every command that reads move lists.
+// Replaying move lists (core/board/replay.h): the one place a list of move strings becomes a game,
+// and the one wording of a bad move, "move N 'X': why", in every command that reads move lists.
 
 #include <catch2/catch.hpp>
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/replay.h"
-#include "records/games_file.h"
+#include "core/board/replay.h"
+#include "selfplay/formats/games_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/movegen.h"
-#include "core/notation.h"
+#include "core/board/movegen.h"
+#include "core/board/notation.h"
 #include "tests/rules_helpers.h"
 #include "tools/report/html.h"
 #include "tools/report/svg_board.h"

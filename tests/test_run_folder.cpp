@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/append_file.h"
-#include "match/run_folder.h"
-#include "records/games_file.h"
-#include "records/position_log.h"
+#include "core/common/append_file.h"
+#include "selfplay/formats/games_file.h"
+#include "selfplay/formats/position_log.h"
+#include "selfplay/run_folder.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

@@ -12,10 +12,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/baseline.h"
 #include "core/bench.h"
-#include "core/movegen.h"
-#include "core/notation.h"
+#include "core/board/baseline.h"
+#include "core/board/movegen.h"
+#include "core/board/notation.h"
 #include "core/search.h"
 
 // Every allocation of the test program is counted, to check that searching allocates nothing

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "records/games_file.h"
-#include "records/position_log.h"
+#include "selfplay/formats/games_file.h"
+#include "selfplay/formats/position_log.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

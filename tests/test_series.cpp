@@ -7,11 +7,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "match/driver.h"
-#include "match/selfplay.h"
-#include "match/series_tally.h"
-#include "match/tournament.h"
-#include "openings/opening_tree.h"
+#include "selfplay/driver.h"
+#include "selfplay/openings/opening_tree.h"
+#include "selfplay/selfplay.h"
+#include "selfplay/series_tally.h"
+#include "selfplay/tournament.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

@@ -1,5 +1,5 @@
-// Tests of the solver (core/solve.h) against endgame tables built here, its optimal lines, its
-// cycles, its budget, and `fanorona solve`.
+// Tests of the solver (core/solver/solve.h) against endgame tables built here, its optimal lines,
+// its cycles, its budget, and `fanorona solve`.
 
 #include <algorithm>
 #include <random>
@@ -9,10 +9,10 @@
 
 #include "cli_helpers.h"
 #include "core/endgame.h"
-#include "core/solve.h"
+#include "core/solver/solve.h"
+#include "core/tables/builder.h"
+#include "core/tables/tablebase.h"
 #include "table_helpers.h"
-#include "tables/builder.h"
-#include "tables/tablebase.h"
 
 using namespace fanorona;
 

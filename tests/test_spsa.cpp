@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/features.h"
-#include "engine/engine_spec.h"
-#include "records/params_file.h"
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/formats/params_file.h"
 #include "tests/cli_helpers.h"
 #include "tuner/spsa.h"
 
@@ -285,7 +285,7 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     CHECK(j["verification"]["games"] == 4);
     CHECK(j["verification"]["match"].contains("elo_error95"));
     // SPSA over a weight tunes the weights: the base and the start it is verified against play
-    // them without the default network (records/builtins.h).
+    // them without the default network (selfplay/formats/builtins.h).
     CHECK(j["base"] == "base(weights=tuned,params=tuned,depth=1)");
     r = run_cli("analyze --depth 2 --params " + dir + "/s/params.txt");
     CHECK(r.status == 0);

@@ -10,15 +10,15 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/rng.h"
-#include "stats/bradley_terry.h"
-#include "stats/counts.h"
-#include "stats/elo.h"
-#include "stats/mle.h"
-#include "stats/normal.h"
-#include "stats/results_table.h"
-#include "stats/sprt.h"
-#include "stats/stats_json.h"
+#include "core/common/rng.h"
+#include "selfplay/stats/bradley_terry.h"
+#include "selfplay/stats/counts.h"
+#include "selfplay/stats/elo.h"
+#include "selfplay/stats/mle.h"
+#include "selfplay/stats/normal.h"
+#include "selfplay/stats/results_table.h"
+#include "selfplay/stats/sprt.h"
+#include "selfplay/stats/stats_json.h"
 
 using namespace fanorona;
 using namespace fanorona::stats;

@@ -11,11 +11,11 @@
 #include <zlib.h>
 
 #include "cli_helpers.h"
-#include "engine/engine_spec.h"
-#include "tables/builder.h"
-#include "tables/table_file.h"
-#include "tables/tablebase.h"
-#include "tables/verify.h"
+#include "core/tables/builder.h"
+#include "core/tables/table_file.h"
+#include "core/tables/tablebase.h"
+#include "core/tables/verify.h"
+#include "selfplay/engine/engine_spec.h"
 
 using namespace fanorona;
 namespace fs = std::filesystem;

@@ -11,13 +11,13 @@
 #include <zlib.h>
 
 #include "cli_helpers.h"
-#include "common/files.h"
-#include "tables/builder.h"
-#include "tables/compare.h"
-#include "tables/material_index.h"
-#include "tables/table_file.h"
-#include "tables/tablebase.h"
-#include "tables/verify.h"
+#include "core/common/files.h"
+#include "core/tables/builder.h"
+#include "core/tables/compare.h"
+#include "core/tables/material_index.h"
+#include "core/tables/table_file.h"
+#include "core/tables/tablebase.h"
+#include "core/tables/verify.h"
 
 using namespace fanorona;
 namespace fs = std::filesystem;

@@ -9,12 +9,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/board/game.h"
+#include "core/board/notation.h"
+#include "core/board/perft.h"
 #include "core/evaluate.h"
-#include "core/game.h"
-#include "core/notation.h"
-#include "core/perft.h"
 #include "core/search.h"
-#include "engine/protocol_server.h"
+#include "selfplay/engine/protocol_server.h"
 
 using namespace fanorona;
 

@@ -9,11 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.h"
-#include "core/baseline.h"
+#include "core/board/baseline.h"
+#include "core/board/game.h"
+#include "core/board/playout.h"
 #include "core/evaluate.h"
 #include "core/features.h"
-#include "core/game.h"
-#include "core/playout.h"
 
 using namespace fanorona;
 

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/engine_spec.h"
-#include "engine/process.h"
-#include "records/games_file.h"
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/engine/process.h"
+#include "selfplay/formats/games_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

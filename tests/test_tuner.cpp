@@ -15,7 +15,7 @@
 #include <tbb/global_control.h>
 
 #include "core/weights.h"
-#include "records/weights_file.h"
+#include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
 #include "tuner/synthetic.h"
 #include "tuner/tune.h"
@@ -428,7 +428,7 @@ TEST_CASE("fanorona tune writes the weights, loss.csv and tune.json", "[tuner][c
     // The weights file is what the engine reads; its header says how it was made.
     const std::string text = test_cli::slurp(out);
     const Weights w = parse_weights(text, out);
-    // It starts from the engine's default weights (the tuned ones, records/builtins.h).
+    // It starts from the engine's default weights (the tuned ones, selfplay/formats/builtins.h).
     const Weights start = load_weights_file("default");
     CHECK(w.values[feature_index("tempo_mg")] == start.values[feature_index("tempo_mg")]);
     CHECK_THAT(text, Catch::StartsWith("fanorona-weights 1\n# Tuned by `fanorona tune`"));

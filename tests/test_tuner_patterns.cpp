@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <tbb/global_control.h>
 
-#include "common/rng.h"
+#include "core/common/rng.h"
 #include "core/weights.h"
 #include "tests/cli_helpers.h"
 #include "tuner/synthetic.h"

@@ -1,6 +1,6 @@
-// The one JSON form of each value type (records/rules_json.h, records/weights_json.h,
-// engine/engine_spec_json.h): every field comes back, and malformed objects are refused naming
-// the member.
+// The one JSON form of each value type (selfplay/formats/rules_json.h,
+// selfplay/formats/weights_json.h, selfplay/engine/engine_spec_json.h): every field comes back, and
+// malformed objects are refused naming the member.
 
 #include <catch2/catch.hpp>
 
@@ -8,13 +8,13 @@
 
 #include "core/evaluate.h"
 #include "core/features.h"
+#include "core/tables/builder.h"
 #include "core/weights.h"
-#include "engine/engine_spec_json.h"
-#include "records/net_file.h"
-#include "records/rules_json.h"
-#include "records/weights_file.h"
-#include "records/weights_json.h"
-#include "tables/builder.h"
+#include "selfplay/engine/engine_spec_json.h"
+#include "selfplay/formats/net_file.h"
+#include "selfplay/formats/rules_json.h"
+#include "selfplay/formats/weights_file.h"
+#include "selfplay/formats/weights_json.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

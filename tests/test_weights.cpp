@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/weights.h"
-#include "records/weights_fingerprint.h"
+#include "selfplay/formats/weights_fingerprint.h"
 
 using namespace fanorona;
 

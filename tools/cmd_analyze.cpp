@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/memory.h"
-#include "common/text.h"
-#include "core/notation.h"
-#include "core/replay.h"
-#include "engine/protocol_server.h"
+#include "core/board/notation.h"
+#include "core/board/replay.h"
+#include "core/common/memory.h"
+#include "core/common/text.h"
+#include "selfplay/engine/protocol_server.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

@@ -7,12 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/baseline.h"
 #include "core/bench.h"
-#include "core/game.h"
+#include "core/board/baseline.h"
+#include "core/board/game.h"
+#include "core/board/notation.h"
+#include "core/board/playout.h"
 #include "core/nnue/network.h"
-#include "core/notation.h"
-#include "core/playout.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

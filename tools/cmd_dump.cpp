@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "records/position_log.h"
+#include "selfplay/formats/position_log.h"
 #include "tools/commands.h"
 
 namespace fanorona::cli {

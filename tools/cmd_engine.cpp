@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "common/memory.h"
-#include "engine/protocol_server.h"
+#include "core/common/memory.h"
+#include "selfplay/engine/protocol_server.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/files.h"
-#include "common/thread_limit.h"
-#include "core/solve.h"
+#include "core/common/files.h"
+#include "core/common/thread_limit.h"
+#include "core/solver/solve.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/solve/frontier.h"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "common/files.h"
-#include "match/batch_runner.h"
+#include "core/common/files.h"
+#include "selfplay/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/loop/loop.h"
 #include "tools/options.h"

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "match/selfplay.h"
+#include "selfplay/selfplay.h"
 #include "tools/commands.h"
 
 namespace fanorona::cli {

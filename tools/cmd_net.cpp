@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/board/rules.h"
 #include "core/nnue/network.h"
-#include "core/rules.h"
-#include "records/builtins.h"
-#include "records/net_file.h"
+#include "selfplay/formats/builtins.h"
+#include "selfplay/formats/net_file.h"
 #include "tools/architecture_options.h"
 #include "tools/commands.h"
 #include "tools/options.h"

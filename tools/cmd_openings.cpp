@@ -7,12 +7,12 @@
 #include <fstream>
 #include <memory>
 
-#include "common/files.h"
-#include "openings/opening_book.h"
-#include "openings/opening_output.h"
-#include "openings/openings.h"
-#include "openings/search_book.h"
-#include "records/weights_file.h"
+#include "core/common/files.h"
+#include "selfplay/formats/weights_file.h"
+#include "selfplay/openings/opening_book.h"
+#include "selfplay/openings/opening_output.h"
+#include "selfplay/openings/openings.h"
+#include "selfplay/openings/search_book.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

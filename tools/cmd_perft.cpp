@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/notation.h"
-#include "core/perft.h"
-#include "records/rules_json.h"
+#include "core/board/notation.h"
+#include "core/board/perft.h"
+#include "selfplay/formats/rules_json.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

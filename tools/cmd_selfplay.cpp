@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "match/batch_runner.h"
-#include "match/selfplay.h"
+#include "selfplay/batch_runner.h"
+#include "selfplay/selfplay.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

@@ -1,4 +1,4 @@
-// `fanorona solve`: proves the game-theoretic value of a position by search (core/solve.h).
+// `fanorona solve`: proves the game-theoretic value of a position by search (core/solver/solve.h).
 
 #include <cstdint>
 #include <cstdio>
@@ -7,13 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/files.h"
-#include "common/memory.h"
-#include "common/thread_limit.h"
-#include "core/notation.h"
-#include "core/solve.h"
-#include "core/solve_graph.h"
-#include "tables/tablebase.h"
+#include "core/board/notation.h"
+#include "core/common/files.h"
+#include "core/common/memory.h"
+#include "core/common/thread_limit.h"
+#include "core/solver/solve.h"
+#include "core/solver/solve_graph.h"
+#include "core/tables/tablebase.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/solve/pns_root.h"

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "match/batch_runner.h"
+#include "selfplay/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tuner/spsa.h"
@@ -42,7 +42,7 @@ void run(SpsaOptions& o) {
     c.base.name = "base";
     for (const std::string& p : o.params) c.params.push_back(SpsaParam::parse(p, c.base));
     // SPSA over a weight tunes the weights: the base plays them too, without the default network
-    // (the tuned engine's weight, set by name, leaves it out: records/builtins.h).
+    // (the tuned engine's weight, set by name, leaves it out: selfplay/formats/builtins.h).
     for (const SpsaParam& p : c.params)
         if (const auto t = find_tunable(p.name); t && t->weight) c.base.drop_default_network();
     const std::uint64_t per_iteration = 2 * c.batch;

@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "stats/elo.h"
-#include "stats/sprt.h"
-#include "stats/stats_json.h"
+#include "selfplay/stats/elo.h"
+#include "selfplay/stats/sprt.h"
+#include "selfplay/stats/stats_json.h"
 #include "tools/commands.h"
 
 namespace fanorona::cli {

@@ -11,14 +11,14 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#include "common/rng.h"
-#include "common/thread_limit.h"
-#include "core/notation.h"
+#include "core/board/notation.h"
+#include "core/common/rng.h"
+#include "core/common/thread_limit.h"
 #include "core/search.h"
-#include "tables/builder.h"
-#include "tables/compare.h"
-#include "tables/tablebase.h"
-#include "tables/verify.h"
+#include "core/tables/builder.h"
+#include "core/tables/compare.h"
+#include "core/tables/tablebase.h"
+#include "core/tables/verify.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

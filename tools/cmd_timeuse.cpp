@@ -6,8 +6,8 @@
 #include <memory>
 #include <sstream>
 
-#include "common/files.h"
-#include "common/text.h"
+#include "core/common/files.h"
+#include "core/common/text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/timeuse/timeuse.h"

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "match/batch_runner.h"
-#include "match/tournament.h"
+#include "selfplay/batch_runner.h"
+#include "selfplay/tournament.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 

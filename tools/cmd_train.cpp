@@ -6,8 +6,8 @@
 #include <memory>
 #include <sstream>
 
-#include "common/text.h"
-#include "common/thread_limit.h"
+#include "core/common/text.h"
+#include "core/common/thread_limit.h"
 #include "tools/architecture_options.h"
 #include "tools/commands.h"
 #include "tools/options.h"

@@ -5,8 +5,8 @@
 #include <memory>
 #include <sstream>
 
-#include "common/thread_limit.h"
-#include "records/weights_file.h"
+#include "core/common/thread_limit.h"
+#include "selfplay/formats/weights_file.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/table_options.h"

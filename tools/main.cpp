@@ -5,7 +5,7 @@
 #include <new>
 #include <string>
 
-#include "cluster/cluster.h"
+#include "selfplay/mpi/cluster.h"
 #include "tools/commands.h"
 #include "tools/solve/remote_pns.h"
 
@@ -73,7 +73,7 @@ int run_command(int argc, char** argv) {
         }
         return fail(e.what());
     } catch (const std::bad_alloc&) {
-        // Allocations an option sizes name it (common/memory.h); this is any other.
+        // Allocations an option sizes name it (core/common/memory.h); this is any other.
         return fail("out of memory (too large a --hash, --threads or input for this machine?)");
     } catch (const std::exception& e) {
         return fail(e.what());

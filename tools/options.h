@@ -12,12 +12,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/memory.h"
+#include "core/board/position.h"
+#include "core/common/memory.h"
 #include "core/nnue/architecture.h"
-#include "core/position.h"
-#include "engine/engine_spec.h"
-#include "match/driver.h"
-#include "records/builtins.h"
+#include "selfplay/driver.h"
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/formats/builtins.h"
 
 namespace fanorona::cli {
 

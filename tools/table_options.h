@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tables/tablebase.h"
+#include "core/tables/tablebase.h"
 #include "tuner/dataset.h"
 
 namespace fanorona::cli {

@@ -9,7 +9,7 @@
 #include <limits>
 #include <numeric>
 
-#include "common/rng.h"
+#include "core/common/rng.h"
 #include "tuner/adam_rule.h"
 #include "tuner/steppers.h"
 

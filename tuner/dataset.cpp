@@ -6,8 +6,8 @@
 #include <limits>
 #include <numeric>
 
-#include "common/rng.h"
-#include "core/movegen.h"
+#include "core/board/movegen.h"
+#include "core/common/rng.h"
 #include "core/search.h"
 
 namespace fanorona {

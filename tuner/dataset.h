@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/endgame.h"
-#include "records/position_log.h"
+#include "selfplay/formats/position_log.h"
 
 namespace fanorona {
 

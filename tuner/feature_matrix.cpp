@@ -7,7 +7,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#include "common/fork_join.h"
+#include "core/common/fork_join.h"
 #include "core/evaluate.h"
 
 namespace fanorona {
@@ -83,7 +83,7 @@ FeatureMatrix build_feature_matrix(const Dataset& data, std::span<const std::uin
     }
     const Rules rules = data.rules;
     tbb::enumerable_thread_specific<ExtractScratch> scratch;
-    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (core/common/fork_join.h)
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, n_blocks), fork_join.body([&](const auto& range) {
             ExtractScratch& s = scratch.local();

@@ -6,7 +6,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
-#include "common/fork_join.h"
+#include "core/common/fork_join.h"
 
 namespace fanorona {
 
@@ -35,7 +35,7 @@ inline float softplus(float z) {
 }
 
 // The loss sums over a range of blocks: a tbb deterministic-reduce body.
-// Under TSan (TaskMemory, common/fork_join.h) each body object publishes its state after
+// Under TSan (TaskMemory, core/common/fork_join.h) each body object publishes its state after
 // construction and after each range or join, and every use starts by acquiring it, before any
 // member is read; a split or a join also acquires the other body first.
 struct LossBody : TaskMemory {
@@ -192,7 +192,7 @@ LossOutput compute_loss(const FeatureMatrix& m, const WeightVector& w, LossKind 
                         std::span<const std::uint32_t> ids, bool gradient, bool curvature) {
     const Eigen::Matrix<float, kTermCount, 2> wf =
         Eigen::Map<const TermWeights>(w.data()).cast<float>();
-    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (core/common/fork_join.h)
     LossBody body(fork_join, m, ids, wf, kind, float(k), gradient, curvature);
     constexpr std::size_t kGrain = 4; // blocks per task
     const std::size_t count = ids.empty() ? m.block_count() : ids.size();
@@ -235,7 +235,7 @@ double fit_k(const FeatureMatrix& m, const WeightVector& w, LossKind kind) {
 double fit_k_to(const Eigen::VectorXd& e, const Eigen::VectorXd& y, LossKind kind) {
     auto loss_at = [&](double log_k) {
         const double k = std::exp(log_k);
-        const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+        const ForkJoin fork_join; // what TSan cannot see inside libtbb (core/common/fork_join.h)
         const double total = tbb::parallel_deterministic_reduce(
             tbb::blocked_range<Eigen::Index>(0, e.size(), 8192), 0.0,
             fork_join.body([&](const tbb::blocked_range<Eigen::Index>& r, double sum) {

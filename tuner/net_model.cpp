@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/rng.h"
+#include "core/common/rng.h"
 
 namespace fanorona {
 

@@ -9,10 +9,10 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "common/files.h"
-#include "common/fork_join.h"
-#include "common/rng.h"
-#include "records/train_checkpoint.h"
+#include "core/common/files.h"
+#include "core/common/fork_join.h"
+#include "core/common/rng.h"
+#include "selfplay/formats/train_checkpoint.h"
 #include "tuner/adam_rule.h"
 #include "tuner/loss.h"
 #include "tuner/net_model.h"

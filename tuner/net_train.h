@@ -2,7 +2,8 @@
 // Training a network (NNUE_SPEC.md) on positions logs: the float model (tuner/net_model.h)
 // fitted by mini-batch Adam to a blend of the search score and the game result, with a
 // validation split by game, early stopping, a checkpoint after every epoch (--resume), the loss
-// curve as CSV, and the quantised network written with its provenance (records/net_file.h).
+// curve as CSV, and the quantised network written with its provenance
+// (selfplay/formats/net_file.h).
 //
 // Loss: mean over positions of (sigmoid(K * e) - t)^2, e = y * scale the model's evaluation in
 // centi-pieces for the side to move, t = lambda * sigmoid(K * score) + (1 - lambda) * R (R the
@@ -21,7 +22,7 @@
 #include <vector>
 
 #include "core/nnue/architecture.h"
-#include "records/net_file.h"
+#include "selfplay/formats/net_file.h"
 #include "tuner/dataset.h"
 
 namespace fanorona {

@@ -11,8 +11,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include "common/fork_join.h"
-#include "common/rng.h"
+#include "core/common/fork_join.h"
+#include "core/common/rng.h"
 #include "core/weights.h"
 #include "tuner/adam_rule.h"
 
@@ -54,7 +54,7 @@ double mean_pattern_loss(const FeatureMatrix& m, const Eigen::VectorXf& base,
                          const PatternVector& w, LossKind kind, double k) {
     if (m.rows() == 0) return std::numeric_limits<double>::quiet_NaN();
     const WindowClasses& wc = window_classes();
-    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (core/common/fork_join.h)
     const double total = tbb::parallel_deterministic_reduce(
         tbb::blocked_range<std::size_t>(0, m.block_count(), 4), 0.0,
         fork_join.body([&](const tbb::blocked_range<std::size_t>& r, double sum) {

@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "common/append_file.h"
-#include "common/files.h"
-#include "match/run_folder.h"
-#include "match/tournament.h"
-#include "records/params_file.h"
-#include "stats/stats_json.h"
+#include "core/common/append_file.h"
+#include "core/common/files.h"
+#include "selfplay/formats/params_file.h"
+#include "selfplay/run_folder.h"
+#include "selfplay/stats/stats_json.h"
+#include "selfplay/tournament.h"
 
 namespace fanorona {
 

@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "match/driver.h"
-#include "stats/elo.h"
+#include "selfplay/driver.h"
+#include "selfplay/stats/elo.h"
 #include "tuner/spsa_params.h"
 
 namespace fanorona {

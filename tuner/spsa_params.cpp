@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "common/rng.h"
+#include "core/common/rng.h"
 
 namespace fanorona {
 

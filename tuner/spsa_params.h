@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/engine_spec.h"
+#include "selfplay/engine/engine_spec.h"
 
 namespace fanorona {
 

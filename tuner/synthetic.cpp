@@ -3,8 +3,8 @@
 #include <cmath>
 #include <fstream>
 
-#include "common/rng.h"
-#include "core/playout.h"
+#include "core/board/playout.h"
+#include "core/common/rng.h"
 
 namespace fanorona {
 

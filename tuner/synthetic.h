@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/evaluate.h"
-#include "records/position_log.h"
+#include "selfplay/formats/position_log.h"
 
 namespace fanorona {
 

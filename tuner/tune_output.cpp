@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "common/files.h"
+#include "core/common/files.h"
 #include "core/weights.h"
-#include "records/formats.h"
-#include "records/rules_json.h"
+#include "selfplay/formats/formats.h"
+#include "selfplay/formats/rules_json.h"
 #include "tuner/tune.h"
 
 namespace fanorona {

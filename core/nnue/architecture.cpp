@@ -1,9 +1,9 @@
 #include "core/nnue/architecture.h"
 
-#include "core/bitboard.h"
-#include "core/movegen.h"
+#include "core/board/bitboard.h"
+#include "core/board/movegen.h"
+#include "core/board/rules.h"
 #include "core/nnue/features.h"
-#include "core/rules.h"
 
 namespace fanorona::nnue {
 

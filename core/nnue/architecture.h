@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/types.h"
+#include "core/board/types.h"
 
 namespace fanorona::nnue {
 

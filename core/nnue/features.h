@@ -15,9 +15,9 @@
 #include <array>
 #include <cstdint>
 
-#include "core/bitboard.h"
+#include "core/board/bitboard.h"
+#include "core/board/position.h"
 #include "core/nnue/architecture.h"
-#include "core/position.h"
 
 namespace fanorona::nnue {
 

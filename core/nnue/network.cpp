@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "common/rng.h"
+#include "core/common/rng.h"
 #include "core/nnue/accumulator.h"
 #include "core/nnue/features.h"
 

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "core/board/position.h"
 #include "core/nnue/architecture.h"
-#include "core/position.h"
 
 namespace fanorona::nnue {
 

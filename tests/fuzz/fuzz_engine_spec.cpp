@@ -3,14 +3,14 @@
 // one is a one-line std::invalid_argument. Weights files other than the built-in names are not read
 // (the weights target covers their parser; a fuzzed path could name a device that never ends).
 
-#include "engine/engine_spec.h"
-#include "engine/engine_spec_json.h"
-#include "records/builtins.h"
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/engine/engine_spec_json.h"
+#include "selfplay/formats/builtins.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {
 
-// Whether every weights=VALUE item names compiled-in weights (records/builtins.h).
+// Whether every weights=VALUE item names compiled-in weights (selfplay/formats/builtins.h).
 bool only_default_weights(const std::string& text) {
     for (std::size_t at = text.find("weights="); at != std::string::npos;
          at = text.find("weights=", at + 1)) {

@@ -2,7 +2,7 @@
 // formats back to a line that parses to the same record; every error is a one-line
 // GamesFileError naming the file.
 
-#include "records/games_file.h"
+#include "selfplay/formats/games_file.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(games) {

@@ -2,8 +2,8 @@
 // parsed move is legal and its notation parses back to the same move; a rejected one is a
 // one-line MoveError.
 
-#include "core/game.h"
-#include "core/notation.h"
+#include "core/board/game.h"
+#include "core/board/notation.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(move) {

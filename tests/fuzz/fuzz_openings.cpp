@@ -2,8 +2,8 @@
 // Every opening's moves are legal from its start; every error is one line (OpeningError naming
 // the suite, or std::invalid_argument for the spec).
 
-#include "core/notation.h"
-#include "openings/openings.h"
+#include "core/board/notation.h"
+#include "selfplay/openings/openings.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(openings) {

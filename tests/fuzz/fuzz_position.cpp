@@ -2,9 +2,9 @@
 // to_string and can be searched for moves and evaluated; rejected ones are a one-line
 // std::invalid_argument.
 
+#include "core/board/movegen.h"
+#include "core/board/position.h"
 #include "core/evaluate.h"
-#include "core/movegen.h"
-#include "core/position.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(position) {

@@ -2,7 +2,7 @@
 // a one-line PositionLogError naming the file; a damaged tail is dropped, not read; the records
 // read are re-encoded to a log that reads back the same.
 
-#include "records/position_log.h"
+#include "selfplay/formats/position_log.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(position_log) {

@@ -7,8 +7,8 @@
 
 #include <sstream>
 
-#include "common/text.h"
-#include "engine/protocol_server.h"
+#include "core/common/text.h"
+#include "selfplay/engine/protocol_server.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {

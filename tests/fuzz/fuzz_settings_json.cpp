@@ -6,10 +6,10 @@
 
 #include <filesystem>
 
-#include "match/driver.h"
-#include "match/run_folder.h"
-#include "match/selfplay.h"
-#include "records/position_log.h"
+#include "selfplay/driver.h"
+#include "selfplay/formats/position_log.h"
+#include "selfplay/run_folder.h"
+#include "selfplay/selfplay.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(settings_json) {

@@ -4,9 +4,9 @@
 // complete, every legal root move listed, the root's bounds those of its best move, and the line
 // legal from the root.
 
-#include "core/movegen.h"
-#include "core/position.h"
-#include "core/solve.h"
+#include "core/board/movegen.h"
+#include "core/board/position.h"
+#include "core/solver/solve.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(solve) {

@@ -1,7 +1,7 @@
-// Fuzz target: endgame table files (tables/table_file.h: the header, the block offsets, the zstd
-// blocks, the distance list, the two CRC-32 checksums). Each input is read twice: as it is, and
-// with its checksums made right (so that mutations reach the header's consistency checks and the
-// blocks behind the checksums). A rejected file is a one-line FileError naming the file; an
+// Fuzz target: endgame table files (core/tables/table_file.h: the header, the block offsets, the
+// zstd blocks, the distance list, the two CRC-32 checksums). Each input is read twice: as it is,
+// and with its checksums made right (so that mutations reach the header's consistency checks and
+// the blocks behind the checksums). A rejected file is a one-line FileError naming the file; an
 // accepted one has a code and a value for every position that agree with its checked codes, and
 // writes back (write_table_file) to a file that reads the same.
 
@@ -9,10 +9,10 @@
 
 #include <zlib.h>
 
-#include "common/files.h"
-#include "tables/material_index.h"
-#include "tables/table_code.h"
-#include "tables/table_file.h"
+#include "core/common/files.h"
+#include "core/tables/material_index.h"
+#include "core/tables/table_code.h"
+#include "core/tables/table_file.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {

@@ -3,7 +3,7 @@
 // one-line WeightsError naming the file.
 
 #include "core/weights.h"
-#include "records/weights_file.h"
+#include "selfplay/formats/weights_file.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(weights) {

@@ -11,9 +11,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/rng.h"
-#include "core/movegen.h"
-#include "core/position.h"
+#include "core/board/movegen.h"
+#include "core/board/position.h"
+#include "core/common/rng.h"
 
 namespace {
 

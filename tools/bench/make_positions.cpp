@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "records/weights_file.h"
+#include "selfplay/formats/weights_file.h"
 #include "tools/options.h"
 #include "tuner/synthetic.h"
 

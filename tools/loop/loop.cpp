@@ -6,20 +6,20 @@
 #include <optional>
 #include <utility>
 
-#include "common/files.h"
-#include "common/folder_lock.h"
-#include "common/thread_limit.h"
-#include "match/run_folder.h"
-#include "match/selfplay.h"
-#include "match/tournament.h"
-#include "openings/search_book.h"
-#include "records/formats.h"
-#include "records/net_file.h"
-#include "records/rules_json.h"
-#include "records/weights_file.h"
-#include "records/weights_fingerprint.h"
-#include "stats/elo.h"
-#include "stats/stats_json.h"
+#include "core/common/files.h"
+#include "core/common/folder_lock.h"
+#include "core/common/thread_limit.h"
+#include "selfplay/formats/formats.h"
+#include "selfplay/formats/net_file.h"
+#include "selfplay/formats/rules_json.h"
+#include "selfplay/formats/weights_file.h"
+#include "selfplay/formats/weights_fingerprint.h"
+#include "selfplay/openings/search_book.h"
+#include "selfplay/run_folder.h"
+#include "selfplay/selfplay.h"
+#include "selfplay/stats/elo.h"
+#include "selfplay/stats/stats_json.h"
+#include "selfplay/tournament.h"
 #include "tools/loop/train_step.h"
 #include "tools/report/report.h"
 #include "tools/report/sections.h"
@@ -208,7 +208,7 @@ std::string balanced_openings(const LoopConfig& c,
     const std::string path = c.out_dir + "/openings.txt";
     if (fs::exists(path)) return path;
     // Thousands of openings, so that matches do not replay the same games: every position
-    // after 4 turns, as `openings --by-search --weights handset` (openings/search_book.h).
+    // after 4 turns, as `openings --by-search --weights handset` (selfplay/openings/search_book.h).
     say("building a balanced opening suite (positions after " + std::to_string(kBalancedTurns) +
         " turns, scored at depth " + std::to_string(kBalancedDepth) + ")");
     auto openings = enumerate_openings(c.rules, kBalancedTurns);

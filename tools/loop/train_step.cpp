@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "common/files.h"
-#include "records/net_file.h"
+#include "core/common/files.h"
+#include "selfplay/formats/net_file.h"
 
 namespace fanorona {
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "core/notation.h"
+#include "core/board/notation.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"

@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 
-#include "core/notation.h"
-#include "core/replay.h"
+#include "core/board/notation.h"
+#include "core/board/replay.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"

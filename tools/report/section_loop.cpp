@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "openings/openings.h"
-#include "records/rules_json.h"
+#include "selfplay/formats/rules_json.h"
+#include "selfplay/openings/openings.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"

@@ -9,11 +9,11 @@
 #include <set>
 #include <unordered_map>
 
-#include "core/notation.h"
-#include "openings/opening_output.h"
-#include "openings/opening_tree.h"
-#include "records/formats.h"
-#include "records/rules_json.h"
+#include "core/board/notation.h"
+#include "selfplay/formats/formats.h"
+#include "selfplay/formats/rules_json.h"
+#include "selfplay/openings/opening_output.h"
+#include "selfplay/openings/opening_tree.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"

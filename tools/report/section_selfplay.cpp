@@ -1,6 +1,6 @@
 // The self-play section: summary.json and games.tsv of a `fanorona selfplay` run.
 
-#include "records/formats.h"
+#include "selfplay/formats/formats.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <sstream>
 
-#include "records/formats.h"
+#include "selfplay/formats/formats.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "core/weights.h"
-#include "records/formats.h"
-#include "records/rules_json.h"
+#include "selfplay/formats/formats.h"
+#include "selfplay/formats/rules_json.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"

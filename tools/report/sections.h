@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "records/games_file.h"
+#include "selfplay/formats/games_file.h"
 #include "tools/report/report.h"
 
 namespace fanorona::report {
@@ -24,8 +24,8 @@ struct Notes {
 // The JSON in `path`, or nullopt when the file does not exist (nothing noted) or is malformed
 // (noted).
 std::optional<nlohmann::json> read_json(const std::string& path, Notes& notes, std::string& html);
-// Whether `j` (read from `path`) holds "format": `expected` (records/formats.h); otherwise notes
-// a one-line problem naming the file and what this build reads (into `html` too) and returns
+// Whether `j` (read from `path`) holds "format": `expected` (selfplay/formats/formats.h); otherwise
+// notes a one-line problem naming the file and what this build reads (into `html` too) and returns
 // false. The section still shows what it can read.
 bool check_format(const nlohmann::json& j, const std::string& path, const char* expected,
                   Notes& notes, std::string& html);

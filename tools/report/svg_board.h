@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/movegen.h"
+#include "core/board/movegen.h"
 
 namespace fanorona::report {
 

@@ -13,13 +13,13 @@
 
 #include <tbb/parallel_for.h>
 
-#include "common/files.h"
-#include "common/fork_join.h"
-#include "common/rng.h"
-#include "core/movegen.h"
-#include "core/notation.h"
-#include "core/pns_unit.h"
-#include "records/games_file.h"
+#include "core/board/movegen.h"
+#include "core/board/notation.h"
+#include "core/common/files.h"
+#include "core/common/fork_join.h"
+#include "core/common/rng.h"
+#include "core/solver/pns_unit.h"
+#include "selfplay/formats/games_file.h"
 
 namespace fanorona::cli {
 
@@ -194,7 +194,7 @@ void solve_positions(const std::vector<FrontierPosition*>& todo, const PnsRootCo
     settings.hash_mb = cfg.hash_mb;
     settings.tables = cfg.tables;
     settings.initial = &store.initial();
-    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (core/common/fork_join.h)
     tbb::parallel_for(0, int(open.size()), 1, fork_join.body([&](int i) {
         FrontierPosition& p = *open[std::size_t(i)];
         PnsLimits limits;

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "common/append_file.h"
-#include "core/position.h"
-#include "core/solve.h"
+#include "core/board/position.h"
+#include "core/common/append_file.h"
+#include "core/solver/solve.h"
 #include "tools/solve/pns_root.h"
 #include "tools/solve/proof_store.h"
 

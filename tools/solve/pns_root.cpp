@@ -12,9 +12,9 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "common/files.h"
-#include "common/fork_join.h"
-#include "records/proof_file.h"
+#include "core/common/files.h"
+#include "core/common/fork_join.h"
+#include "selfplay/formats/proof_file.h"
 #include "tools/solve/proof_store.h"
 #include "tools/solve/remote_pns.h"
 
@@ -142,7 +142,7 @@ PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
         total_nodes += r.nodes - counted;
         source.deliver(task.unit, std::move(r));
     };
-    const ForkJoin fork_join; // what TSan cannot see inside libtbb (common/fork_join.h)
+    const ForkJoin fork_join; // what TSan cannot see inside libtbb (core/common/fork_join.h)
     if (const RemotePnsSolver& remote = remote_pns_solver();
         remote.available && remote.available()) {
         // The other machines solve every unit; this process hands them out and keeps the proof

@@ -1,17 +1,17 @@
 #pragma once
 // `fanorona solve --method pns|pn2` at the root: every first move's resulting position solved by
-// its own proof-number searcher (df-pn, core/pns.h, or PN2, core/pn2.h) on oneTBB workers, so each
-// move's value and node count are the same on any number of threads; proven bounds shared through a
-// proof file (records/proof_file.h) that is read first, written atomically at intervals and at the
-// end, and extended by later runs.
+// its own proof-number searcher (df-pn, core/solver/pns.h, or PN2, core/solver/pn2.h) on oneTBB
+// workers, so each move's value and node count are the same on any number of threads; proven bounds
+// shared through a proof file (selfplay/formats/proof_file.h) that is read first, written
+// atomically at intervals and at the end, and extended by later runs.
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/pns.h"
-#include "core/solve.h"
+#include "core/solver/pns.h"
+#include "core/solver/solve.h"
 
 namespace fanorona::cli {
 

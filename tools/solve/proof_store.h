@@ -1,7 +1,7 @@
 #pragma once
 // The proven bounds of a proof-number solve (`solve --method pns`, `frontier`), shared by its
-// searchers and kept in a proof file (records/proof_file.h): read first, written atomically at
-// intervals and at the end.
+// searchers and kept in a proof file (selfplay/formats/proof_file.h): read first, written
+// atomically at intervals and at the end.
 
 #include <algorithm>
 #include <chrono>
@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/files.h"
-#include "core/pns.h"
-#include "records/proof_file.h"
+#include "core/common/files.h"
+#include "core/solver/pns.h"
+#include "selfplay/formats/proof_file.h"
 
 namespace fanorona::cli {
 

@@ -1,12 +1,12 @@
 #pragma once
 // The seam through which `solve --method pns` has other machines solve some of its units (the
-// first moves' positions, core/pns_unit.h): the program installs a solver at start-up (main.cpp,
-// from cluster/); without one, as in the tests and in every process that is not rank 0 of an
-// MPI job, every unit is solved here. Nothing in tools/solve knows MPI.
+// first moves' positions, core/solver/pns_unit.h): the program installs a solver at start-up
+// (main.cpp, from cluster/); without one, as in the tests and in every process that is not rank 0
+// of an MPI job, every unit is solved here. Nothing in tools/solve knows MPI.
 
 #include <functional>
 
-#include "core/pns_unit.h"
+#include "core/solver/pns_unit.h"
 
 namespace fanorona::cli {
 

@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include "common/files.h"
-#include "common/memory.h"
-#include "common/thread_limit.h"
-#include "records/proof_file.h"
+#include "core/common/files.h"
+#include "core/common/memory.h"
+#include "core/common/thread_limit.h"
+#include "selfplay/formats/proof_file.h"
 #include "tools/solve/tables_cache.h"
 
 namespace fanorona::cli {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "core/position.h"
-#include "tables/tablebase.h"
+#include "core/board/position.h"
+#include "core/tables/tablebase.h"
 
 namespace fanorona::cli {
 

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "common/folder_lock.h"
-#include "core/rules.h"
-#include "tables/builder.h"
+#include "core/board/rules.h"
+#include "core/common/folder_lock.h"
+#include "core/tables/builder.h"
 
 namespace fanorona::cli {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "tables/tablebase.h"
+#include "core/tables/tablebase.h"
 
 namespace fanorona::cli {
 

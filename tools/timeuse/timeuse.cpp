@@ -6,9 +6,9 @@
 
 #include "core/bench.h"
 #include "core/timeman.h"
-#include "engine/protocol_client.h"
-#include "records/formats.h"
-#include "records/rules_json.h"
+#include "selfplay/engine/protocol_client.h"
+#include "selfplay/formats/formats.h"
+#include "selfplay/formats/rules_json.h"
 
 namespace fanorona {
 

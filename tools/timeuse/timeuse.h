@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/movegen.h"
+#include "core/board/movegen.h"
 
 namespace fanorona {
 
@@ -41,9 +41,9 @@ struct TimeUseRow {
 };
 
 // Measures every movetime in order (one warm-up move first, not counted); `on_row` sees each
-// row as it is done. Talks to the engine through the protocol client (engine/protocol_client.h).
-// Throws std::runtime_error naming the step when the engine cannot be started, stops answering,
-// exits or sends an illegal move.
+// row as it is done. Talks to the engine through the protocol client
+// (selfplay/engine/protocol_client.h). Throws std::runtime_error naming the step when the engine
+// cannot be started, stops answering, exits or sends an illegal move.
 std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
                                          const std::function<void(const TimeUseRow&)>& on_row = {});
 

@@ -1,0 +1,319 @@
+#include "selfplay/driver.h"
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "core/common/progress.h"
+#include "core/common/thread_limit.h"
+#include "selfplay/batch_runner.h"
+#include "selfplay/formats/net_file.h"
+#include "selfplay/formats/rules_json.h"
+#include "selfplay/formats/weights_fingerprint.h"
+#include "selfplay/remote_link.h"
+#include "selfplay/scheduled_games.h"
+
+namespace fanorona {
+
+namespace {
+
+const char* pairing_name(Pairing p) {
+    return p == Pairing::SelfPlay ? "self" : p == Pairing::Gauntlet ? "gauntlet" : "roundrobin";
+}
+
+// The seed of the Vela games' openings ("VELA" mixed into the run's seed).
+std::uint64_t vela_seed(std::uint64_t seed) {
+    return seed ^ 0x56454C4100000000ULL;
+}
+
+// The indices of this shard's games, in order.
+std::vector<std::uint64_t> shard_indices(const RunConfig& c) {
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = std::uint64_t(c.shard_index); i < c.games;
+         i += std::uint64_t(c.shard_count))
+        indices.push_back(i);
+    return indices;
+}
+
+} // namespace
+
+void RunConfig::validate() const {
+    if (players.empty()) throw std::invalid_argument("no player given");
+    if (pairing == Pairing::SelfPlay && players.size() != 1)
+        throw std::invalid_argument("self-play takes exactly one engine");
+    if (pairing != Pairing::SelfPlay && players.size() < 2)
+        throw std::invalid_argument("a match needs at least two --player");
+    std::set<std::string> names;
+    for (const EngineSpec& p : players)
+        if (!names.insert(p.name).second)
+            throw std::invalid_argument("--player: the name '" + p.name + "' is used twice");
+    if (games == 0) throw std::invalid_argument("--games must be at least 1");
+    if (vela_series) {
+        if (games % 2 != 0)
+            throw std::invalid_argument("--series vela: --games counts the places of whole series "
+                                        "(2 per series), so it must be even");
+        if (shard_count != 1)
+            throw std::invalid_argument("--series vela cannot be sharded (--shard) yet");
+        if (rules.ruleset == RuleSet::Vela)
+            throw std::invalid_argument(
+                "--series vela: --rules gives the normal games' rules (standard or firstturn)");
+    }
+    if (stage_games > 0) {
+        if (!stage_players) throw std::invalid_argument("a staged run needs stage_players");
+        if (stage_games % 2 != 0)
+            throw std::invalid_argument("a stage must hold whole game pairs (an even number)");
+        if (vela_series) throw std::invalid_argument("--series vela cannot be played in stages");
+        if (shard_count != 1) throw std::invalid_argument("a staged run cannot be sharded");
+    }
+    if (shard_count < 1 || shard_index < 0 || shard_index >= shard_count)
+        throw std::invalid_argument("--shard I/N needs 0 <= I < N");
+    if (!(exploration.epsilon >= 0 && exploration.epsilon <= 1))
+        throw std::invalid_argument("--epsilon must lie between 0 and 1");
+    if (exploration.turns < 0) throw std::invalid_argument("--explore-turns must be at least 0");
+    if (adjudication.max_turns < 0)
+        throw std::invalid_argument("--max-turns must be at least 0 (0: never)");
+    if (adjudication.win_margin < 0)
+        throw std::invalid_argument("--win-margin must be at least 0 (0: off)");
+    if (adjudication.win_turns < 1) throw std::invalid_argument("--win-turns must be at least 1");
+    for (const EngineSpec& p : players) p.check_rules(rules);
+    if (adjudication.tables)
+        if (const std::string why = adjudication.tables->unusable_for(rules); !why.empty())
+            throw std::invalid_argument("--adjudicate-tables " + adjudication.tables_dir + ": " +
+                                        why);
+}
+
+nlohmann::json settings_json(const RunConfig& c) {
+    nlohmann::json players = nlohmann::json::array(), fingerprints = nlohmann::json::array(),
+                   net_fingerprints = nlohmann::json::array();
+    for (const EngineSpec& p : c.players) {
+        const bool own = p.kind == EngineSpec::Kind::Engine;
+        players.push_back(p.description());
+        fingerprints.push_back(own ? weights_fingerprint(p.weights) : std::string("-"));
+        // The spec names a network by its file: a file changed since must not resume the run.
+        net_fingerprints.push_back(own && p.net ? net_fingerprint(*p.net) : std::string("-"));
+    }
+    nlohmann::json j = {
+        {"format", kRunSettingsFormat},
+        {"kind", c.kind},
+        {"players", players},
+        {"weights_fingerprints", fingerprints},
+        {"net_fingerprints", net_fingerprints},
+        {"pairing", pairing_name(c.pairing)},
+        {"games", c.games},
+        {"openings", c.openings.describe()},
+        {"seed", c.seed},
+        {"max_turns", c.adjudication.max_turns},
+        {"win_margin", c.adjudication.win_margin},
+        {"win_turns", c.adjudication.win_turns},
+        {"epsilon", c.exploration.epsilon},
+        {"explore_turns", c.exploration.turns},
+        {"log_positions", c.log_positions},
+        {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
+    };
+    put_rules(j, c.rules);
+    if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
+    if (c.openings.shuffled) j["openings_order"] = "random"; // absent: file order, as before
+    if (c.stage_games > 0) j["stage_games"] = c.stage_games;
+    // absent: no table adjudication (as before tables existed)
+    if (!c.adjudication.tables_dir.empty()) j["adjudicate_tables"] = c.adjudication.tables_dir;
+    for (const auto& [key, value] : c.extra_settings.items()) j[key] = value;
+    return j;
+}
+
+RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinisher& finish) {
+    c.validate();
+    const ThreadLimit limit(c.threads);
+    const Schedule schedule = c.schedule();
+    RunFolderSpec folder;
+    folder.dir = c.out_dir;
+    folder.settings = settings_json(c);
+    folder.free_keys = {"games"};
+    folder.header = GamesHeader{c.rules.variant, c.rules.ruleset, c.vela_series};
+    folder.log_positions = c.log_positions;
+    folder.live_path = c.live_path;
+    folder.summary_files = c.summary_files;
+    folder.summary_format = c.summary_format;
+    folder.first_index = std::uint64_t(c.shard_index);
+    folder.index_step = std::uint64_t(c.shard_count);
+    folder.resume = c.resume;
+    folder.quiet = c.quiet;
+    RunFolder files(folder);
+    const std::vector<Opening> openings =
+        load_openings(c.openings, c.rules, schedule.rounds_for(c.games), c.seed);
+    if (!c.quiet && c.pairing != Pairing::SelfPlay && c.openings.kind == OpeningSpec::Kind::File &&
+        openings.size() < schedule.rounds_for(c.games))
+        std::fprintf(stderr,
+                     "warning: %llu rounds but %zu openings in %s: openings repeat, and "
+                     "deterministic players replay the same games (the error bars are then too "
+                     "narrow)\n",
+                     static_cast<unsigned long long>(schedule.rounds_for(c.games)), openings.size(),
+                     c.openings.path.c_str());
+
+    // The Vela games' openings: the same spec under Vela rules, from their own seed.
+    Rules vela_rules = c.rules;
+    vela_rules.ruleset = RuleSet::Vela;
+    const std::vector<Opening> vela_openings =
+        c.vela_series
+            ? load_openings(c.openings, vela_rules, schedule.rounds_for(c.games), vela_seed(c.seed))
+            : std::vector<Opening>{};
+
+    std::vector<std::string> descriptions;
+    for (const EngineSpec& p : c.players) descriptions.push_back(p.description());
+    // The last normal game of a series seen (replayed or written): a Vela place's colours.
+    struct NormalGame {
+        GameSlot slot;
+        GameResult result = GameResult::Draw;
+        std::uint64_t index = 0;
+    };
+    std::optional<NormalGame> last_normal;
+    // The slot of game `index` with a Vela game's real colours; `skipped` when its series ended.
+    auto real_slot = [&](std::uint64_t index, bool* skipped) {
+        GameSlot slot = schedule.slot(index);
+        *skipped = false;
+        if (slot.vela) {
+            if (!last_normal || last_normal->index + 1 != index)
+                throw std::logic_error("Vela game without its normal game");
+            *skipped =
+                !vela_colours(slot, last_normal->slot, last_normal->result == GameResult::WhiteWins,
+                              last_normal->result == GameResult::BlackWins);
+        }
+        return slot;
+    };
+    auto note_game = [&](const GameRecord& g, const GameSlot& slot) {
+        if (c.vela_series && !slot.vela) last_normal = NormalGame{slot, g.result, g.index};
+    };
+    // A staged run: the players of stage s, checked against the run's, into `descriptions`.
+    std::vector<EngineSpec> stage_specs;
+    auto begin_stage = [&](std::uint64_t stage) {
+        std::vector<EngineSpec> specs = c.stage_players(stage);
+        if (specs.size() != c.players.size())
+            throw std::logic_error("stage_players: a stage needs as many players as the run");
+        for (std::size_t p = 0; p < specs.size(); ++p) {
+            specs[p].validate();
+            if (specs[p].name != c.players[p].name)
+                throw std::logic_error("stage_players: a stage's players keep the run's names");
+            descriptions[p] = specs[p].description();
+        }
+        stage_specs = std::move(specs);
+    };
+
+    // Step 1. The games already in the folder: each must be the scheduled game at its place.
+    std::vector<std::uint64_t> indices = shard_indices(c);
+    RunOutcome outcome;
+    outcome.scheduled = indices.size();
+    const std::uint64_t existing =
+        std::min<std::uint64_t>(files.games_already_written(), indices.size());
+    if (files.games_already_written() > indices.size())
+        throw std::runtime_error(RunFolder::games_path(c.out_dir) + ": holds " +
+                                 std::to_string(files.games_already_written()) +
+                                 " games, more than the " + std::to_string(indices.size()) +
+                                 " scheduled (--games may grow on a resume, not shrink)");
+    if (existing > 0) {
+        const GamesFile old = read_games_file(RunFolder::games_path(c.out_dir));
+        for (std::uint64_t k = 0; k < existing; ++k) {
+            const GameRecord& g = old.games[k];
+            if (c.stage_games && indices[k] % c.stage_games == 0)
+                begin_stage(indices[k] / c.stage_games);
+            bool skipped = false;
+            const GameSlot slot = real_slot(indices[k], &skipped);
+            const GameKind kind = !slot.vela ? GameKind::Normal
+                                  : skipped  ? GameKind::Skipped
+                                             : GameKind::Vela;
+            if (g.index != indices[k] || g.white != descriptions[std::size_t(slot.white)] ||
+                g.black != descriptions[std::size_t(slot.black)] || g.kind != kind)
+                throw std::runtime_error(
+                    RunFolder::games_path(c.out_dir) + ": game " + std::to_string(g.index) +
+                    " does not match this run's schedule (expected game " +
+                    std::to_string(indices[k]) + ", " + descriptions[std::size_t(slot.white)] +
+                    " against " + descriptions[std::size_t(slot.black)] +
+                    (c.vela_series ? ", " + std::string(game_kind_name(kind)) : std::string()) +
+                    ")");
+            note_game(g, slot);
+            observer.replay(g, slot);
+        }
+    }
+    indices.erase(indices.begin(), indices.begin() + std::ptrdiff_t(existing));
+    const std::uint64_t positions_before = files.positions_written();
+
+    // Step 2. Play the rest on oneTBB workers, each with its own players, and on the other ranks
+    // of an MPI job, which receive the settings and openings (a Vela series is one unit of two
+    // games there too).
+    ScheduledGames scheduled(c, openings, vela_openings);
+    const std::unique_ptr<RemotePlayers> remote =
+        remote_link().players ? remote_link().players(scheduled) : nullptr;
+    auto play = [&](std::uint64_t index) { return scheduled.play(index); };
+    auto play_series = [&](std::uint64_t series) { return scheduled.play_series(series); };
+
+    // Step 3. Write each game in order, then let the observer count it.
+    std::atomic<bool> stop{observer.finished()};
+    ProgressLine progress(outcome.scheduled, c.quiet);
+    std::uint64_t done = existing;
+    std::uint64_t forfeits = 0;
+    constexpr std::uint64_t kForfeitWarnings = 3; // then one summary line at the end
+    auto sink = [&](PlayedGame&& game) {
+        files.append(game);
+        ++done;
+        if (!game.fault.empty() && ++forfeits <= kForfeitWarnings)
+            progress.note("fanorona: warning: game " + std::to_string(game.record.index) + ": " +
+                          game.fault);
+        bool skipped = false;
+        const GameSlot slot = real_slot(game.record.index, &skipped);
+        note_game(game.record, slot);
+        observer.add(game, slot, files);
+        if (observer.finished()) stop = true;
+        progress.update(done, observer.progress());
+    };
+    if (!stop) {
+        progress.update(done, observer.progress(), true);
+        if (c.stage_games) {
+            // Stage by stage: the next stage's players exist once this one's games are all in.
+            if (existing % c.stage_games != 0) scheduled.set_players(stage_specs);
+            while (done < c.games && !stop && !interrupt_flag()) {
+                const std::uint64_t stage = done / c.stage_games;
+                const std::uint64_t end = std::min(c.games, (stage + 1) * c.stage_games);
+                if (done % c.stage_games == 0) {
+                    begin_stage(stage);
+                    scheduled.set_players(stage_specs);
+                }
+                std::vector<std::uint64_t> part;
+                for (std::uint64_t i = done; i < end; ++i) part.push_back(i);
+                outcome.played_now +=
+                    run_batch(part, BatchOptions{c.threads, &stop, remote.get()}, play, sink);
+                if (done < end) break; // stopped or interrupted inside the stage
+            }
+        } else if (!c.vela_series) {
+            outcome.played_now =
+                run_batch(indices, BatchOptions{c.threads, &stop, remote.get()}, play, sink);
+        } else {
+            // A resume that stopped between a series' two games plays its Vela game first.
+            std::uint64_t first_series = existing / 2;
+            if (existing % 2 == 1) {
+                for (PlayedGame& g : scheduled.play_series(first_series, last_normal->result)) {
+                    sink(std::move(g));
+                    ++outcome.played_now;
+                }
+                ++first_series;
+            }
+            std::vector<std::uint64_t> series;
+            for (std::uint64_t s = first_series; s < c.games / 2; ++s) series.push_back(s);
+            outcome.played_now += run_unit_batch(
+                series, BatchOptions{c.threads, &stop, remote.get()}, play_series, sink);
+        }
+        progress.finish();
+        if (forfeits > kForfeitWarnings)
+            progress.note("fanorona: warning: " + std::to_string(forfeits) +
+                          " games forfeited by a player in this session (the reasons are in " +
+                          "games.tsv's reason column)");
+    }
+    outcome.seconds = progress.elapsed_seconds();
+    outcome.games = done;
+    outcome.interrupted = done < outcome.scheduled && !observer.finished();
+    outcome.positions = files.positions_written();
+    outcome.new_positions = outcome.positions - positions_before;
+    if (finish) finish(outcome, files);
+    return outcome;
+}
+
+} // namespace fanorona

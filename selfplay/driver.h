@@ -1,0 +1,112 @@
+#pragma once
+// The one game driver: plays a schedule of games between engine specs on oneTBB workers and
+// hands every finished game, in game order, to the run folder (games file, positions log) and to
+// an observer (statistics, live stream, progress text, stopping rule). Self-play, tournaments,
+// the loop and every later command run their games through run_games().
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "selfplay/engine/engine_spec.h"
+#include "selfplay/formats/formats.h"
+#include "selfplay/game_runner.h"
+#include "selfplay/run_folder.h"
+#include "selfplay/schedule.h"
+
+namespace fanorona {
+
+// Everything about a run of games. The games depend only on the fields settings_json() writes
+// (threads, the folder and display options never change a byte of them).
+struct RunConfig {
+    std::string kind = "selfplay"; // what the run is, as settings.json records it
+    Rules rules;
+    std::vector<EngineSpec> players;
+    Pairing pairing = Pairing::SelfPlay;
+    std::uint64_t games = 100; // scheduled games (all shards together); with series: game places
+    // Vela series (`--series vela`): games come in series of a normal game under `rules` and a
+    // Vela game whose White (the beneficiary) is the normal game's loser; a drawn normal game ends
+    // the series (its Vela place holds a `skipped` line). See Schedule for the layout.
+    bool vela_series = false;
+    OpeningSpec openings = OpeningSpec::parse("random:4");
+    std::uint64_t seed = 1;
+    AdjudicationConfig adjudication;
+    ExplorationConfig exploration;
+    bool log_positions = true;
+    int shard_index = 0; // play only the games whose index % shard_count == shard_index
+    int shard_count = 1;
+    // Players chosen stage by stage (SPSA): with stage_games > 0 the games come in stages of that
+    // many (whole pairs), and stage s is played by stage_players(s): as many specs as `players`,
+    // with the same names (`players` are stage 0's for settings.json). stage_players(s) is
+    // called once per stage, in order, only after every game of the stages before it reached the
+    // observer (replayed or played), so it may depend on their results; on a resume it is called
+    // again for the stages in the folder, whose games must then match its specs.
+    std::uint64_t stage_games = 0;
+    std::function<std::vector<EngineSpec>(std::uint64_t stage)> stage_players;
+    nlohmann::json extra_settings = nlohmann::json::object(); // e.g. the SPRT of a tournament
+    std::string live_path; // a stream of one JSON line per game pair (tournaments); "": none
+    std::vector<std::string> summary_files; // written at the end (RunFolder::finish)
+    std::string summary_format;             // the "format" of summary_files[0]
+
+    int threads = 0; // 0: all cores
+    std::string out_dir = "run";
+    bool resume = false;
+    bool quiet = false;
+
+    Schedule schedule() const { return Schedule::make(pairing, int(players.size()), vela_series); }
+    // The rules of a game: `rules`, or for the Vela game of a series the same with Vela.
+    Rules rules_of(const GameSlot& slot) const {
+        Rules r = rules;
+        if (slot.vela) r.ruleset = RuleSet::Vela;
+        return r;
+    }
+    // Throws std::invalid_argument with a one-line message naming the bad setting.
+    void validate() const;
+};
+
+// settings.json of a run: the format, the kind, and every field that decides the games.
+nlohmann::json settings_json(const RunConfig& config);
+
+// Receives the games of a run in game order, from one thread at a time.
+// In Vela series the slot of a Vela game carries its real colours (the beneficiary White), and a
+// skipped Vela game (drawn normal game) comes as a record of kind Skipped: count it as no game.
+class GameObserver {
+public:
+    virtual ~GameObserver() = default;
+    // A game already in the folder when a run resumes (before any new game).
+    virtual void replay(const GameRecord& game, const GameSlot& slot) = 0;
+    // A game just played and written; `folder` takes the live stream's lines.
+    virtual void add(const PlayedGame& game, const GameSlot& slot, RunFolder& folder) = 0;
+    // The progress line's text after the count of games (e.g. "W 10 D 4 B 6").
+    virtual std::string progress() const { return {}; }
+    // True when no further game should start (e.g. an SPRT decided).
+    virtual bool finished() const { return false; }
+};
+
+struct RunOutcome;
+// What the caller writes once the games are in: the summary files, through folder.finish().
+using RunFinisher = std::function<void(const RunOutcome&, RunFolder& folder)>;
+
+// What a run did.
+struct RunOutcome {
+    std::uint64_t games = 0;      // games of this shard in the folder at the end
+    std::uint64_t played_now = 0; // games played by this invocation
+    std::uint64_t scheduled = 0;  // games of this shard in the schedule
+    std::uint64_t positions = 0;  // positions in the log at the end
+    std::uint64_t new_positions = 0;
+    double seconds = 0;
+    bool interrupted = false; // stopped by a signal before the schedule (or the observer) ended
+};
+
+// Runs (or resumes) the games of `config` into config.out_dir (a RunFolder: locked, checked and
+// repaired on resume): settings.json, games.tsv, with log_positions positions.bin, with a
+// live_path the live stream; then `finish` writes the summary files. Throws std::runtime_error
+// (or a subclass) with a one-line message for bad settings, a mismatched resume, a folder in use
+// or a failed write.
+RunOutcome run_games(const RunConfig& config, GameObserver& observer,
+                     const RunFinisher& finish = {});
+
+} // namespace fanorona

@@ -1,0 +1,410 @@
+#include "selfplay/engine/engine_spec.h"
+#include "core/common/text.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/features.h"
+#include "core/tables/tablebase.h"
+#include "core/weights.h"
+#include "selfplay/engine/external_player.h"
+#include "selfplay/engine/players.h"
+#include "selfplay/formats/net_file.h"
+#include "selfplay/formats/params_file.h"
+#include "selfplay/formats/weights_file.h"
+
+namespace fanorona {
+
+namespace {
+
+const SpecRange& range_of(std::string_view key) {
+    for (const SpecRange& r : EngineSpec::ranges())
+        if (key == r.key) return r;
+    throw std::logic_error("no range for " + std::string(key));
+}
+
+[[noreturn]] void bad(std::string_view key, std::string_view value, const std::string& why) {
+    throw std::invalid_argument(std::string(key) + "=" + std::string(value) + ": " + why);
+}
+
+long long parse_whole(std::string_view key, std::string_view value, long long lo, long long hi) {
+    const std::string text(value);
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size() || v < lo || v > hi)
+        bad(key, value,
+            "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return v;
+}
+
+long long parse_ranged(std::string_view key, std::string_view value) {
+    const SpecRange& r = range_of(key);
+    return parse_whole(key, value, r.min, r.max);
+}
+
+// "10+0.1" seconds (base + increment) into a TimeControl.
+TimeControl parse_tc(std::string_view key, std::string_view value) {
+    const std::string text(value);
+    const auto plus = text.find('+');
+    // Seconds, or milliseconds with "ms" (as description() writes a time control).
+    auto seconds = [&](std::string part, bool positive) {
+        double scale = 1000;
+        if (part.size() > 2 && part.ends_with("ms")) {
+            part.resize(part.size() - 2);
+            scale = 1;
+        }
+        std::size_t used = 0;
+        double s = -1;
+        try {
+            s = std::stod(part, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (part.empty() || used != part.size() || !(positive ? s > 0 : s >= 0) ||
+            s * scale > 86400000)
+            bad(key, value,
+                "expected seconds+increment such as 10+0.1, or 10000ms+100ms (at most a day)");
+        return int(s * scale);
+    };
+    TimeControl tc;
+    tc.base_ms = std::max(1, seconds(text.substr(0, plus), true));
+    if (plus != std::string::npos) tc.inc_ms = seconds(text.substr(plus + 1), false);
+    return tc;
+}
+
+// The toolkit's engine with its own Searcher.
+class EnginePlayer : public Player {
+public:
+    EnginePlayer(const EngineSpec& spec, const Rules& rules)
+        : searcher_(spec.hash_mb), player_(searcher_, spec.search_limits()) {
+        spec.configure(searcher_, rules);
+    }
+    void new_game() override { player_.new_game(); }
+    MoveChoice choose(const Game& game, const Clock& clock) override {
+        return player_.choose(game, clock);
+    }
+
+private:
+    Searcher searcher_;
+    SearchPlayer player_;
+};
+
+// Replaces or appends (name, value) in a list of named values.
+void put(std::vector<std::pair<std::string, int>>& list, const std::string& name, int value) {
+    auto same = [&](const auto& kv) { return kv.first == name; };
+    list.erase(std::remove_if(list.begin(), list.end(), same), list.end());
+    list.emplace_back(name, value);
+}
+
+} // namespace
+
+std::optional<TunableInfo> find_tunable(std::string_view name) {
+    const SearchParams defaults;
+    if (const SearchParam* p = defaults.find(name))
+        return TunableInfo{p->name, p->min, p->max, false};
+    const int f = feature_index(name);
+    if (f >= 0) return TunableInfo{std::string(feature_name(f)), -kMaxWeight, kMaxWeight, true};
+    return std::nullopt;
+}
+
+int EngineSpec::tunable_value(std::string_view name) const {
+    const auto t = find_tunable(name);
+    if (!t)
+        throw std::invalid_argument("'" + std::string(name) +
+                                    "' is not a search parameter or an evaluation weight");
+    if (t->weight) return weights.values[std::size_t(feature_index(t->name))];
+    return search_params().get(t->name);
+}
+
+std::shared_ptr<const nnue::Network> EngineSpec::default_network() {
+    const std::shared_ptr<const NetFile> f = load_net_file(default_builtin("net"));
+    return {f, &f->net};
+}
+
+void EngineSpec::drop_default_network() {
+    if (net_chosen) return;
+    net.reset();
+    net_path.clear();
+}
+
+const std::vector<SpecRange>& EngineSpec::ranges() {
+    static const std::vector<SpecRange> table = {
+        {"depth", 1, 60, "plies"},
+        {"nodes", 1, 1LL << 40, "nodes per move"},
+        {"movetime", 1, 3600000, "milliseconds per move"},
+        {"hash", 1, 65536, "MB"},
+        {"timeout", 1, 86400000, "milliseconds"},
+        {"startup", 1, 600000, "milliseconds"},
+    };
+    return table;
+}
+
+void EngineSpec::set(std::string_view key, std::string_view value) {
+    if (key == "name") {
+        name = std::string(value);
+    } else if (key == "weights") {
+        Weights w = load_weights_file(std::string(value));
+        for (const auto& [k, v] : weight_values) w.values[std::size_t(feature_index(k))] = v;
+        weights = w;
+        weights_name = weights_display_name(std::string(value));
+        drop_default_network();
+    } else if (key == "vela_weights") {
+        vela_weights = load_weights_file(std::string(value));
+        vela_weights_name = weights_display_name(std::string(value));
+        drop_default_network();
+    } else if (key == "params") {
+        if (const BuiltinFile* b = find_builtin("params", value)) {
+            params_name = std::string(b->name);
+            return;
+        }
+        // All or nothing: the lines go onto a copy, which replaces this spec once all are valid.
+        EngineSpec next = *this;
+        for (const ParamsLine& line : read_params_file(std::string(value))) {
+            if (!find_tunable(line.name))
+                throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
+                                            ": " + line.name +
+                                            ": not a search parameter or an evaluation weight");
+            try {
+                next.set(line.name, line.value);
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
+                                            ": " + e.what());
+            }
+        }
+        *this = std::move(next);
+    } else if (key == "depth") {
+        limits.depth = int(parse_ranged(key, value));
+    } else if (key == "nodes") {
+        limits.nodes = std::uint64_t(parse_ranged(key, value));
+    } else if (key == "movetime") {
+        limits.movetime_ms = int(parse_ranged(key, value));
+    } else if (key == "hash") {
+        hash_mb = std::size_t(parse_ranged(key, value));
+    } else if (key == "tc") {
+        time_control = parse_tc(key, value);
+    } else if (key == "timeout") {
+        timeout_ms = int(parse_ranged(key, value));
+    } else if (key == "startup") {
+        startup_timeout_ms = int(parse_ranged(key, value));
+    } else if (key == "cmd") {
+        if (value.empty()) bad(key, value, "expected a program");
+        kind = Kind::External;
+        argv.assign(1, std::string(value));
+    } else if (key == "args") {
+        if (kind != Kind::External || argv.empty()) bad(key, value, "args without cmd");
+        argv.resize(1);
+        for (std::string& w : split_words(value)) argv.push_back(std::move(w));
+    } else if (key.rfind("option.", 0) == 0) {
+        if (key.size() == 7) bad(key, value, "expected option.NAME=VALUE");
+        options.emplace_back(std::string(key.substr(7)), std::string(value));
+    } else if (key == "tables") {
+        if (value.empty() || value == "none") {
+            tables.reset();
+            tables_dir.clear();
+            return;
+        }
+        try {
+            tables = tables::open_tables(std::string(value));
+        } catch (const std::exception& e) {
+            bad(key, value, e.what());
+        }
+        tables_dir = std::string(value);
+    } else if (key == "net") {
+        if (value.empty() || value == "none") {
+            net.reset();
+            net_path.clear();
+            net_chosen = true;
+            return;
+        }
+        try {
+            const std::shared_ptr<const NetFile> f = load_net_file(std::string(value));
+            net = std::shared_ptr<const nnue::Network>(f, &f->net); // shares the file's network
+        } catch (const std::exception& e) {
+            bad(key, value, e.what());
+        }
+        const BuiltinFile* b = find_builtin("net", value);
+        net_path = b ? std::string(b->name) : std::string(value);
+        net_chosen = true;
+    } else if (key == "builtin") {
+        if (value == "random")
+            kind = Kind::Random;
+        else if (value == "greedy")
+            kind = Kind::Greedy;
+        else
+            bad(key, value, "expected random or greedy");
+    } else {
+        const auto t = find_tunable(key);
+        if (!t)
+            throw std::invalid_argument(
+                "unknown key '" + std::string(key) +
+                "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, hash, cmd, "
+                "args, "
+                "option.NAME, timeout, startup, builtin, tables, net, a search parameter or a "
+                "weight)");
+        const int v = int(parse_whole(t->name, value, t->min, t->max));
+        if (t->weight) {
+            put(weight_values, t->name, v);
+            weights.values[std::size_t(feature_index(t->name))] = v;
+            drop_default_network();
+        } else {
+            put(params, t->name, v);
+        }
+    }
+}
+
+EngineSpec EngineSpec::parse(const std::string& text) {
+    // A spec is written as JSON (run settings, MPI jobs), which holds UTF-8 text only.
+    try {
+        (void)nlohmann::json(text).dump();
+    } catch (const nlohmann::json::type_error&) {
+        throw std::invalid_argument("not UTF-8 text (an engine spec is written as JSON)");
+    }
+    EngineSpec s;
+    s.name.clear();
+    bool has_cmd = false, has_builtin = false;
+    std::string args;
+    bool has_args = false;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        if (item.empty()) continue;
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument("'" + item + "' is not key=value");
+        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        if (key == "args") { // applied after cmd, wherever it stands
+            args = value;
+            has_args = true;
+            continue;
+        }
+        has_cmd |= key == "cmd";
+        has_builtin |= key == "builtin";
+        s.set(key, value);
+    }
+    if (s.name.empty()) throw std::invalid_argument("'" + text + "': name=... is required");
+    if (has_cmd && has_builtin)
+        throw std::invalid_argument(s.name + ": cmd and builtin exclude each other");
+    if (has_args) s.set("args", args);
+    s.validate();
+    return s;
+}
+
+void EngineSpec::validate() {
+    if (name.empty() || name.find_first_of("(\t ") != std::string::npos)
+        throw std::invalid_argument("name '" + name +
+                                    "': expected a non-empty name without spaces, tabs or '('");
+    if (kind == Kind::External && argv.empty())
+        throw std::invalid_argument(name + ": an external engine needs cmd=PROGRAM");
+    if (kind == Kind::Engine && !limits.depth && !limits.nodes && !limits.movetime_ms &&
+        !time_control.base_ms)
+        limits.depth = kDefaultDepth;
+}
+
+std::string EngineSpec::description() const {
+    std::string d;
+    auto add = [&d](const std::string& part) { d += (d.empty() ? "" : ",") + part; };
+    switch (kind) {
+    case Kind::Random:
+        add("builtin=random");
+        break;
+    case Kind::Greedy:
+        add("builtin=greedy");
+        break;
+    case Kind::External: {
+        std::string cmd;
+        for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
+        add("cmd=" + cmd);
+        for (const auto& [k, v] : options) add("option." + k + "=" + v);
+        break;
+    }
+    case Kind::Engine:
+        add("weights=" + weights_name);
+        add("params=" + params_name);
+        if (vela_weights) add("vela_weights=" + vela_weights_name);
+        if (net) add("net=" + builtin_display_name("net", net_path));
+        for (const auto& [k, v] : weight_values) add(k + "=" + std::to_string(v));
+        for (const auto& [k, v] : params) add(k + "=" + std::to_string(v));
+        break;
+    }
+    if (kind == Kind::Engine || kind == Kind::External) {
+        if (limits.depth) add("depth=" + std::to_string(limits.depth));
+        if (limits.nodes) add("nodes=" + std::to_string(limits.nodes));
+        if (limits.movetime_ms) add("movetime=" + std::to_string(limits.movetime_ms));
+        if (time_control.base_ms)
+            add("tc=" + std::to_string(time_control.base_ms) + "ms+" +
+                std::to_string(time_control.inc_ms) + "ms");
+    }
+    if (kind == Kind::Engine && hash_mb != kDefaultHashMb) add("hash=" + std::to_string(hash_mb));
+    if (kind == Kind::Engine && tables) add("tables=" + tables_dir);
+    return name + "(" + d + ")";
+}
+
+SearchLimits EngineSpec::search_limits() const {
+    SearchLimits l = limits;
+    if (!l.depth && !l.nodes && !l.movetime_ms && !time_control.base_ms) l.depth = kDefaultDepth;
+    return l;
+}
+
+SearchParams EngineSpec::search_params() const {
+    SearchParams p;
+    for (const ParamsLine& line : read_params_file(params_name))
+        if (!p.set(line.name, std::stoi(line.value)))
+            throw std::logic_error("built-in parameters " + params_name + ": " + line.name);
+    for (const auto& [k, v] : params) p.set(k, v);
+    return p;
+}
+
+const Weights& EngineSpec::weights_for(const Rules& rules) const {
+    return rules.ruleset == RuleSet::Vela && vela_weights ? *vela_weights : weights;
+}
+
+void EngineSpec::configure(Searcher& searcher, const Rules& rules) const {
+    // Everything that can throw comes before the first change, and set_hash_mb is itself
+    // all-or-nothing: a failure leaves the searcher as it was.
+    const SearchParams p = search_params();
+    if (searcher.hash_mb() != hash_mb) searcher.set_hash_mb(hash_mb);
+    searcher.set_weights(weights_for(rules));
+    searcher.params() = p;
+    searcher.set_tables(tables);
+    searcher.set_network(net);
+}
+
+void EngineSpec::check_rules(const Rules& rules) const {
+    if (kind != Kind::Engine || !tables) return;
+    if (const std::string why = tables->unusable_for(rules); !why.empty())
+        throw std::invalid_argument(name + ": tables=" + tables_dir + ": " + why);
+}
+
+std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,
+                                    std::uint64_t seed) {
+    switch (spec.kind) {
+    case EngineSpec::Kind::Engine:
+        return std::make_unique<EnginePlayer>(spec, rules);
+    case EngineSpec::Kind::Random:
+        return std::make_unique<BaselinePlayer>(BaselinePlayer::Kind::Random, seed);
+    case EngineSpec::Kind::Greedy:
+        return std::make_unique<BaselinePlayer>(BaselinePlayer::Kind::Greedy, seed);
+    case EngineSpec::Kind::External: {
+        ExternalEngineConfig c;
+        c.argv = spec.argv;
+        c.options = spec.options;
+        c.limits = spec.limits;
+        c.fixed_limit_timeout_ms = spec.timeout_ms;
+        c.startup_timeout_ms = spec.startup_timeout_ms;
+        return std::make_unique<ExternalPlayer>(c, rules);
+    }
+    }
+    return nullptr;
+}
+
+std::string player_name_of(const std::string& description) {
+    return description.substr(0, description.find('('));
+}
+
+} // namespace fanorona

@@ -1,0 +1,37 @@
+#include "selfplay/engine/external_player.h"
+
+#include "core/timeman.h"
+
+namespace fanorona {
+
+MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
+    if (client_.start()) need_new_game_ = true;
+    if (need_new_game_) {
+        client_.new_game();
+        need_new_game_ = false;
+    }
+    std::string go = "go";
+    int wait_ms = config_.fixed_limit_timeout_ms;
+    const int mover = int(game.position().side_to_move());
+    if (clock.enabled) {
+        go += " wtime " + std::to_string(clock.time_ms[0]) + " btime " +
+              std::to_string(clock.time_ms[1]) + " winc " + std::to_string(clock.inc_ms[0]) +
+              " binc " + std::to_string(clock.inc_ms[1]);
+        wait_ms = clock.time_ms[mover] + TimeMargins::kReplyGraceMs;
+    } else if (config_.limits.movetime_ms) {
+        go += " movetime " + std::to_string(config_.limits.movetime_ms);
+        wait_ms = config_.limits.movetime_ms + TimeMargins::kReplyGraceMs;
+    } else {
+        if (config_.limits.depth) go += " depth " + std::to_string(config_.limits.depth);
+        if (config_.limits.nodes) go += " nodes " + std::to_string(config_.limits.nodes);
+    }
+    client_.send_position(game);
+    const EngineReply reply = client_.go(game, go, wait_ms);
+    MoveChoice choice;
+    choice.move = reply.move;
+    choice.score = reply.score;
+    choice.depth = reply.depth;
+    return choice;
+}
+
+} // namespace fanorona

@@ -1,0 +1,42 @@
+#pragma once
+// A player that is another program speaking the engine protocol of RULES.md over pipes (through
+// the protocol client). Faults (a crash, a hang, an illegal or malformed move) forfeit the game
+// and restart the process.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/search.h"
+#include "selfplay/engine/player.h"
+#include "selfplay/engine/protocol_client.h"
+
+namespace fanorona {
+
+// The program and what it is asked: its limits per move unless the game has clocks. A timed
+// move (clock or movetime) may answer TimeMargins::kReplyGraceMs late (core/timeman.h).
+struct ExternalEngineConfig {
+    std::vector<std::string> argv;                            // program and arguments
+    std::vector<std::pair<std::string, std::string>> options; // sent with setoption
+    SearchLimits limits;                // depth, nodes or movetime per move (clocks come per game)
+    int startup_timeout_ms = 5000;      // for uciok and readyok
+    int fixed_limit_timeout_ms = 60000; // a depth or node limited move must answer within this
+};
+
+class ExternalPlayer : public Player {
+public:
+    ExternalPlayer(ExternalEngineConfig config, const Rules& rules)
+        : config_(std::move(config)),
+          client_({config_.argv, config_.options, rules, config_.startup_timeout_ms}) {}
+    void new_game() override { need_new_game_ = true; }
+    MoveChoice choose(const Game& game, const Clock& clock) override;
+    const std::string& engine_name() const { return client_.engine_name(); }
+    int restarts() const { return client_.restarts(); }
+
+private:
+    ExternalEngineConfig config_;
+    ProtocolClient client_;
+    bool need_new_game_ = true;
+};
+
+} // namespace fanorona

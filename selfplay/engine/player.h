@@ -1,0 +1,55 @@
+#pragma once
+// A player of one side of a game: the toolkit's engine, a baseline mover, or an external program.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "core/board/game.h"
+#include "core/timeman.h"
+
+namespace fanorona {
+
+// A player's decision for one turn. `score` is for the side to move, in centi-pieces, when the
+// player searched; `logged` says whether the position is worth logging for the tuner.
+struct MoveChoice {
+    Move move{0, 0, 0};
+    std::optional<int> score;
+    int depth = 0;
+    bool logged = false;
+};
+
+// Thrown by a player that cannot go on (an external engine that crashed, hung or sent an illegal
+// move); `reason` is one of the forfeit reasons in docs/formats.md.
+struct PlayerFault : std::runtime_error {
+    PlayerFault(std::string reason_, const std::string& detail)
+        : std::runtime_error(detail), reason(std::move(reason_)) {}
+    std::string reason;
+};
+
+// A clock for each side: `base_ms` at the start, `inc_ms` added after each turn. A player whose
+// time runs out by more than `margin_ms` loses ("timeout").
+struct TimeControl {
+    int base_ms = 0; // 0: no clock
+    int inc_ms = 0;
+    int margin_ms = TimeMargins::kClockGraceMs;
+};
+
+// The clocks of a game with a time control: milliseconds left and the increment per turn, by
+// colour. Without a time control `enabled` is false and players use their own limits.
+struct Clock {
+    bool enabled = false;
+    int time_ms[2] = {0, 0};
+    int inc_ms[2] = {0, 0};
+};
+
+class Player {
+public:
+    virtual ~Player() = default;
+    // Called before each game; players that keep state between moves reset it here.
+    virtual void new_game() {}
+    // The move to play in game.position(); the game is not over.
+    virtual MoveChoice choose(const Game& game, const Clock& clock) = 0;
+};
+
+} // namespace fanorona

@@ -1,0 +1,113 @@
+#include "selfplay/engine/protocol_client.h"
+
+#include <sstream>
+
+#include "core/board/notation.h"
+
+namespace fanorona {
+
+void ProtocolClient::fault(const std::string& reason, const std::string& detail) {
+    const std::string said = process_.last_error_line(); // before kill(): the engine's last words
+    process_.kill();                                     // started again by the next start()
+    throw PlayerFault(reason, said.empty() ? detail : detail + "; its standard error: " + said);
+}
+
+std::string ProtocolClient::expect(const std::string& token, int timeout_ms,
+                                   const std::string& step) {
+    std::string line;
+    while (true) {
+        switch (process_.read_line(line, timeout_ms)) {
+        case ChildProcess::ReadStatus::Closed:
+            fault("crash", "engine exited during " + step);
+        case ChildProcess::ReadStatus::Timeout:
+            fault("hang", "engine did not answer '" + token + "' during " + step + " within " +
+                              std::to_string(timeout_ms) + " ms");
+        case ChildProcess::ReadStatus::Line:
+            if (line.rfind("id name ", 0) == 0) engine_name_ = line.substr(8);
+            if (line == token || line.rfind(token + " ", 0) == 0) return line;
+        }
+    }
+}
+
+bool ProtocolClient::start() {
+    if (process_.running()) return false;
+    try {
+        process_.start(config_.argv);
+    } catch (const std::runtime_error& e) {
+        throw PlayerFault("crash", e.what());
+    }
+    ++restarts_;
+    if (!process_.write_line("uci")) fault("crash", "engine closed its input at start-up");
+    expect("uciok", config_.startup_timeout_ms, "start-up");
+    std::vector<std::pair<std::string, std::string>> options = config_.options;
+    if (config_.rules.variant != Variant::Tsivy)
+        options.emplace_back("Variant", std::string(variant_name(config_.rules.variant)));
+    if (config_.rules.ruleset != RuleSet::Standard)
+        options.emplace_back("Rules", std::string(ruleset_name(config_.rules.ruleset)));
+    for (const auto& [name, value] : options)
+        process_.write_line("setoption name " + name + " value " + value);
+    return true;
+}
+
+void ProtocolClient::sync(const std::string& step) {
+    process_.write_line("isready");
+    expect("readyok", config_.startup_timeout_ms, step);
+}
+
+void ProtocolClient::new_game() {
+    process_.clear_error_log();
+    process_.write_line("ucinewgame");
+    sync("a new game");
+}
+
+void ProtocolClient::send_position(const Game& game) {
+    const Position start = Position::start(game.rules().variant);
+    std::string position =
+        game.start() == start ? "position startpos" : "position fen " + game.start().to_string();
+    if (!game.moves().empty()) position += " moves " + game.moves_string();
+    if (!process_.write_line(position)) fault("crash", "engine closed its input");
+}
+
+EngineReply ProtocolClient::go(const Game& game, const std::string& go_line, int wait_ms) {
+    EngineReply reply;
+    reply.sent = std::chrono::steady_clock::now();
+    if (!process_.write_line(go_line)) fault("crash", "engine closed its input");
+    std::string line;
+    while (true) {
+        switch (process_.read_line(line, wait_ms)) {
+        case ChildProcess::ReadStatus::Closed:
+            fault("crash", "engine exited while thinking");
+        case ChildProcess::ReadStatus::Timeout:
+            fault("timeout", "no bestmove within " + std::to_string(wait_ms) + " ms");
+        case ChildProcess::ReadStatus::Line:
+            break;
+        }
+        std::istringstream words(line);
+        std::string word;
+        words >> word;
+        if (word == "info") {
+            for (std::string w; words >> w;) {
+                if (w == "depth") words >> reply.depth;
+                if (w == "score") {
+                    std::string kind;
+                    int value = 0;
+                    if (words >> kind >> value && kind == "cp") reply.score = value;
+                }
+                if (w == "pv") break;
+            }
+        } else if (word == "bestmove") {
+            reply.received = std::chrono::steady_clock::now();
+            reply.line = line;
+            std::string text;
+            if (!(words >> text)) fault("illegal-move", "malformed line '" + line + "'");
+            try {
+                reply.move = parse_move(game.position(), game.rules(), text);
+            } catch (const MoveError& e) {
+                fault("illegal-move", "bestmove '" + text + "': " + e.what());
+            }
+            return reply;
+        }
+    }
+}
+
+} // namespace fanorona

@@ -1,0 +1,43 @@
+#pragma once
+// The name (and version) of every file format the toolkit writes, in one place: the readers and
+// writers, the run folders' resume checks and the report's sections compare against these
+// constants, never against a second spelling of the text. docs/formats.md describes each format.
+//
+// Two headers live below records/ because the layer that owns them reads no records: the weights
+// text's "fanorona-weights" (kWeightsMagic, core/weights.h: core parses weights texts) and the
+// endgame table files' binary magic "FNRNTBL\n" (core/tables/table_file.cpp). The endings
+// benchmark's "fanorona-endings 1" is written by a shell script (tools/bench/endings.sh).
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/weights.h"
+
+namespace fanorona {
+
+// Text files with a header line "NAME VERSION".
+inline constexpr std::string_view kGamesFormatName = "fanorona-games"; // "# fanorona-games 1 ..."
+inline constexpr std::string_view kGamesFormatVersion = "1";           // one game per line
+inline constexpr std::string_view kGamesSeriesFormatVersion = "2"; // Vela series: 2 more columns
+inline constexpr std::string_view kParamsMagic = "fanorona-params";
+inline constexpr int kParamsFormatVersion = 1;
+// kWeightsMagic ("fanorona-weights", versions 1 and 2): core/weights.h, included above.
+// The network trainer's checkpoint (text lines, then binary parameters): "NAME VERSION".
+inline constexpr std::string_view kTrainCheckpointMagic = "fanorona-train-checkpoint 1";
+
+// Binary files: the first 8 bytes.
+inline constexpr std::string_view kPositionLogMagic{"FNRPOS\r\n", 8};
+inline constexpr std::string_view kProofFileMagic{"FNRPRF\r\n", 8}; // solve --proof
+inline constexpr std::uint32_t kProofFileVersion = 1;
+
+// JSON files: the value of their "format" member.
+inline constexpr const char* kRunSettingsFormat = "fanorona-run-settings 1"; // settings.json
+inline constexpr const char* kSelfplaySummaryFormat = "fanorona-selfplay-summary 1"; // summary.json
+inline constexpr const char* kTournamentResultsFormat = "fanorona-tournament-results 1";
+inline constexpr const char* kOpeningsFormat = "fanorona-openings 1";          // openings.json
+inline constexpr const char* kLoopSettingsFormat = "fanorona-loop-settings 2"; // loop settings.json
+inline constexpr const char* kTuneFormat = "fanorona-tune 1";                  // tune.json
+inline constexpr const char* kSpsaSummaryFormat = "fanorona-spsa 1";           // spsa.json
+inline constexpr const char* kTimeuseFormat = "fanorona-timeuse 1";            // timeuse --json
+
+} // namespace fanorona

@@ -1,0 +1,250 @@
+#include "selfplay/formats/games_file.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <span>
+#include <sstream>
+
+#include "core/board/replay.h"
+#include "selfplay/formats/formats.h"
+
+namespace fanorona {
+
+namespace {
+
+std::vector<std::string> split_on(const std::string& s, char sep) {
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            parts.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    parts.push_back(cur);
+    return parts;
+}
+
+std::vector<std::string> words(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& field,
+                       const std::string& problem) {
+    throw GamesFileError(where + ": " + field + ": " + problem);
+}
+
+std::uint64_t parse_unsigned(const std::string& text, const std::string& where,
+                             const std::string& field) {
+    if (text.empty() || text.size() > 18 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+        fail(where, field, "expected a whole number, found '" + text + "'");
+    return std::stoull(text);
+}
+
+GameResult parse_result(const std::string& text, const std::string& where) {
+    if (text == "1-0") return GameResult::WhiteWins;
+    if (text == "0-1") return GameResult::BlackWins;
+    if (text == "1/2-1/2") return GameResult::Draw;
+    fail(where, "result", "expected 1-0, 0-1 or 1/2-1/2, found '" + text + "'");
+}
+
+} // namespace
+
+std::string_view game_kind_name(GameKind k) {
+    return k == GameKind::Normal ? "normal" : k == GameKind::Vela ? "vela" : "skipped";
+}
+
+std::string games_header_lines(const GamesHeader& header) {
+    return "# " + std::string(kGamesFormatName) + " " +
+           std::string(header.series ? kGamesSeriesFormatVersion : kGamesFormatVersion) +
+           " variant=" + std::string(variant_name(header.variant)) +
+           " rules=" + std::string(ruleset_name(header.ruleset)) +
+           (header.series ? " series=vela" : "") +
+           "\n#index\twhite\tblack\tresult\treason\tturns\topening_turns\tstart\tmoves\tscores" +
+           (header.series ? "\tkind\tbeneficiary" : "") + "\n";
+}
+
+std::string format_game_record(const GameRecord& r, bool series) {
+    std::string line = std::to_string(r.index) + '\t' + r.white + '\t' + r.black + '\t' +
+                       std::string(result_name(r.result)) + '\t' + r.reason + '\t' +
+                       std::to_string(r.moves.size()) + '\t' + std::to_string(r.opening_turns) +
+                       '\t' + r.start + '\t';
+    if (r.moves.empty()) line += '-';
+    for (size_t i = 0; i < r.moves.size(); ++i) line += (i ? " " : "") + r.moves[i];
+    line += '\t';
+    bool any_score = false;
+    for (const auto& s : r.scores) any_score |= s.has_value();
+    if (!any_score) {
+        line += '-';
+    } else {
+        for (size_t i = 0; i < r.scores.size(); ++i)
+            line += (i ? " " : "") + (r.scores[i] ? std::to_string(*r.scores[i]) : "-");
+    }
+    if (series)
+        line += '\t' + std::string(game_kind_name(r.kind)) + '\t' +
+                (r.beneficiary.empty() ? std::string("-") : r.beneficiary);
+    return line + '\n';
+}
+
+GameRecord parse_game_record(const std::string& line, const std::string& where) {
+    const auto cols = split_on(line, '\t');
+    if (cols.size() != 10 && cols.size() != 12)
+        fail(where, "line",
+             "expected 10 (or, in a version 2 file, 12) tab-separated columns, found " +
+                 std::to_string(cols.size()));
+    GameRecord r;
+    r.index = parse_unsigned(cols[0], where, "index");
+    r.white = cols[1];
+    r.black = cols[2];
+    if (r.white.empty()) fail(where, "white", "empty player name");
+    if (r.black.empty()) fail(where, "black", "empty player name");
+    r.result = parse_result(cols[3], where);
+    r.reason = cols[4];
+    if (r.reason.empty()) fail(where, "reason", "empty");
+    const std::uint64_t turns = parse_unsigned(cols[5], where, "turns");
+    r.opening_turns = int(parse_unsigned(cols[6], where, "opening_turns"));
+    r.start = cols[7];
+    if (r.start.empty()) fail(where, "start", "empty position string");
+    if (cols[8] != "-") r.moves = words(cols[8]);
+    if (r.moves.size() != turns)
+        fail(where, "moves",
+             "has " + std::to_string(r.moves.size()) + " moves but turns says " +
+                 std::to_string(turns));
+    if (std::uint64_t(r.opening_turns) > turns)
+        fail(where, "opening_turns", "larger than the number of turns");
+    if (cols[9] != "-") {
+        const auto s = words(cols[9]);
+        if (s.size() != r.moves.size())
+            fail(where, "scores",
+                 "has " + std::to_string(s.size()) + " entries for " +
+                     std::to_string(r.moves.size()) + " moves");
+        for (const auto& w : s) {
+            if (w == "-") {
+                r.scores.push_back(std::nullopt);
+                continue;
+            }
+            try {
+                size_t used = 0;
+                const int v = std::stoi(w, &used);
+                if (used != w.size()) throw std::invalid_argument(w);
+                r.scores.push_back(v);
+            } catch (const std::exception&) {
+                fail(where, "scores", "not a number: '" + w + "'");
+            }
+        }
+        // Entries that are all '-' say what a lone '-' says (and what the writer writes then).
+        if (std::none_of(r.scores.begin(), r.scores.end(), [](const auto& v) { return v; }))
+            r.scores.clear();
+    }
+    if (cols.size() == 12) {
+        if (cols[10] == "normal")
+            r.kind = GameKind::Normal;
+        else if (cols[10] == "vela")
+            r.kind = GameKind::Vela;
+        else if (cols[10] == "skipped")
+            r.kind = GameKind::Skipped;
+        else
+            fail(where, "kind", "expected normal, vela or skipped, found '" + cols[10] + "'");
+        if (cols[11] != "-") r.beneficiary = cols[11];
+        if (r.kind == GameKind::Vela && r.beneficiary != r.white)
+            fail(where, "beneficiary", "a Vela game's beneficiary is its White player");
+        if (r.kind != GameKind::Vela && !r.beneficiary.empty())
+            fail(where, "beneficiary", "only a Vela game has one ('-')");
+    }
+    return r;
+}
+
+GamesFile read_games_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw GamesFileError(path + ": cannot open for reading");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    GamesFile file;
+    bool header_seen = false;
+    size_t pos = 0;
+    int line_no = 0;
+    while (pos < text.size()) {
+        const size_t end = text.find('\n', pos);
+        if (end == std::string::npos) break; // torn last line: dropped
+        std::string line = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const std::string where = path + ":" + std::to_string(line_no);
+        if (line.rfind("# " + std::string(kGamesFormatName), 0) == 0) {
+            const auto head = words(line);
+            if (head.size() < 3 || head[1] != kGamesFormatName)
+                fail(where, "header",
+                     "expected '# " + std::string(kGamesFormatName) + " " +
+                         std::string(kGamesFormatVersion) + " variant=... rules=...'");
+            if (head[2] != kGamesFormatVersion && head[2] != kGamesSeriesFormatVersion)
+                fail(where, "header",
+                     "games file format version " + head[2] +
+                         " (this build reads versions 1 and 2)");
+            file.header.series = head[2] == kGamesSeriesFormatVersion;
+            if (header_seen || line_no != 1)
+                fail(where, "header",
+                     "the '# " + std::string(kGamesFormatName) +
+                         "' line must be the first line, once");
+            for (const auto& w : words(line)) {
+                if (w.rfind("variant=", 0) == 0) {
+                    const auto v = parse_variant(w.substr(8));
+                    if (!v) fail(where, "variant", "unknown variant '" + w.substr(8) + "'");
+                    file.header.variant = *v;
+                } else if (w.rfind("rules=", 0) == 0) {
+                    const auto r = parse_ruleset(w.substr(6));
+                    if (!r) fail(where, "rules", "unknown rules '" + w.substr(6) + "'");
+                    file.header.ruleset = *r;
+                } else if (w.rfind("series=", 0) == 0) {
+                    if (w != "series=vela")
+                        fail(where, "series", "unknown series '" + w.substr(7) + "'");
+                    file.header.series = true;
+                }
+            }
+            header_seen = true;
+            continue;
+        }
+        if (line.empty() || line[0] == '#') continue;
+        if (!header_seen)
+            fail(where, "header", "missing '# " + std::string(kGamesFormatName) + "' header line");
+        file.games.push_back(parse_game_record(line, where));
+        const std::size_t want = file.header.series ? 12 : 10;
+        if (std::size_t(std::count(line.begin(), line.end(), '\t')) + 1 != want)
+            fail(where, "line",
+                 "expected " + std::to_string(want) + " tab-separated columns in a version " +
+                     std::string(file.header.series ? kGamesSeriesFormatVersion
+                                                    : kGamesFormatVersion) +
+                     " file");
+    }
+    if (!header_seen)
+        throw GamesFileError(path + ":1: header: missing '# " + std::string(kGamesFormatName) +
+                             "' header line");
+    return file;
+}
+
+Game replay_game(const GameRecord& record, const Rules& rules, const std::string& where,
+                 std::size_t max_moves) {
+    Position start;
+    try {
+        start = Position::from_string(record.start, rules.variant);
+    } catch (const std::invalid_argument& e) {
+        fail(where, "start", e.what());
+    }
+    Game game(rules, start);
+    try {
+        play_moves(game, std::span(record.moves).first(std::min(max_moves, record.moves.size())));
+    } catch (const ReplayError& e) {
+        fail(where, "moves", e.what());
+    }
+    return game;
+}
+
+} // namespace fanorona

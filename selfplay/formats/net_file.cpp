@@ -1,0 +1,326 @@
+#include "selfplay/formats/net_file.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "core/board/position.h"
+#include "core/board/rules.h"
+#include "core/common/files.h"
+#include "core/common/text.h"
+#include "selfplay/formats/builtins.h"
+
+namespace fanorona {
+
+namespace {
+
+constexpr std::string_view kNetMagic = "fanorona-net 1";
+
+std::uint64_t net_fnv1a(std::string_view bytes) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (const char c : bytes) {
+        h ^= std::uint8_t(c);
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+std::string net_hex64(std::uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+    return buf;
+}
+
+std::string net_number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+// One header line's value: printable() keeps it on one line.
+std::string net_one_line(const std::string& s) {
+    return printable(s);
+}
+
+template <class T> void net_put_le(std::string& out, T v) {
+    using U = std::make_unsigned_t<T>;
+    const U u = U(v);
+    for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(char((u >> (8 * i)) & 0xFF));
+}
+
+template <class T> T net_get_le(const unsigned char* p) {
+    using U = std::make_unsigned_t<T>;
+    U u = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) u = U(u | U(U(p[i]) << (8 * i)));
+    return T(u);
+}
+
+std::size_t net_parameter_bytes(const nnue::Network& n) {
+    return 2 * (n.w1.size() + n.b1.size() + n.w2.size() + n.w3.size()) +
+           4 * (n.b2.size() + n.b3.size());
+}
+
+[[noreturn]] void net_fail(const std::string& name, const std::string& field,
+                           const std::string& why) {
+    throw std::runtime_error(name + ": net file field '" + field + "': " + why);
+}
+
+std::int64_t net_parse_int(const std::string& name, const std::string& field,
+                           const std::string& v) {
+    try {
+        std::size_t used = 0;
+        const long long x = std::stoll(v, &used);
+        if (used == v.size()) return x;
+    } catch (const std::exception&) {
+    }
+    net_fail(name, field, "'" + printable(v) + "' is not an integer");
+}
+
+double net_parse_double(const std::string& name, const std::string& field, const std::string& v) {
+    try {
+        std::size_t used = 0;
+        const double x = std::stod(v, &used);
+        if (used == v.size() && std::isfinite(x)) return x;
+    } catch (const std::exception&) {
+    }
+    net_fail(name, field, "'" + printable(v) + "' is not a number");
+}
+
+} // namespace
+
+std::string format_net_file(const NetFile& file) {
+    const nnue::Network& n = file.net;
+    if (const std::string p = nnue::network_problem(n); !p.empty())
+        throw std::invalid_argument("cannot write the network: " + p);
+    const nnue::Architecture& a = n.arch;
+    const NetProvenance& pv = file.provenance;
+    std::string out;
+    out += std::string(kNetMagic) + "\n";
+    out += "variant " + std::string(variant_name(a.variant)) + "\n";
+    out += "features " + std::string(nnue::feature_set_name(a.features)) + "\n";
+    // CReLU, the first activation, is not named (the files before SCReLU stay as they were).
+    if (a.activation != nnue::Activation::CReLU)
+        out += "activation " + std::string(nnue::activation_name(a.activation)) + "\n";
+    out += "inputs " + std::to_string(nnue::input_count(a)) + "\n";
+    out += "hidden " + std::to_string(a.hidden) + "\n";
+    // No second layer is not named either (the files before it stay as they were).
+    if (a.layer2 > 0) out += "layer2 " + std::to_string(a.layer2) + "\n";
+    out += "buckets " + std::to_string(a.buckets) + "\n";
+    out += "qa " + std::to_string(a.qa) + "\n";
+    out += "qb " + std::to_string(a.qb) + "\n";
+    out += "scale " + std::to_string(a.scale) + "\n";
+    out += "architecture " + net_hex64(nnue::architecture_hash(a)) + "\n";
+    for (const std::string& f : pv.data_files) out += "data_file " + net_one_line(f) + "\n";
+    out += "positions " + std::to_string(pv.positions) + "\n";
+    out += "games " + std::to_string(pv.games) + "\n";
+    out += "epochs " + std::to_string(pv.epochs) + "\n";
+    out += "train_loss " + net_number(pv.train_loss) + "\n";
+    out += "validation_loss " + net_number(pv.validation_loss) + "\n";
+    out += "seed " + std::to_string(pv.seed) + "\n";
+    out += "command " + net_one_line(pv.command) + "\n";
+    out += "created " +
+           net_one_line(pv.created.empty() ? utc_iso8601(std::time(nullptr)) : pv.created) + "\n";
+    out += "parameters " + std::to_string(net_parameter_bytes(n)) + "\n";
+    for (const auto v : n.w1) net_put_le(out, v);
+    for (const auto v : n.b1) net_put_le(out, v);
+    for (const auto v : n.w2) net_put_le(out, v);
+    for (const auto v : n.b2) net_put_le(out, v);
+    for (const auto v : n.w3) net_put_le(out, v);
+    for (const auto v : n.b3) net_put_le(out, v);
+    out += "\nchecksum " + net_hex64(net_fnv1a(out)) + "\n";
+    return out;
+}
+
+std::string net_fingerprint(const nnue::Network& n) {
+    std::string bytes;
+    bytes.reserve(8 + net_parameter_bytes(n));
+    net_put_le(bytes, nnue::architecture_hash(n.arch));
+    for (const auto v : n.w1) net_put_le(bytes, v);
+    for (const auto v : n.b1) net_put_le(bytes, v);
+    for (const auto v : n.w2) net_put_le(bytes, v);
+    for (const auto v : n.b2) net_put_le(bytes, v);
+    for (const auto v : n.w3) net_put_le(bytes, v);
+    for (const auto v : n.b3) net_put_le(bytes, v);
+    return net_hex64(net_fnv1a(bytes));
+}
+
+NetFile parse_net_file(const std::string& bytes, const std::string& name) {
+    NetFile file;
+    std::size_t pos = 0;
+    const auto next_line = [&](const char* expecting) {
+        const std::size_t end = bytes.find('\n', pos);
+        if (end == std::string::npos) net_fail(name, expecting, "the file ends before it");
+        std::string line = bytes.substr(pos, end - pos);
+        pos = end + 1;
+        return line;
+    };
+    const std::string magic = next_line("magic");
+    if (magic.rfind("fanorona-net ", 0) != 0)
+        net_fail(name, "magic", "not a network file (the first line is not 'fanorona-net 1')");
+    if (magic != kNetMagic)
+        net_fail(name, "version",
+                 "version '" + printable(magic.substr(13)) +
+                     "' is not supported (this program reads 1)");
+
+    std::map<std::string, std::string> fields;
+    std::size_t param_bytes = 0;
+    while (true) {
+        const std::string line = next_line("parameters");
+        const std::size_t space = line.find(' ');
+        const std::string key = line.substr(0, space);
+        const std::string value = space == std::string::npos ? "" : line.substr(space + 1);
+        if (key == "parameters") {
+            const std::int64_t n = net_parse_int(name, key, value);
+            if (n < 0) net_fail(name, key, "negative size");
+            param_bytes = std::size_t(n);
+            break;
+        }
+        static const std::set<std::string> kKeys = {
+            "variant",      "features",        "activation", "inputs",  "hidden",
+            "layer2",       "buckets",         "qa",         "qb",      "scale",
+            "architecture", "data_file",       "positions",  "games",   "epochs",
+            "train_loss",   "validation_loss", "seed",       "command", "created"};
+        if (!kKeys.count(key)) net_fail(name, printable(key), "unknown header field");
+        if (key == "data_file") {
+            file.provenance.data_files.push_back(value);
+            continue;
+        }
+        if (!fields.emplace(key, value).second) net_fail(name, key, "given twice");
+    }
+    const auto field = [&](const std::string& key) -> const std::string& {
+        const auto it = fields.find(key);
+        if (it == fields.end()) net_fail(name, key, "missing");
+        return it->second;
+    };
+    nnue::Architecture& a = file.net.arch;
+    const auto variant = parse_variant(field("variant"));
+    if (!variant)
+        net_fail(name, "variant", "unknown variant '" + printable(field("variant")) + "'");
+    a.variant = *variant;
+    const auto features = nnue::parse_feature_set(field("features"));
+    if (!features)
+        net_fail(name, "features", "unknown feature set '" + printable(field("features")) + "'");
+    a.features = *features;
+    if (fields.count("activation")) {
+        const auto activation = nnue::parse_activation(fields["activation"]);
+        if (!activation)
+            net_fail(name, "activation",
+                     "unknown activation '" + printable(fields["activation"]) +
+                         "' (crelu or screlu)");
+        a.activation = *activation;
+    }
+    a.hidden = int(net_parse_int(name, "hidden", field("hidden")));
+    if (fields.count("layer2")) {
+        const std::int64_t l2 = net_parse_int(name, "layer2", fields["layer2"]);
+        if (l2 < 1 || l2 > nnue::kMaxLayer2)
+            net_fail(name, "layer2",
+                     fields["layer2"] + " not in [1, " + std::to_string(nnue::kMaxLayer2) +
+                         "] (no second layer: leave the field out)");
+        a.layer2 = int(l2);
+    }
+    a.buckets = int(net_parse_int(name, "buckets", field("buckets")));
+    a.qa = int(net_parse_int(name, "qa", field("qa")));
+    a.qb = int(net_parse_int(name, "qb", field("qb")));
+    a.scale = int(net_parse_int(name, "scale", field("scale")));
+    if (const std::string p = nnue::architecture_problem(a); !p.empty())
+        net_fail(name, "architecture", p);
+    if (net_parse_int(name, "inputs", field("inputs")) != nnue::input_count(a))
+        net_fail(name, "inputs",
+                 field("inputs") + " does not match the variant and feature set (" +
+                     std::to_string(nnue::input_count(a)) + ")");
+    if (field("architecture") != net_hex64(nnue::architecture_hash(a)))
+        net_fail(name, "architecture",
+                 "hash " + printable(field("architecture")) +
+                     " does not match the header's fields (" +
+                     net_hex64(nnue::architecture_hash(a)) + ")");
+
+    NetProvenance& pv = file.provenance;
+    if (fields.count("positions"))
+        pv.positions = net_parse_int(name, "positions", fields["positions"]);
+    if (fields.count("games")) pv.games = net_parse_int(name, "games", fields["games"]);
+    if (fields.count("epochs")) pv.epochs = net_parse_int(name, "epochs", fields["epochs"]);
+    if (fields.count("train_loss"))
+        pv.train_loss = net_parse_double(name, "train_loss", fields["train_loss"]);
+    if (fields.count("validation_loss"))
+        pv.validation_loss = net_parse_double(name, "validation_loss", fields["validation_loss"]);
+    if (fields.count("seed")) {
+        const std::string& s = fields["seed"];
+        try {
+            std::size_t used = 0;
+            pv.seed = std::stoull(s, &used);
+            if (used != s.size() || s.empty() || s[0] == '-') throw std::invalid_argument(s);
+        } catch (const std::exception&) {
+            net_fail(name, "seed", "'" + printable(s) + "' is not an unsigned integer");
+        }
+    }
+    if (fields.count("command")) pv.command = fields["command"];
+    if (fields.count("created")) pv.created = fields["created"];
+
+    nnue::Network& n = file.net;
+    n = nnue::make_network(a);
+    if (param_bytes != net_parameter_bytes(n))
+        net_fail(name, "parameters",
+                 std::to_string(param_bytes) + " bytes, the architecture has " +
+                     std::to_string(net_parameter_bytes(n)));
+    if (bytes.size() - pos < param_bytes) net_fail(name, "parameters", "the file is truncated");
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + pos);
+    for (auto& v : n.w1) v = net_get_le<std::int16_t>(p), p += 2;
+    for (auto& v : n.b1) v = net_get_le<std::int16_t>(p), p += 2;
+    for (auto& v : n.w2) v = net_get_le<std::int16_t>(p), p += 2;
+    for (auto& v : n.b2) v = net_get_le<std::int32_t>(p), p += 4;
+    for (auto& v : n.w3) v = net_get_le<std::int16_t>(p), p += 2;
+    for (auto& v : n.b3) v = net_get_le<std::int32_t>(p), p += 4;
+    pos += param_bytes;
+    const std::size_t summed = pos;
+    if (bytes.compare(pos, 1, "\n") != 0)
+        net_fail(name, "checksum", "missing after the parameters");
+    ++pos;
+    const std::string line = next_line("checksum");
+    if (line.rfind("checksum ", 0) != 0) net_fail(name, "checksum", "missing after the parameters");
+    if (pos != bytes.size()) net_fail(name, "checksum", "bytes follow the checksum line");
+    const std::uint64_t sum = net_fnv1a(std::string_view(bytes).substr(0, summed));
+    if (line.substr(9) != net_hex64(sum))
+        net_fail(name, "checksum",
+                 printable(line.substr(9)) + " does not match the content (" + net_hex64(sum) +
+                     "): the file is damaged");
+    if (const std::string p = nnue::network_problem(n); !p.empty()) net_fail(name, "parameters", p);
+    file.checksum = sum;
+    return file;
+}
+
+NetFile read_net_file(const std::string& path) {
+    if (find_builtin("net", path)) return *load_net_file(path);
+    std::string bytes;
+    try {
+        bytes = read_text_file(path);
+    } catch (const FileError&) {
+        throw FileError(path + ": cannot open the network file");
+    }
+    return parse_net_file(bytes, path);
+}
+
+std::shared_ptr<const NetFile> load_net_file(const std::string& path) {
+    if (const BuiltinFile* b = find_builtin("net", path.empty() ? "default" : path)) {
+        // Every built-in network, parsed once (thread-safe static initialisation), then shared.
+        static const std::map<std::string_view, std::shared_ptr<const NetFile>> builtins = [] {
+            std::map<std::string_view, std::shared_ptr<const NetFile>> m;
+            for (const BuiltinFile& f : builtin_files())
+                if (f.kind == "net")
+                    m[f.name] = std::make_shared<const NetFile>(parse_net_file(
+                        std::string(f.text), "built-in network " + std::string(f.name)));
+            return m;
+        }();
+        return builtins.at(b->name);
+    }
+    return std::make_shared<const NetFile>(read_net_file(path));
+}
+
+void write_net_file(const std::string& path, const NetFile& file) {
+    write_file_atomically(path, format_net_file(file));
+}
+
+} // namespace fanorona

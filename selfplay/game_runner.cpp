@@ -1,0 +1,130 @@
+#include "selfplay/game_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "core/board/notation.h"
+#include "core/common/rng.h"
+#include "selfplay/engine/engine_spec.h"
+
+namespace fanorona {
+
+namespace {
+
+constexpr std::uint64_t kExplorationStream = 0xE4B1;
+
+GameResult loss_for(Color c) {
+    return c == Color::White ? GameResult::BlackWins : GameResult::WhiteWins;
+}
+
+} // namespace
+
+PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
+    PlayedGame out;
+    GameRecord& rec = out.record;
+    rec.index = setup.index;
+    rec.white = setup.white_name;
+    rec.black = setup.black_name;
+    rec.start = setup.opening.start.to_string();
+
+    Game game(setup.rules, setup.opening.start);
+    for (const Move& m : setup.opening.moves) {
+        rec.moves.push_back(move_to_string(game.position(), setup.rules, m));
+        rec.scores.push_back(std::nullopt);
+        game.play(m);
+    }
+    rec.opening_turns = int(setup.opening.moves.size());
+
+    white.new_game();
+    black.new_game();
+    const LengthCap cap(setup.adjudication.max_turns);
+    WinAdjudicator win(setup.adjudication.win_margin, setup.adjudication.win_turns);
+    const TableAdjudicator by_tables(setup.adjudication.tables.get());
+    Rng explore = Rng::derive(setup.seed, kExplorationStream, setup.index);
+    Clock clock;
+    const TimeControl* tcs[2] = {&setup.time_control, &setup.black_time_control};
+    clock.enabled = setup.time_control.base_ms > 0 || setup.black_time_control.base_ms > 0;
+    for (int c = 0; c < 2; ++c) {
+        clock.time_ms[c] = tcs[c]->base_ms;
+        clock.inc_ms[c] = tcs[c]->inc_ms;
+    }
+    Outcome outcome{GameResult::Ongoing, EndReason::None};
+    int own_turns = 0;
+    outcome = game.outcome();
+    if (!outcome.over())
+        if (auto decided = by_tables.check(game)) outcome = *decided;
+    while (!outcome.over()) {
+        if (auto capped = cap.check(game)) {
+            outcome = *capped;
+            break;
+        }
+        const Position& pos = game.position();
+        const Color mover = pos.side_to_move();
+        MoveChoice choice;
+        const bool exploring = own_turns < setup.exploration.turns &&
+                               setup.exploration.epsilon > 0 &&
+                               explore.uniform() < setup.exploration.epsilon;
+        if (exploring) {
+            MoveList list;
+            generate_moves(pos, setup.rules, list);
+            choice.move = list[int(explore.below(std::uint64_t(list.size())))];
+        } else {
+            const auto t0 = std::chrono::steady_clock::now();
+            try {
+                choice = (mover == Color::White ? white : black).choose(game, clock);
+            } catch (const PlayerFault& fault) {
+                outcome = Outcome{loss_for(mover), EndReason::None};
+                rec.reason = fault.reason;
+                const std::string& player = mover == Color::White ? rec.white : rec.black;
+                out.fault =
+                    player_name_of(player) + " forfeits (" + fault.reason + "): " + fault.what();
+                break;
+            }
+            if (clock.enabled && tcs[int(mover)]->base_ms > 0) {
+                const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::steady_clock::now() - t0)
+                                      .count();
+                int& left = clock.time_ms[int(mover)];
+                left -= int(used);
+                if (left < -tcs[int(mover)]->margin_ms) {
+                    outcome = Outcome{loss_for(mover), EndReason::None};
+                    rec.reason = "timeout";
+                    break;
+                }
+                left = std::max(left, 0) + clock.inc_ms[int(mover)];
+            }
+        }
+        if (choice.logged && choice.score) {
+            PositionRecord r;
+            r.white = pos.pieces(Color::White);
+            r.black = pos.pieces(Color::Black);
+            r.game_index = std::uint32_t(setup.index);
+            r.turn = std::uint16_t(std::min(pos.turn(), 65535));
+            r.score = std::int16_t(std::clamp(*choice.score, -32767, 32767));
+            r.depth = std::uint8_t(std::clamp(choice.depth, 0, 255));
+            r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
+            r.side_to_move = mover;
+            out.positions.push_back(r);
+        }
+        rec.moves.push_back(move_to_string(pos, setup.rules, choice.move));
+        rec.scores.push_back(
+            choice.score
+                ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
+                : std::nullopt);
+        game.play(choice.move);
+        ++own_turns;
+        win.record(mover, choice.score);
+        outcome = game.outcome();
+        if (!outcome.over())
+            if (auto adjudicated = win.check()) outcome = *adjudicated;
+        if (!outcome.over())
+            if (auto decided = by_tables.check(game)) outcome = *decided;
+    }
+    rec.result = outcome.result;
+    if (rec.reason.empty()) rec.reason = std::string(end_reason_name(outcome.reason));
+    for (PositionRecord& r : out.positions) r.result = rec.result;
+    return out;
+}
+
+} // namespace fanorona

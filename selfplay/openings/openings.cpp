@@ -1,0 +1,145 @@
+#include "selfplay/openings/openings.h"
+
+#include <sstream>
+#include <unordered_set>
+
+#include "core/board/notation.h"
+#include "core/board/playout.h"
+#include "core/board/replay.h"
+#include "core/common/files.h"
+#include "core/common/rng.h"
+
+namespace fanorona {
+
+OpeningSpec OpeningSpec::parse(const std::string& text) {
+    OpeningSpec s;
+    if (text.empty() || text == "start") return s;
+    if (text.rfind("random:", 0) == 0) {
+        const std::string n = text.substr(7);
+        if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos)
+            throw std::invalid_argument("--openings: expected random:TURNS with TURNS a number "
+                                        "from 0 to 999, found '" +
+                                        text + "'");
+        s.kind = Kind::Random;
+        s.plies = std::stoi(n);
+        return s;
+    }
+    s.kind = Kind::File;
+    s.path = text;
+    return s;
+}
+
+std::string OpeningSpec::describe() const {
+    switch (kind) {
+    case Kind::Start:
+        return "start";
+    case Kind::Random:
+        return "random:" + std::to_string(plies);
+    case Kind::File:
+        return path;
+    }
+    return "start";
+}
+
+std::vector<Opening> random_openings(const Rules& rules, int plies, std::uint64_t pairs,
+                                     std::uint64_t seed) {
+    constexpr int kAttempts = 64;
+    std::vector<Opening> result;
+    std::unordered_set<Key> used;
+    const Position start = Position::start(rules.variant);
+    std::uint64_t stream = 0;
+    for (std::uint64_t p = 0; p < pairs; ++p) {
+        Opening chosen;
+        for (int attempt = 0; attempt < kAttempts; ++attempt) {
+            Rng rng = Rng::derive(seed, 0x0FE4, stream++);
+            Game game(rules, start);
+            // The walk goes on through a draw on the way; only its last position must go on.
+            const int played = random_playout(game, {.max_turns = plies, .stop_when_over = false},
+                                              [&rng](const Game&, const MoveList& list) {
+                                                  return rng.below(std::uint64_t(list.size()));
+                                              });
+            if (played < plies || game.outcome().over()) continue;
+            chosen = Opening{start, game.moves()};
+            if (used.insert(game.position().hash()).second) break; // new final position
+        }
+        if (chosen.moves.size() != std::size_t(plies) && plies > 0)
+            throw std::runtime_error("could not find a random opening of " + std::to_string(plies) +
+                                     " turns that does not end the game");
+        result.push_back(std::move(chosen));
+    }
+    return result;
+}
+
+std::vector<Opening> parse_opening_suite(const std::string& text, const Rules& rules,
+                                         const std::string& source) {
+    std::vector<Opening> result;
+    std::istringstream in(text);
+    std::string line;
+    int line_no = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+            line.pop_back();
+        std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos) continue;
+        line.erase(0, first);
+        const std::string where = source + ":" + std::to_string(line_no);
+        if (line.find('/') != std::string::npos) {
+            try {
+                Opening o{Position::from_string(line, rules.variant), {}};
+                if (Game(rules, o.start).outcome().over())
+                    throw OpeningError(where + ": position: the game is already over there");
+                result.push_back(std::move(o));
+            } catch (const std::invalid_argument& e) {
+                throw OpeningError(where + ": position: " + e.what());
+            }
+            continue;
+        }
+        Game game(rules, Position::start(rules.variant));
+        std::istringstream words(line);
+        int n = 0;
+        for (std::string w; words >> w;) {
+            ++n;
+            try {
+                play_listed_move(game, w, n);
+            } catch (const ReplayError& e) {
+                throw OpeningError(where + ": " + e.what());
+            }
+            if (game.outcome().over())
+                throw OpeningError(where + ": " +
+                                   ReplayError(n, w, "the game is over after it").what());
+        }
+        result.push_back(Opening{game.start(), game.moves()});
+    }
+    if (result.empty()) throw OpeningError(source + ": no openings in the file");
+    return result;
+}
+
+std::vector<Opening> read_opening_file(const std::string& path, const Rules& rules) {
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const FileError&) {
+        throw OpeningError(path + ": cannot open the openings file");
+    }
+    return parse_opening_suite(text, rules, path);
+}
+
+std::vector<Opening> load_openings(const OpeningSpec& spec, const Rules& rules, std::uint64_t pairs,
+                                   std::uint64_t seed) {
+    switch (spec.kind) {
+    case OpeningSpec::Kind::Start:
+        return {Opening{Position::start(rules.variant), {}}};
+    case OpeningSpec::Kind::Random:
+        return random_openings(rules, spec.plies, pairs, seed);
+    case OpeningSpec::Kind::File: {
+        std::vector<Opening> suite = read_opening_file(spec.path, rules);
+        if (spec.shuffled) Rng::derive(seed, 0x5E7, 0).shuffle(suite);
+        return suite;
+    }
+    }
+    return {};
+}
+
+} // namespace fanorona

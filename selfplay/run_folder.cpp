@@ -1,0 +1,313 @@
+#include "selfplay/run_folder.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/common/files.h"
+#include "selfplay/formats/position_log.h"
+
+namespace fanorona {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Whether a games file holds at least one whole game line (anything but '#' header lines).
+bool holds_games(const std::string& path) {
+    if (!fs::exists(path)) return false;
+    const std::string text = read_text_file(path);
+    for (std::size_t pos = 0; pos < text.size();) {
+        const std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) return false;
+        if (end > pos && text[pos] != '#') return true;
+        pos = end + 1;
+    }
+    return false;
+}
+
+nlohmann::json read_json_object(const std::string& path) {
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const FileError& e) {
+        throw RunFolderError(e.what());
+    }
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        throw RunFolderError(path + ": not a JSON object (damaged?)");
+    return j;
+}
+
+// Cuts `path` to `bytes` if it is longer; returns how many bytes went.
+std::uint64_t cut(const std::string& path, std::uint64_t size, std::uint64_t bytes) {
+    if (size <= bytes) return 0;
+    std::error_code ec;
+    fs::resize_file(path, bytes, ec);
+    if (ec) throw RunFolderError(path + ": cannot cut the damaged tail: " + ec.message());
+    return size - bytes;
+}
+
+} // namespace
+
+const SettingOptions& run_setting_options() {
+    static const SettingOptions options = {
+        {"variant", "--variant"},
+        {"rules", "--rules"},
+        {"players", "the engines (--engine, or --weights, --net, --depth, --nodes, --movetime, "
+                    "--hash, --tables, --params, --param)"},
+        {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
+        {"net_fingerprints", "the networks (--net, or a network file changed since)"},
+        {"pairing", "--pairing"},
+        {"games", "--games"},
+        {"openings", "--openings"},
+        {"seed", "--seed"},
+        {"max_turns", "--max-turns"},
+        {"win_margin", "--win-margin"},
+        {"win_turns", "--win-turns"},
+        {"epsilon", "--epsilon"},
+        {"explore_turns", "--explore-turns"},
+        {"log_positions", "--log-positions"},
+        {"shard", "--shard"},
+        {"series", "--series"},
+        {"openings_order", "--openings-order"},
+        {"adjudicate_tables", "--adjudicate-tables"},
+        {"sprt", "--sprt"},
+        {"spsa.base", "the engine options (--weights, --depth, --nodes, --movetime, --hash, "
+                      "--tables, --params)"},
+        {"spsa.params", "--param"},
+        {"spsa.pairs", "--games"},
+        {"spsa.batch", "--batch"},
+        {"spsa.alpha", "--alpha"},
+        {"spsa.gamma", "--gamma"},
+        {"spsa.A", "--a-ratio"},
+    };
+    return options;
+}
+
+void check_resume_settings(const std::string& dir, const nlohmann::json& now,
+                           const std::vector<std::string>& free_keys,
+                           const SettingOptions& options) {
+    const std::string path = dir + "/settings.json";
+    const nlohmann::json before = read_json_object(path);
+    if (now.contains("format") && before.value("format", nlohmann::json()) != now["format"])
+        throw RunFolderError(path + ": cannot resume: format " +
+                             (before.contains("format") ? before["format"].dump() : "absent") +
+                             ", but this run writes " + now["format"].dump() +
+                             " (the settings of another kind of run, or another version)");
+    auto is_free = [&](const std::string& key) {
+        return std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end();
+    };
+    auto option_of = [&](const std::string& key) -> const std::string* {
+        for (const auto& [k, option] : options)
+            if (k == key) return &option;
+        return nullptr;
+    };
+    // The setting that differs, named by its option, inside nested objects when they name theirs.
+    auto refuse = [&](std::string key, const nlohmann::json* was, const nlohmann::json* is) {
+        while (was && is && was->is_object() && is->is_object()) {
+            std::string inner;
+            for (const auto& [k, v] : is->items())
+                if (!was->contains(k) || (*was)[k] != v) inner = k;
+            for (const auto& [k, v] : was->items())
+                if (inner.empty() && !is->contains(k)) inner = k;
+            if (inner.empty() || !option_of(key + "." + inner)) break;
+            key += "." + inner;
+            was = was->contains(inner) ? &(*was)[inner] : nullptr;
+            is = is->contains(inner) ? &(*is)[inner] : nullptr;
+        }
+        const std::string* option = option_of(key);
+        throw RunFolderError(
+            path +
+            ": cannot resume with other settings: " + (option ? *option : "setting '" + key + "'") +
+            " was " + (was ? was->dump() : "absent") + ", now " + (is ? is->dump() : "absent") +
+            (option ? " (settings key '" + key + "')" : ""));
+    };
+    // Settings that earlier versions did not write: a folder without one resumes as before. They
+    // are checked last, so that a change of the players is named as such, not by its networks.
+    const std::vector<std::string> added_later = {"net_fingerprints"};
+    auto added = [&](const std::string& key) {
+        return std::find(added_later.begin(), added_later.end(), key) != added_later.end();
+    };
+    for (const bool late : {false, true})
+        for (const auto& [key, value] : now.items()) {
+            if (is_free(key) || added(key) != late) continue;
+            if (late && !before.contains(key)) continue;
+            if (!before.contains(key) || before[key] != value)
+                refuse(key, before.contains(key) ? &before[key] : nullptr, &value);
+        }
+    // A setting written only when used (series, table adjudication, a shuffled suite...) that
+    // this run does not use.
+    for (const auto& [key, value] : before.items())
+        if (!is_free(key) && !now.contains(key)) refuse(key, &value, nullptr);
+}
+
+RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
+    // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported like a full disk,
+    // instead of killing the process with SIGXFSZ.
+    std::signal(SIGXFSZ, SIG_IGN);
+    lock_ = std::make_unique<FolderLock>(spec_.dir);
+    const std::string gpath = games_path(spec_.dir), ppath = positions_path(spec_.dir);
+
+    GamesScan games;
+    PositionsScan positions;
+    LiveScan live;
+    if (!spec_.resume) {
+        if (holds_games(gpath))
+            throw RunFolderError(gpath + ": already holds games; use --resume to continue the "
+                                         "run, or choose another --out folder");
+    } else {
+        games = scan_games(gpath, spec_.header);
+        if (spec_.log_positions)
+            positions = scan_positions(ppath, {spec_.header.variant, spec_.header.ruleset});
+        if (!spec_.live_path.empty()) live = scan_live(spec_.live_path);
+        const bool any = !games.ends.empty() || !positions.ends.empty() || !live.ends.empty();
+        if (any) {
+            const std::string spath = settings_path(spec_.dir);
+            if (!fs::exists(spath))
+                throw RunFolderError(spath + ": missing, but the folder holds games (" +
+                                     std::to_string(games.ends.size()) +
+                                     " in games.tsv): the settings they were "
+                                     "played with are unknown; restore it, or "
+                                     "start a new --out folder");
+            check_resume_settings(spec_.dir, spec_.settings, spec_.free_keys);
+            if (!spec_.summary_files.empty() && !spec_.summary_format.empty()) {
+                const std::string sum = spec_.dir + "/" + spec_.summary_files.front();
+                if (fs::exists(sum)) {
+                    const nlohmann::json j = read_json_object(sum);
+                    if (j.contains("format") && j["format"] != spec_.summary_format)
+                        throw RunFolderError(sum + ": format " + j["format"].dump() +
+                                             ", but this run writes \"" + spec_.summary_format +
+                                             "\" (a folder of another kind of run)");
+                }
+            }
+        }
+    }
+    reconcile(games, positions, live);
+}
+
+void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions,
+                          const LiveScan& live) {
+    const std::string gpath = games_path(spec_.dir), ppath = positions_path(spec_.dir);
+    const std::string& lpath = spec_.live_path;
+    const std::uint64_t g = games.ends.size();
+    // Every check first: a refusal changes nothing.
+    for (std::uint64_t k = 0; k < g; ++k) {
+        const std::uint64_t want = spec_.first_index + k * spec_.index_step;
+        if (games.index[k] != want)
+            throw RunFolderError(gpath + ":" + std::to_string(games.line[k]) + ": index: game " +
+                                 std::to_string(games.index[k]) + " where game " +
+                                 std::to_string(want) +
+                                 " was expected (a game missing or written twice)");
+    }
+    std::uint64_t keep = g;
+    std::vector<std::string> why;
+    if (spec_.log_positions) {
+        if (!positions.exists && g > 0)
+            throw RunFolderError(ppath + ": missing, but games.tsv holds " + std::to_string(g) +
+                                 " games");
+        const std::uint64_t c = positions.ends.size();
+        for (std::uint64_t k = 0; k < std::min(g, c); ++k)
+            if (positions.first_game[k] &&
+                *positions.first_game[k] != std::uint32_t(games.index[k]))
+                throw RunFolderError(
+                    ppath + ": chunk " + std::to_string(k + 1) + " holds the positions of game " +
+                    std::to_string(*positions.first_game[k]) + ", but " + gpath + ":" +
+                    std::to_string(games.line[k]) + " is game " + std::to_string(games.index[k]));
+        if (c < keep) {
+            why.push_back(std::to_string(keep - c) + " games without their positions chunk");
+            keep = c;
+        }
+    }
+    if (!lpath.empty()) {
+        if (!live.exists && g >= 2)
+            throw RunFolderError(lpath + ": missing, but games.tsv holds " + std::to_string(g) +
+                                 " games");
+        if (!live.problem.empty() && live.valid < keep / 2)
+            throw RunFolderError(lpath + ":" + std::to_string(live.valid + 1) + ": " +
+                                 live.problem);
+        if (2 * live.valid + 1 < keep) {
+            why.push_back("game pair " + std::to_string(live.valid) + " without its live line");
+            keep = 2 * live.valid + 1;
+        }
+    }
+    std::string reason;
+    for (const auto& w : why) reason += (reason.empty() ? "" : "; ") + w;
+
+    // The repairs: cut every file back to the games kept.
+    for (const auto& name : spec_.summary_files) fs::remove(spec_.dir + "/" + name);
+    write_file_atomically(settings_path(spec_.dir), spec_.settings.dump(2) + "\n");
+    const auto say = [&](const std::string& path, std::uint64_t bytes, const std::string& what) {
+        if (bytes) note(path + ": cut " + std::to_string(bytes) + " bytes (" + what + ")");
+    };
+    if (spec_.log_positions) {
+        const std::uint64_t bytes = keep                   ? positions.ends[keep - 1]
+                                    : positions.has_header ? std::uint64_t(kPositionLogHeaderBytes)
+                                                           : 0;
+        say(ppath, cut(ppath, positions.size, bytes),
+            keep < positions.ends.size() ? "positions of games not in games.tsv"
+                                         : positions.tail_problem);
+        positions_ = (bytes > std::uint64_t(kPositionLogHeaderBytes)
+                          ? bytes - std::uint64_t(kPositionLogHeaderBytes) -
+                                std::uint64_t(kPositionChunkHeaderBytes) * keep
+                          : 0) /
+                     kPositionRecordBytes;
+        positions_file_ = AppendFile(ppath, !positions.has_header);
+        if (!positions.has_header)
+            positions_file_.append(encode_log_header({spec_.header.variant, spec_.header.ruleset}));
+    }
+    {
+        const std::uint64_t bytes = keep ? games.ends[keep - 1] : games.header_end;
+        say(gpath, cut(gpath, games.size, bytes), keep < g ? reason : "a torn last line");
+        games_file_ = AppendFile(gpath, !games.has_header);
+        if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
+    }
+    if (!lpath.empty()) {
+        live_lines_ = std::min<std::uint64_t>(live.valid, keep / 2);
+        const std::uint64_t bytes = live_lines_ ? live.ends[live_lines_ - 1] : 0;
+        say(lpath, cut(lpath, live.size, bytes),
+            live_lines_ < live.ends.size() ? "lines of game pairs not in games.tsv"
+                                           : "a torn last line");
+        live_file_ = AppendFile(lpath, live_lines_ == 0);
+    }
+    existing_games_ = games_ = keep;
+}
+
+void RunFolder::note(const std::string& text) const {
+    if (!spec_.quiet) std::fprintf(stderr, "resume: %s\n", text.c_str());
+}
+
+void RunFolder::append(const PlayedGame& game) {
+    if (broken_)
+        throw RunFolderError(spec_.dir + ": an earlier write failed; nothing more is written");
+    const std::uint64_t want = spec_.first_index + games_ * spec_.index_step;
+    if (game.record.index != want)
+        throw RunFolderError(games_path(spec_.dir) + ": game " + std::to_string(game.record.index) +
+                             " written where game " + std::to_string(want) + " was expected");
+    broken_ = true; // until both writes succeed
+    // The chunk first: a game counts once its games.tsv line is complete, and resume cuts a
+    // chunk that has no line.
+    if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
+    games_file_.append(format_game_record(game.record, spec_.header.series));
+    broken_ = false;
+    ++games_;
+    if (spec_.log_positions) positions_ += game.positions.size();
+}
+
+void RunFolder::append_live(const nlohmann::json& line) {
+    if (broken_)
+        throw RunFolderError(spec_.dir + ": an earlier write failed; nothing more is written");
+    if (!live_file_.is_open()) throw RunFolderError(spec_.dir + ": this run has no live stream");
+    broken_ = true;
+    live_file_.append(line.dump() + "\n");
+    broken_ = false;
+    ++live_lines_;
+}
+
+void RunFolder::finish(const std::string& name, const std::string& text) {
+    if (broken_) throw RunFolderError(spec_.dir + ": an earlier write failed; nothing is finished");
+    write_file_atomically(spec_.dir + "/" + name, text);
+}
+
+} // namespace fanorona

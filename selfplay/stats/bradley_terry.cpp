@@ -1,0 +1,308 @@
+// GCC 12 reports false -Wmaybe-uninitialized positives inside Eigen's AVX-512 reductions
+// (_mm512_extractf64x4_pd) at -O3 -march=native; they are in the compiler's own headers.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#include "selfplay/stats/bradley_terry.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "selfplay/stats/normal.h"
+
+namespace fanorona::stats {
+
+namespace {
+
+constexpr double kEloPerNat = 400.0 / std::numbers::ln10;
+
+// One pairing's counts from player i's point of view (draws include prior draws).
+struct PairCounts {
+    std::size_t i = 0, j = 0;
+    double wins = 0, draws = 0, losses = 0;
+    double n() const { return wins + draws + losses; }
+};
+
+// A pairing's log-likelihood and its derivatives in d = theta_i - theta_j and eta = log(nu),
+// plus the expected score of one game.
+struct PairTerms {
+    double ll = 0, d = 0, dd = 0, de = 0, e = 0, ee = 0, expected = 0.5;
+};
+
+PairTerms pair_terms(bool davidson, double delta, double eta, const PairCounts& c) {
+    PairTerms t;
+    const double n = c.n();
+    if (!davidson) {
+        const double s = c.wins + 0.5 * c.draws;
+        const double p = 1.0 / (1.0 + std::exp(-delta));
+        // log p = -log(1 + e^-d), log(1 - p) = -log(1 + e^d), without overflow.
+        auto softplus = [](double x) {
+            return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+        };
+        const double log_p = -softplus(-delta);
+        const double log_q = -softplus(delta);
+        t.ll = s * log_p + (n - s) * log_q;
+        t.d = s - n * p;
+        t.dd = -n * p * (1 - p);
+        t.expected = p;
+        return t;
+    }
+    // Davidson with u = d/2: P(win) = e^u / D, P(draw) = nu / D, P(loss) = e^-u / D,
+    // D = 2 cosh u + nu. Dividing by e^|u| keeps the exponentials bounded.
+    const double u = 0.5 * delta, nu = std::exp(eta);
+    const double a = std::abs(u);
+    const double big = 1.0, small = std::exp(-2 * a), nu_s = nu * std::exp(-a);
+    const double den = big + small + nu_s;                             // D * e^-|u|
+    const double ep = u >= 0 ? big : small, em = u >= 0 ? small : big; // e^u, e^-u (scaled)
+    const double log_den = std::log(den) + a;
+    t.ll = c.wins * u - c.losses * u + c.draws * eta - n * log_den;
+    const double sinh2 = (ep - em) / den; // 2 sinh u / D
+    const double cosh2 = (ep + em) / den; // 2 cosh u / D
+    const double nud = nu_s / den;        // nu / D
+    t.d = 0.5 * (c.wins - c.losses - n * sinh2);
+    t.dd = -0.25 * n * (cosh2 - sinh2 * sinh2);
+    t.e = c.draws - n * nud;
+    t.ee = -n * nud * cosh2;
+    t.de = 0.5 * n * nud * sinh2;
+    t.expected = (ep + 0.5 * nu_s) / den;
+    return t;
+}
+
+// Throws if the maximum-likelihood ratings cannot exist for these pairings.
+void check_existence(const std::vector<std::string>& names, const std::vector<PairCounts>& pairs) {
+    const std::size_t n = names.size();
+    std::vector<std::vector<char>> played(n, std::vector<char>(n, 0)), scored = played;
+    for (const PairCounts& c : pairs) {
+        played[c.i][c.j] = played[c.j][c.i] = 1;
+        if (c.wins + c.draws > 0) scored[c.i][c.j] = 1;
+        if (c.losses + c.draws > 0) scored[c.j][c.i] = 1;
+    }
+    auto closure = [n](std::vector<std::vector<char>> r) {
+        for (std::size_t i = 0; i < n; ++i) r[i][i] = 1;
+        for (std::size_t k = 0; k < n; ++k)
+            for (std::size_t i = 0; i < n; ++i)
+                if (r[i][k])
+                    for (std::size_t j = 0; j < n; ++j) r[i][j] |= r[k][j];
+        return r;
+    };
+    auto list = [&](auto&& pred) {
+        std::string s;
+        for (std::size_t i = 0; i < n; ++i)
+            if (pred(i)) s += (s.empty() ? "" : ", ") + names[i];
+        return s;
+    };
+    const auto met = closure(played);
+    for (std::size_t i = 0; i < n; ++i)
+        if (!met[0][i])
+            throw std::invalid_argument(
+                "ratings do not exist: " + list([&](std::size_t k) { return met[0][k] != 0; }) +
+                " never played (directly or through others) " +
+                list([&](std::size_t k) { return met[0][k] == 0; }));
+    const auto reach = closure(scored);
+    for (std::size_t i = 0; i < n; ++i) {
+        bool source = true, everyone = true; // nobody outside i's group scores against it
+        for (std::size_t j = 0; j < n; ++j) {
+            if (reach[j][i] && !reach[i][j]) source = false;
+            if (!reach[i][j] || !reach[j][i]) everyone = false;
+        }
+        if (everyone) return;
+        if (source)
+            throw std::invalid_argument(
+                "ratings do not exist: " +
+                list([&](std::size_t k) { return reach[i][k] && reach[k][i]; }) +
+                " scored every point against the other players they met (use prior draws)");
+    }
+}
+
+} // namespace
+
+std::string_view rating_model_name(RatingModel m) {
+    return m == RatingModel::Davidson ? "davidson" : "bradley-terry";
+}
+
+std::string_view error_model_name(ErrorModel m) {
+    switch (m) {
+    case ErrorModel::Fisher:
+        return "fisher";
+    case ErrorModel::Trinomial:
+        return "trinomial";
+    default:
+        return "pentanomial";
+    }
+}
+
+double Ratings::difference_error95(std::size_t i, std::size_t j) const {
+    const double v = cov(i, i) + cov(j, j) - 2 * cov(i, j);
+    return kZ95 * std::sqrt(std::max(v, 0.0));
+}
+
+Ratings fit_ratings(const PairwiseResults& results, const RatingOptions& options) {
+    const std::size_t n = results.size();
+    if (options.anchor && *options.anchor >= n)
+        throw std::invalid_argument("ratings: anchor player index out of range");
+    if (!(options.prior_draws >= 0)) throw std::invalid_argument("ratings: prior_draws < 0");
+    Ratings out;
+    out.errors = options.errors;
+    out.elo.assign(n, 0.0);
+    out.error95.assign(n, 0.0);
+    out.covariance.assign(n * n, 0.0);
+    if (n < 2) return out;
+
+    std::vector<PairCounts> pairs;
+    double draws = 0, decisive = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const WDL w = results.wdl(i, j);
+            if (w.games() == 0) continue;
+            pairs.push_back(
+                {i, j, double(w.wins), double(w.draws) + options.prior_draws, double(w.losses)});
+            draws += pairs.back().draws;
+            decisive += double(w.wins + w.losses);
+        }
+    check_existence(results.names(), pairs);
+    const bool davidson = options.model == RatingModel::Davidson && draws > 0 && decisive > 0;
+    out.model = davidson ? RatingModel::Davidson : RatingModel::BradleyTerry;
+
+    // Free parameters: theta of every player but `fixed`, then eta (Davidson).
+    const std::size_t fixed = options.anchor.value_or(0);
+    const Eigen::Index m = Eigen::Index(n - 1 + (davidson ? 1 : 0));
+    const Eigen::Index eta_index = Eigen::Index(n - 1);
+    auto free_index = [fixed](std::size_t i) { return Eigen::Index(i < fixed ? i : i - 1); };
+    std::vector<double> theta(n, 0.0);
+    const double draw_share = draws / (draws + decisive);
+    double eta = davidson ? std::log(2 * draw_share / (1 - draw_share)) : 0.0;
+
+    Eigen::VectorXd grad(m);
+    Eigen::MatrixXd hess(m, m);
+    auto evaluate = [&](const std::vector<double>& th, double et, bool derivatives) {
+        double ll = 0;
+        if (derivatives) {
+            grad.setZero();
+            hess.setZero();
+        }
+        for (const PairCounts& c : pairs) {
+            const PairTerms t = pair_terms(davidson, th[c.i] - th[c.j], et, c);
+            ll += t.ll;
+            if (!derivatives) continue;
+            const bool fi = c.i != fixed, fj = c.j != fixed;
+            const Eigen::Index a = fi ? free_index(c.i) : 0, b = fj ? free_index(c.j) : 0;
+            if (fi) {
+                grad(a) += t.d;
+                hess(a, a) += t.dd;
+            }
+            if (fj) {
+                grad(b) -= t.d;
+                hess(b, b) += t.dd;
+            }
+            if (fi && fj) {
+                hess(a, b) -= t.dd;
+                hess(b, a) -= t.dd;
+            }
+            if (davidson) {
+                grad(eta_index) += t.e;
+                hess(eta_index, eta_index) += t.ee;
+                if (fi) {
+                    hess(a, eta_index) += t.de;
+                    hess(eta_index, a) += t.de;
+                }
+                if (fj) {
+                    hess(b, eta_index) -= t.de;
+                    hess(eta_index, b) -= t.de;
+                }
+            }
+        }
+        return ll;
+    };
+
+    double ll = evaluate(theta, eta, true);
+    for (out.iterations = 1; out.iterations <= 200; ++out.iterations) {
+        const Eigen::VectorXd step = (-hess).ldlt().solve(grad);
+        double scale = 1.0;
+        std::vector<double> th(n);
+        double et = eta, ll_new = ll;
+        for (int halvings = 0; halvings < 60; ++halvings, scale *= 0.5) {
+            for (std::size_t i = 0; i < n; ++i)
+                th[i] = i == fixed ? 0.0 : theta[i] + scale * step(free_index(i));
+            et = davidson ? eta + scale * step(eta_index) : eta;
+            ll_new = evaluate(th, et, false);
+            if (ll_new >= ll - 1e-12 * std::abs(ll)) break;
+        }
+        theta = th;
+        eta = et;
+        ll = evaluate(theta, eta, true);
+        if (scale * step.cwiseAbs().maxCoeff() < 1e-11) break;
+    }
+    out.log_likelihood = ll;
+    out.draw_nu = davidson ? std::exp(eta) : 0.0;
+
+    // Covariance of the free thetas.
+    const Eigen::Index k = Eigen::Index(n - 1);
+    const Eigen::MatrixXd info = -hess;
+    Eigen::MatrixXd cov_free;
+    if (options.errors == ErrorModel::Fisher) {
+        cov_free = info.inverse().topLeftCorner(k, k);
+    } else {
+        // Sandwich A^-1 B A^-1 with A the theta block of the information (nu held fixed).
+        const Eigen::MatrixXd a_inv = info.topLeftCorner(k, k).inverse();
+        Eigen::MatrixXd b = Eigen::MatrixXd::Zero(k, k);
+        for (const PairCounts& c : pairs) {
+            const double e = pair_terms(davidson, theta[c.i] - theta[c.j], eta, c).expected;
+            const WDL w = results.wdl(c.i, c.j);
+            const double games = double(w.games());
+            const double tri = double(w.wins) * (1 - e) * (1 - e) +
+                               double(w.draws) * (0.5 - e) * (0.5 - e) + double(w.losses) * e * e;
+            double v = tri;
+            const Pentanomial p = results.pentanomial(c.i, c.j);
+            if (options.errors == ErrorModel::Pentanomial && p.pairs() > 0) {
+                double pen = 0;
+                for (std::size_t s = 0; s < 5; ++s) {
+                    const double dev = 0.5 * double(s) - 2 * e;
+                    pen += double(p.counts[s]) * dev * dev;
+                }
+                const double unpaired = games > double(p.games()) ? games - double(p.games()) : 0;
+                v = pen + tri * unpaired / games;
+            }
+            const bool fi = c.i != fixed, fj = c.j != fixed;
+            const Eigen::Index ai = fi ? free_index(c.i) : 0, bj = fj ? free_index(c.j) : 0;
+            if (fi) b(ai, ai) += v;
+            if (fj) b(bj, bj) += v;
+            if (fi && fj) {
+                b(ai, bj) -= v;
+                b(bj, ai) -= v;
+            }
+        }
+        cov_free = a_inv * b * a_inv;
+    }
+    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(Eigen::Index(n), Eigen::Index(n));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i != fixed && j != fixed)
+                cov(Eigen::Index(i), Eigen::Index(j)) = cov_free(free_index(i), free_index(j));
+    Eigen::VectorXd r(static_cast<Eigen::Index>(n));
+    for (std::size_t i = 0; i < n; ++i) r(Eigen::Index(i)) = theta[i];
+    if (!options.anchor) {
+        // Mean zero: r' = P r with P = I - 11^T / n, covariance P C P^T.
+        const Eigen::MatrixXd p =
+            Eigen::MatrixXd::Identity(Eigen::Index(n), Eigen::Index(n)) -
+            Eigen::MatrixXd::Constant(Eigen::Index(n), Eigen::Index(n), 1.0 / double(n));
+        r = p * r;
+        cov = p * cov * p.transpose();
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            out.covariance[i * n + j] =
+                cov(Eigen::Index(i), Eigen::Index(j)) * kEloPerNat * kEloPerNat;
+    for (std::size_t i = 0; i < n; ++i) {
+        out.elo[i] = r(Eigen::Index(i)) * kEloPerNat;
+        out.error95[i] = kZ95 * std::sqrt(std::max(out.cov(i, i), 0.0));
+    }
+    return out;
+}
+
+} // namespace fanorona::stats

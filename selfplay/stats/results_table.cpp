@@ -1,0 +1,168 @@
+#include "selfplay/stats/results_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "selfplay/stats/stats_json.h"
+
+namespace fanorona::stats {
+
+namespace {
+
+// printf into a std::string.
+template <typename... Args> std::string format(const char* fmt, Args... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    return buf;
+}
+
+// "+12.3" / "-4.0", or "-" when the value does not exist.
+std::string signed_value(double x, int decimals) {
+    if (std::isnan(x)) return "-";
+    if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
+    return format("%+.*f", decimals, x);
+}
+
+std::string value(double x, int decimals) {
+    if (std::isnan(x)) return "-";
+    if (std::isinf(x)) return "inf";
+    return format("%.*f", decimals, x);
+}
+
+std::string percent(double x) {
+    return std::isfinite(x) ? format("%.1f%%", 100 * x) : "-";
+}
+
+} // namespace
+
+ResultsTable make_results_table(const PairwiseResults& results, const RatingOptions& options) {
+    ResultsTable t;
+    t.names = results.names();
+    t.options = options;
+    try {
+        t.ratings = fit_ratings(results, options);
+    } catch (const std::invalid_argument& e) {
+        t.ratings_error = e.what();
+    }
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        PlayerRow row;
+        row.player = i;
+        row.name = results.names()[i];
+        row.total = results.total(i);
+        if (row.total.games() > 0) row.score = row.total.points() / double(row.total.games());
+        if (t.ratings) {
+            row.elo = t.ratings->elo[i];
+            row.error95 = t.ratings->error95[i];
+        }
+        t.rows.push_back(row);
+    }
+    // Best first; ties keep the input order.
+    std::sort(t.rows.begin(), t.rows.end(), [&](const PlayerRow& x, const PlayerRow& y) {
+        const auto key = [&](const PlayerRow& r) {
+            return t.ratings ? r.elo : std::isnan(r.score) ? -1.0 : r.score;
+        };
+        if (key(x) != key(y)) return key(x) > key(y);
+        return x.player < y.player;
+    });
+    for (std::size_t a = 0; a < results.size(); ++a)
+        for (std::size_t b = a + 1; b < results.size(); ++b) {
+            PairingRow p;
+            p.a = a;
+            p.b = b;
+            p.wdl = results.wdl(a, b);
+            p.penta = results.pentanomial(a, b);
+            if (p.wdl.games() == 0 && p.penta.pairs() == 0) continue;
+            p.estimate = p.penta.pairs() > 0 ? estimate_elo(p.penta) : estimate_elo(p.wdl);
+            t.pairings.push_back(p);
+        }
+    return t;
+}
+
+std::string render_text(const ResultsTable& t) {
+    std::size_t width = 6;
+    for (const auto& n : t.names) width = std::max(width, n.size());
+    const int w = int(width);
+    std::string s = format("%4s  %-*s %9s %8s %7s %7s %7s\n", "Rank", w, "Player", "Elo", "+-95%",
+                           "Games", "Score", "Draws");
+    int rank = 0;
+    for (const PlayerRow& r : t.rows) {
+        const double draws =
+            r.total.games() ? double(r.total.draws) / double(r.total.games()) : NAN;
+        s += format("%4d  %-*s %9s %8s %7llu %7s %7s\n", ++rank, w, r.name.c_str(),
+                    signed_value(r.elo, 1).c_str(), value(r.error95, 1).c_str(),
+                    static_cast<unsigned long long>(r.total.games()), percent(r.score).c_str(),
+                    percent(draws).c_str());
+    }
+    if (t.ratings) {
+        const std::string base =
+            t.options.anchor ? t.names[*t.options.anchor] + " fixed at 0" : std::string("mean 0");
+        s += format("Ratings: %s model, %s, 95%% intervals from %s variance",
+                    std::string(rating_model_name(t.ratings->model)).c_str(), base.c_str(),
+                    std::string(error_model_name(t.ratings->errors)).c_str());
+        if (t.ratings->model == RatingModel::Davidson)
+            s += format(", draw parameter nu %.3f", t.ratings->draw_nu);
+        if (t.options.prior_draws > 0)
+            s += format(", %g prior draws per pairing", t.options.prior_draws);
+        s += ".\n";
+    } else {
+        s += "No ratings: " + t.ratings_error + ".\n";
+    }
+    if (t.pairings.empty()) return s;
+    s += "\nPairings (first player's view; statistics from game pairs when there are any):\n";
+    for (const PairingRow& p : t.pairings) {
+        const EloEstimate& e = p.estimate;
+        s += format("  %s vs %s: %llu games, W %llu D %llu L %llu, score %s, Elo %s +- %s, "
+                    "nElo %s +- %s, LOS %s",
+                    t.names[p.a].c_str(), t.names[p.b].c_str(),
+                    static_cast<unsigned long long>(p.wdl.games()),
+                    static_cast<unsigned long long>(p.wdl.wins),
+                    static_cast<unsigned long long>(p.wdl.draws),
+                    static_cast<unsigned long long>(p.wdl.losses), percent(e.score).c_str(),
+                    signed_value(e.elo, 1).c_str(), value(e.elo_error95, 1).c_str(),
+                    signed_value(e.nelo, 1).c_str(), value(e.nelo_error95, 1).c_str(),
+                    percent(e.los).c_str());
+        if (p.penta.pairs() > 0) s += ", pentanomial [" + to_string(p.penta) + "]";
+        s += "\n";
+    }
+    return s;
+}
+
+nlohmann::json render_json(const ResultsTable& t) {
+    nlohmann::json j;
+    j["model"] = t.ratings ? nlohmann::json(std::string(rating_model_name(t.ratings->model)))
+                           : nlohmann::json(nullptr);
+    j["errors"] = std::string(error_model_name(t.options.errors));
+    j["anchor"] = t.options.anchor ? nlohmann::json(t.names[*t.options.anchor]) : nullptr;
+    j["prior_draws"] = t.options.prior_draws;
+    if (t.ratings) {
+        j["draw_nu"] = t.ratings->draw_nu;
+        j["log_likelihood"] = t.ratings->log_likelihood;
+    } else {
+        j["ratings_error"] = t.ratings_error;
+    }
+    j["players"] = nlohmann::json::array();
+    int rank = 0;
+    for (const PlayerRow& r : t.rows)
+        j["players"].push_back({{"rank", ++rank},
+                                {"name", r.name},
+                                {"elo", json_number(r.elo)},
+                                {"error95", json_number(r.error95)},
+                                {"games", r.total.games()},
+                                {"wdl", to_json(r.total)},
+                                {"score", json_number(r.score)}});
+    j["pairings"] = nlohmann::json::array();
+    for (const PairingRow& p : t.pairings) {
+        nlohmann::json row = {{"a", t.names[p.a]},
+                              {"b", t.names[p.b]},
+                              {"wdl", to_json(p.wdl)},
+                              {"pentanomial", to_json(p.penta)},
+                              {"stats", to_json(p.estimate)}};
+        if (t.ratings) row["rating_difference_error95"] = t.ratings->difference_error95(p.a, p.b);
+        j["pairings"].push_back(row);
+    }
+    return j;
+}
+
+} // namespace fanorona::stats

@@ -1,0 +1,256 @@
+#include "selfplay/tournament.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "selfplay/formats/formats.h"
+#include "selfplay/series_tally.h"
+
+#include "selfplay/stats/elo.h"
+#include "selfplay/stats/stats_json.h"
+
+namespace fanorona {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// A number for printf: NaN stays NaN ("nan"), infinities become NaN.
+double finite_or_null(double x) {
+    return std::isfinite(x) ? x : NAN;
+}
+
+// The SPRT state as stats_json writes it, plus the test's settings as typed.
+Json sprt_json(const stats::SprtResult& r, const stats::SprtConfig& c) {
+    Json j = stats::to_json(c, r);
+    j["test"] = c.to_string();
+    return j;
+}
+
+// The running state fed by finished games, in game order.
+struct Standings {
+    stats::PairwiseResults results;
+    std::uint64_t games = 0, pairs = 0;
+    std::optional<stats::SprtResult> sprt;
+    stats::WDL half; // the first game of the current pair, from the pairing's first player
+
+    // Adds a game between pairing (a, b); returns true when it completed a pair.
+    bool add(const GameRecord& g, int a, int b, bool a_is_white,
+             const std::optional<stats::SprtConfig>& test) {
+        ++games;
+        stats::WDL w;
+        const bool white_won = g.result == GameResult::WhiteWins;
+        const bool black_won = g.result == GameResult::BlackWins;
+        if (!white_won && !black_won)
+            w.draws = 1;
+        else if (white_won == a_is_white)
+            w.wins = 1;
+        else
+            w.losses = 1;
+        if (a_is_white) {
+            half = w;
+            return false;
+        }
+        results.add_pair(std::size_t(a), std::size_t(b), half + w);
+        ++pairs;
+        if (test) sprt = stats::sprt_test(results.pentanomial(0, 1), *test);
+        return true;
+    }
+    bool decided() const { return sprt && sprt->verdict != stats::SprtVerdict::Continue; }
+};
+
+} // namespace
+
+TournamentConfig::TournamentConfig() {
+    run.kind = "tournament";
+    run.pairing = Pairing::Gauntlet;
+    run.games = 20;
+    run.log_positions = false;
+    run.out_dir = "tournament";
+}
+
+namespace {
+
+// The tournament's side of the driver: standings, the SPRT and the live stream.
+class TournamentObserver : public GameObserver {
+public:
+    TournamentObserver(const TournamentConfig& c, std::vector<std::string> names)
+        : c_(c), names_(std::move(names)) {
+        standings.results = stats::PairwiseResults(names_);
+    }
+    void replay(const GameRecord& g, const GameSlot& s) override {
+        if (series_) {
+            ++places;
+            series_tally(s).add(g, s, c_.run.rules);
+            if (!s.vela) standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
+            return;
+        }
+        standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
+    }
+    void add(const PlayedGame& game, const GameSlot& s, RunFolder& folder) override {
+        const int a = s.first, b = s.second;
+        if (series_) {
+            // One live line per series (the live stream's "pair" is the series' two places).
+            ++places;
+            if (!s.vela) {
+                standings.add(game.record, a, b, s.first_of_pair, c_.sprt);
+                series_tally(s).add(game.record, s, c_.run.rules);
+                return;
+            }
+            SeriesTally& t = series_tally(s);
+            t.add(game.record, s, c_.run.rules);
+            Json line = {{"pair", places / 2 - 1},
+                         {"games", places},
+                         {"players", {names_[std::size_t(a)], names_[std::size_t(b)]}},
+                         {"kind", std::string(game_kind_name(game.record.kind))},
+                         {"reasons", {game.record.reason}},
+                         {"series", t.to_json()}};
+            if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
+            folder.append_live(line);
+            return;
+        }
+        if (!standings.add(game.record, a, b, s.first_of_pair, c_.sprt)) return;
+        const auto e =
+            stats::estimate_elo(standings.results.pentanomial(std::size_t(a), std::size_t(b)));
+        Json line = {
+            {"pair", standings.pairs - 1},
+            {"games", standings.games},
+            {"players", {names_[std::size_t(a)], names_[std::size_t(b)]}},
+            {"pair_score", standings.results.pentanomial(std::size_t(a), std::size_t(b)).counts},
+            {"reasons", {game.record.reason}},
+            {"pairing", stats::to_json(e)}};
+        if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
+        folder.append_live(line);
+    }
+    std::string progress() const override {
+        if (names_.size() != 2) return std::to_string(standings.pairs) + " pairs";
+        const auto e = stats::estimate_elo(standings.results.pentanomial(0, 1));
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s vs %s: Elo %+.1f +- %.1f", names_[0].c_str(),
+                      names_[1].c_str(), finite_or_null(e.elo), finite_or_null(e.elo_error95));
+        std::string s = buf;
+        if (standings.sprt) {
+            std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", standings.sprt->llr,
+                          standings.sprt->lower_bound, standings.sprt->upper_bound);
+            s += buf;
+        }
+        return s;
+    }
+    bool finished() const override { return standings.decided(); }
+
+    Standings standings;              // in Vela series: the normal games only
+    std::uint64_t places = 0;         // Vela series: game places seen (skipped ones included)
+    std::map<int, SeriesTally> tally; // Vela series: by pairing index
+
+    SeriesTally& series_tally(const GameSlot& s) { return tally[s.pairing]; }
+
+private:
+    const TournamentConfig& c_;
+    std::vector<std::string> names_;
+    bool series_ = c_.run.vela_series;
+};
+
+// The Vela series block of results.txt for one pairing.
+std::string series_text(const std::string& a, const std::string& b, const SeriesTally& t) {
+    const Json j = t.to_json();
+    char buf[512];
+    auto wdl = [](const stats::WDL& w) {
+        return std::to_string(w.wins) + "-" + std::to_string(w.draws) + "-" +
+               std::to_string(w.losses);
+    };
+    auto elo = [](const Json& x) {
+        char e[64];
+        if (x["elo"].is_null()) return std::string("n/a");
+        std::snprintf(e, sizeof e, "%+.1f +- %.1f", x["elo"].get<double>(),
+                      x["elo_error95"].is_null() ? NAN : x["elo_error95"].get<double>());
+        return std::string(e);
+    };
+    std::snprintf(buf, sizeof buf,
+                  "\nVela series %s vs %s (W-D-L from %s's side unless said)\n"
+                  "  normal games  %s  Elo %s  (avg %.1f turns)\n"
+                  "  Vela games    %s for the beneficiary  Elo %s  (avg %.1f turns; victim "
+                  "reached normal rules in %llu)\n"
+                  "  series        %s  Elo %s  (%llu ended by a drawn normal game)\n",
+                  a.c_str(), b.c_str(), a.c_str(), wdl(t.normal).c_str(),
+                  elo(j["normal"]["first_player"]).c_str(),
+                  j["normal"]["average_turns"].get<double>(), wdl(t.vela).c_str(),
+                  elo(j["vela"]["beneficiary"]).c_str(), j["vela"]["average_turns"].get<double>(),
+                  static_cast<unsigned long long>(t.vela_reached_normal_phase),
+                  wdl(t.series).c_str(), elo(j["series"]["first_player"]).c_str(),
+                  static_cast<unsigned long long>(t.skipped));
+    return buf;
+}
+
+} // namespace
+
+TournamentResult run_tournament(const TournamentConfig& c) {
+    if (c.run.pairing == Pairing::SelfPlay)
+        throw std::invalid_argument("a tournament pairs different players");
+    if (c.sprt && c.run.players.size() != 2)
+        throw std::invalid_argument(
+            "--sprt tests one player against another: give exactly two --player");
+    RunConfig run = c.run;
+    run.kind = "tournament";
+    run.extra_settings["sprt"] = c.sprt ? c.sprt->to_string() : "";
+    run.validate();
+
+    std::vector<std::string> names, descriptions;
+    for (const EngineSpec& p : run.players) {
+        names.push_back(p.name);
+        descriptions.push_back(p.description());
+    }
+    run.live_path = c.live_path.empty() ? run.out_dir + "/live.jsonl" : c.live_path;
+    run.summary_files = {"results.json", "results.txt"};
+    run.summary_format = kTournamentResultsFormat;
+    TournamentObserver observer(c, names);
+    const Standings& standings = observer.standings;
+    TournamentResult result;
+    run_games(run, observer, [&](const RunOutcome& outcome, RunFolder& folder) {
+        result.played_now = outcome.played_now;
+        result.seconds = outcome.seconds;
+        const std::uint64_t places = run.vela_series ? observer.places : standings.games;
+        result.interrupted = !standings.decided() && places < run.games;
+        result.results = standings.results;
+        result.games = standings.games;
+        result.pairs = standings.pairs;
+        result.sprt = standings.sprt;
+        result.table = stats::make_results_table(standings.results);
+
+        Json out = {{"format", kTournamentResultsFormat},
+                    {"games", result.games},
+                    {"pairs", result.pairs},
+                    {"scheduled_games", run.games},
+                    {"complete", places == run.games || standings.decided()},
+                    {"games_this_run", result.played_now},
+                    {"seconds", result.seconds},
+                    {"players", descriptions},
+                    {"table", stats::render_json(result.table)}};
+        if (run.players.size() == 2)
+            out["match"] = stats::to_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
+        if (standings.sprt) out["sprt"] = sprt_json(*standings.sprt, *c.sprt);
+        std::string text = stats::render_text(result.table);
+        if (run.vela_series) {
+            // The table, "match" and the SPRT count the normal games; this block every kind.
+            out["series_places"] = places;
+            Json by_pairing = Json::array();
+            const Schedule schedule = run.schedule();
+            for (const auto& [p, t] : observer.tally) {
+                const auto [a, b] = schedule.pairings[std::size_t(p)];
+                Json j = t.to_json();
+                j["players"] = {names[std::size_t(a)], names[std::size_t(b)]};
+                by_pairing.push_back(j);
+                text += series_text(names[std::size_t(a)], names[std::size_t(b)], t);
+            }
+            out["vela_series"] = by_pairing;
+        }
+        folder.finish("results.json", out.dump(2) + "\n");
+        folder.finish("results.txt", text);
+    });
+    return result;
+}
+
+} // namespace fanorona
