@@ -15,7 +15,7 @@ namespace fanorona {
 // One benchmark position.
 struct BenchPosition {
     Variant variant;
-    std::string_view position; // position string (RULES.md)
+    std::string_view position; // position string (docs/rules.md)
 };
 
 inline constexpr int kBenchDepth = 9;

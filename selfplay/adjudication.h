@@ -1,7 +1,7 @@
 #pragma once
 // Adjudication as small, separate rules, each watching a game turn by turn: a maximum length,
 // a win when both sides' scores agree beyond a margin for some turns, and the endgame tables. The
-// draw rules of RULES.md (repetition, no-capture limit) are the Game's own outcome().
+// draw rules of docs/rules.md (repetition, no-capture limit) are the Game's own outcome().
 
 #include <memory>
 #include <optional>

@@ -1,4 +1,4 @@
-// Board sizes beyond tsivy and dimy (RULES.md "Other board sizes"): the variant names, the
+// Board sizes beyond tsivy and dimy (docs/rules.md "Other board sizes"): the variant names, the
 // geometry of tall, wide and off-centre boards, start positions, position and move strings with
 // ranks and runs past 9, the table-driven capture scan against the windowed one, and perft.
 
@@ -218,7 +218,7 @@ TEST_CASE("the table-driven capture scan agrees with the windowed one", "[boards
 
 TEST_CASE("perft on the boards of other strides is unchanged by the windowed scan",
           "[boards][perft]") {
-    // Counted by the table-driven scan before these boards had the windowed one (RULES.md has no
+    // Counted by the table-driven scan before these boards had the windowed one (docs/rules.md has no
     // reference values for them); 3x15 still takes the table-driven scan.
     struct Row {
         const char* size;
@@ -236,7 +236,7 @@ TEST_CASE("perft on the boards of other strides is unchanged by the windowed sca
     }
 }
 
-TEST_CASE("perft of the other board sizes matches RULES.md", "[boards][perft]") {
+TEST_CASE("perft of the other board sizes matches docs/rules.md", "[boards][perft]") {
     struct Row {
         const char* size;
         std::vector<std::uint64_t> counts; // from depth 1
@@ -259,7 +259,7 @@ TEST_CASE("perft of the other board sizes matches RULES.md", "[boards][perft]") 
         }
 }
 
-TEST_CASE("perft of the other board sizes matches RULES.md, deep", "[boards][perft][slow]") {
+TEST_CASE("perft of the other board sizes matches docs/rules.md, deep", "[boards][perft][slow]") {
     CHECK(perft_start("3x7", 8) == 2022279);
     CHECK(perft_start("7x3", 8) == 290665);
     CHECK(perft_start("5x7", 6) == 3444830);

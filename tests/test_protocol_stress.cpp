@@ -127,7 +127,7 @@ Sequence random_sequence(std::mt19937& rng) {
     return s;
 }
 
-// The protocol's output grammar (RULES.md): anything else is a torn or garbled line.
+// The protocol's output grammar (docs/rules.md): anything else is a torn or garbled line.
 bool well_formed(const std::string& line) {
     static const std::regex grammar(
         "bestmove (\\(none\\)|[a-i][1-9]\\S*)"

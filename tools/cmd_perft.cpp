@@ -103,7 +103,7 @@ void add_perft_command(CLI::App& app) {
     cmd->footer(
         "Output: one line 'depth D nodes N' per depth, then 'time T s, R million moves per "
         "second' (all depths together), then with --divide one line '<move> <count>' per move.\n"
-        "Reference values from the start positions are in RULES.md (tsivy: 5, 39, 724, 18026, "
+        "Reference values from the start positions are in docs/rules.md (tsivy: 5, 39, 724, 18026, "
         "431830, 9204447, 175212423).\n"
         "Example: fanorona perft --depth 6 --rules firstturn\n"
         "         fanorona perft --depth 3 --divide --fen \"9/9/2W1BB3/9/9 w\"");

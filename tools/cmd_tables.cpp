@@ -443,7 +443,7 @@ void add_tables_command(CLI::App& app) {
     add_threads_option(*build, b->threads);
     build
         ->add_option("--turn-limit", b->turn_limit,
-                     "The no-capture limit the values count with (RULES.md: 100); tables for "
+                     "The no-capture limit the values count with (docs/rules.md: 100); tables for "
                      "another limit serve only games under that limit")
         ->check(CLI::Range(1, kTableTurnLimit))
         ->capture_default_str();

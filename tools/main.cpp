@@ -33,7 +33,7 @@ int run_command(int argc, char** argv) {
                  "Fanorona engines"};
     app.require_subcommand(1);
     app.footer("Run 'fanorona <subcommand> --help' for a subcommand's options. Positions are "
-               "position strings and moves are move strings as in RULES.md (see 'fanorona perft "
+               "position strings and moves are move strings as in docs/rules.md (see 'fanorona perft "
                "--help' for the position string). On an error the program prints one line "
                "'fanorona: <message>' and exits with status 1.");
     fanorona::cli::add_perft_command(app);

@@ -78,7 +78,7 @@ inline void BoardOptions::add_to(CLI::App& cmd, bool with_fen) {
         ->capture_default_str();
     cmd.add_option("--rules", rules,
                    "Rule set: standard, firstturn (no chained capture on each side's first turn) "
-                   "or vela (White is the beneficiary; see RULES.md)")
+                   "or vela (White is the beneficiary; see docs/rules.md)")
         ->check(CLI::IsMember({"standard", "firstturn", "vela"}))
         ->capture_default_str();
     if (!with_fen) return;

@@ -1,5 +1,5 @@
 #pragma once
-// Move strings (RULES.md): the start point, then each step's destination with A (approach) or
+// Move strings (docs/rules.md): the start point, then each step's destination with A (approach) or
 // W (withdrawal) after a capturing step. "e2e3", "d3e3A", "c1d1Ad2A". Either case is accepted.
 
 #include <stdexcept>

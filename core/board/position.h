@@ -22,7 +22,7 @@ class Position {
 public:
     Position() = default;
     static Position start(Variant v);
-    // Parses a position string (see RULES.md) and checks it with position_problem(); throws
+    // Parses a position string (see docs/rules.md) and checks it with position_problem(); throws
     // std::invalid_argument saying what is wrong.
     static Position from_string(std::string_view text, Variant v);
     std::string to_string() const;

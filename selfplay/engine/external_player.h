@@ -1,5 +1,5 @@
 #pragma once
-// A player that is another program speaking the engine protocol of RULES.md over pipes (through
+// A player that is another program speaking the engine protocol of docs/rules.md over pipes (through
 // the protocol client). Faults (a crash, a hang, an illegal or malformed move) forfeit the game
 // and restart the process.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The referee's side of the engine protocol of RULES.md: another program started as a child
+// The referee's side of the engine protocol of docs/rules.md: another program started as a child
 // process and spoken to over pipes. The tournament's external players (external_player.h) and
 // `fanorona timeuse` (tools/timeuse) both talk to engines through here.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The engine side of the text protocol of RULES.md (UCI-like), over any pair of streams so that
+// The engine side of the text protocol of docs/rules.md (UCI-like), over any pair of streams so that
 // tests can drive it. The search runs on its own thread, so `stop` and `isready` are answered
 // while it thinks.
 
