@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/builtins.h"
 #include "core/search.h"
 #include "core/weights.h"
 
@@ -82,9 +83,9 @@ bool operator==(const Weights& a, const Weights& b) {
     return a.patterns == b.patterns || *a.patterns == *b.patterns;
 }
 
-Weights default_weights() {
+Weights handset_weights() {
     static_assert(kFeatureCount > 0);
-    return parse_weights(default_weights_text(), "default weights (compiled in)");
+    return parse_weights(find_builtin("weights", "handset")->text, "handset weights (compiled in)");
 }
 
 } // namespace fanorona

@@ -69,9 +69,8 @@ std::int64_t pattern_sum(const Position& pos, const Weights& w);
 // Whether `w` has a non-zero pattern weight (format_weights() then writes version 2).
 bool has_pattern_weights(const Weights& w);
 
-// The weights compiled into the program (data/weights/default.txt at build time).
-Weights default_weights();
-// The text of data/weights/default.txt as compiled in.
-const char* default_weights_text();
+// The hand-set weights, compiled into the program (the built-in "weights handset",
+// data/weights/handset.txt at build time; core/builtins.h).
+Weights handset_weights();
 
 } // namespace fanorona

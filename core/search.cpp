@@ -68,7 +68,7 @@ struct Searcher::Impl {
         int plies_from_null = 0;
     };
 
-    Weights weights = default_weights();
+    Weights weights = handset_weights();
     // The network (null: none) and whether this search uses it (it plays the game's board); the
     // accumulators of the search path, one per ply (acc.size() == ply + 1 while use_net).
     std::shared_ptr<const nnue::Network> net;

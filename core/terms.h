@@ -5,7 +5,7 @@
 //
 // Adding a term: one entry in kTerms, and the code computing it in extract_terms()
 // (core/features.cpp), which finds its slot with term_id("name") at compile time. The weights
-// file then needs `<name>_mg` and `<name>_eg` lines (data/weights/default.txt), and the docs
+// file then needs `<name>_mg` and `<name>_eg` lines (data/weights/handset.txt), and the docs
 // table is regenerated from terms_markdown_table() (a test compares the two).
 
 #include <cstdint>

@@ -78,7 +78,7 @@ const SettingOptions& run_setting_options() {
                       "--tables, --params)"},
         {"spsa.params", "--param"},
         {"spsa.pairs", "--games"},
-        {"spsa.batch", "--batch"},
+        {"spsa.batch", "--iteration-pairs"},
         {"spsa.alpha", "--alpha"},
         {"spsa.gamma", "--gamma"},
         {"spsa.A", "--a-ratio"},

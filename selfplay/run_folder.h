@@ -76,7 +76,7 @@ private:
 };
 
 // The user's option behind each settings key, for messages: {"games", "--games"}; a key of a
-// nested object as "outer.inner" ({"spsa.batch", "--batch"}).
+// nested object as "outer.inner" ({"spsa.batch", "--iteration-pairs"}).
 using SettingOptions = std::vector<std::pair<std::string, std::string>>;
 // The options behind the keys of a game run's settings.json (settings_json() in selfplay/driver.h,
 // with tournament and SPSA keys).

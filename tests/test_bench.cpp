@@ -1,5 +1,5 @@
 // The bench signature: the total node count of `fanorona bench` with the default settings (the
-// engine's defaults, selfplay/formats/builtins.h) is kept in data/bench_signature.txt; any change
+// engine's defaults, core/builtins.h) is kept in data/bench_signature.txt; any change
 // of search behaviour must update it knowingly.
 
 #include <fstream>

@@ -10,10 +10,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/builtins.h"
 #include "core/common/files.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/engine/engine_spec_json.h"
-#include "selfplay/formats/builtins.h"
 #include "selfplay/formats/params_file.h"
 #include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
@@ -25,8 +25,8 @@ namespace {
 const std::string kData = FANORONA_DATA_DIR;
 const std::string kTunedWeights = kData + "/weights/tuned.txt";
 const std::string kTunedParams = kData + "/params/tuned.txt";
-const std::string kHandsetWeights = kData + "/weights/default.txt";
-const std::string kNet = FANORONA_DEFAULT_NET_FILE; // selfplay/formats/CMakeLists.txt
+const std::string kHandsetWeights = kData + "/weights/handset.txt";
+const std::string kNet = FANORONA_DEFAULT_NET_FILE; // core/CMakeLists.txt
 
 // The search parameters a parameters file sets over the core's values.
 SearchParams params_of_file(const std::string& path) {
@@ -80,9 +80,9 @@ TEST_CASE("the built-ins are the data files, and the defaults are the tuned ones
     CHECK_FALSE(find_builtin("weights", "tuned.txt"));
     CHECK_FALSE(find_builtin("params", "weak"));
     // The hand-set weights are core's own defaults; the tuned ones are not.
-    CHECK(load_weights_file("handset") == default_weights());
+    CHECK(load_weights_file("handset") == handset_weights());
     CHECK(load_weights_file("tuned") == load_weights_file(kTunedWeights));
-    CHECK_FALSE(load_weights_file("tuned") == default_weights());
+    CHECK_FALSE(load_weights_file("tuned") == handset_weights());
     CHECK(load_weights_file("") == load_weights_file("tuned"));
     CHECK(weights_display_name("default") == "tuned");
     CHECK(weights_display_name("handset") == "handset");
@@ -108,7 +108,7 @@ TEST_CASE("a bare spec is the default engine; handset names the hand-set one", "
     CHECK(EngineSpec{}.description() == "fanorona(weights=tuned,params=tuned,net=tsivy)");
 
     const EngineSpec hand = EngineSpec::parse("name=h,weights=handset,params=handset");
-    CHECK(hand.weights == default_weights());
+    CHECK(hand.weights == handset_weights());
     CHECK(same_values(hand.search_params(), SearchParams{}));
     CHECK(hand.description() == "h(weights=handset,params=handset,depth=4)");
 

@@ -54,7 +54,7 @@ void same_files(const std::string& a, const std::string& b,
 // engine without them plays other moves.
 std::string pattern_weights_file(const std::string& dir) {
     using namespace fanorona;
-    Weights w = default_weights();
+    Weights w = handset_weights();
     auto p = std::make_shared<PatternWeights>();
     std::uint64_t x = 0x9E3779B97F4A7C15ULL;
     for (int c = 0; c < kPatternClasses; ++c)
@@ -140,7 +140,7 @@ TEST_CASE("self-play and tournaments under mpirun write the files of one process
 
     const std::string t = " --games 6 --format roundrobin --seed 2 --threads 1 --quiet "
                           "--player name=a,depth=2 --player name=b,depth=1 "
-                          "--player name=g,builtin=greedy --positions ";
+                          "--player name=g,builtin=greedy --log-positions ";
     const std::string t1 = fresh_dir("mpi_t_one"), t3 = fresh_dir("mpi_t_three");
     REQUIRE(run_cli("tournament" + t + "--out " + t1).status == 0);
     const Run rt = run_mpi(3, "tournament" + t + "--out " + t3);
@@ -158,7 +158,7 @@ TEST_CASE("Vela series and openings by search under mpirun give the files of one
     }
     // A series is one unit of two games on whichever rank plays it.
     const std::string t = " --games 12 --series vela --seed 4 --threads 1 --quiet "
-                          "--player name=a,depth=2 --player name=b,depth=1 --positions "
+                          "--player name=a,depth=2 --player name=b,depth=1 --log-positions "
                           "--openings random:3 ";
     const std::string t1 = fresh_dir("mpi_vela_one"), t3 = fresh_dir("mpi_vela_three");
     REQUIRE(run_cli("tournament" + t + "--out " + t1).status == 0);
@@ -185,7 +185,7 @@ TEST_CASE("an SPSA run under mpirun writes the history of one process", "[cluste
     // Every iteration's two engines (with a weight set by name) travel to the other ranks.
     const std::string s =
         " --spsa-param LmrBase,,,,20 --spsa-param mobility_mg,,,,3,0.05 --games 16 "
-        "--batch 2 --depth 2 --seed 3 --threads 1 --quiet ";
+        "--iteration-pairs 2 --depth 2 --seed 3 --threads 1 --quiet ";
     const std::string one = fresh_dir("mpi_spsa_one"), two = fresh_dir("mpi_spsa_two");
     REQUIRE(run_cli("spsa" + s + "--out " + one).status == 0);
     const Run r = run_mpi(2, "spsa" + s + "--out " + two);
@@ -271,7 +271,7 @@ TEST_CASE("a tournament with pattern weights under mpirun writes the files of on
     const std::string weights_dir = fresh_dir("mpi_pat_weights");
     fs::create_directories(weights_dir);
     const std::string weights = pattern_weights_file(weights_dir);
-    const std::string t = " --games 16 --seed 9 --threads 1 --quiet --positions "
+    const std::string t = " --games 16 --seed 9 --threads 1 --quiet --log-positions "
                           "--player name=pat,depth=3,weights=" +
                           weights + " --player name=def,depth=3 ";
     const std::string one = fresh_dir("mpi_pat_one"), two = fresh_dir("mpi_pat_two"),
@@ -373,7 +373,7 @@ TEST_CASE("solve --method pns under mpirun gives each first move the value and n
     const std::string dir = fresh_dir("mpi_pns");
     fs::create_directories(dir);
     // Small 3x5 tables: the other ranks open them from the folder's path.
-    REQUIRE(run_cli("tables build --variant 3x5 --pieces 4 --threads 1 --out " + dir + "/tables")
+    REQUIRE(run_cli("tables build --variant 3x5 --pieces 4 --threads 1 --tables " + dir + "/tables")
                 .status == 0);
     const std::vector<std::string> boards = {"--variant 3x3 --table-pieces 0",
                                              "--variant 3x5 --table-pieces 0",

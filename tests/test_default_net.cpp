@@ -10,11 +10,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/builtins.h"
 #include "core/common/files.h"
 #include "core/search.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/engine/engine_spec_json.h"
-#include "selfplay/formats/builtins.h"
 #include "selfplay/formats/net_file.h"
 #include "tests/cli_helpers.h"
 #include "tools/loop/loop.h"
@@ -23,7 +23,7 @@ using namespace fanorona;
 
 namespace {
 
-const std::string kNetFile = FANORONA_DEFAULT_NET_FILE; // selfplay/formats/CMakeLists.txt
+const std::string kNetFile = FANORONA_DEFAULT_NET_FILE; // core/CMakeLists.txt
 
 // The output of `fanorona ARGS`, which must succeed.
 std::string output_of(const std::string& args) {
@@ -102,7 +102,7 @@ TEST_CASE("weights chosen explicitly play without the default network", "[defaul
     const EngineSpec b = EngineSpec::parse("name=a,weights=handset,net=default");
     REQUIRE(a.net);
     CHECK(a.net == b.net);
-    CHECK(a.weights == default_weights());
+    CHECK(a.weights == handset_weights());
     CHECK(a.description() == "a(weights=handset,params=tuned,net=tsivy,depth=4)");
     CHECK(a.description() == b.description());
     const EngineSpec file = EngineSpec::parse("name=a,material_mg=104,net=" + kNetFile);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_helpers.h"
+#include "tests/cli_helpers.h"
 
 namespace {
 

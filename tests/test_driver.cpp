@@ -120,11 +120,11 @@ TEST_CASE("a tournament logs positions for the tuner when asked", "[driver][tour
     const TournamentResult r = run_tournament(t);
     CHECK(r.games == 4);
     CHECK(slurp(t.run.out_dir + "/positions.bin").size() > 16);
-    // The command line's --positions writes the same log (with RunConfig's openings, random:4;
-    // the command's default is random:6).
+    // The command line's --log-positions writes the same log (with RunConfig's openings,
+    // random:4; the command's default is random:6).
     const std::string dir = fresh_dir("driver_tournament_cli");
     const test_cli::Run cli = test_cli::run_cli(
-        "tournament --games 4 --quiet --positions --openings random:4 --player name=a,depth=1 "
+        "tournament --games 4 --quiet --log-positions --openings random:4 --player name=a,depth=1 "
         "--player "
         "name=b,depth=2 --out " +
         dir);

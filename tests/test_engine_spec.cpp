@@ -39,8 +39,7 @@ TEST_CASE("one default for every engine: depth, hash, weights", "[spec]") {
     EngineSpec s = EngineSpec::parse("name=A");
     CHECK(s.limits.depth == EngineSpec::kDefaultDepth);
     CHECK(s.hash_mb == EngineSpec::kDefaultHashMb);
-    CHECK(s.weights ==
-          load_weights_file("tuned")); // the engine's default (selfplay/formats/builtins.h)
+    CHECK(s.weights == load_weights_file("tuned")); // the engine's default (core/builtins.h)
     CHECK(s.params_name == "tuned");
     EngineSpec plain;
     CHECK(plain.search_limits().depth == EngineSpec::kDefaultDepth);

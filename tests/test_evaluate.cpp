@@ -104,7 +104,7 @@ TEST_CASE("evaluate() is trunc(sum of value * weight / kEvalScale) over the feat
         extract_features(pos, rules, f);
         REQUIRE(f.count <= kMaxActiveFeatures);
         for (int i = 1; i < f.count; ++i) CHECK(f.entries[i - 1].index < f.entries[i].index);
-        for (const Weights& w : {default_weights(), random_w}) {
+        for (const Weights& w : {handset_weights(), random_w}) {
             double sum = 0;
             for (int i = 0; i < f.count; ++i) {
                 CHECK(f.entries[i].value != 0);
@@ -118,7 +118,7 @@ TEST_CASE("evaluate() is trunc(sum of value * weight / kEvalScale) over the feat
 }
 
 TEST_CASE("The evaluation is the same for either colour and for mirrored boards", "[evaluate]") {
-    const Weights w = default_weights();
+    const Weights w = handset_weights();
     for (const auto& [pos, rules] : sample_positions()) {
         if (rules.ruleset == RuleSet::Vela) continue; // Vela treats the colours differently
         INFO(pos.to_string());
@@ -253,7 +253,7 @@ Weights with_random_patterns(Weights w, std::uint64_t seed, int bound = 500) {
 
 TEST_CASE("Pattern weights add each window's tapered weight to the exact sum on tsivy",
           "[evaluate]") {
-    const Weights w = with_random_patterns(default_weights(), 7);
+    const Weights w = with_random_patterns(handset_weights(), 7);
     int tsivy = 0;
     for (const auto& [pos, rules] : sample_positions()) {
         if (pos.variant() != Variant::Tsivy) continue;
@@ -283,13 +283,13 @@ TEST_CASE("Pattern weights add each window's tapered weight to the exact sum on 
     CHECK(tsivy > 100);
     // Without pattern weights the pattern part is 0.
     const Position start = Position::start(Variant::Tsivy);
-    CHECK(pattern_sum(start, default_weights()) == 0);
+    CHECK(pattern_sum(start, handset_weights()) == 0);
     CHECK(pattern_sum(start, w) != 0);
 }
 
 TEST_CASE("Mirror images score the same with any pattern weights", "[evaluate]") {
     for (std::uint64_t seed : {1, 2}) {
-        const Weights w = with_random_patterns(default_weights(), seed, 3000);
+        const Weights w = with_random_patterns(handset_weights(), seed, 3000);
         for (const auto& [pos, rules] : sample_positions()) {
             if (pos.variant() != Variant::Tsivy || rules.ruleset == RuleSet::Vela) continue;
             INFO(pos.to_string());
@@ -305,7 +305,7 @@ TEST_CASE("Pattern weights apply on tsivy only", "[evaluate]") {
     CHECK(patterns_apply(Variant::Tsivy));
     CHECK_FALSE(patterns_apply(Variant::Dimy));
     CHECK_FALSE(patterns_apply(Variant::Telo));
-    const Weights plain = default_weights();
+    const Weights plain = handset_weights();
     const Weights w = with_random_patterns(plain, 3, kMaxWeight);
     int dimy = 0;
     for (const auto& [pos, rules] : sample_positions()) {
@@ -346,7 +346,7 @@ TEST_CASE("fanorona eval shows the pattern part of the score", "[evaluate][cli]"
     const Position start = Position::start(Variant::Tsivy);
     PatternIndices idx;
     REQUIRE(position_pattern_indices(start, idx));
-    Weights w = default_weights();
+    Weights w = handset_weights();
     auto p = std::make_shared<PatternWeights>();
     for (std::uint32_t k : idx) {
         p->values[2 * k] = int(k % 50) + 1;

@@ -54,7 +54,7 @@ TEST_CASE("fanorona frontier: the tree's values are solve's (3x3)", "[frontier][
                                          dir + "/solve.json");
     REQUIRE(solve.status == 0);
     const auto s = nlohmann::json::parse(test_cli::slurp(dir + "/solve.json"));
-    const std::string base = "--variant 3x3 --table-pieces 0 --tree-depth 2 --max-nodes 200000";
+    const std::string base = "--variant 3x3 --table-pieces 0 --solve-turns 2 --max-nodes 200000";
     const auto one = frontier_json(base + " --threads 1", dir + "/one.json");
     const auto two = frontier_json(base + " --threads 2", dir + "/two.json");
     CHECK(one["root"]["value"] == "win"); // docs/solve.md: White wins 3x3
@@ -85,7 +85,7 @@ TEST_CASE("fanorona frontier: the tree's values are solve's (3x3)", "[frontier][
     CHECK(one["tree_summary"][0]["proven"] == first.size());
     // A budget too small to prove anything leaves the values unknown, and the text says so.
     const auto small = test_cli::run_cli("frontier --variant dimy --table-pieces 0 --hash 1 "
-                                         "--tree-depth 1 --max-nodes 1 --threads 1");
+                                         "--solve-turns 1 --max-nodes 1 --threads 1");
     INFO(small.output);
     REQUIRE(small.status == 0);
     CHECK(small.output.find("after 1 turn: 5 positions, 0 proven") != std::string::npos);
@@ -97,8 +97,9 @@ TEST_CASE("fanorona frontier: samples of 5x9 games by seed, tables, CSV resume",
     const std::string dir = test_cli::fresh_dir("frontier_samples");
     std::filesystem::create_directories(dir);
     const std::string tables = dir + "/tb";
-    REQUIRE(test_cli::run_cli("tables build --variant tsivy --pieces 3 --threads 1 --out " + tables)
-                .status == 0);
+    REQUIRE(
+        test_cli::run_cli("tables build --variant tsivy --pieces 3 --threads 1 --tables " + tables)
+            .status == 0);
     const std::string games = tsivy_games();
     const std::string files =
         "--variant tsivy --tables " + tables + " " + games + " --samples 3 --hash 4";
@@ -175,5 +176,5 @@ TEST_CASE("fanorona frontier: bad input gets one line", "[frontier][cli]") {
              games + ": games of tsivy, not --variant dimy");
     one_line("--variant tsivy --turns 10", "--turns: needs games files");
     one_line("--variant tsivy", "nothing to solve");
-    one_line("--variant tsivy --rules vela --tree-depth 1", "--rules: the solver handles");
+    one_line("--variant tsivy --rules vela --solve-turns 1", "--rules: the solver handles");
 }

@@ -234,7 +234,7 @@ TEST_CASE("memory requests name their option", "[hardening][cli]") {
 
 TEST_CASE("an engine option error does not repeat the program's name", "[hardening][cli]") {
     const std::string dir = fresh_dir("hard_tables");
-    REQUIRE(run_cli("tables build --variant dimy --pieces 2 --quiet --out " + dir).status == 0);
+    REQUIRE(run_cli("tables build --variant dimy --pieces 2 --quiet --tables " + dir).status == 0);
     for (const std::string& cmd :
          {"analyze --variant dimy --rules vela --depth 1 --tables " + dir,
           "selfplay --variant dimy --rules vela --games 2 --depth 1 --quiet --tables " + dir +
@@ -252,7 +252,7 @@ TEST_CASE("an engine option error does not repeat the program's name", "[hardeni
 TEST_CASE("weights, params and openings files may start with a byte-order mark", "[hardening]") {
     const std::string dir = made_dir("hard_bom");
     const std::string weights =
-        slurp(std::string(FANORONA_TEST_DATA) + "/../../data/weights/default.txt");
+        slurp(std::string(FANORONA_TEST_DATA) + "/../../data/weights/handset.txt");
     REQUIRE_FALSE(weights.empty());
     write(dir + "/w.txt", kBom + weights);
     CHECK(load_weights_file(dir + "/w.txt") == load_weights_file("handset"));
@@ -330,7 +330,7 @@ TEST_CASE("a loop resumed with fewer iterations is refused by its option", "[har
 TEST_CASE("an SPSA run resumed with more games goes on", "[hardening][spsa]") {
     const std::string dir = fresh_dir("hard_spsa");
     const std::string args =
-        "spsa --spsa-param LmrBase --batch 1 --depth 1 --threads 2 --quiet --out " + dir;
+        "spsa --spsa-param LmrBase --iteration-pairs 1 --depth 1 --threads 2 --quiet --out " + dir;
     REQUIRE(run_cli(args + " --games 4").status == 0);
     const std::string first = slurp(dir + "/games.tsv");
     const Run more = run_cli(args + " --games 8 --resume");

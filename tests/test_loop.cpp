@@ -90,7 +90,7 @@ TEST_CASE("a loop with --spsa-param tunes search parameters and plays them in a 
     const std::string cmd =
         "loop --iterations 1" + kTiny + " --weights " + weak_weights() +
         " --accept-los 0 --spsa-param LmrBase,50,0,200,20,0.01" +
-        " --spsa-param material_mg --spsa-games 16 --spsa-batch 2 --spsa-nodes 300" +
+        " --spsa-param material_mg --spsa-games 16 --spsa-iteration-pairs 2 --spsa-nodes 300" +
         " --final-movetime 5 --out " + dir;
     const Run r = run_cli(cmd);
     INFO(r.output);
@@ -142,7 +142,7 @@ TEST_CASE("a loop with --spsa-param tunes search parameters and plays them in a 
 TEST_CASE("the long main job's results ship as files every engine reads", "[loop]") {
     const std::string data = FANORONA_DATA_DIR;
     const auto weights = fanorona::load_weights_file(data + "/weights/tuned.txt");
-    CHECK_FALSE(weights == fanorona::default_weights()); // tuned, not a copy of the defaults
+    CHECK_FALSE(weights == fanorona::handset_weights()); // tuned, not a copy of the defaults
     const Run r = run_cli("analyze --depth 3 --json --weights " + data +
                           "/weights/tuned.txt --params " + data + "/params/tuned.txt");
     INFO(r.output);

@@ -54,11 +54,11 @@ std::vector<std::vector<PositionRecord>> labelled_games(int games, std::uint64_t
     std::vector<std::vector<PositionRecord>> out;
     for (int g = 0; g < games; ++g)
         out.push_back(random_playout_game(rules, std::uint32_t(g), seed, 120));
-    label_from_weights(out, rules, default_weights(), 0.004, seed);
+    label_from_weights(out, rules, handset_weights(), 0.004, seed);
     for (auto& game : out)
         for (PositionRecord& r : game)
             r.score = std::int16_t(std::clamp(
-                evaluate(r.position(rules.variant), rules, default_weights()), -2000, 2000));
+                evaluate(r.position(rules.variant), rules, handset_weights()), -2000, 2000));
     return out;
 }
 

@@ -357,8 +357,8 @@ TEST_CASE("a book by search keeps the balanced positions after P turns", "[openi
     CHECK(seen == truth);
 
     auto again = openings;
-    score_openings(openings, OpeningScoring{rules, default_weights(), 3, 2, 1});
-    score_openings(again, OpeningScoring{rules, default_weights(), 3, 2, 2});
+    score_openings(openings, OpeningScoring{rules, handset_weights(), 3, 2, 1});
+    score_openings(again, OpeningScoring{rules, handset_weights(), 3, 2, 2});
     for (std::size_t i = 0; i < openings.size(); ++i) {
         CHECK(openings[i].score == again[i].score);
         CHECK(openings[i].depth == 3);

@@ -163,7 +163,11 @@ TEST_CASE("every option name is a flag in every command or takes a value in ever
     CHECK(kinds.at("--game-rules").size() == 2); // tune, openings
     CHECK(kinds.at("--spsa-param").size() == 2); // spsa, loop
     CHECK(kinds.at("--param").count("spsa"));    // NAME=VALUE, as in every engine command
-    for (const char* gone : {"--plies", "--kind"}) CHECK(kinds.count(gone) == 0);
+    for (const char* gone : {"--plies", "--kind", "--spsa-batch"}) CHECK(kinds.count(gone) == 0);
+    // --tables: the tables folder read, or built; train and tune relabel with --relabel-tables.
+    CHECK(kinds.at("--tables").count("tables build"));
+    CHECK(kinds.at("--tables").count("train") + kinds.at("--tables").count("tune") == 0);
+    CHECK(kinds.at("--relabel-tables").size() == 2);
 }
 
 TEST_CASE("solve --json FILE and timeuse --json FILE still write JSON, with a note",
@@ -185,7 +189,7 @@ TEST_CASE("solve --json FILE and timeuse --json FILE still write JSON, with a no
     CHECK(a["value"] == b["value"]);
     CHECK(a["line"] == b["line"]);
 
-    const std::string timeuse = "timeuse --movetime 1 --repeat 1 --position "
+    const std::string timeuse = "timeuse --movetimes 1 --repeat 1 --position "
                                 "'3BBBBBB/2WBBBBBB/B2W1BWBW/2W1WWWWW/1W1W1WWWW b 0 8' --json";
     CHECK(stderr_of(timeuse + "-out " + dir + "/t1.json", &status).empty());
     CHECK(status == 0);
@@ -248,7 +252,7 @@ TEST_CASE("spsa: --spsa-param tunes, --param sets a fixed NAME=VALUE, the old --
           "works with a note",
           "[options][cli][spsa]") {
     const std::string dir = fresh_dir("options_spsa");
-    const std::string run = "spsa --games 4 --batch 1 --depth 1 --threads 2 --quiet "
+    const std::string run = "spsa --games 4 --iteration-pairs 1 --depth 1 --threads 2 --quiet "
                             "--verify-games 0 --param AspWindow=40 ";
     int status = -1;
     CHECK(stderr_of(run + "--spsa-param LmrBase,,,,20 --out " + dir + "/new", &status).empty());
@@ -263,6 +267,94 @@ TEST_CASE("spsa: --spsa-param tunes, --param sets a fixed NAME=VALUE, the old --
     const Run none = run_cli("spsa --param AspWindow=40 --games 4 --out " + dir + "/none");
     CHECK(none.status == 1);
     CHECK_THAT(none.output, Catch::Contains("--spsa-param: give at least one value to tune"));
+}
+
+TEST_CASE("renamed options: the old spelling still works and names its replacement",
+          "[options][cli]") {
+    struct Renamed {
+        const char* command;
+        const char* now;
+        const char* old;
+    };
+    const Renamed renamed[] = {{"spsa", "--iteration-pairs", "--batch"},
+                               {"loop", "--spsa-iteration-pairs", "--spsa-batch"},
+                               {"timeuse", "--movetimes", "--movetime"},
+                               {"report", "--opening-stats", "--openings"},
+                               {"tables build", "--tables", "--out"},
+                               {"train", "--relabel-tables", "--tables"},
+                               {"tune", "--relabel-tables", "--tables"},
+                               {"tournament", "--log-positions", "--positions"},
+                               {"frontier", "--solve-turns", "--tree-depth"}};
+    for (const Renamed& r : renamed) {
+        INFO(r.command << ": " << r.now << ", once " << r.old);
+        const Run help = run_cli(std::string(r.command) + " --help");
+        REQUIRE(help.status == 0);
+        CHECK_FALSE(help_entry(help.output, r.now).empty());
+        CHECK(help_entry(help.output, r.old).empty());
+    }
+
+    const std::string dir = fresh_dir("options_renamed");
+    std::filesystem::create_directories(dir);
+    int status = -1;
+    // tables build --out DIR: the tables folder, though --tables (required) is not given.
+    CHECK(stderr_of("tables build --variant 3x3 --pieces 2 --quiet --out " + dir + "/tb",
+                    &status) == "fanorona: note: --out is now --tables (the tables folder, as in "
+                                "every tables subcommand)\n");
+    CHECK(status == 0);
+    CHECK(std::filesystem::exists(dir + "/tb/3x3-1v1.fntb"));
+    const Run none = run_cli("tables build --variant 3x3 --pieces 2 --quiet");
+    CHECK(none.status == 1);
+    CHECK_THAT(none.output, Catch::Contains("--tables is required"));
+
+    // timeuse --movetime: still a comma-separated list.
+    const std::string timeuse = "timeuse --repeat 1 --position "
+                                "'3BBBBBB/2WBBBBBB/B2W1BWBW/2W1WWWWW/1W1W1WWWW b 0 8' --json-out " +
+                                dir;
+    CHECK(stderr_of(timeuse + "/new.json --movetimes 1,2", &status).empty());
+    CHECK(status == 0);
+    CHECK(stderr_of(timeuse + "/old.json --movetime 1,2", &status) ==
+          "fanorona: note: --movetime is now --movetimes (--movetime is one limit in every other "
+          "command)\n");
+    CHECK(status == 0);
+    const auto rows = nlohmann::json::parse(slurp(dir + "/old.json"))["rows"];
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[1]["movetime_ms"] == 2);
+
+    // frontier --tree-depth N: the same positions solved.
+    const std::string frontier =
+        "frontier --variant 3x3 --table-pieces 0 --max-nodes 100000 --threads 1 --quiet ";
+    const std::string solved = stdout_of(frontier + "--solve-turns 1");
+    CHECK_THAT(solved, Catch::StartsWith("frontier: tree1="));
+    CHECK(stdout_of(frontier + "--tree-depth 1") == solved);
+    CHECK(stderr_of(frontier + "--tree-depth 1", &status) ==
+          "fanorona: note: --tree-depth is now --solve-turns (report's --tree-depth is the turns "
+          "shown)\n");
+    CHECK(status == 0);
+
+    // tournament --positions (a flag): the positions log, one note.
+    CHECK(stderr_of("tournament --games 2 --threads 1 --quiet --player name=a,depth=1 --player "
+                    "name=r,builtin=random --positions --out " +
+                        dir + "/t",
+                    &status) == "fanorona: note: --positions is now --log-positions\n");
+    CHECK(status == 0);
+    CHECK(slurp(dir + "/t/positions.bin").size() > 16);
+
+    // The others, each refused after its options are read: the note comes first.
+    const std::string others[][2] = {
+        {"spsa --batch 2 --games 4 --out " + dir + "/spsa", "--batch is now --iteration-pairs"},
+        {"loop --spsa-batch 2 --sprt bad --out " + dir + "/loop",
+         "--spsa-batch is now --spsa-iteration-pairs"},
+        {"report --out " + dir + "/r.html --openings " + dir + "/none",
+         "--openings is now --opening-stats"},
+        {"train " + dir + "/none.bin --out " + dir + "/n.net --tables " + dir + "/none",
+         "--tables is now --relabel-tables"},
+        {"tune --data " + dir + "/none.bin --out " + dir + "/tune --tables " + dir + "/none",
+         "--tables is now --relabel-tables"}};
+    for (const auto& [args, note] : others) {
+        INFO(args);
+        CHECK_THAT(stderr_of(args, &status), Catch::StartsWith("fanorona: note: " + note));
+        CHECK(status == 1);
+    }
 }
 
 TEST_CASE("the loop declares the run options it shares with selfplay with the same code and "

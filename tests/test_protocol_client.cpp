@@ -136,7 +136,7 @@ TEST_CASE("timeuse measures on any board and rule set", "[timeuse][protocol_clie
     // This program's engine plays dimy under Vela rules only when it is told so: a dimy position
     // sent to a tsivy engine would be refused, and the run would fail.
     const Run r =
-        run_cli("timeuse --variant dimy --rules vela --movetime 2 --repeat 1 --json-out " + dir +
+        run_cli("timeuse --variant dimy --rules vela --movetimes 2 --repeat 1 --json-out " + dir +
                 "/t.json");
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -148,23 +148,23 @@ TEST_CASE("timeuse measures on any board and rule set", "[timeuse][protocol_clie
 
     // A board without bench positions searches its start position.
     const Run small =
-        run_cli("timeuse --variant 3x5 --movetime 2 --repeat 2 --json-out " + dir + "/s.json");
+        run_cli("timeuse --variant 3x5 --movetimes 2 --repeat 2 --json-out " + dir + "/s.json");
     INFO(small.output);
     REQUIRE(small.status == 0);
     CHECK(nlohmann::json::parse(slurp(dir + "/s.json"))["rows"][0]["moves"] == 2);
 
     // A given position is read on the given board.
-    const Run given = run_cli("timeuse --variant dimy --movetime 2 --repeat 1 --position "
+    const Run given = run_cli("timeuse --variant dimy --movetimes 2 --repeat 1 --position "
                               "\"BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w\"");
     INFO(given.output);
     CHECK(given.status == 0);
     const Run wrong =
-        run_cli("timeuse --movetime 2 --position \"BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w\"");
+        run_cli("timeuse --movetimes 2 --position \"BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w\"");
     CHECK(wrong.status == 1);
     CHECK_THAT(wrong.output, Catch::StartsWith("fanorona: timeuse: position '"));
 
     // An engine's fault names the move it was asked for.
-    const Run illegal = run_cli("timeuse --movetime 5 --engine " + fake_engine("illegal"));
+    const Run illegal = run_cli("timeuse --movetimes 5 --engine " + fake_engine("illegal"));
     CHECK(illegal.status == 1);
     CHECK_THAT(illegal.output, Catch::StartsWith("fanorona: timeuse: 'go movetime 10' in "));
     CHECK_THAT(illegal.output, Catch::Contains("bestmove 'a1a2': "));

@@ -21,7 +21,7 @@ const std::string kData = std::string(FANORONA_TEST_DATA) + "/report/";
 
 std::string full_report(const std::string& out) {
     const Run r = run_cli("report --out " + out + " --selfplay " + kData +
-                          "selfplay --tournament " + kData + "tournament --openings " + kData +
+                          "selfplay --tournament " + kData + "tournament --opening-stats " + kData +
                           "openings --tune " + kData + "tune --spsa " + kData + "spsa");
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -94,8 +94,8 @@ TEST_CASE("the report says which inputs are not provided", "[report]") {
     CHECK(tune.find("<code>material_eg</code>") == std::string::npos); // unchanged
     CHECK(tune.find("0.031200 &rarr; &ndash;") != std::string::npos);  // a null loss
 
-    CHECK(run_cli("report --out " + dir + "/x.html --openings " + dir + "/no_such_folder").status ==
-          1);
+    CHECK(run_cli("report --out " + dir + "/x.html --opening-stats " + dir + "/no_such_folder")
+              .status == 1);
 }
 
 TEST_CASE("broken inputs give warnings naming the file, not a failed page", "[report]") {
@@ -128,7 +128,7 @@ TEST_CASE("fields of unexpected types read as missing, not as a failed page", "[
     std::ofstream(u + "/tune.json") << R"({"positions": [], "converged": 1, "settings": 7})";
     std::ofstream(o + "/openings.json") << R"({"positions": {"a": 1}, "roots": 5})";
     const Run r = run_cli("report --out " + dir + "/r.html --tournament " + t + " --tune " + u +
-                          " --openings " + o);
+                          " --opening-stats " + o);
     INFO(r.output);
     CHECK(r.status == 0);
     CHECK(has_id(slurp(dir + "/r.html"), "elo-chart"));

@@ -368,7 +368,7 @@ TEST_CASE("A fixed-depth search allocates nothing per node", "[search]") {
 TEST_CASE("The evaluation and move generation allocate nothing", "[search]") {
     Position pos = Position::start(Variant::Tsivy);
     const Rules rules = rules_for(Variant::Tsivy);
-    const Weights w = default_weights();
+    const Weights w = handset_weights();
     const std::uint64_t before = g_allocations.load();
     int sum = 0;
     for (int i = 0; i < 100; ++i) {
@@ -591,7 +591,7 @@ TEST_CASE("The evaluation cache forgets evaluations when the weights or the rule
     const Game tsivy(Rules{}, Position::start(Variant::Tsivy));
     SearchLimits limits;
     limits.depth = 5;
-    Weights other = default_weights();
+    Weights other = handset_weights();
     other.values[feature_index("mobility_mg")] += 40;
     other.values[feature_index("material_mg")] -= 30;
 

@@ -274,10 +274,9 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     CHECK(r.status == 1);
     CHECK(r.output.find("fanorona: --spsa-param LmrBase,x: start: 'x' is not a number") !=
           std::string::npos);
-    r = run_cli(
-        "spsa --spsa-param LmrBase,,,,20 --spsa-param material_mg,,,,10 --games 8 --batch 2 "
-        "--depth 1 --threads 2 --quiet --verify-games 4 --out " +
-        dir + "/s");
+    r = run_cli("spsa --spsa-param LmrBase,,,,20 --spsa-param material_mg,,,,10 --games 8 "
+                "--iteration-pairs 2 --depth 1 --threads 2 --quiet --verify-games 4 --out " +
+                dir + "/s");
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK(r.output.find("verification, tuned vs start: 4 games, Elo") != std::string::npos);
@@ -285,7 +284,7 @@ TEST_CASE("the parameters file in the commands, and spsa end to end", "[spsa]") 
     CHECK(j["verification"]["games"] == 4);
     CHECK(j["verification"]["match"].contains("elo_error95"));
     // SPSA over a weight tunes the weights: the base and the start it is verified against play
-    // them without the default network (selfplay/formats/builtins.h).
+    // them without the default network (core/builtins.h).
     CHECK(j["base"] == "base(weights=tuned,params=tuned,depth=1)");
     r = run_cli("analyze --depth 2 --params " + dir + "/s/params.txt");
     CHECK(r.status == 0);

@@ -316,7 +316,7 @@ TEST_CASE("Engine specs take tables=DIR once, and refuse other rules", "[tables]
 
 TEST_CASE("fanorona tables: build, stats, probe, verify and errors", "[tables][cli]") {
     const std::string dir = test_cli::fresh_dir("tables_cli");
-    auto r = test_cli::run_cli("tables build --variant dimy --pieces 3 --out " + dir);
+    auto r = test_cli::run_cli("tables build --variant dimy --pieces 3 --tables " + dir);
     REQUIRE(r.status == 0);
     CHECK(r.output.find("dimy 2v1") != std::string::npos);
     r = test_cli::run_cli("tables stats --json --tables " + dir);

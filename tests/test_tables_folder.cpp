@@ -174,9 +174,9 @@ TEST_CASE("verify checks the header's counts and refuses another material's file
     const std::string copy = copy_dir(built, "tables_folder_copy");
     fs::copy_file(copy + "/dimy-1v2.fntb", copy + "/dimy-2v1.fntb",
                   fs::copy_options::overwrite_existing);
-    for (const std::string& command :
-         {"tables verify --tables " + copy, "tables build --variant dimy --pieces 4 --out " + copy,
-          "analyze --depth 1 --variant dimy --tables " + copy}) {
+    for (const std::string& command : {"tables verify --tables " + copy,
+                                       "tables build --variant dimy --pieces 4 --tables " + copy,
+                                       "analyze --depth 1 --variant dimy --tables " + copy}) {
         r = test_cli::run_cli(command);
         INFO(command << "\n" << r.output);
         CHECK(r.status == 1);
@@ -191,8 +191,8 @@ TEST_CASE("a table file replaced by a folder is named a folder", "[tables][cli]"
     const std::string dir = copy_dir(built, "tables_folder_dir");
     fs::remove(dir + "/dimy-1v1.fntb");
     fs::create_directory(dir + "/dimy-1v1.fntb");
-    for (const std::string& command :
-         {"tables verify --tables " + dir, "tables build --variant dimy --pieces 2 --out " + dir}) {
+    for (const std::string& command : {"tables verify --tables " + dir,
+                                       "tables build --variant dimy --pieces 2 --tables " + dir}) {
         const auto r = test_cli::run_cli(command);
         INFO(command << "\n" << r.output);
         CHECK(r.status == 1);
@@ -206,7 +206,7 @@ TEST_CASE("a build refuses to write over tables of another turn limit", "[tables
     const std::string dir = build_dir("tables_folder_limit", "dimy", 2);
     const std::string before = test_cli::slurp(dir + "/dimy-1v1.fntb");
     auto r =
-        test_cli::run_cli("tables build --variant dimy --pieces 3 --turn-limit 5 --out " + dir);
+        test_cli::run_cli("tables build --variant dimy --pieces 3 --turn-limit 5 --tables " + dir);
     CHECK(r.status == 1);
     CHECK(error_line(r) == "fanorona: --turn-limit 5: " + dir +
                                " holds tables built with --turn-limit 100 (" + dir +
@@ -215,10 +215,10 @@ TEST_CASE("a build refuses to write over tables of another turn limit", "[tables
     CHECK(test_cli::slurp(dir + "/dimy-1v1.fntb") == before);
     CHECK_FALSE(fs::exists(dir + "/dimy-2v1.fntb"));
     // What may change: more pieces with the same settings, and tables of another board.
-    r = test_cli::run_cli("tables build --variant dimy --pieces 3 --out " + dir);
+    r = test_cli::run_cli("tables build --variant dimy --pieces 3 --tables " + dir);
     CHECK(r.status == 0);
     CHECK(r.output.find("dimy 1v1: already built") != std::string::npos);
-    r = test_cli::run_cli("tables build --variant 3x3 --pieces 2 --out " + dir);
+    r = test_cli::run_cli("tables build --variant 3x3 --pieces 2 --tables " + dir);
     CHECK(r.status == 0);
     CHECK(test_cli::slurp(dir + "/dimy-1v1.fntb") == before);
     CHECK(test_cli::run_cli("tables verify --tables " + dir).status == 0);

@@ -20,7 +20,7 @@ namespace {
 const std::string& tables_dir() {
     static const std::string dir = [] {
         const std::string d = fresh_dir("grade_tables");
-        const Run r = run_cli("tables build --variant dimy --pieces 3 --quiet --out " + d);
+        const Run r = run_cli("tables build --variant dimy --pieces 3 --quiet --tables " + d);
         INFO(r.output);
         REQUIRE(r.status == 0);
         return d;

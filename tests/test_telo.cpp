@@ -149,7 +149,7 @@ TEST_CASE("telo: three in a row wins", "[telo]") {
     CHECK(count_moves(diag, kTelo) == 0);
     // The evaluation of telo is 0.
     CHECK(evaluate(Position::from_string("2W/1W1/BWB b 5 6", Variant::Telo), kTelo,
-                   default_weights()) == 0);
+                   handset_weights()) == 0);
 }
 
 TEST_CASE("telo: the search finds forced wins the brute force finds", "[telo][search]") {

@@ -12,6 +12,7 @@
 #include "core/board/baseline.h"
 #include "core/board/game.h"
 #include "core/board/playout.h"
+#include "core/builtins.h"
 #include "core/evaluate.h"
 #include "core/features.h"
 
@@ -72,9 +73,9 @@ TEST_CASE("Term names, feature names and term ids round-trip", "[terms]") {
     STATIC_REQUIRE(kFeatureCount == 2 * kTermCount);
 }
 
-TEST_CASE("Every feature of the default weights file is a registry term's", "[terms]") {
-    // The weights file format is unchanged: default.txt names each feature exactly once.
-    std::istringstream in(default_weights_text());
+TEST_CASE("Every feature of the hand-set weights file is a registry term's", "[terms]") {
+    // The weights file format is unchanged: handset.txt names each feature exactly once.
+    std::istringstream in(std::string(find_builtin("weights", "handset")->text));
     std::set<std::string> seen;
     for (std::string line; std::getline(in, line);) {
         if (line.empty() || line[0] == '#' || line.rfind("fanorona-weights", 0) == 0) continue;

@@ -12,7 +12,7 @@ TEST_CASE("timeuse times go movetime to bestmove and writes JSON beside the text
     const std::string dir = fresh_dir("timeuse");
     std::filesystem::create_directories(dir);
     const std::string pos = "\"3BBBBBB/2WBBBBBB/B2W1BWBW/2W1WWWWW/1W1W1WWWW b 0 8\"";
-    const Run r = run_cli("timeuse --movetime 2,5 --repeat 2 --position " + pos + " --json-out " +
+    const Run r = run_cli("timeuse --movetimes 2,5 --repeat 2 --position " + pos + " --json-out " +
                           dir + "/t.json");
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -31,13 +31,13 @@ TEST_CASE("timeuse times go movetime to bestmove and writes JSON beside the text
 }
 
 TEST_CASE("timeuse refuses what it cannot measure, in one line", "[timeuse][cli]") {
-    const Run missing = run_cli("timeuse --movetime 5 --engine /no/such/engine");
+    const Run missing = run_cli("timeuse --movetimes 5 --engine /no/such/engine");
     CHECK(missing.status == 1);
     CHECK_THAT(missing.output, Catch::StartsWith("fanorona: timeuse:"));
     CHECK_THAT(missing.output, Catch::Contains("/no/such/engine"));
     // A position with a single legal move gives the engine nothing to think about.
     // (White a1 must take c1 by approach: its only move.)
-    const Run forced = run_cli("timeuse --movetime 5 --position \"9/9/9/9/W1B6 w\"");
+    const Run forced = run_cli("timeuse --movetimes 5 --position \"9/9/9/9/W1B6 w\"");
     CHECK(forced.status == 1);
     CHECK_THAT(forced.output, Catch::Contains("fewer than two legal moves"));
 }

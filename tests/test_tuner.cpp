@@ -61,7 +61,7 @@ WeightVector to_vector(const Weights& w) {
 
 // The default weights with every term changed a little: a second, different weight vector.
 Weights perturbed_defaults(int seed) {
-    Weights w = default_weights();
+    Weights w = handset_weights();
     for (int f = 0; f < kFeatureCount; ++f) w.values[f] += ((f * 7 + seed * 13) % 11) - 5;
     return w;
 }
@@ -90,7 +90,7 @@ TEST_CASE("the feature matrix reproduces evaluate() for every position", "[tuner
     int n = 0;
     for (const Rules& rules : cases) {
         const std::string path = playout_log("check" + std::to_string(n++) + ".bin", rules, 60, 5);
-        for (const Weights& w : {default_weights(), perturbed_defaults(3)}) {
+        for (const Weights& w : {handset_weights(), perturbed_defaults(3)}) {
             const CheckReport r = check_against_engine({path}, w);
             CHECK(r.positions > 1000);
             CHECK(r.mismatches == 0);
@@ -181,7 +181,7 @@ TEST_CASE("losses do not depend on the number of threads", "[tuner]") {
     FeatureMatrix m = build_feature_matrix(data, all_rows(data));
     set_targets(m, TargetSpec{}, 0.004);
     REQUIRE(m.block_count() > 4);
-    const WeightVector w = to_vector(default_weights());
+    const WeightVector w = to_vector(handset_weights());
     LossOutput one, two;
     {
         tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
@@ -209,7 +209,7 @@ namespace {
 struct Recovery {
     inline static const std::vector<std::string> kFrozen = {
         "material", "strong", "centre", "mopup_near", "mopup_mobility", "stall"};
-    Weights truth = default_weights();
+    Weights truth = handset_weights();
     Weights start;
     double k = 1.0 / 50; // a piece is worth 2 logits: informative results
     std::string path;
@@ -428,7 +428,7 @@ TEST_CASE("fanorona tune writes the weights, loss.csv and tune.json", "[tuner][c
     // The weights file is what the engine reads; its header says how it was made.
     const std::string text = test_cli::slurp(out);
     const Weights w = parse_weights(text, out);
-    // It starts from the engine's default weights (the tuned ones, selfplay/formats/builtins.h).
+    // It starts from the engine's default weights (the tuned ones, core/builtins.h).
     const Weights start = load_weights_file("default");
     CHECK(w.values[feature_index("tempo_mg")] == start.values[feature_index("tempo_mg")]);
     CHECK_THAT(text, Catch::StartsWith("fanorona-weights 1\n# Tuned by `fanorona tune`"));

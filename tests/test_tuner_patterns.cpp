@@ -91,7 +91,7 @@ TEST_CASE("pattern rows give the pattern part of the evaluation", "[tuner]") {
     REQUIRE(m.patterns.size() == m.rows() * kPatternWindows);
     const PatternVector w = random_patterns(3);
     set_pattern_offsets(m, w);
-    const Weights terms = default_weights();
+    const Weights terms = handset_weights();
     const Eigen::VectorXd e = evaluate_rows(m, to_vector(terms));
     for (std::size_t r = 0; r < m.rows(); ++r) {
         // Brute force: the engine's pattern numbers and the exact integer sum S.
@@ -125,7 +125,7 @@ TEST_CASE("with pattern weights, the tuner's evaluation is evaluate()'s", "[tune
             patterns->values[2 * p] = std::int32_t(v[2 * p]);
             patterns->values[2 * p + 1] = std::int32_t(v[2 * p + 1]);
         }
-    Weights w = default_weights();
+    Weights w = handset_weights();
     w.patterns = patterns;
     const CheckReport r = check_against_engine({path}, w);
     CHECK(r.positions > 1000);
@@ -150,7 +150,7 @@ TEST_CASE("the pattern fit lowers the loss, keeps rare patterns and ignores the 
     const DataSplit split = split_by_game(data, 0.2, 1);
     FeatureMatrix train = build_feature_matrix(data, split.train, true);
     FeatureMatrix validation = build_feature_matrix(data, split.validation, true);
-    const WeightVector terms = to_vector(default_weights());
+    const WeightVector terms = to_vector(handset_weights());
     // The truth: the default terms and pattern weights on the configurations seen often.
     const std::vector<std::uint32_t> counts = pattern_counts(train);
     PatternVector truth = random_patterns(5);

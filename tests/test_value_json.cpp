@@ -31,7 +31,7 @@ template <class T> T round_trip(const T& value) {
 // pseudo-random pattern weights (each at a canonical configuration) and those of the start
 // position's windows not 0.
 Weights odd_weights(int patterns, std::uint64_t seed) {
-    Weights w = default_weights();
+    Weights w = handset_weights();
     for (int f = 0; f < kFeatureCount; ++f) w.values[std::size_t(f)] += 3 + f;
     std::uint64_t x = seed;
     auto next = [&x] {
@@ -106,8 +106,8 @@ TEST_CASE("Rules travel as JSON with every field", "[json][rules]") {
 }
 
 TEST_CASE("Weights travel as JSON with every term and pattern weight", "[json][weights]") {
-    CHECK(round_trip(default_weights()) == default_weights());
-    CHECK_FALSE(round_trip(default_weights()).patterns);
+    CHECK(round_trip(handset_weights()) == handset_weights());
+    CHECK_FALSE(round_trip(handset_weights()).patterns);
     const Weights terms = odd_weights(0, 1);
     const Weights back = round_trip(terms);
     for (int f = 0; f < kFeatureCount; ++f) {

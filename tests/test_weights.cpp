@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/builtins.h"
 #include "core/weights.h"
 #include "selfplay/formats/weights_fingerprint.h"
 
@@ -33,11 +34,11 @@ std::string error_of(const std::string& text) {
 
 } // namespace
 
-TEST_CASE("The compiled-in default weights parse and look sensible", "[weights]") {
-    const Weights w = default_weights();
+TEST_CASE("The compiled-in hand-set weights parse and look sensible", "[weights]") {
+    const Weights w = handset_weights();
     CHECK(w.values[feature_index("material_mg")] >= 50);
     CHECK(w.values[feature_index("material_eg")] >= 50);
-    CHECK(parse_weights(default_weights_text(), "default") == w);
+    CHECK(parse_weights(find_builtin("weights", "handset")->text, "handset") == w);
 }
 
 TEST_CASE("format_weights and parse_weights round trip", "[weights]") {
@@ -56,7 +57,7 @@ TEST_CASE("format_weights and parse_weights round trip", "[weights]") {
 }
 
 TEST_CASE("Weights errors name the source and the line", "[weights]") {
-    const std::string base = format_weights(default_weights(), {});
+    const std::string base = format_weights(handset_weights(), {});
     // Line 1 is the header, line 2 the first weight (material_mg).
     CHECK(error_of(text_with(base, "material_mg", "materiel_mg")) ==
           "w.txt:2: unknown weight name 'materiel_mg'");
@@ -86,13 +87,13 @@ TEST_CASE("Weights errors name the source and the line", "[weights]") {
 
 TEST_CASE("Weights beyond kMaxWeight either way are refused naming file and line and weight",
           "[weights]") {
-    const std::string text = format_weights(default_weights(), {});
+    const std::string text = format_weights(handset_weights(), {});
     const auto line_of = [&](const std::string& name) {
         const auto at = text.find("\n" + name + " ");
         return 2 + std::count(text.begin(), text.begin() + long(at), '\n');
     };
     const std::string line = std::to_string(line_of("material_mg"));
-    const std::string start = "\nmaterial_mg " + std::to_string(default_weights().values[0]) + "\n";
+    const std::string start = "\nmaterial_mg " + std::to_string(handset_weights().values[0]) + "\n";
     REQUIRE(feature_index("material_mg") == 0);
     CHECK(error_of(text_with(text, start, "\nmaterial_mg 30001\n")) ==
           "w.txt:" + line +
@@ -116,7 +117,7 @@ namespace {
 // The default weights with a spread of canonical patterns weighted (both signs, the extremes,
 // one weight of a pair zero).
 Weights with_patterns() {
-    Weights w = default_weights();
+    Weights w = handset_weights();
     auto p = std::make_shared<PatternWeights>();
     int n = 0;
     for (int k = 0; k < kPatternCount; k += 613) {
@@ -168,18 +169,18 @@ TEST_CASE("Pattern weights round trip through a version-2 text; no patterns stay
     CHECK(std::adjacent_find(order.begin(), order.end()) == order.end());
 
     // Weights without a non-zero pattern weight are written as version 1, as before patterns.
-    Weights zero = default_weights();
+    Weights zero = handset_weights();
     const std::string v1 = format_weights(zero, {});
     CHECK(v1.rfind("fanorona-weights 1\n", 0) == 0);
     CHECK(v1.find("pattern") == std::string::npos);
     zero.patterns = std::make_shared<PatternWeights>();
     CHECK(format_weights(zero, {}) == v1);
-    CHECK(zero == default_weights());
+    CHECK(zero == handset_weights());
     // A version-2 text without pattern lines (or with zero ones) has null patterns.
     const Weights v2 = parse_weights(
         text_with(v1, "fanorona-weights 1\n", "fanorona-weights 2\npattern e3 .../.../... 0 0\n"),
         "x");
-    CHECK(v2 == default_weights());
+    CHECK(v2 == handset_weights());
     CHECK(v2.patterns == nullptr);
     // A pattern differing in one weight is a different weights set.
     Weights other = w;
@@ -190,7 +191,7 @@ TEST_CASE("Pattern weights round trip through a version-2 text; no patterns stay
 }
 
 TEST_CASE("The fingerprint covers the pattern weights and stays for weights without", "[weights]") {
-    const Weights plain = default_weights();
+    const Weights plain = handset_weights();
     CHECK(weights_fingerprint(plain) == old_fingerprint(plain));
     Weights zero = plain;
     zero.patterns = std::make_shared<PatternWeights>();
@@ -208,7 +209,7 @@ TEST_CASE("The fingerprint covers the pattern weights and stays for weights with
 }
 
 TEST_CASE("Pattern line errors name the source, the line and the field", "[weights]") {
-    const std::string base = text_with(format_weights(default_weights(), {}), "fanorona-weights 1",
+    const std::string base = text_with(format_weights(handset_weights(), {}), "fanorona-weights 1",
                                        "fanorona-weights 2");
     const std::string line = std::to_string(kFeatureCount + 2); // the first line after the weights
     const auto with = [&](const std::string& lines) { return error_of(base + lines); };
@@ -247,6 +248,6 @@ TEST_CASE("Pattern line errors name the source, the line and the field", "[weigh
     CHECK(with("pattern d3 .../.x./x.o 1 two\n") ==
           at + "pattern d3 .../.x./x.o _eg value 'two' is not an integer");
     // Pattern lines need version 2.
-    CHECK(error_of(format_weights(default_weights(), {}) + "pattern d3 .../.x./x.o 1 2\n") ==
+    CHECK(error_of(format_weights(handset_weights(), {}) + "pattern d3 .../.x./x.o 1 2\n") ==
           at + "pattern lines need weights format version 2 (the header says 1)");
 }

@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/builtins.h"
 #include "core/evaluate.h"
 #include "core/nnue/network.h"
 #include "core/terms.h"
 #include "selfplay/engine/engine_spec.h"
-#include "selfplay/formats/builtins.h"
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/formats/weights_file.h"

@@ -25,7 +25,7 @@ namespace {
 
 struct FrontierOptions : SolveCommonOptions {
     BoardOptions board;
-    int tree_depth = 0;
+    int tree_depth = 0; // --solve-turns
     std::vector<std::string> games;
     std::vector<int> turns{60, 40, 30, 20, 10};
     CLI::Option* turns_option = nullptr;
@@ -62,7 +62,7 @@ void run_frontier(const FrontierOptions& o) {
                                     ": needs games files to sample from");
     if (o.tree_depth == 0 && o.games.empty())
         throw std::invalid_argument(
-            "nothing to solve: give --tree-depth N and/or games files to sample from");
+            "nothing to solve: give --solve-turns N and/or games files to sample from");
     if (!o.games.empty() && o.board.fen_option->count())
         throw std::invalid_argument("--fen: the root of the tree only (the samples come from the "
                                     "games); not with games files");
@@ -262,10 +262,12 @@ void add_frontier_command(CLI::App& app) {
     cmd->add_option("games", o->games,
                     "Games files (games.tsv of self-play or tournaments) to sample positions from")
         ->check(CLI::ExistingFile);
-    cmd->add_option("--tree-depth", o->tree_depth,
+    cmd->add_option("--solve-turns", o->tree_depth,
                     "Solve the positions after 1 to N turns from the start (or --fen); 0: none")
         ->capture_default_str()
         ->check(CLI::Range(0, 6));
+    add_old_spelling(*cmd, "--tree-depth", o->tree_depth,
+                     "--solve-turns (report's --tree-depth is the turns shown)", CLI::Range(0, 6));
     o->turns_option = cmd->add_option("--turns", o->turns,
                                       "With games files: sample the positions after these turns "
                                       "(a comma-separated list)")

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/board/rules.h"
+#include "core/builtins.h"
 #include "core/nnue/network.h"
-#include "selfplay/formats/builtins.h"
 #include "selfplay/formats/net_file.h"
 #include "tools/architecture_options.h"
 #include "tools/commands.h"

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/report/report.h"
 
 namespace fanorona::cli {
@@ -61,8 +62,10 @@ void add_report_command(CLI::App& app) {
                     "A `fanorona selfplay` folder (summary.json, games.tsv)");
     cmd->add_option("--tournament", o->inputs.tournament,
                     "A `fanorona tournament` folder (results.json, live.jsonl, games.tsv)");
-    cmd->add_option("--openings", o->inputs.openings,
+    cmd->add_option("--opening-stats", o->inputs.openings,
                     "A `fanorona openings --out` folder (openings.json)");
+    add_old_spelling(*cmd, "--openings", o->inputs.openings,
+                     "--opening-stats (--openings is where games start in every other command)");
     cmd->add_option("--tune", o->inputs.tune,
                     "A `fanorona tune` output folder (tune.json, loss.csv, weights files)");
     cmd->add_option("--spsa", o->inputs.spsa,

@@ -18,6 +18,7 @@
 #include "tools/options.h"
 #include "tools/solve/pns_root.h"
 #include "tools/solve/solve_options.h"
+#include "tools/solve/tables_cache.h"
 #include "tools/solve_cli.h"
 
 namespace fanorona::cli {
@@ -27,8 +28,9 @@ namespace {
 struct SolveOptions : SolveCommonOptions {
     BoardOptions board;
     long long graph = -1;
-    std::string method = "search";
+    std::string method; // "": the board's recipe (solve_recipe)
     bool all_moves = false;
+    bool hash_given = false; // --hash was given (else the board's recipe says)
 };
 
 std::string color_name(Color c) {
@@ -162,11 +164,24 @@ void run_pns(const SolveOptions& o, const Position& root,
     finish_solve(o, root, side, r.value, r.complete, r.nodes, r.seconds, std::move(fields));
 }
 
-void run_solve(const SolveOptions& o) {
-    const Rules given = o.board.make_rules();
+// `typed` with what it leaves unsaid filled in from the board's recipe
+// (tools/solve/tables_cache.h): `fanorona solve --variant 7x5` alone solves as
+// docs/solved_boards.md did.
+SolveOptions with_recipe(SolveOptions o, const Position& root) {
+    const SolveRecipe recipe =
+        solve_recipe(root.variant(), popcount(root.player() | root.opponent()));
+    if (o.method.empty()) o.method = recipe.method;
+    if (o.tables.empty() && o.table_pieces < 0) o.table_pieces = recipe.table_pieces;
+    if (!o.hash_given) o.hash_mb = recipe.hash_mb;
+    return o;
+}
+
+void run_solve(const SolveOptions& typed) {
+    const Rules given = typed.board.make_rules();
     if (given.ruleset != RuleSet::Standard)
         throw std::invalid_argument("--rules: the solver handles the standard rules only");
-    const Position root = o.board.make_position();
+    const Position root = typed.board.make_position();
+    const SolveOptions o = with_recipe(typed, root);
     const Rules rules{root.variant()};
     if (o.method == "search" && !o.proof.empty())
         throw std::invalid_argument("--proof: only with --method pns or pn2");
@@ -277,9 +292,10 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("--method", o->method,
                     "search: alpha-beta null-window tests with small graphs solved whole; pns: "
                     "df-pn proof-number search, each first move by its own searcher; pn2: "
-                    "two-level proof-number search (PN2), likewise")
-        ->check(CLI::IsMember({"search", "pns", "pn2"}))
-        ->capture_default_str();
+                    "two-level proof-number search (PN2), likewise (default: pns on boards of 26 "
+                    "to 35 points, with their tables and --hash 1024, as docs/solved_boards.md "
+                    "solved them; search elsewhere)")
+        ->check(CLI::IsMember({"search", "pns", "pn2"}));
     cmd->add_flag(
         "--all-moves", o->all_moves,
         "With --method pns or pn2: prove every first move's exact value (default: only what "
@@ -303,7 +319,10 @@ void add_solve_command(CLI::App& app) {
         "first move's value and nodes are those of one process. Every machine opens the tables "
         "from the same path (--tables, or the cache folder): put them on a shared file system "
         "or copy them to each machine. docs/solve.md, 'Over several machines'.");
-    cmd->callback([o] { run_solve(*o); });
+    cmd->callback([o, cmd] {
+        o->hash_given = cmd->get_option("--hash")->count() > 0;
+        run_solve(*o);
+    });
 }
 
 } // namespace fanorona::cli

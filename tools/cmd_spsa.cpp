@@ -42,7 +42,7 @@ void run(SpsaOptions& o) {
     c.base.name = "base";
     for (const std::string& p : o.params) c.params.push_back(SpsaParam::parse(p, c.base));
     // SPSA over a weight tunes the weights: the base plays them too, without the default network
-    // (the tuned engine's weight, set by name, leaves it out: selfplay/formats/builtins.h).
+    // (the tuned engine's weight, set by name, leaves it out: core/builtins.h).
     for (const SpsaParam& p : c.params)
         if (const auto t = find_tunable(p.name); t && t->weight) c.base.drop_default_network();
     const std::uint64_t per_iteration = 2 * c.batch;
@@ -87,14 +87,17 @@ void add_spsa_command(CLI::App& app) {
                     "(a weight: start -+ max(50, |start|)), c_end (max - min) / 20 (at least 1), "
                     "r_end 0.002");
     cmd->add_option("--games", o->games,
-                    "Games in all (rounded up to whole iterations of 2 x --batch games)")
+                    "Games in all (rounded up to whole iterations of 2 x --iteration-pairs games)")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
-    cmd->add_option("--batch", o->config.batch,
+    cmd->add_option("--iteration-pairs", o->config.batch,
                     "Game pairs per iteration: one perturbation, one update (fishtest counts "
                     "each pair as an iteration of the schedules)")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
+    add_old_spelling(*cmd, "--batch", o->config.batch,
+                     "--iteration-pairs (--batch is positions per mini-batch in tune and train)",
+                     CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
     cmd->add_option("--alpha", o->config.alpha, "Decay exponent of the step a_k")
         ->capture_default_str();
     cmd->add_option("--gamma", o->config.gamma, "Decay exponent of the perturbation c_k")

@@ -41,7 +41,7 @@ std::string position_of(const tables::TableFile& f, std::uint64_t index) {
 struct BuildOptions {
     std::string variant = "tsivy";
     int pieces = 0;
-    std::string out;
+    std::string dir; // --tables
     int threads = 0;
     int turn_limit = kTableTurnLimit;
     bool quiet = false;
@@ -50,7 +50,7 @@ struct BuildOptions {
 
 void run_build(const BuildOptions& o) {
     const ThreadLimit limit(o.threads);
-    tables::BuildConfig cfg{*parse_variant(o.variant), o.pieces, o.out, o.turn_limit,
+    tables::BuildConfig cfg{*parse_variant(o.variant), o.pieces, o.dir, o.turn_limit,
                             !o.no_symmetry};
     const auto t0 = std::chrono::steady_clock::now();
     const auto reports = tables::build_tables(cfg, [&](const std::string& line) {
@@ -439,7 +439,14 @@ void add_tables_command(CLI::App& app) {
     build->add_option("--pieces", b->pieces, "At most this many pieces on the board (2 to 16)")
         ->required()
         ->check(CLI::Range(2, 16));
-    build->add_option("--out", b->out, "Tables folder (created)")->required();
+    auto* folder =
+        build->add_option("--tables", b->dir, "Tables folder to build or complete (created)")
+            ->required();
+    // The old spelling stands in for the required --tables (CLI11 checks requirements after it
+    // has read the values).
+    add_old_spelling(*build, "--out", b->dir,
+                     "--tables (the tables folder, as in every tables subcommand)")
+        ->each([folder](const std::string&) { folder->required(false); });
     add_threads_option(*build, b->threads);
     build
         ->add_option("--turn-limit", b->turn_limit,

@@ -73,10 +73,14 @@ void add_timeuse_command(CLI::App& app) {
                     "program's 'engine' subcommand)");
     cmd->add_option("--option", o->options,
                     "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");
-    cmd->add_option("--movetime", o->movetimes, "The movetimes to measure, ms (comma-separated)")
+    cmd->add_option("--movetimes", o->movetimes, "The movetimes to measure, ms (comma-separated)")
         ->delimiter(',')
         ->capture_default_str()
         ->check(CLI::Range(1, 3600000));
+    add_old_spelling(*cmd, "--movetime", o->movetimes,
+                     "--movetimes (--movetime is one limit in every other command)",
+                     CLI::Range(1, 3600000))
+        ->delimiter(',');
     cmd->add_option("--position", o->positions,
                     "A position string of --variant to search (repeatable; default: the "
                     "positions of 'fanorona bench' on that board, or its start position)");

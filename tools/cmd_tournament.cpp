@@ -95,8 +95,9 @@ void add_tournament_command(CLI::App& app) {
     cmd->add_option(
         "--live", o->config.live_path,
         "JSON lines stream of results, one line per game pair (default OUT/live.jsonl)");
-    cmd->add_flag("--positions", o->config.run.log_positions,
+    cmd->add_flag("--log-positions", o->config.run.log_positions,
                   "Also log every searched position to OUT/positions.bin (for the tuner)");
+    add_old_flag_spelling(*cmd, "--positions", o->config.run.log_positions, "--log-positions");
     cmd->callback([o] { run(*o); });
 }
 

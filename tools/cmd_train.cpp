@@ -47,7 +47,7 @@ std::string canonical_command(const TrainOptions& o) {
     if (o.training.keep_decisive) s << " --keep-decisive";
     if (c.filter.skip_captures) s << " --skip-captures";
     if (!o.tables.empty())
-        s << " --tables " << o.tables << " --table-positions " << o.table_positions;
+        s << " --relabel-tables " << o.tables << " --table-positions " << o.table_positions;
     return s.str();
 }
 
@@ -113,13 +113,14 @@ void add_train_command(CLI::App& app) {
                     "Seed of the start weights, validation split and mini-batch order")
         ->capture_default_str();
     add_threads_option(*cmd, o->threads);
-    cmd->add_option("--tables", o->tables,
+    cmd->add_option("--relabel-tables", o->tables,
                     "Endgame tables folder: positions they hold are relabelled with the tables' "
                     "result (see --table-positions; standard-rule positions only)");
+    add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote);
     o->table_positions_option =
         cmd->add_option("--table-positions", o->table_positions,
-                        "Positions found in --tables: relabel (the tables' result, with the "
-                        "position's no-capture counter, replaces the game's), skip, or keep")
+                        "Positions found in --relabel-tables: relabel (the tables' result, with "
+                        "the position's no-capture counter, replaces the game's), skip, or keep")
             ->check(CLI::IsMember({"keep", "skip", "relabel"}))
             ->capture_default_str();
     cmd->add_flag("--resume", c.resume,

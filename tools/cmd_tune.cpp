@@ -29,11 +29,11 @@ struct TuneOptions {
     bool quiet = false;
     bool keep_decisive = false;
     std::string game_rules; // "": every position; else only positions of games under these rules
-    std::string tables;     // endgame tables folder
+    std::string tables;     // endgame tables folder (--relabel-tables)
     std::string table_positions = "keep";
 };
 
-// --tables and --table-positions onto the data filter.
+// --relabel-tables and --table-positions onto the data filter.
 void apply_tables(const TuneOptions& o, DataFilter& filter) {
     apply_table_options(o.tables, o.table_positions, filter);
 }
@@ -164,11 +164,12 @@ void add_tune_command(CLI::App& app) {
     cmd->add_flag("--keep-decisive", o->keep_decisive,
                   "Also use positions whose search score is a forced win or loss (skipped by "
                   "default)");
-    cmd->add_option("--tables", o->tables,
+    cmd->add_option("--relabel-tables", o->tables,
                     "Endgame tables folder for --table-positions (standard-rule positions only)");
+    add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote);
     cmd->add_option("--table-positions", o->table_positions,
-                    "Positions found in --tables: keep (as logged), skip, or relabel (the tables' "
-                    "result, with the position's no-capture counter, replaces the game's)")
+                    "Positions found in --relabel-tables: keep (as logged), skip, or relabel (the "
+                    "tables' result, with the position's no-capture counter, replaces the game's)")
         ->check(CLI::IsMember({"keep", "skip", "relabel"}))
         ->capture_default_str();
     PatternSettings& ps = c.patterns;

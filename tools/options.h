@@ -13,11 +13,11 @@
 #include <CLI/CLI.hpp>
 
 #include "core/board/position.h"
+#include "core/builtins.h"
 #include "core/common/memory.h"
 #include "core/nnue/architecture.h"
 #include "selfplay/driver.h"
 #include "selfplay/engine/engine_spec.h"
-#include "selfplay/formats/builtins.h"
 
 namespace fanorona::cli {
 
@@ -47,6 +47,18 @@ CLI::Option* add_old_spelling(CLI::App& cmd, const std::string& old_name, T& tar
         return std::string();
     };
     return cmd.add_option(old_name, target)->group("")->check(CLI::Validator(checked, ""));
+}
+
+// An old flag spelling: hidden from --help, it sets `target` and prints note_old_spelling once.
+inline CLI::Option* add_old_flag_spelling(CLI::App& cmd, const std::string& old_name, bool& target,
+                                          const std::string& now) {
+    return cmd
+        .add_flag_callback(old_name,
+                           [&target, old_name, now] {
+                               note_old_spelling(old_name, now);
+                               target = true;
+                           })
+        ->group("");
 }
 
 // The --variant, --rules and --fen options as a user typed them.

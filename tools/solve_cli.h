@@ -27,7 +27,8 @@ inline void add_solve_search_options(CLI::App& cmd, SolveCommonOptions& o,
         ->check(CLI::Range(0.0, 1e9));
     cmd.add_option("--hash", o.hash_mb,
                    "The memory a searcher may use, MB: search's and pns's table; pn2's table "
-                   "and trees (pns and pn2: per position solved at a time)")
+                   "and trees (pns and pn2: per position solved at a time); solve: 1024 by "
+                   "default on boards of 26 to 35 points (its --method)")
         ->capture_default_str()
         ->check(CLI::Range(1, 65536));
     cmd.add_option("--tables-cache", o.tables_cache,

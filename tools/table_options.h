@@ -1,6 +1,6 @@
 #pragma once
-// --tables DIR and --table-positions keep|skip|relabel of the commands that read positions logs
-// (tune, train): the endgame tables that relabel, skip or keep the logged positions they hold.
+// --relabel-tables DIR and --table-positions keep|skip|relabel of the commands that read positions
+// logs (tune, train): the endgame tables that relabel, skip or keep the logged positions they hold.
 
 #include <stdexcept>
 #include <string>
@@ -10,18 +10,23 @@
 
 namespace fanorona::cli {
 
+// The note of the old spelling --tables in tune and train (add_old_spelling, tools/options.h).
+inline constexpr const char* kRelabelTablesNote =
+    "--relabel-tables (--tables is the tables a search probes in every other command)";
+
 // Opens `tables` (when given) into `filter` with what to do with `table_positions`; throws
 // std::invalid_argument naming the option.
 inline void apply_table_options(const std::string& tables, const std::string& table_positions,
                                 DataFilter& filter) {
     if (table_positions != "keep" && tables.empty())
-        throw std::invalid_argument("--table-positions " + table_positions + " needs --tables DIR");
+        throw std::invalid_argument("--table-positions " + table_positions +
+                                    " needs --relabel-tables DIR");
     if (tables.empty()) return;
     try {
         filter.tables = tables::open_tables(tables);
         filter.tables_dir = tables;
     } catch (const std::exception& e) {
-        throw std::invalid_argument("--tables: " + std::string(e.what()));
+        throw std::invalid_argument("--relabel-tables: " + std::string(e.what()));
     }
     filter.table_positions = table_positions == "skip"      ? DataFilter::TablePositions::Skip
                              : table_positions == "relabel" ? DataFilter::TablePositions::Relabel

@@ -229,9 +229,10 @@ void SpsaConfig::validate() const {
                 throw std::invalid_argument("--spsa-param " + params[i].name + ": given twice");
     if (base.kind != EngineSpec::Kind::Engine)
         throw std::invalid_argument("spsa tunes the toolkit's own engine");
-    if (batch < 1) throw std::invalid_argument("--batch must be at least 1");
+    if (batch < 1) throw std::invalid_argument("--iteration-pairs must be at least 1");
     if (pairs < 1 || pairs % batch != 0)
-        throw std::invalid_argument("the game pairs must be a positive multiple of --batch");
+        throw std::invalid_argument(
+            "the game pairs must be a positive multiple of --iteration-pairs");
     if (!(alpha > 0 && alpha <= 1)) throw std::invalid_argument("--alpha must lie in (0, 1]");
     if (!(gamma > 0 && gamma <= 1)) throw std::invalid_argument("--gamma must lie in (0, 1]");
     if (!(a_ratio >= 0 && a_ratio <= 10))

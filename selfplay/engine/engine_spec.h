@@ -13,7 +13,7 @@
 // A parameters file (selfplay/formats/params_file.h) is a list of NAME VALUE settings of search
 // parameters and evaluation weights, each applied through set() like a --param.
 // One set of ranges and defaults lives here (kRanges), for all of them. With no options the spec
-// plays the engine's defaults, selfplay/formats/builtins.h (the default network on its board, the
+// plays the engine's defaults, core/builtins.h (the default network on its board, the
 // tuned weights elsewhere, the tuned search parameters); net=none plays the tuned weights
 // everywhere, weights=tuned too (weights chosen explicitly play without the default network), and
 // weights=handset,params=handset is the hand-set engine.
@@ -26,10 +26,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/builtins.h"
 #include "core/evaluate.h"
 #include "core/search.h"
 #include "selfplay/engine/player.h"
-#include "selfplay/formats/builtins.h"
 #include "selfplay/formats/weights_file.h"
 
 namespace fanorona {
@@ -86,14 +86,14 @@ struct EngineSpec {
     std::shared_ptr<const EndgameProbe> tables; // shared by every copy of the spec
     // A network (`net=FILE|NAME`, selfplay/formats/net_file.h; "" none), read at set(): the engine
     // evaluates with it on the network's board, with the weights elsewhere. Shared by every copy.
-    // The default network (selfplay/formats/builtins.h) is part of the default evaluation: weights
+    // The default network (core/builtins.h) is part of the default evaluation: weights
     // chosen explicitly (weights=, vela_weights=, a weight by name, a parameters file that sets
     // one) play with no network unless a network is chosen explicitly too (net_chosen), in any
     // order.
     std::string net_path = default_builtin("net");
     std::shared_ptr<const nnue::Network> net = default_network();
     bool net_chosen = false; // net= was given (a network, or none)
-    // The default network (selfplay/formats/builtins.h), parsed once per process and shared.
+    // The default network (core/builtins.h), parsed once per process and shared.
     static std::shared_ptr<const nnue::Network> default_network();
 
     // Sets one key (case-sensitive keys; search parameter names case-insensitive; a weight by its
@@ -123,6 +123,9 @@ struct EngineSpec {
     SearchParams search_params() const;
     // The current value of a tunable (find_tunable) name; throws std::invalid_argument if unknown.
     int tunable_value(std::string_view name) const;
+    // The weights set by name stay in `weights` but stop applying over a weights file set later:
+    // for a caller whose later weights files already hold them (the loop's).
+    void fold_named_weights() { weight_values.clear(); }
     // The default network stops playing (weights were chosen, or a command improves weights);
     // a network chosen by net= stays.
     void drop_default_network();

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "selfplay/formats/builtins.h"
+#include "core/builtins.h"
 #include "selfplay/formats/weights_json.h"
 
 namespace fanorona {

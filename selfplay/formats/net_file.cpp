@@ -10,9 +10,9 @@
 
 #include "core/board/position.h"
 #include "core/board/rules.h"
+#include "core/builtins.h"
 #include "core/common/files.h"
 #include "core/common/text.h"
-#include "selfplay/formats/builtins.h"
 
 namespace fanorona {
 

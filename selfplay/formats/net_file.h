@@ -38,7 +38,7 @@ struct NetFile {
     std::uint64_t checksum = 0; // as read (write_net_file computes it)
 };
 
-// Reads `path`, or the built-in network of that name (selfplay/formats/builtins.h: tsivy;
+// Reads `path`, or the built-in network of that name (core/builtins.h: tsivy;
 // "default": the default network), looked up before a file; throws std::runtime_error (FileError
 // for an unreadable file) with one line naming the file and the field: wrong magic or version, a
 // missing or malformed header line, an architecture the program cannot run, an architecture hash

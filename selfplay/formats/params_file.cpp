@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/builtins.h"
 #include "core/common/files.h"
-#include "selfplay/formats/builtins.h"
 
 namespace fanorona {
 

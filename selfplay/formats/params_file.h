@@ -32,7 +32,7 @@ struct ParamsLine {
 std::vector<ParamsLine> parse_params_text(std::string_view text, const std::string& source);
 
 // The lines of the parameters file `path`, or of the built-in parameters of that name
-// (selfplay/formats/builtins.h: handset, no lines; tuned; "default"); errors name the file (and the
+// (core/builtins.h: handset, no lines; tuned; "default"); errors name the file (and the
 // line).
 std::vector<ParamsLine> read_params_file(const std::string& path);
 

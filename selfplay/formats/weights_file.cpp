@@ -1,8 +1,8 @@
 #include "selfplay/formats/weights_file.h"
 
+#include "core/builtins.h"
 #include "core/common/files.h"
 #include "core/weights.h"
-#include "selfplay/formats/builtins.h"
 
 namespace fanorona {
 

@@ -9,7 +9,7 @@
 
 namespace fanorona {
 
-// The weights in `path`, or the built-in weights of that name (selfplay/formats/builtins.h:
+// The weights in `path`, or the built-in weights of that name (core/builtins.h:
 // handset, tuned; "default" or an empty path: the default, tuned). Errors are one line naming the
 // file (and the line, for malformed content).
 Weights load_weights_file(const std::string& path);

@@ -3,15 +3,15 @@
 // one is a one-line std::invalid_argument. Weights files other than the built-in names are not read
 // (the weights target covers their parser; a fuzzed path could name a device that never ends).
 
+#include "core/builtins.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/engine/engine_spec_json.h"
-#include "selfplay/formats/builtins.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {
 
-// Whether every weights=VALUE item names compiled-in weights (selfplay/formats/builtins.h).
-bool only_default_weights(const std::string& text) {
+// Whether every weights=VALUE item names compiled-in weights (core/builtins.h).
+bool only_builtin_weights(const std::string& text) {
     for (std::size_t at = text.find("weights="); at != std::string::npos;
          at = text.find("weights=", at + 1)) {
         const std::size_t end = std::min(text.find(',', at), text.size());
@@ -27,7 +27,7 @@ FUZZ_TARGET(engine_spec) {
     using namespace fanorona;
     const std::string text(fuzz::as_text(data, size));
     // A spec is one command-line argument or protocol line: no line breaks.
-    if (text.find_first_of("\n\r") != std::string::npos || !only_default_weights(text)) return 0;
+    if (text.find_first_of("\n\r") != std::string::npos || !only_builtin_weights(text)) return 0;
     EngineSpec spec;
     try {
         spec = EngineSpec::parse(text);

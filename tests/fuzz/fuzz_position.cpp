@@ -40,6 +40,6 @@ FUZZ_TARGET(position) {
         fuzz::check_one_line(e);
         return 0;
     }
-    if (!moves.empty() && p.opponent() != 0) (void)evaluate(p, Rules{v}, default_weights());
+    if (!moves.empty() && p.opponent() != 0) (void)evaluate(p, Rules{v}, handset_weights());
     return 0;
 }

@@ -37,9 +37,9 @@ t0=$(now)
     --player "name=tuned,cmd=$F,args=engine --weights $W --params $P,movetime=$MS" \
     --player "name=handset,cmd=$F,args=engine --weights handset --params handset,movetime=$MS" > "$OUT/match.log"
 t1=$(now)
-"$F" timeuse --engine "$OLD engine" --movetime "$MS" --json-out "$OUT/timeuse-baseline.json" \
+"$F" timeuse --engine "$OLD engine" --movetimes "$MS" --json-out "$OUT/timeuse-baseline.json" \
     > "$OUT/timeuse-baseline.txt"
-"$F" timeuse --engine "$F engine --weights $W --params $P" --movetime "$MS" \
+"$F" timeuse --engine "$F engine --weights $W --params $P" --movetimes "$MS" \
     --json-out "$OUT/timeuse-tuned.json" > "$OUT/timeuse-tuned.txt"
 
 # "  baseline vs tuned: 300 games, W 1 D 2 L 3, score .., Elo -12.3 +- 4.5, ..." -> name elo err

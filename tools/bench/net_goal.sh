@@ -39,11 +39,11 @@ OLD=$(build_commit "$BASE" "$OLD_SRC")
 
 # Each build writes its own tables (a stopped build resumes).
 for side in old today; do
-    bin=$F
-    [ "$side" = old ] && bin=$OLD
+    bin=$F folder=--tables
+    [ "$side" = old ] && bin=$OLD folder=--out # the past commit's spelling of `tables build --tables`
     if [ ! -f "$OUT/tables-$side/done" ]; then
         echo "net_goal.sh: building $side's $PIECES-piece tables in $OUT/tables-$side" >&2
-        "$bin" tables build --pieces "$PIECES" --out "$OUT/tables-$side" --threads 2 > "$OUT/tables-$side.log"
+        "$bin" tables build --pieces "$PIECES" "$folder" "$OUT/tables-$side" --threads 2 > "$OUT/tables-$side.log"
         touch "$OUT/tables-$side/done"
     fi
 done

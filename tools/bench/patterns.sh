@@ -22,7 +22,7 @@ trap 'rm -rf "$TMP"' EXIT
 PAT=$TMP/patterns.txt
 {
     "$BIN" eval --help > /dev/null # the binary exists
-    sed 's/^fanorona-weights 1$/fanorona-weights 2/' data/weights/default.txt
+    sed 's/^fanorona-weights 1$/fanorona-weights 2/' data/weights/handset.txt
     awk 'BEGIN {
         srand(1); split("b2 c2 d2 e2 b3 c3 d3 e3", name, " ")
         for (c = 0; c < 8; ++c) {

@@ -21,7 +21,7 @@ for n in "${PIECES[@]}"; do
     dir=${KEEP:-$TMP}/$VARIANT-$n
     rm -rf "$dir"
     /usr/bin/time -f '%e %U %S' -o "$TMP/time" "$BIN" tables build --variant "$VARIANT" \
-        --pieces "$n" --out "$dir" --threads 2 --quiet > "$TMP/out"
+        --pieces "$n" --tables "$dir" --threads 2 --quiet > "$TMP/out"
     read -r wall user sys < "$TMP/time"
     positions=$(sed -E 's/^total: ([0-9]+) positions.*/\1/' "$TMP/out")
     bytes=$(cat "$dir"/*.fntb | wc -c)

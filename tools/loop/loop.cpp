@@ -128,7 +128,7 @@ const SettingOptions& loop_setting_options() {
         {"patterns", "--patterns"},
         {"spsa_params", "--spsa-param"},
         {"spsa_games", "--spsa-games"},
-        {"spsa_batch", "--spsa-batch"},
+        {"spsa_batch", "--spsa-iteration-pairs"},
         {"spsa_nodes", "--spsa-nodes"},
         {"final_movetime_ms", "--final-movetime"},
         {"net", "--net (the start network, or its file changed since) or the training options "
@@ -138,18 +138,17 @@ const SettingOptions& loop_setting_options() {
     return options;
 }
 
-// The loop's engine with other weights (or another network) and another name.
+// The loop's engine with other weights (or another network) and another name, set through
+// EngineSpec::set as a --player's keys are.
 EngineSpec engine_with(const LoopConfig& c, const NamedWeights& w, const std::string& name) {
     EngineSpec e = c.engine;
-    e.name = name;
+    e.set("name", name);
     if (w.net) { // the network loop: the start weights, this network
-        e.net = w.net;
-        e.net_path = w.path;
+        e.set("net", w.path);
         return e;
     }
-    e.weights = w.values;
-    e.weight_values.clear(); // w is whole (any named weights of the start are in its values)
-    e.weights_name = fs::path(w.path).filename().string();
+    e.fold_named_weights(); // w's file is whole: any named weights of the start are in it
+    e.set("weights", w.path);
     return e;
 }
 
@@ -200,7 +199,7 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const Engine
 }
 
 // A suite of balanced openings scored by a short search with the hand-set weights (core's
-// default_weights(), `openings --by-search --weights handset`: the suite stays the one of the
+// handset_weights(), `openings --by-search --weights handset`: the suite stays the one of the
 // loops before the tuned engine became the default), built once.
 std::string balanced_openings(const LoopConfig& c,
                               const std::function<void(const std::string&)>& say) {
@@ -213,7 +212,7 @@ std::string balanced_openings(const LoopConfig& c,
         " turns, scored at depth " + std::to_string(kBalancedDepth) + ")");
     auto openings = enumerate_openings(c.rules, kBalancedTurns);
     score_openings(openings,
-                   OpeningScoring{c.rules, default_weights(), kBalancedDepth, 2, c.threads});
+                   OpeningScoring{c.rules, handset_weights(), kBalancedDepth, 2, c.threads});
     auto book = balanced_search_book(openings, kBalancedRange);
     if (book.size() < 8) book = balanced_search_book(openings, ScoreRange{-150, 150});
     if (book.empty()) return "random:4";
@@ -340,7 +339,8 @@ void LoopConfig::validate() const {
         throw std::invalid_argument("the loop tunes the toolkit's own engine");
     if (!spsa_params.empty()) {
         if (spsa_games < 2) throw std::invalid_argument("--spsa-games must be at least 2");
-        if (spsa_batch < 1) throw std::invalid_argument("--spsa-batch must be at least 1");
+        if (spsa_batch < 1)
+            throw std::invalid_argument("--spsa-iteration-pairs must be at least 1");
         // The specs, checked as spsa checks them, before any game of the loop.
         spsa_tuning(*this, engine).validate();
     }

@@ -79,7 +79,7 @@ struct LoopConfig {
 
 // The engine the loop plays and improves (run_loop uses it in place of c.engine): c.engine
 // without the default network in the weights loop, and in the network loop when that network
-// is of another board (selfplay/formats/builtins.h: the default network is part of the default
+// is of another board (core/builtins.h: the default network is part of the default
 // evaluation, not of the weights the loop tunes).
 EngineSpec loop_engine(const LoopConfig& c);
 

@@ -15,7 +15,7 @@
 //   start.txt, iter-N/tune/weights.txt    the start and each tuned set of weights
 //   iter-N/selfplay, iter-N/tune, iter-N/match   each shown as --selfplay, --tune and
 //                  --tournament are; the opening explorer is built from iter-N/selfplay/games.tsv
-//                  when no --openings folder is given
+//                  when no --opening-stats folder is given
 //   openings.txt   the loop's balanced suite (named in the header)
 // --selfplay DIR
 //   summary.json   `games`, `results` {white_wins, draws, black_wins}, `positions`, `seconds`,
@@ -30,7 +30,7 @@
 //   live.jsonl     one object per game pair: `games`, `players` [a, b], `pairing` {elo,
 //                  elo_lower, elo_upper}, `sprt` {llr, lower_bound, upper_bound}
 //   games.tsv      the games file, as for self-play
-// --openings DIR
+// --opening-stats DIR
 //   openings.json  written by `fanorona openings --out` (format "fanorona-openings 1")
 // --tune DIR
 //   tune.json      `data`, `positions` {...}, `settings` {...}, `start_train_loss`,

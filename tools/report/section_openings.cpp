@@ -143,7 +143,7 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
         j = loop_openings(in.loop, notes, out);
         if (!j) return out + "</section>\n";
     } else {
-        return out + missing_note("Openings: not provided (--openings DIR).") + "</section>\n";
+        return out + missing_note("Openings: not provided (--opening-stats DIR).") + "</section>\n";
     }
     check_format(*j, path, kOpeningsFormat, notes, out);
     Rules rules;

@@ -19,7 +19,7 @@ namespace fanorona::cli {
 struct SolveCommonOptions {
     std::string tables;
     std::string tables_cache;
-    int table_pieces = -1; // -1: auto_table_pieces
+    int table_pieces = -1; // -1: auto_table_pieces (solve: solve_recipe)
     std::uint64_t max_nodes = 0;
     double max_seconds = 0;
     int hash_mb = 64;

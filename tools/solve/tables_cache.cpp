@@ -42,6 +42,15 @@ int auto_table_pieces(Variant v, int pieces) {
     return n >= 2 ? n : 0;
 }
 
+SolveRecipe solve_recipe(Variant v, int pieces) {
+    const int points = geometry(v).points;
+    if (v == Variant::Telo || points <= 25 || points > 35)
+        return {"search", auto_table_pieces(v, pieces), 64};
+    int n = 0;
+    while (n + 1 < pieces && table_positions(v, n + 1) <= kRecipeTablePositions) ++n;
+    return {"pns", n >= 2 ? n : 0, 1024};
+}
+
 std::shared_ptr<const tables::Tablebase>
 cached_tables(const std::string& cache, Variant v, int pieces, double& built_seconds,
               const std::function<void(const std::string&)>& progress) {

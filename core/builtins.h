@@ -3,9 +3,9 @@
 // name wherever a file is expected (--weights NAME, weights=NAME, --params NAME, params=NAME,
 // --net NAME, net=NAME, setoption name Weights / Params / Net, net info NAME), and the engine's
 // defaults, what plays with no options. The list and the defaults are written once, in
-// selfplay/formats/CMakeLists.txt (FANORONA_BUILTINS, FANORONA_DEFAULTS):
-//   weights handset   the hand-set weights, data/weights/default.txt (also core's
-//                     default_weights())
+// core/CMakeLists.txt (FANORONA_BUILTINS, FANORONA_DEFAULTS):
+//   weights handset   the hand-set weights, data/weights/handset.txt (also core's
+//                     handset_weights())
 //   weights tuned     the tuned weights, data/weights/tuned.txt                  (the default)
 //   params  handset   every search parameter at its core value (core/search_params.h)
 //   params  tuned     the tuned search parameters, data/params/tuned.txt         (the default)
@@ -33,7 +33,7 @@ struct BuiltinDefault {
     std::string_view kind, name;
 };
 
-// Every built-in file and every kind's default (generated: selfplay/formats/builtins_data.cpp.in).
+// Every built-in file and every kind's default (generated: core/builtins_data.cpp.in).
 const std::vector<BuiltinFile>& builtin_files();
 const std::vector<BuiltinDefault>& builtin_defaults();
 

@@ -1,4 +1,4 @@
-#include "selfplay/formats/builtins.h"
+#include "core/builtins.h"
 
 #include <stdexcept>
 
