@@ -13,6 +13,7 @@
 #include <numeric>
 #include <set>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -90,14 +91,15 @@ TEST_CASE("write_file_atomically replaces a file whole and leaves no temporary f
     CHECK_FALSE(fs::exists(path + ".tmp"));
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
 
-    // A folder that does not exist: the error names the file it could not create.
+    // A folder that does not exist: the error names the user's file and the missing folder.
     CHECK_THROWS_WITH(write_file_atomically(dir + "/no/such/f", "x"),
-                      Catch::StartsWith(dir + "/no/such/f.tmp: cannot create"));
-    // A path that cannot be replaced (a folder with something in it): the old content stays and
-    // the temporary file is removed.
+                      dir + "/no/such/f: cannot create: the folder " + dir +
+                          "/no/such does not exist");
+    // A folder is never replaced: refused, and it stays as it was.
     fs::create_directories(dir + "/taken/inside");
     CHECK_THROWS_WITH(write_file_atomically(dir + "/taken", "x"),
-                      Catch::StartsWith(dir + "/taken: cannot replace"));
+                      dir + "/taken: is a folder, not a file that can be written");
+    CHECK_THROWS_WITH(write_file_atomically("", "x"), Catch::Contains("names no file"));
     CHECK(fs::is_directory(dir + "/taken/inside"));
     CHECK_FALSE(fs::exists(dir + "/taken.tmp"));
 }
@@ -117,7 +119,7 @@ TEST_CASE("a failed atomic write keeps the old content", "[common]") {
             write_file_atomically(path, std::string(5000, 'n'));
         } catch (const FileError& e) {
             const std::string what = e.what();
-            return what.rfind(path + ".tmp: write failed", 0) == 0 &&
+            return what.rfind(path + ": write failed", 0) == 0 &&
                    what.find("File too large") != std::string::npos;
         }
         return false;
@@ -125,6 +127,68 @@ TEST_CASE("a failed atomic write keeps the old content", "[common]") {
     CHECK(status == 0);
     CHECK(read_text_file(path) == "old content");
     CHECK_FALSE(fs::exists(path + ".tmp"));
+}
+
+TEST_CASE("an output that is a device, a FIFO or a link is written through, never replaced",
+          "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_targets");
+    fs::create_directories(dir);
+    // /dev/null stays the device (as root, a rename over it would replace the machine's).
+    write_file_atomically("/dev/null", "discarded");
+    check_writable("/dev/null");
+    CHECK(fs::is_character_file("/dev/null"));
+    // A full device is an error naming it.
+    if (fs::exists("/dev/full"))
+        CHECK_THROWS_WITH(write_file_atomically("/dev/full", "x"),
+                          Catch::StartsWith("/dev/full: write failed: No space left on device"));
+    // A link stays a link; the file it points to gets the content.
+    const std::string real = dir + "/real.json", link = dir + "/link.json";
+    write_file_atomically(real, "old");
+    fs::create_symlink(real, link);
+    write_file_atomically(link, "new");
+    CHECK(fs::is_symlink(link));
+    CHECK(read_text_file(real) == "new");
+    CHECK_FALSE(fs::exists(real + ".tmp"));
+    fs::create_symlink(dir + "/nothing", dir + "/dangling");
+    CHECK_THROWS_WITH(write_file_atomically(dir + "/dangling", "x"),
+                      Catch::StartsWith(dir + "/dangling: a symbolic link to nothing"));
+    // A FIFO is written through (a reader in a child process drains it).
+    const std::string fifo = dir + "/fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const pid_t reader = ::fork();
+    if (reader == 0) {
+        std::ifstream in(fifo);
+        std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ::_exit(all == "through" ? 0 : 1);
+    }
+    write_file_atomically(fifo, "through");
+    int status = -1;
+    ::waitpid(reader, &status, 0);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    CHECK(fs::is_fifo(fifo));
+}
+
+TEST_CASE("check_outputs refuses an output that is an input, by identity", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_outputs");
+    fs::create_directories(dir + "/run/sub");
+    write_file_atomically(dir + "/data.bin", "data");
+    write_file_atomically(dir + "/run/sub/games.tsv", "games");
+    const std::vector<FileUse> inputs = {{"DATA", dir + "/data.bin"}, {"--selfplay", dir + "/run"}};
+    // The same file spelled otherwise, and a file inside an input folder.
+    CHECK_THROWS_WITH(check_outputs(inputs, {{"--out", dir + "/./run/../data.bin"}}),
+                      "--out " + dir + "/./run/../data.bin: the same file as the input DATA (" +
+                          dir + "/data.bin); refused before writing anything");
+    CHECK_THROWS_WITH(check_outputs(inputs, {{"--out", dir + "/run/sub/games.tsv"}}),
+                      Catch::Contains("the same file as the input --selfplay"));
+    fs::create_symlink(dir + "/data.bin", dir + "/alias");
+    CHECK_THROWS_AS(check_outputs(inputs, {{"--out", dir + "/alias"}}), FileError);
+    // Two outputs that are one file, existing or not; /dev/null may be named twice.
+    CHECK_THROWS_WITH(check_outputs({}, {{"--csv-out", dir + "/f"}, {"--json-out", dir + "/./f"}}),
+                      Catch::Contains("the same file as the output --csv-out"));
+    CHECK_NOTHROW(check_outputs(inputs, {{"--a", "/dev/null"}, {"--b", "/dev/null"}}));
+    // A new file in an input folder (the loop's report) is fine.
+    CHECK_NOTHROW(check_outputs(inputs, {{"--out", dir + "/run/report.html"}}));
+    CHECK(read_text_file(dir + "/data.bin") == "data");
 }
 
 TEST_CASE("AppendFile appends, counts its bytes and refuses writes once closed", "[common]") {

@@ -66,7 +66,9 @@ void run_frontier(const FrontierOptions& o) {
     if (!o.games.empty() && o.board.fen_option->count())
         throw std::invalid_argument("--fen: the root of the tree only (the samples come from the "
                                     "games); not with games files");
-    check_solve_files(o, v);
+    std::vector<FileUse> games;
+    for (const std::string& g : o.games) games.push_back({"games file", g});
+    check_solve_files(o, v, games, {{"--csv-out", o.csv}});
     if (!o.csv.empty()) {
         try {
             check_writable(o.csv);

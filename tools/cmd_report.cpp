@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 
+#include "core/common/files.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/report/report.h"
@@ -32,12 +33,17 @@ void run_report(ReportOptions o) {
                             &o.inputs.openings, &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw std::invalid_argument(*dir + ": not a folder");
+    check_outputs({{"--loop", o.inputs.loop},
+                   {"--selfplay", o.inputs.selfplay},
+                   {"--tournament", o.inputs.tournament},
+                   {"--opening-stats", o.inputs.openings},
+                   {"--tune", o.inputs.tune},
+                   {"--spsa", o.inputs.spsa}},
+                  {{"--out", o.out}});
     const report::Report r = report::build_report(o.inputs);
     const std::filesystem::path out(o.out);
     if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
-    std::ofstream file(out, std::ios::binary);
-    file << r.html;
-    if (!file.flush()) throw std::runtime_error(o.out + ": cannot write");
+    write_file_atomically(o.out, r.html);
     for (const auto& w : r.warnings)
         std::fprintf(stderr, "fanorona report: warning: %s\n", w.c_str());
     std::printf("wrote %s (%zu bytes, %zu warnings)\n", o.out.c_str(), r.html.size(),

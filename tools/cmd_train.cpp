@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "core/common/files.h"
 #include "core/common/text.h"
 #include "core/common/thread_limit.h"
 #include "tools/architecture_options.h"
@@ -80,6 +81,14 @@ void run(TrainOptions& o) {
     apply_table_options(o.tables, o.table_positions, c.filter);
     c.command = canonical_command(o);
     c.created = created_time();
+    // No output is an input or another output (train ow.bin --out ow.bin would replace the data).
+    std::vector<FileUse> inputs;
+    for (const std::string& f : c.data) inputs.push_back({"positions", f});
+    inputs.push_back({"--init", c.init});
+    inputs.push_back({"--relabel-tables", o.tables});
+    check_outputs(inputs, {{"--out", c.out},
+                           {"--out's checkpoint", checkpoint_path(c.out)},
+                           {"--out's loss CSV", loss_csv_path(c.out)}});
     const bool quiet = o.quiet;
     run_net_training(c, [quiet](const std::string& line) {
         if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());

@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "core/common/files.h"
 #include "core/common/thread_limit.h"
 #include "selfplay/formats/weights_file.h"
 #include "tools/commands.h"
@@ -80,6 +81,15 @@ void run(TuneOptions& o) {
     c.filter.skip_decisive = !o.keep_decisive;
     if (!o.game_rules.empty()) c.filter.only_rules = parse_ruleset(o.game_rules);
     apply_tables(o, c.filter);
+    // The files written into --out are none of the inputs (tune --data D/positions.bin --out D
+    // writes beside them, never over them).
+    std::vector<FileUse> inputs;
+    for (const std::string& f : c.data) inputs.push_back({"--data", f});
+    inputs.push_back({"--weights", o.weights});
+    std::vector<FileUse> outputs;
+    for (const char* name : {"weights.txt", "loss.csv", "tune.json"})
+        outputs.push_back({"--out's " + std::string(name), c.out_dir + "/" + name});
+    check_outputs(inputs, outputs);
     const bool quiet = o.quiet;
     const TuneReport report = run_tune(c, [quiet](const std::string& line) {
         if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());

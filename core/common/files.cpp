@@ -5,7 +5,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace fanorona {
 
@@ -20,38 +26,155 @@ std::string read_text_file(const std::string& path) {
     return text;
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw FileError(tmp + ": cannot create: " + std::strerror(errno));
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+namespace {
+
+namespace fs = std::filesystem;
+
+// How an output path is written.
+enum class Target { Replace, WriteThrough };
+
+// Where writing `path` leads: the regular file to replace (a link's target, or the new path) or
+// the device or FIFO to write through. Throws FileError naming `path` for what is refused.
+std::pair<std::string, Target> destination(const std::string& path) {
+    if (path.empty()) throw FileError("(an empty path): names no file to write");
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) {
+        if (errno != ENOENT) throw FileError(path + ": " + std::strerror(errno));
+        const fs::path parent = fs::path(path).parent_path();
+        std::error_code ec;
+        if (!parent.empty() && !fs::is_directory(parent, ec))
+            throw FileError(path + ": cannot create: the folder " + parent.string() +
+                            " does not exist");
+        return {path, Target::Replace};
+    }
+    if (S_ISLNK(st.st_mode) && ::stat(path.c_str(), &st) != 0)
+        throw FileError(path + ": a symbolic link to nothing (" + std::strerror(errno) + ")");
+    if (S_ISDIR(st.st_mode))
+        throw FileError(path + ": is a folder, not a file that can be written");
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return {path, Target::WriteThrough};
+    if (!S_ISREG(st.st_mode))
+        throw FileError(path + ": not a regular file, a character device or a FIFO; refused");
+    std::error_code ec;
+    const fs::path target = fs::canonical(path, ec); // the file a link points to
+    return {ec ? path : target.string(), Target::Replace};
+}
+
+// Writes all of `text` to the open descriptor; false (errno set) on an error.
+bool write_all(int fd, std::string_view text) {
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        text.remove_prefix(std::size_t(n));
+    }
+    return true;
+}
+
+void write_through(const std::string& path, const std::string& text) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw FileError(path + ": cannot open for writing: " + std::strerror(errno));
+    const bool ok = write_all(fd, text);
+    const std::string why = ok ? "" : std::strerror(errno);
+    if (::close(fd) != 0 && ok) throw FileError(path + ": write failed: " + std::strerror(errno));
+    if (!ok) throw FileError(path + ": write failed: " + why);
+}
+
+void replace_atomically(const std::string& path, const std::string& file, const std::string& text) {
+    const std::string tmp = file + ".tmp";
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw FileError(path + ": cannot create: " + std::strerror(errno));
+    bool ok = write_all(fd, text);
     std::string why = ok ? "" : std::strerror(errno);
-    if (std::fclose(f) != 0 && ok) {
+    if (::close(fd) != 0 && ok) {
         ok = false;
         why = std::strerror(errno);
     }
     if (!ok) {
         std::remove(tmp.c_str());
-        throw FileError(tmp + ": write failed: " + why);
+        throw FileError(path + ": write failed: " + why);
     }
     std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
+    fs::rename(tmp, file, ec);
     if (ec) {
         std::remove(tmp.c_str()); // nothing left behind
         throw FileError(path + ": cannot replace: " + ec.message());
     }
 }
 
+// A file's identity: device and inode (a link's target's).
+using FileId = std::pair<dev_t, ino_t>;
+std::optional<FileId> identity(const std::string& path) {
+    struct stat st {};
+    if (path.empty() || ::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return FileId{st.st_dev, st.st_ino};
+}
+
+bool is_character_device(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+} // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+    const auto [file, how] = destination(path);
+    if (how == Target::WriteThrough) return write_through(path, text);
+    replace_atomically(path, file, text);
+}
+
 void check_writable(const std::string& path) {
+    const auto [file, how] = destination(path);
+    if (how == Target::WriteThrough) {
+        if (::access(path.c_str(), W_OK) != 0)
+            throw FileError(path + ": cannot be written: " + std::strerror(errno));
+        return;
+    }
+    const std::string tmp = file + ".tmp";
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw FileError(path + ": is a folder, not a file that can be written");
-    const std::string tmp = path + ".tmp";
-    const bool existed = std::filesystem::exists(tmp, ec);
+    const bool existed = fs::exists(tmp, ec);
     std::FILE* f = std::fopen(tmp.c_str(), "ab");
     if (!f) throw FileError(path + ": cannot be written: " + std::strerror(errno));
     std::fclose(f);
     if (!existed) std::remove(tmp.c_str());
+}
+
+void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse>& outputs) {
+    // Every regular file each input is or holds (an input folder's files, recursively).
+    std::map<FileId, const FileUse*> read;
+    for (const FileUse& in : inputs) {
+        if (in.path.empty()) continue;
+        if (const auto id = identity(in.path)) read.emplace(*id, &in);
+        std::error_code ec;
+        if (!fs::is_directory(in.path, ec)) continue;
+        for (fs::recursive_directory_iterator it(in.path, ec), end; !ec && it != end;
+             it.increment(ec))
+            if (it->is_regular_file(ec))
+                if (const auto id = identity(it->path().string())) read.emplace(*id, &in);
+    }
+    const auto refuse = [](const FileUse& out, const FileUse& other, const char* as) {
+        throw FileError(out.what + " " + out.path + ": the same file as " + as + other.what + " (" +
+                        other.path + "); refused before writing anything");
+    };
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const FileUse& out = outputs[i];
+        if (out.path.empty()) continue;
+        const auto id = identity(out.path);
+        if (id && !is_character_device(out.path))
+            if (const auto hit = read.find(*id); hit != read.end())
+                refuse(out, *hit->second, "the input ");
+        for (std::size_t j = 0; j < i; ++j) {
+            const FileUse& other = outputs[j];
+            if (other.path.empty()) continue;
+            const auto other_id = identity(other.path);
+            std::error_code e1, e2;
+            const bool same = id && other_id
+                                  ? *id == *other_id && !is_character_device(out.path)
+                                  : !id && !other_id &&
+                                        fs::weakly_canonical(fs::absolute(out.path), e1) ==
+                                            fs::weakly_canonical(fs::absolute(other.path), e2);
+            if (same) refuse(out, other, "the output ");
+        }
+    }
 }
 
 } // namespace fanorona

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fanorona {
 
@@ -23,13 +24,34 @@ inline std::string_view skip_byte_order_mark(std::string_view text) {
     return text;
 }
 
-// Writes `text` to `path` atomically (a temporary file, flushed and checked, renamed over it):
-// readers see the old content or the new, never a part. Throws FileError naming the file.
+// Writes `text` to `path`, the one way every command writes an output file:
+// - a new path or a regular file is replaced atomically (a temporary file beside it, flushed and
+//   checked, renamed over it): readers see the old content or the new, never a part;
+// - a symbolic link stays a link: the file it points to is replaced so (a dangling link is an
+//   error);
+// - a character device or a FIFO (/dev/null, /dev/stdout) is written through, never replaced;
+// - anything else (a folder, a block device, a socket) is refused.
+// A write error (a full device) is an error. Throws FileError naming `path`, never the temporary
+// file, and leaves no temporary file behind.
 void write_file_atomically(const std::string& path, const std::string& text);
 
-// Checks, before a long computation, that write_file_atomically(path, ...) can succeed: `path` is
-// not a folder and its temporary file can be made in its folder (made and removed here). Throws
-// FileError naming the file and why.
+// Checks, before a long computation, that write_file_atomically(path, ...) can succeed: the path
+// is writable as above and, for a file to be replaced, its temporary file can be made in its
+// folder (made and removed here). Throws FileError naming the file and why.
 void check_writable(const std::string& path);
+
+// One file or folder a command reads or writes, by the option or argument that names it
+// ("--out", "DATA").
+struct FileUse {
+    std::string what;
+    std::string path;
+};
+
+// Refuses, before anything is written, an output that is one of the inputs or a file inside an
+// input folder (compared by file identity, device and inode, not by spelling; a symbolic link is
+// its target), and two outputs that are one file (a character device such as /dev/null may be
+// named twice). Outputs that do not exist yet are compared by their absolute, normalised paths.
+// Throws FileError "OUTPUT PATH: is also INPUT (PATH)".
+void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse>& outputs);
 
 } // namespace fanorona

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/board/position.h"
+#include "core/common/files.h"
 #include "core/tables/tablebase.h"
 
 namespace fanorona::cli {
@@ -36,10 +38,13 @@ struct SolveCommonOptions {
 std::shared_ptr<const tables::Tablebase> solve_tables(const SolveCommonOptions& o,
                                                       const Position& root, std::string& note);
 
-// What can fail before the long work, checked first: --json-out writable, and --proof writable,
+// What can fail before the long work, checked first: no output (--json-out, --proof, `outputs`)
+// is an input (--tables, `inputs`) or another output, --json-out writable, and --proof writable,
 // readable and of board `v` when it exists (a damaged file is refused with one line). Throws
 // std::invalid_argument naming the option.
-void check_solve_files(const SolveCommonOptions& o, Variant v);
+void check_solve_files(const SolveCommonOptions& o, Variant v,
+                       const std::vector<FileUse>& inputs = {},
+                       const std::vector<FileUse>& outputs = {});
 
 // Refuses (before any allocation) a --hash per searcher that `searchers` at a time would not fit.
 void check_searchers_memory(const SolveCommonOptions& o);

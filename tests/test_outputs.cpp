@@ -1,0 +1,90 @@
+// Every command writes its outputs one way (core/common/files.h): a device stays a device, an
+// output that is one of the command's inputs (or another output) is refused before anything is
+// written, with the input unchanged.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/cli_helpers.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using test_cli::run_cli;
+using test_cli::slurp;
+
+// A small self-play run (games.tsv and positions.bin), made once per test process.
+const std::string& small_run() {
+    static const std::string dir = [] {
+        const std::string d = test_cli::fresh_dir("outputs_run");
+        REQUIRE(run_cli("selfplay --games 4 --depth 1 --seed 3 --threads 1 --quiet --out " + d)
+                    .status == 0);
+        return d;
+    }();
+    return dir;
+}
+
+} // namespace
+
+TEST_CASE("outputs named /dev/null stay the device", "[outputs][cli]") {
+    auto r = run_cli("solve --variant 3x3 --table-pieces 0 --quiet --json-out /dev/null");
+    CHECK(r.status == 0);
+    CHECK(fs::is_character_file("/dev/null"));
+    r = run_cli("net random --variant 3x3 --hidden 16 --out /dev/null");
+    CHECK(r.status == 0);
+    CHECK(fs::is_character_file("/dev/null"));
+    r = run_cli("report --selfplay " + small_run() + " --out /dev/null");
+    CHECK(r.status == 0);
+    CHECK(fs::is_character_file("/dev/null"));
+    r = run_cli("net random --out ''");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("names no file"));
+}
+
+TEST_CASE("an output that is an input is refused and the input kept", "[outputs][cli]") {
+    const std::string run = small_run();
+    const std::string dir = test_cli::fresh_dir("outputs_same");
+    fs::create_directories(dir);
+    const std::string data = dir + "/ow.bin";
+    fs::copy_file(run + "/positions.bin", data);
+    const std::string before = slurp(data);
+
+    // train: the data spelled another way.
+    auto r = run_cli("train " + data + " --out " + dir + "/../" +
+                     fs::path(dir).filename().string() + "/ow.bin --epochs 1 --hidden 16");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("the same file as the input positions"));
+    CHECK(slurp(data) == before);
+
+    // report: a file of an input folder.
+    const std::string games = slurp(run + "/games.tsv");
+    r = run_cli("report --selfplay " + run + " --out " + run + "/games.tsv");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("the same file as the input --selfplay"));
+    CHECK(slurp(run + "/games.tsv") == games);
+
+    // solve: the proof file as the JSON output.
+    const std::string proof = dir + "/p.proof";
+    REQUIRE(run_cli("solve --variant 3x3 --table-pieces 0 --method pns --quiet --proof " + proof)
+                .status == 0);
+    const std::string bounds = slurp(proof);
+    r = run_cli("solve --variant 3x3 --table-pieces 0 --method pns --quiet --proof " + proof +
+                " --json-out " + proof);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("--json-out") && Catch::Contains("the same file as"));
+    CHECK(slurp(proof) == bounds);
+
+    // frontier: two outputs that are one file.
+    r = run_cli("frontier --variant 3x3 --table-pieces 0 --solve-turns 1 --csv-out " + dir +
+                "/f --json-out " + dir + "/./f");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("the same file as the output --csv-out"));
+    CHECK_FALSE(fs::exists(dir + "/f"));
+
+    // tune: --out over the data's folder writes beside the data, never over it.
+    r = run_cli("tune --data " + data + " --out " + dir + " --epochs 1 --quiet");
+    CHECK(r.status == 0);
+    CHECK(slurp(data) == before);
+}
