@@ -235,6 +235,28 @@ TEST_CASE("AppendFile appends, counts its bytes and refuses writes once closed",
     CHECK(read_text_file(path).empty());
 }
 
+TEST_CASE("FileLock: one writer per output file; devices are not locked", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_file_lock");
+    fs::create_directories(dir);
+    const std::string file = dir + "/proof.bin";
+    {
+        const FileLock lock(file);
+        CHECK(read_text_file(FileLock::lock_path(file)) == std::to_string(::getpid()) + "\n");
+        CHECK_THROWS_WITH(FileLock(file), file + " is in use by another run (pid " +
+                                              std::to_string(::getpid()) + ", see " + file +
+                                              ".lock); wait for it to end or choose another file");
+        // Through a link: the same file, the same lock.
+        write_file_atomically(file, "x");
+        fs::create_symlink(file, dir + "/alias");
+        CHECK_THROWS_AS(FileLock(dir + "/alias"), FileError);
+    }
+    const FileLock again(file); // released with its holder
+    const FileLock null_device("/dev/null"), twice("/dev/null");
+    CHECK_FALSE(fs::exists("/dev/null.lock"));
+    CHECK_THROWS_WITH(FileLock(dir + "/none/f"),
+                      dir + "/none/f: cannot create: the folder " + dir + "/none does not exist");
+}
+
 TEST_CASE("FolderLock: one holder per folder, in this process or another", "[common]") {
     const std::string dir = test_cli::fresh_dir("common_lock") + "/nested/out";
     {

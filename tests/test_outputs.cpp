@@ -4,8 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "tests/cli_helpers.h"
 
@@ -87,4 +90,34 @@ TEST_CASE("an output that is an input is refused and the input kept", "[outputs]
     r = run_cli("tune --data " + data + " --out " + dir + " --epochs 1 --quiet");
     CHECK(r.status == 0);
     CHECK(slurp(data) == before);
+}
+
+TEST_CASE("a second writer of a proof file is refused at once, naming the first",
+          "[outputs][cli]") {
+    const std::string dir = test_cli::fresh_dir("outputs_lock");
+    fs::create_directories(dir);
+    const std::string proof = dir + "/shared.proof";
+    // A df-pn solve of 7x5 without tables runs until its budget: the first writer.
+    const pid_t first = test_cli::spawn_cli("solve --variant 7x5 --method pns --table-pieces 0 "
+                                            "--hash 16 --threads 1 --max-seconds 20 --quiet "
+                                            "--proof " +
+                                            proof);
+    REQUIRE(first > 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (slurp(proof + ".lock") != std::to_string(first) + "\n" &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto second = run_cli("solve --variant 7x5 --method pns --table-pieces 0 --hash 16 "
+                                "--max-seconds 1 --quiet --proof " +
+                                proof);
+    CHECK(second.status == 1);
+    CHECK_THAT(second.output, Catch::Contains(proof + " is in use by another run (pid " +
+                                              std::to_string(first) + ", see " + proof + ".lock)"));
+    const auto frontier = run_cli("frontier --variant 7x5 --table-pieces 0 --solve-turns 1 "
+                                  "--max-nodes 100 --proof " +
+                                  proof);
+    CHECK(frontier.status == 1);
+    CHECK_THAT(frontier.output, Catch::Contains("is in use by another run"));
+    ::kill(first, SIGKILL);
+    test_cli::wait_exit(first);
 }

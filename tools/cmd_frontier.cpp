@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/files.h"
+#include "core/common/folder_lock.h"
 #include "core/common/thread_limit.h"
 #include "core/solver/solve.h"
 #include "tools/commands.h"
@@ -66,6 +67,12 @@ void run_frontier(const FrontierOptions& o) {
     if (!o.games.empty() && o.board.fen_option->count())
         throw std::invalid_argument("--fen: the root of the tree only (the samples come from the "
                                     "games); not with games files");
+    // One writer at a time of the proof file and of the CSV (which a run reads, then appends to):
+    // another frontier or solve on them is refused at once.
+    const std::unique_ptr<FileLock> proof_lock =
+        o.proof.empty() ? nullptr : std::make_unique<FileLock>(o.proof);
+    const std::unique_ptr<FileLock> csv_lock =
+        o.csv.empty() ? nullptr : std::make_unique<FileLock>(o.csv);
     std::vector<FileUse> games;
     for (const std::string& g : o.games) games.push_back({"games file", g});
     check_solve_files(o, v, games, {{"--csv-out", o.csv}});

@@ -9,6 +9,7 @@
 
 #include "core/board/notation.h"
 #include "core/common/files.h"
+#include "core/common/folder_lock.h"
 #include "core/common/memory.h"
 #include "core/common/thread_limit.h"
 #include "core/solver/solve.h"
@@ -187,7 +188,10 @@ void run_solve(const SolveOptions& typed) {
         throw std::invalid_argument("--proof: only with --method pns or pn2");
     if (o.method == "search" && o.all_moves)
         throw std::invalid_argument("--all-moves: only with --method pns or pn2");
-    // Everything that can fail before the long work: the output files, then the memory.
+    // Everything that can fail before the long work: the proof file's writer (one at a time:
+    // another solve on it is refused at once), the output files, then the memory.
+    const std::unique_ptr<FileLock> proof_lock =
+        o.proof.empty() ? nullptr : std::make_unique<FileLock>(o.proof);
     check_solve_files(o, root.variant());
     if (o.graph > 0)
         check_memory("--graph " + std::to_string(o.graph),

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/common/files.h"
+#include "core/common/folder_lock.h"
 #include "core/common/text.h"
 #include "core/common/thread_limit.h"
 #include "tools/architecture_options.h"
@@ -89,6 +90,9 @@ void run(TrainOptions& o) {
     check_outputs(inputs, {{"--out", c.out},
                            {"--out's checkpoint", checkpoint_path(c.out)},
                            {"--out's loss CSV", loss_csv_path(c.out)}});
+    // One writer at a time of the network, its checkpoint and its loss CSV: a second train --out
+    // the same file is refused at once.
+    const FileLock lock(c.out);
     const bool quiet = o.quiet;
     run_net_training(c, [quiet](const std::string& line) {
         if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());

@@ -1,5 +1,6 @@
 #pragma once
-// One writer per output folder: an flock(2) on DIR/.lock, held for the life of the object.
+// One writer per output: an flock(2) on DIR/.lock for a folder, on FILE.lock for one file, held
+// for the life of the object.
 
 #include <string>
 
@@ -18,6 +19,25 @@ public:
     FolderLock& operator=(const FolderLock&) = delete;
 
     static std::string lock_path(const std::string& dir) { return dir + "/.lock"; }
+
+private:
+    int fd_ = -1;
+};
+
+// The lock on FILE.lock beside one output file that a run reads and rewrites (a proof file, a
+// frontier CSV, a network and its checkpoint), holding its owner's PID, with FolderLock's
+// guarantees. A character device or FIFO (/dev/null) is not locked (nothing can be lost there);
+// a symbolic link locks the file it points to. The lock file stays when the run ends (a file
+// nobody holds is free).
+class FileLock {
+public:
+    // Takes the lock at once; a file in use is a FileError naming the file and the holder's PID.
+    explicit FileLock(const std::string& file);
+    ~FileLock();
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+
+    static std::string lock_path(const std::string& file) { return file + ".lock"; }
 
 private:
     int fd_ = -1;
