@@ -386,3 +386,19 @@ TEST_CASE("the loop declares the run options it shares with selfplay with the sa
     CHECK(suite.size() > 100);
     CHECK(suite == data_lines(dir + "/book.txt"));
 }
+
+TEST_CASE("counts, budgets and seeds refuse negative and too large values", "[options][cli]") {
+    // The C library would wrap -1 to 2^64-1 (no budget, all positions) and clamp larger seeds.
+    for (const std::string& args :
+         {std::string("selfplay --seed -1 --games 2"), std::string("solve --max-nodes -1"),
+          std::string("frontier --solve-turns 1 --max-nodes -5"),
+          std::string("train x.bin --max-positions -1"), std::string("dump x.bin --limit -1"),
+          std::string("selfplay --seed 18446744073709551616 --games 2")}) {
+        INFO(args);
+        const auto r = test_cli::run_cli(args + " --out /nonexistent/never");
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output,
+                   Catch::Contains("is not a whole number from 0 to 18446744073709551615"));
+    }
+    CHECK(test_cli::run_cli("selfplay --help").output.find("--seed UINT=1") != std::string::npos);
+}

@@ -7,6 +7,7 @@
 
 #include "selfplay/mpi/cluster.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 #include "tools/solve/remote_pns.h"
 
 namespace {
@@ -32,10 +33,11 @@ int run_command(int argc, char** argv) {
     CLI::App app{"Fanorona Lab: self-play, tuning, tournaments and opening statistics for "
                  "Fanorona engines"};
     app.require_subcommand(1);
-    app.footer("Run 'fanorona <subcommand> --help' for a subcommand's options. Positions are "
-               "position strings and moves are move strings as in docs/rules.md (see 'fanorona perft "
-               "--help' for the position string). On an error the program prints one line "
-               "'fanorona: <message>' and exits with status 1.");
+    app.footer(
+        "Run 'fanorona <subcommand> --help' for a subcommand's options. Positions are "
+        "position strings and moves are move strings as in docs/rules.md (see 'fanorona perft "
+        "--help' for the position string). On an error the program prints one line "
+        "'fanorona: <message>' and exits with status 1.");
     fanorona::cli::add_perft_command(app);
     fanorona::cli::add_eval_command(app);
     fanorona::cli::add_analyze_command(app);
@@ -57,6 +59,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_solve_command(app);
     fanorona::cli::add_frontier_command(app);
     fanorona::cli::add_net_command(app);
+    fanorona::cli::refuse_wrapped_unsigned(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {

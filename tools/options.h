@@ -1,6 +1,7 @@
 #pragma once
 // Option groups shared by subcommands: the board (variant, rules, start position) and the engine.
 
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -59,6 +60,26 @@ inline CLI::Option* add_old_flag_spelling(CLI::App& cmd, const std::string& old_
                                target = true;
                            })
         ->group("");
+}
+
+// Refuses, in every option of `app` and its subcommands that takes unsigned numbers (CLI11's
+// type name UINT: counts, budgets, seeds), a value that is not a whole number from 0 to 2^64-1:
+// the C library would wrap "-1" to 2^64-1 and clamp larger values silently. main() applies it
+// once, after every command is declared, so no option can miss it.
+inline void refuse_wrapped_unsigned(CLI::App& app) {
+    const CLI::Validator whole(
+        [](std::string& value) -> std::string {
+            std::uint64_t parsed = 0;
+            const char* end = value.data() + value.size();
+            const auto [at, error] = std::from_chars(value.data(), end, parsed);
+            if (value.empty() || error != std::errc() || at != end)
+                return "'" + value + "' is not a whole number from 0 to 18446744073709551615";
+            return std::string();
+        },
+        "");
+    for (CLI::Option* option : app.get_options())
+        if (option->get_type_name().rfind("UINT", 0) == 0) option->check(whole);
+    for (CLI::App* sub : app.get_subcommands({})) refuse_wrapped_unsigned(*sub);
 }
 
 // The --variant, --rules and --fen options as a user typed them.
