@@ -75,7 +75,8 @@ TEST_CASE("read_text_file reads every byte and names a missing file", "[common]"
     std::ofstream(dir + "/empty", std::ios::binary).flush();
     CHECK(read_text_file(dir + "/empty").empty());
     CHECK_THROWS_AS(read_text_file(dir + "/none"), FileError);
-    CHECK_THROWS_WITH(read_text_file(dir + "/none"), dir + "/none: cannot open for reading");
+    CHECK_THROWS_WITH(read_text_file(dir + "/none"),
+                      dir + "/none: cannot open for reading: No such file or directory");
 }
 
 TEST_CASE("write_file_atomically replaces a file whole and leaves no temporary file", "[common]") {

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "core/common/files.h"
 #include "tests/cli_helpers.h"
 
 namespace {
@@ -120,4 +121,30 @@ TEST_CASE("a second writer of a proof file is refused at once, naming the first"
     CHECK_THAT(frontier.output, Catch::Contains("is in use by another run"));
     ::kill(first, SIGKILL);
     test_cli::wait_exit(first);
+}
+
+TEST_CASE("endless inputs are refused within seconds; protocol lines are capped",
+          "[outputs][cli]") {
+    for (const std::string& args :
+         {std::string("net info /dev/zero"), std::string("analyze --weights /dev/zero"),
+          std::string("solve --variant 3x3 --method pns --proof /dev/zero"),
+          std::string("eval --net /dev/zero")}) {
+        INFO(args);
+        const auto r = run_cli(args);
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Catch::Contains("/dev/zero") &&
+                                 Catch::Contains("not a regular file, and longer than 256 MB"));
+    }
+    // A folder is named as one (it once read as an empty file).
+    CHECK_THAT(run_cli("net info /tmp").output, Catch::Contains("/tmp: is a folder, not a file"));
+    // The engine reads a 3 MB line in bounded memory, says so, and goes on.
+    const std::string dir = test_cli::fresh_dir("outputs_long_line");
+    fs::create_directories(dir);
+    fanorona::write_file_atomically(dir + "/in.txt", std::string(3 << 20, 'x') + "\nisready\n" +
+                                                         std::string(5000, 'y') + "\nquit\n");
+    const auto r = test_cli::run_shell(FANORONA_BINARY " engine < " + dir + "/in.txt");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("info string error: a line of more than 1 MB, ignored\n"
+                                         "readyok\n"));
+    CHECK(r.output.size() < 1000); // the unknown command is not echoed whole
 }

@@ -15,13 +15,39 @@
 
 namespace fanorona {
 
+std::string read_file_bytes(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw FileError(path + ": cannot open for reading: " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw FileError(path + ": is a folder, not a file");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw FileError(path + ": cannot open for reading: " + std::strerror(errno));
+    const bool regular = S_ISREG(st.st_mode);
+    std::string bytes;
+    if (regular) bytes.reserve(std::size_t(st.st_size));
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const std::string why = std::strerror(errno);
+            ::close(fd);
+            throw FileError(path + ": read failed: " + why);
+        }
+        if (n == 0) break;
+        bytes.append(buffer, std::size_t(n));
+        if (!regular && bytes.size() > kMaxStreamBytes) {
+            ::close(fd);
+            throw FileError(path + ": not a regular file, and longer than " +
+                            std::to_string(kMaxStreamBytes >> 20) + " MB; refused");
+        }
+    }
+    ::close(fd);
+    return bytes;
+}
+
 std::string read_text_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw FileError(path + ": cannot open for reading");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw FileError(path + ": read failed");
-    std::string text = buffer.str();
+    std::string text = read_file_bytes(path);
     if (skip_byte_order_mark(text).size() != text.size()) text.erase(0, 3);
     return text;
 }

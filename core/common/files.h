@@ -1,6 +1,7 @@
 #pragma once
 // Reading and writing whole files, with errors that name the file.
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -13,9 +14,18 @@ struct FileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The whole content of `path`, without a leading UTF-8 byte-order mark (which some editors
-// write, invisibly, before a text file's first line); throws FileError naming the file. Every
-// text reader (weights, parameters, openings, JSON) reads through it.
+// The most read_file_bytes() reads of a file that is not a regular file (a device, a FIFO, a
+// /proc file): its end is not known before it is read, and /dev/zero has none.
+inline constexpr std::size_t kMaxStreamBytes = std::size_t(256) << 20;
+
+// The whole content of `path`, byte for byte: a regular file is read whole; a folder is refused;
+// anything else (a device, a FIFO) is read up to kMaxStreamBytes and refused past that, so every
+// read ends. Throws FileError naming the file. Every reader of a whole file reads through it.
+std::string read_file_bytes(const std::string& path);
+
+// The whole content of `path` (read_file_bytes), without a leading UTF-8 byte-order mark (which
+// some editors write, invisibly, before a text file's first line); throws FileError naming the
+// file. Every text reader (weights, parameters, openings, JSON) reads through it.
 std::string read_text_file(const std::string& path);
 
 // `text` without a leading UTF-8 byte-order mark (EF BB BF).

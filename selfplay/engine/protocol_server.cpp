@@ -66,10 +66,43 @@ void EngineProtocol::error(const std::string& message) {
     send("info string error: " + message);
 }
 
+namespace {
+
+// The longest protocol line the engine reads (a position with a whole game's moves is a few KB).
+constexpr std::size_t kMaxLineBytes = std::size_t(1) << 20;
+
+// Reads one line of `in` into `line`, keeping at most kMaxLineBytes of it (the rest is read and
+// dropped, so memory stays bounded whatever the input); `too_long` says whether any was dropped.
+// False at the end of input with nothing read.
+bool read_capped_line(std::istream& in, std::string& line, bool& too_long) {
+    line.clear();
+    too_long = false;
+    std::streambuf* buf = in.rdbuf();
+    bool any = false;
+    for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
+        any = true;
+        if (c == '\n') return true;
+        if (line.size() < kMaxLineBytes)
+            line.push_back(char(c));
+        else
+            too_long = true;
+    }
+    in.setstate(std::ios::eofbit);
+    return any;
+}
+
+} // namespace
+
 void EngineProtocol::run() {
     std::string line;
-    while (std::getline(in_, line))
+    bool too_long = false;
+    while (read_capped_line(in_, line, too_long)) {
+        if (too_long) {
+            error("a line of more than " + std::to_string(kMaxLineBytes >> 20) + " MB, ignored");
+            continue;
+        }
         if (!handle(line)) return;
+    }
     // End of input: let a running search answer (an infinite one is stopped), then quit.
     bool infinite;
     {
@@ -111,7 +144,7 @@ bool EngineProtocol::handle(const std::string& raw) {
             stop_search();
             return false;
         } else {
-            error("unknown command '" + cmd + "'");
+            error("unknown command '" + (cmd.size() > 64 ? cmd.substr(0, 64) + "..." : cmd) + "'");
         }
     } catch (const std::exception& e) {
         error(e.what());

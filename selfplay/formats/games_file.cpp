@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/board/replay.h"
+#include "core/common/files.h"
 #include "selfplay/formats/formats.h"
 
 namespace fanorona {
@@ -162,11 +163,12 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
 }
 
 GamesFile read_games_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw GamesFileError(path + ": cannot open for reading");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    std::string text;
+    try {
+        text = read_file_bytes(path);
+    } catch (const FileError& e) {
+        throw GamesFileError(e.what());
+    }
     GamesFile file;
     bool header_seen = false;
     size_t pos = 0;

@@ -297,8 +297,8 @@ NetFile read_net_file(const std::string& path) {
     std::string bytes;
     try {
         bytes = read_text_file(path);
-    } catch (const FileError&) {
-        throw FileError(path + ": cannot open the network file");
+    } catch (const FileError& e) {
+        throw FileError(std::string(e.what()) + " (the network file)");
     }
     return parse_net_file(bytes, path);
 }

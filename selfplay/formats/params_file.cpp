@@ -57,8 +57,12 @@ std::vector<ParamsLine> read_params_file(const std::string& path) {
     std::string text;
     try {
         text = read_text_file(path);
-    } catch (const FileError&) {
-        throw std::invalid_argument(path + ": cannot open the parameters file");
+    } catch (const FileError& e) {
+        const std::string why = e.what(); // as load_weights_file
+        throw std::invalid_argument(path + ": cannot open the parameters file" +
+                                    (why.find("cannot open for reading") == std::string::npos
+                                         ? " (" + why.substr(path.size() + 2) + ")"
+                                         : ""));
     }
     return parse_params_text(text, path);
 }

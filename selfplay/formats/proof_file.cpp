@@ -39,9 +39,7 @@ std::uint64_t fnv1a(const char* p, std::size_t n) {
 } // namespace
 
 ProofFile read_proof_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw FileError(path + ": cannot open the proof file");
-    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string data = read_file_bytes(path);
     const auto bad = [&](const std::string& why) { return FileError(path + ": " + why); };
     if (data.size() < kHeader || data.compare(0, 8, kProofFileMagic) != 0)
         throw bad("not a proof file (its first bytes are not the proof file magic)");

@@ -151,11 +151,13 @@ void write_checkpoint(const std::string& path, const TrainCheckpoint& c) {
 }
 
 TrainCheckpoint read_checkpoint(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw CheckpointError(path + ": cannot open for reading");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return parse_checkpoint(bytes.str(), path);
+    std::string bytes;
+    try {
+        bytes = read_file_bytes(path);
+    } catch (const FileError& e) {
+        throw CheckpointError(e.what());
+    }
+    return parse_checkpoint(bytes, path);
 }
 
 } // namespace fanorona

@@ -12,8 +12,14 @@ Weights load_weights_file(const std::string& path) {
     std::string text;
     try {
         text = read_text_file(path);
-    } catch (const FileError&) {
-        throw FileError(path + ": cannot open the weights file");
+    } catch (const FileError& e) {
+        // A missing file keeps the short message; any other reason (a folder, a device read
+        // past its cap) is told.
+        const std::string why = e.what();
+        throw FileError(path + ": cannot open the weights file" +
+                        (why.find("cannot open for reading") == std::string::npos
+                             ? " (" + why.substr(path.size() + 2) + ")"
+                             : ""));
     }
     return parse_weights(text, path);
 }
