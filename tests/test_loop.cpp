@@ -414,3 +414,19 @@ TEST_CASE("a network loop killed at random moments resumes to the networks of an
     CHECK(net_of(ref + "/iter-1/train/iter-1.net") == net_of(dir + "/iter-1/train/iter-1.net"));
     CHECK(net_of(ref + "/final.net") == net_of(dir + "/final.net"));
 }
+
+TEST_CASE("loop --net honours SOURCE_DATE_EPOCH in every network it writes", "[loop][cli]") {
+    const std::string dir = fresh_dir("loop_net_epoch");
+    const Run r = run_shell("SOURCE_DATE_EPOCH=1 " FANORONA_BINARY " loop --iterations 1" +
+                            kTinyNet + " --quiet --threads 2 --out " + dir);
+    REQUIRE(r.status == 0);
+    int nets = 0;
+    for (const auto& f : std::filesystem::recursive_directory_iterator(dir))
+        if (f.path().extension() == ".net") {
+            INFO(f.path());
+            ++nets;
+            CHECK_THAT(slurp(f.path().string()),
+                       Catch::Contains("\ncreated 1970-01-01T00:00:01Z\n"));
+        }
+    CHECK(nets >= 3); // start.net, the iteration's network, final.net
+}

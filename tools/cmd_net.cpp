@@ -90,7 +90,8 @@ void run_net_info(const NetOptions& o) {
     std::printf("seed            %llu\n", static_cast<unsigned long long>(p.seed));
     std::printf("command         %s\n", p.command.c_str());
     std::printf("created         %s\n", p.created.c_str());
-    std::printf("checksum        %s (FNV-1a 64, verified)\n", net_hex(f.checksum).c_str());
+    std::printf("checksum        %s (FNV-1a 64%s, verified)\n", net_hex(f.checksum).c_str(),
+                f.short_basis_checksum ? " with the short offset basis of older files" : "");
 }
 
 void run_net_random(const NetOptions& o, const std::string& command) {

@@ -53,19 +53,6 @@ std::string canonical_command(const TrainOptions& o) {
     return s.str();
 }
 
-// SOURCE_DATE_EPOCH (the reproducible-builds convention) as the file's creation time, when set:
-// two runs then write byte-identical files. "" otherwise (the writer's clock).
-std::string created_time() {
-    const char* epoch = std::getenv("SOURCE_DATE_EPOCH");
-    if (!epoch || !*epoch) return "";
-    char* end = nullptr;
-    const long long seconds = std::strtoll(epoch, &end, 10);
-    if (*end != '\0' || seconds < 0)
-        throw std::invalid_argument("SOURCE_DATE_EPOCH: expected seconds since 1970, found '" +
-                                    std::string(epoch) + "'");
-    return utc_iso8601(std::time_t(seconds));
-}
-
 // The shape options into the configuration; with --init, those not given are the network's.
 void apply_architecture(TrainOptions& o) {
     NetTrainConfig& c = o.config;
@@ -81,7 +68,7 @@ void run(TrainOptions& o) {
     if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
     apply_table_options(o.tables, o.table_positions, c.filter);
     c.command = canonical_command(o);
-    c.created = created_time();
+    c.created = creation_time(); // SOURCE_DATE_EPOCH when set; checked before training
     // No output is an input or another output (train ow.bin --out ow.bin would replace the data).
     std::vector<FileUse> inputs;
     for (const std::string& f : c.data) inputs.push_back({"positions", f});

@@ -1,5 +1,7 @@
 #include "core/nnue/architecture.h"
 
+#include "core/common/hash.h"
+
 #include "core/board/bitboard.h"
 #include "core/board/movegen.h"
 #include "core/board/rules.h"
@@ -108,12 +110,7 @@ std::string architecture_text(const Architecture& a) {
 }
 
 std::uint64_t architecture_hash(const Architecture& a) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (const char c : architecture_text(a)) {
-        h ^= std::uint8_t(c);
-        h *= 1099511628211ULL;
-    }
-    return h;
+    return fnv1a64(architecture_text(a), kFnv1a64ShortBasis);
 }
 
 } // namespace fanorona::nnue

@@ -12,6 +12,7 @@
 #include "core/board/rules.h"
 #include "core/builtins.h"
 #include "core/common/files.h"
+#include "core/common/hash.h"
 #include "core/common/text.h"
 
 namespace fanorona {
@@ -20,13 +21,9 @@ namespace {
 
 constexpr std::string_view kNetMagic = "fanorona-net 1";
 
+// The checksum written now (core/common/hash.h: the published FNV-1a 64).
 std::uint64_t net_fnv1a(std::string_view bytes) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (const char c : bytes) {
-        h ^= std::uint8_t(c);
-        h *= 1099511628211ULL;
-    }
-    return h;
+    return fnv1a64(bytes);
 }
 
 std::string net_hex64(std::uint64_t v) {
@@ -122,8 +119,7 @@ std::string format_net_file(const NetFile& file) {
     out += "validation_loss " + net_number(pv.validation_loss) + "\n";
     out += "seed " + std::to_string(pv.seed) + "\n";
     out += "command " + net_one_line(pv.command) + "\n";
-    out += "created " +
-           net_one_line(pv.created.empty() ? utc_iso8601(std::time(nullptr)) : pv.created) + "\n";
+    out += "created " + net_one_line(pv.created.empty() ? creation_time() : pv.created) + "\n";
     out += "parameters " + std::to_string(net_parameter_bytes(n)) + "\n";
     for (const auto v : n.w1) net_put_le(out, v);
     for (const auto v : n.b1) net_put_le(out, v);
@@ -145,7 +141,7 @@ std::string net_fingerprint(const nnue::Network& n) {
     for (const auto v : n.b2) net_put_le(bytes, v);
     for (const auto v : n.w3) net_put_le(bytes, v);
     for (const auto v : n.b3) net_put_le(bytes, v);
-    return net_hex64(net_fnv1a(bytes));
+    return net_hex64(fnv1a64(bytes, kFnv1a64ShortBasis)); // recorded: the basis stays
 }
 
 NetFile parse_net_file(const std::string& bytes, const std::string& name) {
@@ -282,7 +278,16 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
     const std::string line = next_line("checksum");
     if (line.rfind("checksum ", 0) != 0) net_fail(name, "checksum", "missing after the parameters");
     if (pos != bytes.size()) net_fail(name, "checksum", "bytes follow the checksum line");
-    const std::uint64_t sum = net_fnv1a(std::string_view(bytes).substr(0, summed));
+    // The published FNV-1a 64, or the short basis of files written before it (still read).
+    const std::string_view summed_bytes = std::string_view(bytes).substr(0, summed);
+    std::uint64_t sum = net_fnv1a(summed_bytes);
+    if (line.substr(9) != net_hex64(sum)) {
+        const std::uint64_t old_sum = fnv1a64(summed_bytes, kFnv1a64ShortBasis);
+        if (line.substr(9) == net_hex64(old_sum)) {
+            sum = old_sum;
+            file.short_basis_checksum = true;
+        }
+    }
     if (line.substr(9) != net_hex64(sum))
         net_fail(name, "checksum",
                  printable(line.substr(9)) + " does not match the content (" + net_hex64(sum) +

@@ -36,6 +36,8 @@ struct NetFile {
     nnue::Network net;
     NetProvenance provenance;
     std::uint64_t checksum = 0; // as read (write_net_file computes it)
+    // The checksum was made with FNV-1a's short offset basis of older files (core/common/hash.h).
+    bool short_basis_checksum = false;
 };
 
 // Reads `path`, or the built-in network of that name (core/builtins.h: tsivy;

@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "core/common/files.h"
+#include "core/common/hash.h"
 #include "selfplay/formats/formats.h"
 
 namespace fanorona {
@@ -31,9 +32,7 @@ template <class T> T get(const std::string& in, std::size_t at) {
 }
 
 std::uint64_t fnv1a(const char* p, std::size_t n) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ std::uint8_t(p[i])) * 1099511628211ull;
-    return h;
+    return fnv1a64(std::string_view(p, n));
 }
 
 } // namespace

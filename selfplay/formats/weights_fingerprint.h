@@ -6,15 +6,16 @@
 #include <cstdio>
 #include <string>
 
+#include "core/common/hash.h"
 #include "core/evaluate.h"
 
 namespace fanorona {
 
 inline std::string weights_fingerprint(const Weights& w) {
-    std::uint64_t h = 1469598103934665603ULL; // FNV-1a over the values' bytes
+    std::uint64_t h = kFnv1a64ShortBasis; // FNV-1a over the values' bytes (core/common/hash.h)
     const auto add = [&h](std::int32_t v) {
         for (int i = 0; i < 4; ++i)
-            h = (h ^ std::uint8_t(std::uint32_t(v) >> (8 * i))) * 1099511628211ULL;
+            h = (h ^ std::uint8_t(std::uint32_t(v) >> (8 * i))) * kFnv1a64Prime;
     };
     for (std::int32_t v : w.values) add(v);
     if (has_pattern_weights(w)) // then each non-zero pattern: its number, _mg and _eg weights

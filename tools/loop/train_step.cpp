@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/common/files.h"
+#include "core/common/text.h"
 #include "selfplay/formats/net_file.h"
 
 namespace fanorona {
@@ -51,7 +52,7 @@ NetTrainConfig training_config(const LoopConfig& c, int n, const LoopNet& curren
     t.command = "fanorona loop --net, iteration " + std::to_string(n) + " of " + c.out_dir +
                 ": trained from " + current.path + " on iterations " +
                 std::to_string(std::max(1, n - c.window + 1)) + " to " + std::to_string(n);
-    t.created.clear();
+    t.created = creation_time(); // SOURCE_DATE_EPOCH when set, as train
     t.resume = false;
     return t;
 }
