@@ -154,9 +154,10 @@ inline std::string weights_option_help(const std::string& what = "Weights") {
 inline std::string net_option_help() {
     return "Network file (fanorona-net 1, docs/formats.md), or a built-in network by name: " +
            builtin_names("net") +
-           "; none: no network. The engine evaluates with it on the network's board, with the "
-           "weights elsewhere. The default network plays unless weights are chosen (--weights, "
-           "a weight by --param or --params): --weights tuned alone is the linear engine";
+           "; none: no network. A network chosen for another board than the command's is "
+           "refused. The default network plays on its own board only (the weights elsewhere), "
+           "and only while no weights are chosen (--weights, a weight by --param or --params): "
+           "--weights tuned alone is the linear engine";
 }
 
 // The engine options every searching command shares (--weights, --net, --depth, --nodes,
@@ -172,7 +173,8 @@ struct EngineOptions {
     // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why" (--hash
     // beyond the machine's memory too).
     void apply(EngineSpec& spec) const;
-    // Refuses --tables under `rules` the tables do not serve, naming the options (the spec's own
+    // Refuses --net of another board than `rules`' and --tables under `rules` the tables do not
+    // serve, naming the options (the spec's own
     // check_rules names the engine, and the default name "fanorona" read "fanorona: fanorona:").
     void check_rules(const EngineSpec& spec, const Rules& rules) const;
 };
@@ -185,8 +187,14 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
                        r.what + ")";
         return std::string();
     };
-    cmd.add_option("--weights", weights, weights_option_help());
-    cmd.add_option("--net", net, net_option_help());
+    // An empty value names nothing (`--net ''` once meant the default): refused, as in a spec.
+    const CLI::Validator named(
+        [](std::string& value) {
+            return value.empty() ? std::string("an empty value names nothing") : std::string();
+        },
+        "");
+    cmd.add_option("--weights", weights, weights_option_help())->check(named);
+    cmd.add_option("--net", net, net_option_help())->check(named);
     if (with_limits) {
         auto* d = cmd.add_option("--depth", depth,
                                  "Search depth per move" + range("depth") + "; the default " +
@@ -200,10 +208,12 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
     }
     cmd.add_option("--hash", hash,
                    "Transposition table per engine, MB" + range("hash") + "; default " +
-                       std::to_string(EngineSpec::kDefaultHashMb));
+                       std::to_string(EngineSpec::kDefaultHashMb))
+        ->check(named);
     cmd.add_option("--tables", tables,
                    "Endgame tables folder (built by 'fanorona tables build'): the search probes "
-                   "them and plays table positions by their values (standard rules only)");
+                   "them and plays table positions by their values (standard rules only)")
+        ->check(named);
     std::string names;
     const SearchParams defaults; // list() views this table: it must outlive the loop
     for (const SearchParam& p : defaults.list())
@@ -212,7 +222,8 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
                    "Parameters file (fanorona-params 1: NAME VALUE lines of search parameters and "
                    "weights, as `fanorona spsa` writes; docs/formats.md), or built-in search "
                    "parameters by name: " +
-                       builtin_names("params") + "; --param overrides it");
+                       builtin_names("params") + "; --param overrides it")
+        ->check(named);
     cmd.add_option("--param", params,
                    "Set a search parameter or an evaluation weight (by its name in the weights "
                    "file, e.g. material_mg), NAME=VALUE (repeatable). Parameters: " +
@@ -250,7 +261,13 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
 }
 
 inline void EngineOptions::check_rules(const EngineSpec& spec, const Rules& rules) const {
-    if (spec.kind != EngineSpec::Kind::Engine || !spec.tables) return;
+    if (spec.kind != EngineSpec::Kind::Engine) return;
+    if (!net.empty() && spec.net && spec.net->arch.variant != rules.variant)
+        throw std::invalid_argument("--net " + net + ": a network of the " +
+                                    std::string(variant_name(spec.net->arch.variant)) +
+                                    " board; the command's board is " +
+                                    std::string(variant_name(rules.variant)) + " (--variant)");
+    if (!spec.tables) return;
     if (!spec.tables->serve(rules))
         throw std::invalid_argument(
             "--tables " + tables +

@@ -376,6 +376,16 @@ void check_existing_tables(const BuildConfig& cfg) {
             throw FileError(std::string(e.what()) +
                             " (the build writes nothing over it: remove it to build it again)");
         }
+        // Folded and unfolded tables of one board are not mixed: --no-symmetry into a folder of
+        // folded tables (or the reverse) is refused, not ignored.
+        const TableHeader& h = f->header();
+        if (h.variant == cfg.variant && h.folded() != cfg.fold &&
+            (h.folded() || MaterialIndex(cfg.variant, h.mover, h.other, true).folded()))
+            throw std::invalid_argument(
+                std::string(cfg.fold ? "without --no-symmetry" : "--no-symmetry") + ": " + cfg.dir +
+                " holds " + (h.folded() ? "folded" : "unfolded") + " tables of this board (" +
+                path + "); build into another folder, or " +
+                (h.folded() ? "without --no-symmetry" : "with --no-symmetry"));
         const int limit = f->header().turn_limit;
         if (limit != cfg.turn_limit)
             throw std::invalid_argument(
@@ -435,12 +445,22 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
         if (std::filesystem::exists(path_of(a, b)) && std::filesystem::exists(path_of(b, a))) {
             for (auto [m, o] : {std::pair{a, b}, std::pair{b, a}}) {
                 TableFile f(path_of(m, o));
+                // Re-checked whole (checksum, blocks, counts) before it is called built: a
+                // damaged finished table is an error naming it, never "already built".
+                std::vector<std::uint8_t> codes;
+                try {
+                    codes = f.load_checked_codes();
+                } catch (const FileError& e) {
+                    throw FileError(std::string(e.what()) +
+                                    " (the build writes nothing over it: remove it to build it "
+                                    "again)");
+                }
                 reports.push_back({m, o, f.header().stored(), f.header().full_positions(),
                                    f.file_size(), 0, 0, true});
                 if (progress)
                     progress(vname + " " + material_name(m, o) + ": already built (" +
                              with_commas(f.header().stored()) + " positions)");
-                if (needed_later) remember(m, o, f.header().folded(), f.load_checked_codes());
+                if (needed_later) remember(m, o, f.header().folded(), std::move(codes));
                 if (m == o) break;
             }
             continue;

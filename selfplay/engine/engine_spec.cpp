@@ -376,7 +376,15 @@ void EngineSpec::configure(Searcher& searcher, const Rules& rules) const {
 }
 
 void EngineSpec::check_rules(const Rules& rules) const {
-    if (kind != Kind::Engine || !tables) return;
+    if (kind != Kind::Engine) return;
+    // A network chosen for the games (the default one plays on its own board only) must be of
+    // their board: elsewhere the engine would play its weights without a word.
+    if (net_chosen && net && net->arch.variant != rules.variant)
+        throw std::invalid_argument(name + ": net=" + net_path + ": a network of the " +
+                                    std::string(variant_name(net->arch.variant)) +
+                                    " board; the games are on " +
+                                    std::string(variant_name(rules.variant)));
+    if (!tables) return;
     if (const std::string why = tables->unusable_for(rules); !why.empty())
         throw std::invalid_argument(name + ": tables=" + tables_dir + ": " + why);
 }

@@ -1,0 +1,52 @@
+// Inputs that cannot apply are refused in every command, with one line naming the option, and
+// files are checked before they are trusted: a network of another board, an empty --net, tables
+// built otherwise than asked, a damaged finished table.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli_helpers.h"
+
+namespace fs = std::filesystem;
+using test_cli::run_cli;
+
+TEST_CASE("a network of another board is refused, not silently unused", "[inputs][cli]") {
+    const std::string dir = test_cli::fresh_dir("inputs_net_board");
+    for (const std::string& args :
+         {"selfplay --variant dimy --net tsivy --games 2 --out " + dir + "/sp",
+          std::string("analyze --variant dimy --net tsivy"),
+          "tournament --variant dimy --player name=a,net=tsivy --player name=b --games 2 --out " +
+              dir + "/t"}) {
+        INFO(args);
+        const auto r = run_cli(args);
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Catch::Contains("net") &&
+                                 Catch::Contains("a network of the tsivy board") &&
+                                 Catch::Contains("dimy"));
+    }
+    CHECK_FALSE(fs::exists(dir + "/sp/games.tsv"));
+    // The default network plays on its own board only: dimy without --net plays the weights.
+    CHECK(run_cli("analyze --variant dimy --depth 2").status == 0);
+    const auto empty = run_cli("analyze --net ''");
+    CHECK(empty.status == 1);
+    CHECK_THAT(empty.output, Catch::Contains("--net: an empty value names nothing"));
+}
+
+TEST_CASE("tables build refuses other folding and re-checks finished tables", "[inputs][cli]") {
+    const std::string dir = test_cli::fresh_dir("inputs_tables");
+    REQUIRE(run_cli("tables build --variant 3x3 --pieces 3 --quiet --tables " + dir).status == 0);
+    auto r = run_cli("tables build --variant 3x3 --pieces 3 --no-symmetry --tables " + dir);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("--no-symmetry: " + dir + " holds folded tables"));
+    // A finished table damaged after its build is an error, never "already built".
+    const std::string table = dir + "/3x3-2v1.fntb";
+    std::string bytes = test_cli::slurp(table);
+    bytes[bytes.size() - 10] = char(bytes[bytes.size() - 10] ^ 0xff);
+    std::ofstream(table, std::ios::binary) << bytes;
+    r = run_cli("tables build --variant 3x3 --pieces 3 --tables " + dir);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains(table) && Catch::Contains("checksum"));
+}
