@@ -140,19 +140,9 @@ Eigen::VectorXd to_eigen(const std::vector<double>& v) {
     return Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
 }
 
-} // namespace
-
-std::string checkpoint_path(const std::string& net_path) {
-    return net_path + ".ckpt";
-}
-std::string loss_csv_path(const std::string& net_path) {
-    return net_path + ".csv";
-}
-
-NetTrainReport run_net_training(const NetTrainConfig& config,
-                                const std::function<void(const std::string&)>& log) {
-    const auto t_start = Clock::now();
-    NetTrainReport report;
+// Throws std::invalid_argument for settings out of range, FileError for an output file that
+// cannot be written (the network, its checkpoint, its loss CSV).
+void check_net_train_config(const NetTrainConfig& config) {
     if (config.out.empty()) throw std::invalid_argument("--out is required (the network file)");
     if (config.batch == 0) throw std::invalid_argument("--batch must be positive");
     if (!(config.lambda >= 0 && config.lambda <= 1))
@@ -163,12 +153,22 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     check_writable(config.out);
     check_writable(checkpoint_path(config.out));
     check_writable(loss_csv_path(config.out));
+}
 
+// The positions logs as filtered, cut at --max-positions; their warnings go to the log.
+Dataset load_net_data(const NetTrainConfig& config,
+                      const std::function<void(const std::string&)>& log) {
     Dataset data = load_dataset(config.data, config.filter);
     for (const std::string& w : data.warnings) log("warning: " + w);
     cap_positions(data, config.max_positions);
+    return data;
+}
+
+// The network trained: the data's board with the configured shape. Throws std::invalid_argument
+// naming the problem when there is no such network.
+nnue::Architecture net_architecture(const NetTrainConfig& config, Variant variant) {
     nnue::Architecture arch;
-    arch.variant = data.rules.variant;
+    arch.variant = variant;
     arch.features = config.features;
     arch.activation = config.activation;
     arch.hidden = config.hidden;
@@ -176,6 +176,12 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     arch.buckets = config.buckets;
     if (const std::string why = nnue::architecture_problem(arch); !why.empty())
         throw std::invalid_argument("network: " + why);
+    return arch;
+}
+
+// The data's counts into the report, and a line of them to the log.
+void count_net_data(const Dataset& data, NetTrainReport& report,
+                    const std::function<void(const std::string&)>& log) {
     report.positions_read = data.read;
     report.skipped_decisive = data.skipped_decisive;
     report.skipped_captures = data.skipped_captures;
@@ -190,8 +196,13 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
                (unsigned long long)report.positions, (unsigned long long)report.games,
                (unsigned long long)data.skipped_decisive, (unsigned long long)data.skipped_captures,
                (unsigned long long)data.table_positions, (unsigned long long)data.relabelled));
+}
 
-    const DataSplit split = split_by_game(data, config.valid_fraction, config.seed);
+// The split into training and validation games (--valid-fraction, --seed), with its counts in
+// the report and the log.
+DataSplit split_net_data(const NetTrainConfig& config, const Dataset& data, NetTrainReport& report,
+                         const std::function<void(const std::string&)>& log) {
+    DataSplit split = split_by_game(data, config.valid_fraction, config.seed);
     report.train_positions = split.train.size();
     report.validation_positions = split.validation.size();
     report.train_games = split.train_games;
@@ -200,8 +211,13 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
                "games",
                split.train.size(), (unsigned long long)split.train_games, split.validation.size(),
                (unsigned long long)split.validation_games));
+    return split;
+}
 
-    // K: given, or fitted to the training positions' search scores against their results.
+// K into the report: given, or fitted to the training positions' search scores against their
+// results. Throws TuneDataError when every score is 0 (nothing to fit).
+void fit_net_k(const NetTrainConfig& config, const Dataset& data, const DataSplit& split,
+               NetTrainReport& report, const std::function<void(const std::string&)>& log) {
     report.k_fitted = !config.k;
     if (config.k) {
         report.k = *config.k;
@@ -220,16 +236,71 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
                "%g * result",
                report.k, 1 / report.k, report.k_fitted ? "fitted to the scores" : "given",
                config.lambda, 1 - config.lambda));
+}
+
+// Every record's target: lambda * sigmoid(K * score) + (1 - lambda) * result.
+std::vector<float> net_targets(const NetTrainConfig& config, const Dataset& data, double k) {
     std::vector<float> target(data.records.size());
     for (std::size_t i = 0; i < data.records.size(); ++i) {
         const PositionRecord& r = data.records[i];
-        target[i] = float(config.lambda * sigmoid(report.k * r.score) +
-                          (1 - config.lambda) * result_for_side(r));
+        target[i] =
+            float(config.lambda * sigmoid(k * r.score) + (1 - config.lambda) * result_for_side(r));
     }
+    return target;
+}
 
-    // The state: random, --init's network, or the checkpoint's.
-    std::string settings = settings_text(config, arch, report.k, data);
-    NetModel model = NetModel::random(arch, config.seed);
+// One training between its steps: the settings, data, split and targets (fixed), the model and
+// Adam's moments, the best epoch's parameters and the counters (what a checkpoint holds: after
+// every epoch the checkpoint and the loss CSV are the state), and the report it fills.
+struct NetTraining {
+    const NetTrainConfig& config;
+    const std::function<void(const std::string&)>& log;
+    NetTrainReport& report;
+    const nnue::Architecture arch;
+    const Dataset& data;
+    const DataSplit& split;
+    const std::vector<float>& target;
+    const bool has_validation = !split.validation.empty();
+    std::string settings; // the checkpoint's settings: a resume must have the same
+    NetModel model;
+    Eigen::VectorXd mean, square; // Adam's moments
+    Eigen::VectorXd best;         // the parameters of the best epoch so far
+    std::uint64_t step = 0;
+    double lr = config.lr;
+    int best_epoch = 0, since_best = 0;
+    double best_loss = std::numeric_limits<double>::infinity();
+    double seconds_before = 0; // training time of the runs before a resume
+    Clock::time_point t_train; // the start of this run's epochs
+    std::vector<Chunk> chunks; // the loss passes' work areas
+
+    NetTraining(const NetTrainConfig& c, const std::function<void(const std::string&)>& l,
+                NetTrainReport& r, const nnue::Architecture& a, const Dataset& d,
+                const DataSplit& s, const std::vector<float>& t)
+        : config(c), log(l), report(r), arch(a), data(d), split(s), target(t), model(a) {}
+
+    PassContext pass() const { return {model, data, target, report.k}; }
+    double elapsed() const {
+        return seconds_before + std::chrono::duration<double>(Clock::now() - t_train).count();
+    }
+    bool stopped() const { return config.patience > 0 && since_best >= config.patience; }
+
+    void start_parameters();
+    void resume();
+    void first_epoch();
+    void run_epochs();
+    double train_epoch(int epoch, std::size_t batch, std::vector<Chunk>& batch_chunks);
+    void compute_gradients(std::span<const std::uint32_t> b, std::vector<Chunk>& batch_chunks);
+    void adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks);
+    void end_epoch(int epoch, double train_loss);
+    TrainCheckpoint checkpoint() const;
+    void write_network(Clock::time_point t_start);
+};
+
+// The start: random parameters (--seed) or --init's network (whose architecture must be the
+// training's), clipped, with Adam's moments at zero; the settings name the start network.
+void NetTraining::start_parameters() {
+    settings = settings_text(config, arch, report.k, data);
+    model = NetModel::random(arch, config.seed);
     if (!config.init.empty()) {
         const NetFile start = read_net_file(config.init);
         if (start.net.arch != arch)
@@ -243,146 +314,169 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
         log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");
     }
     model.clip(net_weight_clip(arch));
-    const Eigen::Index n_params = model.theta.size();
-    Eigen::VectorXd mean = Eigen::VectorXd::Zero(n_params), square = mean;
-    Eigen::VectorXd best = model.theta;
-    std::uint64_t step = 0;
-    double lr = config.lr;
-    int best_epoch = 0, since_best = 0;
-    double best_loss = std::numeric_limits<double>::infinity();
-    double seconds_before = 0;
-    const PassContext pass{model, data, target, report.k};
-    std::vector<Chunk> chunks;
-    const bool has_validation = !split.validation.empty();
-    if (config.resume) {
-        const TrainCheckpoint c = read_checkpoint(checkpoint_path(config.out));
-        if (c.settings != settings)
-            throw std::invalid_argument(
-                checkpoint_path(config.out) +
-                ": settings: the checkpoint was made with other settings or data (it has '" +
-                c.settings + "', this run '" + settings + "')");
-        if (std::int64_t(c.params.size()) != n_params)
-            throw std::invalid_argument(checkpoint_path(config.out) +
-                                        ": parameters: wrong count for this network");
-        model.theta = to_eigen(c.params);
-        mean = to_eigen(c.mean);
-        square = to_eigen(c.square);
-        best = to_eigen(c.best);
-        step = c.step;
-        lr = c.lr;
-        best_epoch = c.best_epoch;
-        best_loss = c.best_loss;
-        since_best = c.since_best;
-        for (const CheckpointEpoch& e : c.history)
-            report.history.push_back({e.epoch, e.train_loss, e.validation_loss, e.seconds});
-        if (report.history.empty())
-            throw std::invalid_argument(checkpoint_path(config.out) + ": epoch: none recorded");
-        seconds_before = report.history.back().seconds;
-        log(format("resumed from %s after epoch %d", checkpoint_path(config.out).c_str(),
-                   report.history.back().epoch));
-    } else {
-        NetEpoch e0;
-        e0.train_loss = mean_loss(pass, split.train, chunks);
-        e0.validation_loss = mean_loss(pass, split.validation, chunks);
-        best_loss = has_validation ? e0.validation_loss : e0.train_loss;
-        report.history.push_back(e0);
-        log(format("epoch 0: train %.6f validation %.6f", e0.train_loss, e0.validation_loss));
-    }
-    const auto t_train = Clock::now();
-    auto elapsed = [&] {
-        return seconds_before + std::chrono::duration<double>(Clock::now() - t_train).count();
-    };
+    mean = Eigen::VectorXd::Zero(model.theta.size());
+    square = mean;
+    best = model.theta;
+}
 
-    const NetLayout layout(arch);
+// --resume: the state after the checkpoint's last epoch, with its history in the report. Throws
+// std::invalid_argument when the checkpoint is of other settings or data, or holds no epoch.
+void NetTraining::resume() {
+    const TrainCheckpoint c = read_checkpoint(checkpoint_path(config.out));
+    if (c.settings != settings)
+        throw std::invalid_argument(
+            checkpoint_path(config.out) +
+            ": settings: the checkpoint was made with other settings or data (it has '" +
+            c.settings + "', this run '" + settings + "')");
+    if (std::int64_t(c.params.size()) != model.theta.size())
+        throw std::invalid_argument(checkpoint_path(config.out) +
+                                    ": parameters: wrong count for this network");
+    model.theta = to_eigen(c.params);
+    mean = to_eigen(c.mean);
+    square = to_eigen(c.square);
+    best = to_eigen(c.best);
+    step = c.step;
+    lr = c.lr;
+    best_epoch = c.best_epoch;
+    best_loss = c.best_loss;
+    since_best = c.since_best;
+    for (const CheckpointEpoch& e : c.history)
+        report.history.push_back({e.epoch, e.train_loss, e.validation_loss, e.seconds});
+    if (report.history.empty())
+        throw std::invalid_argument(checkpoint_path(config.out) + ": epoch: none recorded");
+    seconds_before = report.history.back().seconds;
+    log(format("resumed from %s after epoch %d", checkpoint_path(config.out).c_str(),
+               report.history.back().epoch));
+}
+
+// Epoch 0: the start parameters' losses, the first best loss (validation, else training).
+void NetTraining::first_epoch() {
+    NetEpoch e0;
+    e0.train_loss = mean_loss(pass(), split.train, chunks);
+    e0.validation_loss = mean_loss(pass(), split.validation, chunks);
+    best_loss = has_validation ? e0.validation_loss : e0.train_loss;
+    report.history.push_back(e0);
+    log(format("epoch 0: train %.6f validation %.6f", e0.train_loss, e0.validation_loss));
+}
+
+// The epochs after the last in the history up to --epochs, until --patience stops them; then the
+// best parameters are those of the best epoch, or the last ones when no epoch beat the start.
+void NetTraining::run_epochs() {
+    t_train = Clock::now();
     const std::size_t batch = std::min(config.batch, split.train.size());
     const std::size_t per_batch =
         std::clamp<std::size_t>(batch / kMinChunkRows, std::size_t(1), kBatchChunks);
     std::vector<Chunk> batch_chunks(per_batch);
-    for (Chunk& c : batch_chunks) c.grad.assign(std::size_t(n_params), 0.0);
-    std::vector<std::uint32_t> order = split.train;
-
-    auto stopped = [&] { return config.patience > 0 && since_best >= config.patience; };
-    for (int epoch = report.history.back().epoch + 1; epoch <= config.epochs && !stopped();
-         ++epoch) {
-        order = split.train;
-        Rng::derive(config.seed, 0x7EA1, std::uint64_t(epoch)).shuffle(order);
-        double epoch_loss = 0;
-        for (std::size_t at = 0; at < order.size(); at += batch) {
-            const std::size_t rows = std::min(batch, order.size() - at);
-            const std::span<const std::uint32_t> b(order.data() + at, rows);
-            const ForkJoin fork_join;
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, per_batch, 1),
-                              fork_join.body([&](const tbb::blocked_range<std::size_t>& r) {
-                                  for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                                      Chunk& c = batch_chunks[i];
-                                      std::fill(c.grad.begin(), c.grad.end(), 0.0);
-                                      c.loss = 0;
-                                      const std::size_t from = rows * i / per_batch;
-                                      const std::size_t to = rows * (i + 1) / per_batch;
-                                      run_rows(pass, b.subspan(from, to - from), c, true);
-                                  }
-                              }));
-            fork_join.joined();
-            for (const Chunk& c : batch_chunks) epoch_loss += c.loss;
-            // Sum the chunks in order and step, in parallel over parameter ranges.
-            const AdamStep adam(kAdam, ++step, lr);
-            const double inv = 1.0 / double(rows);
-            const ForkJoin fj2;
-            tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, n_params, 4096),
-                              fj2.body([&](const tbb::blocked_range<Eigen::Index>& r) {
-                                  for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
-                                      double g = 0;
-                                      for (const Chunk& c : batch_chunks)
-                                          g += c.grad[std::size_t(i)];
-                                      adam.update(model.theta[i], mean[i], square[i], g * inv);
-                                  }
-                              }));
-            fj2.joined();
-            model.clip(net_weight_clip(arch));
-        }
-        NetEpoch e;
-        e.epoch = epoch;
-        e.train_loss = epoch_loss / double(order.size());
-        e.validation_loss = mean_loss(pass, split.validation, chunks);
-        e.seconds = elapsed();
-        report.history.push_back(e);
-        const double watched = has_validation ? e.validation_loss : e.train_loss;
-        const bool improved = watched < best_loss;
-        if (improved) {
-            best_loss = watched;
-            best_epoch = epoch;
-            best = model.theta;
-            since_best = 0;
-        } else {
-            ++since_best;
-        }
-        lr *= config.lr_decay;
-
-        TrainCheckpoint c;
-        c.settings = settings;
-        c.step = step;
-        c.lr = lr;
-        c.best_epoch = best_epoch;
-        c.best_loss = best_loss;
-        c.since_best = since_best;
-        for (const NetEpoch& h : report.history)
-            c.history.push_back({h.epoch, h.train_loss, h.validation_loss, h.seconds});
-        c.params = to_std(model.theta);
-        c.mean = to_std(mean);
-        c.square = to_std(square);
-        c.best = to_std(best);
-        write_checkpoint(checkpoint_path(config.out), c);
-        write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
-        log(format("epoch %d/%d: train %.6f validation %.6f%s (%.1f s)", epoch, config.epochs,
-                   e.train_loss, e.validation_loss, improved ? " best" : "", e.seconds));
-    }
+    for (Chunk& c : batch_chunks) c.grad.assign(std::size_t(model.theta.size()), 0.0);
+    for (int epoch = report.history.back().epoch + 1; epoch <= config.epochs && !stopped(); ++epoch)
+        end_epoch(epoch, train_epoch(epoch, batch, batch_chunks));
     report.stopped_early = stopped();
     if (report.stopped_early)
         log(format("stopped early: no better validation loss for %d epochs", config.patience));
     if (best_epoch == 0) best = model.theta; // no epoch beat the start (or none ran)
     write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
+}
 
-    // Quantise the best epoch's parameters and write them with their provenance.
+// One epoch's mini-batches in the epoch's own order (--seed); returns the mean loss of the
+// training rows, each taken before its batch's step.
+double NetTraining::train_epoch(int epoch, std::size_t batch, std::vector<Chunk>& batch_chunks) {
+    std::vector<std::uint32_t> order = split.train;
+    Rng::derive(config.seed, 0x7EA1, std::uint64_t(epoch)).shuffle(order);
+    double epoch_loss = 0;
+    for (std::size_t at = 0; at < order.size(); at += batch) {
+        const std::size_t rows = std::min(batch, order.size() - at);
+        compute_gradients(std::span<const std::uint32_t>(order.data() + at, rows), batch_chunks);
+        for (const Chunk& c : batch_chunks) epoch_loss += c.loss;
+        adam_step(rows, batch_chunks);
+    }
+    return epoch_loss / double(order.size());
+}
+
+// The loss and gradient of mini-batch `b`, cut into the chunks (each its own share of the rows).
+void NetTraining::compute_gradients(std::span<const std::uint32_t> b,
+                                    std::vector<Chunk>& batch_chunks) {
+    const std::size_t rows = b.size(), per_batch = batch_chunks.size();
+    const PassContext p = pass();
+    const ForkJoin fork_join;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, per_batch, 1),
+                      fork_join.body([&](const tbb::blocked_range<std::size_t>& r) {
+                          for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                              Chunk& c = batch_chunks[i];
+                              std::fill(c.grad.begin(), c.grad.end(), 0.0);
+                              c.loss = 0;
+                              const std::size_t from = rows * i / per_batch;
+                              const std::size_t to = rows * (i + 1) / per_batch;
+                              run_rows(p, b.subspan(from, to - from), c, true);
+                          }
+                      }));
+    fork_join.joined();
+}
+
+// Sums the chunks' gradients in order and takes Adam's step, in parallel over parameter ranges;
+// the parameters are then clipped.
+void NetTraining::adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks) {
+    const AdamStep adam(kAdam, ++step, lr);
+    const double inv = 1.0 / double(rows);
+    const ForkJoin fork_join;
+    tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, model.theta.size(), 4096),
+                      fork_join.body([&](const tbb::blocked_range<Eigen::Index>& r) {
+                          for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
+                              double g = 0;
+                              for (const Chunk& c : batch_chunks) g += c.grad[std::size_t(i)];
+                              adam.update(model.theta[i], mean[i], square[i], g * inv);
+                          }
+                      }));
+    fork_join.joined();
+    model.clip(net_weight_clip(arch));
+}
+
+// Records an epoch: its losses and time in the history, the best epoch so far, the step size's
+// decay; then the checkpoint and the loss CSV are written and a line logged.
+void NetTraining::end_epoch(int epoch, double train_loss) {
+    NetEpoch e;
+    e.epoch = epoch;
+    e.train_loss = train_loss;
+    e.validation_loss = mean_loss(pass(), split.validation, chunks);
+    e.seconds = elapsed();
+    report.history.push_back(e);
+    const double watched = has_validation ? e.validation_loss : e.train_loss;
+    const bool improved = watched < best_loss;
+    if (improved) {
+        best_loss = watched;
+        best_epoch = epoch;
+        best = model.theta;
+        since_best = 0;
+    } else {
+        ++since_best;
+    }
+    lr *= config.lr_decay;
+    write_checkpoint(checkpoint_path(config.out), checkpoint());
+    write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
+    log(format("epoch %d/%d: train %.6f validation %.6f%s (%.1f s)", epoch, config.epochs,
+               e.train_loss, e.validation_loss, improved ? " best" : "", e.seconds));
+}
+
+// The state after the last epoch, as --resume reads it.
+TrainCheckpoint NetTraining::checkpoint() const {
+    TrainCheckpoint c;
+    c.settings = settings;
+    c.step = step;
+    c.lr = lr;
+    c.best_epoch = best_epoch;
+    c.best_loss = best_loss;
+    c.since_best = since_best;
+    for (const NetEpoch& h : report.history)
+        c.history.push_back({h.epoch, h.train_loss, h.validation_loss, h.seconds});
+    c.params = to_std(model.theta);
+    c.mean = to_std(mean);
+    c.square = to_std(square);
+    c.best = to_std(best);
+    return c;
+}
+
+// Quantises the best epoch's parameters and writes them with their provenance (the file also
+// goes into the report).
+void NetTraining::write_network(Clock::time_point t_start) {
     NetModel final_model(arch);
     final_model.theta = best;
     report.best_epoch = best_epoch;
@@ -404,6 +498,41 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     log(format("wrote %s: best epoch %d (validation loss %.6f), %d epochs, %.1f s training",
                config.out.c_str(), best_epoch, at_best.validation_loss, p.epochs,
                report.history.back().seconds));
+}
+
+} // namespace
+
+std::string checkpoint_path(const std::string& net_path) {
+    return net_path + ".ckpt";
+}
+std::string loss_csv_path(const std::string& net_path) {
+    return net_path + ".csv";
+}
+
+NetTrainReport run_net_training(const NetTrainConfig& config,
+                                const std::function<void(const std::string&)>& log) {
+    const auto t_start = Clock::now();
+    NetTrainReport report;
+    check_net_train_config(config);
+
+    // The data, the network's shape, the split, K and the targets.
+    const Dataset data = load_net_data(config, log);
+    const nnue::Architecture arch = net_architecture(config, data.rules.variant);
+    count_net_data(data, report, log);
+    const DataSplit split = split_net_data(config, data, report, log);
+    fit_net_k(config, data, split, report, log);
+    const std::vector<float> target = net_targets(config, data, report.k);
+
+    // The state: random, --init's network, or the checkpoint's.
+    NetTraining training(config, log, report, arch, data, split, target);
+    training.start_parameters();
+    if (config.resume)
+        training.resume();
+    else
+        training.first_epoch();
+
+    training.run_epochs();
+    training.write_network(t_start);
     return report;
 }
 

@@ -145,52 +145,36 @@ void pattern_rounds(const TuneConfig& config, Problem& problem, const OptimizerS
     problem.initial.reset();
 }
 
-} // namespace
-
-std::array<bool, kFeatureCount> resolve_frozen(const std::vector<std::string>& names) {
-    std::array<bool, kFeatureCount> frozen{};
-    for (const std::string& raw : names) {
-        if (raw.empty()) continue;
-        bool matched = false;
-        const bool prefix = raw.back() == '*';
-        const std::string stem = prefix ? raw.substr(0, raw.size() - 1) : raw;
-        for (int f = 0; f < kFeatureCount; ++f) {
-            const std::string_view feature = feature_name(f);
-            const std::string_view term = term_name(f / 2);
-            const bool hit =
-                prefix ? feature.substr(0, stem.size()) == stem : (feature == stem || term == stem);
-            if (hit) frozen[f] = matched = true;
-        }
-        if (!matched)
-            throw std::invalid_argument("--freeze: no weight or term is named '" + raw +
-                                        "' (names as in the weights file, a term name for "
-                                        "both halves, or a prefix ending in '*')");
-    }
-    return frozen;
-}
-
-TuneReport run_tune(const TuneConfig& config, const std::function<void(const std::string&)>& log) {
-    const auto t_start = SteadyClock::now();
-    auto say = [&](const std::string& line) {
-        if (log) log(line);
-    };
-    TuneReport report;
-    const std::array<bool, kFeatureCount> frozen = resolve_frozen(config.freeze);
+// Throws std::invalid_argument for settings out of range (the frozen names are resolved first).
+void check_tune_config(const TuneConfig& config) {
     if (!(config.l2 >= 0)) throw std::invalid_argument("--l2 must be at least 0");
     if (config.k && !(*config.k > 0)) throw std::invalid_argument("--k must be positive");
     const PatternSettings& ps = config.patterns;
     if (ps.enabled && !(ps.rounds >= 1 && ps.epochs >= 1 && ps.lr > 0 && ps.l2 >= 0))
         throw std::invalid_argument("--pattern-rounds, --pattern-epochs and --pattern-lr must be "
                                     "positive, --pattern-l2 at least 0");
+}
 
-    // Read and split.
-    Dataset data = load_dataset(config.data, config.filter);
+// The positions of the logs and their split into training and validation games.
+struct TuneData {
+    Dataset data;
+    DataSplit split;
+};
+
+// Reads the logs and splits them by game, into the report's counts of files, positions and
+// games, saying what it read. Throws TuneDataError for --patterns on logs of another board.
+TuneData read_tune_data(const TuneConfig& config, TuneReport& report,
+                        const std::function<void(const std::string&)>& say) {
+    TuneData d;
+    d.data = load_dataset(config.data, config.filter);
+    const Dataset& data = d.data;
     for (const std::string& w : data.warnings) say("warning: " + w);
-    if (ps.enabled && !patterns_apply(data.rules.variant))
+    if (config.patterns.enabled && !patterns_apply(data.rules.variant))
         throw TuneDataError(data.files.front() +
                             ": --patterns needs 5x9 (tsivy) logs, this one is " +
                             std::string(variant_name(data.rules.variant)));
-    DataSplit split = split_by_game(data, config.validation, config.seed);
+    d.split = split_by_game(data, config.validation, config.seed);
+    const DataSplit& split = d.split;
     report.files = data.files;
     report.rules = data.rules;
     report.positions_read = data.read;
@@ -217,15 +201,43 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     say(format("training: %zu positions of %llu games; validation: %zu positions of %llu games",
                split.train.size(), (unsigned long long)split.train_games, split.validation.size(),
                (unsigned long long)split.validation_games));
+    return d;
+}
 
-    // Extract the features once.
+// One tuning run between its steps: the settings, the report it fills, the feature matrices of
+// the training and validation positions (built once; `problem` points at them, so the run stays
+// where it is made), the start weights, the pattern weights (with --patterns) and the problem the
+// optimizer solves.
+struct TuneRun {
+    const TuneConfig& config;
+    TuneReport& report;
+    const std::function<void(const std::string&)> say; // the log's lines (none without a log)
     const bool patterns = config.patterns.enabled;
+    FeatureMatrix train, validation;
+    const WeightVector start = to_vector(config.start);
+    PatternVector pattern_weights;
+    Problem problem;
+
+    TuneRun(const TuneConfig& c, TuneReport& r, const std::function<void(const std::string&)>& log)
+        : config(c), report(r), say([&log](const std::string& line) {
+              if (log) log(line);
+          }) {}
+    TuneRun(const TuneRun&) = delete;
+    TuneRun& operator=(const TuneRun&) = delete;
+
+    void extract_features(const TuneData& d);
+    void set_k_and_targets();
+    void choose_free_weights(const std::array<bool, kFeatureCount>& frozen);
+    void fit_weights();
+    void round_and_measure();
+};
+
+// Extracts the features of the training and validation rows once, into train and validation.
+void TuneRun::extract_features(const TuneData& d) {
     const auto t_extract = SteadyClock::now();
-    FeatureMatrix train = build_feature_matrix(data, split.train, patterns);
-    FeatureMatrix validation = build_feature_matrix(data, split.validation, patterns);
+    train = build_feature_matrix(d.data, d.split.train, patterns);
+    validation = build_feature_matrix(d.data, d.split.validation, patterns);
     report.extraction_seconds = since(t_extract);
-    data = Dataset{}; // the records and the split are no longer needed
-    split = DataSplit{};
     report.nonzeros = train.nonzeros() + validation.nonzeros();
     report.matrix_bytes = train.bytes() + validation.bytes();
     const double n_rows = double(train.rows() + validation.rows());
@@ -233,10 +245,11 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                "per position",
                report.extraction_seconds, n_rows / std::max(report.extraction_seconds, 1e-9),
                double(report.nonzeros) / n_rows, double(report.matrix_bytes) / n_rows));
+}
 
-    // K, then the targets (with the start's pattern part, if any, as the rows' offsets).
-    const WeightVector start = to_vector(config.start);
-    PatternVector pattern_weights;
+// K (given, or fitted with the start weights), then the rows' targets; with --patterns the start's
+// pattern part is first set as the rows' offsets.
+void TuneRun::set_k_and_targets() {
     if (patterns) {
         pattern_weights = pattern_vector(config.start);
         set_pattern_offsets(train, pattern_weights);
@@ -247,9 +260,11 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     say(format("K = %.6g (%s)", report.k, report.k_fitted ? "fitted to the results" : "given"));
     set_targets(train, config.target, report.k);
     set_targets(validation, config.target, report.k);
+}
 
-    // Which weights move.
-    Problem problem;
+// The problem: which weights move (neither frozen nor without data; the report names the others),
+// with a warning when --l2 0 leaves collinear weights free.
+void TuneRun::choose_free_weights(const std::array<bool, kFeatureCount>& frozen) {
     problem.train = &train;
     problem.validation = &validation;
     problem.loss = config.loss;
@@ -273,11 +288,12 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                 " and the point tables free: they are collinear, so the weights may drift far "
                 "from the start (use the default --l2)");
     }
+}
 
+// The start weights' losses, then the fit (with --patterns, its rounds) into report.fit.
+void TuneRun::fit_weights() {
     report.start_train_loss = problem.train_loss(start);
     report.start_validation_loss = problem.validation_loss(start);
-
-    // Fit.
     say(format("fitting %d weights with %s (%s loss, target %s)", problem.free_count(),
                optimizer_name(config.optimizer.kind).c_str(), loss_name(config.loss).c_str(),
                config.target.to_string().c_str()));
@@ -299,8 +315,13 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                                  : "epoch limit reached",
                int(f.history.size()) - 1, (unsigned long long)f.history.back().passes, f.seconds,
                f.best_epoch));
+}
 
-    // Round as the engine uses them.
+// Rounds the fitted weights as the engine uses them into report.final, with the changed weights
+// and the losses of the fitted and the rounded weights (with --patterns the rounded pattern
+// weights become the rows' offsets first).
+void TuneRun::round_and_measure() {
+    const FitResult& f = report.fit;
     report.final = round_weights(f.weights);
     if (patterns) {
         report.final.patterns = round_patterns(pattern_weights);
@@ -334,6 +355,44 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
                    (unsigned long long)report.pattern_free, kPatternCount,
                    unsigned(config.patterns.min_count), (unsigned long long)report.pattern_active,
                    2 * kPatternCount));
+}
+
+} // namespace
+
+std::array<bool, kFeatureCount> resolve_frozen(const std::vector<std::string>& names) {
+    std::array<bool, kFeatureCount> frozen{};
+    for (const std::string& raw : names) {
+        if (raw.empty()) continue;
+        bool matched = false;
+        const bool prefix = raw.back() == '*';
+        const std::string stem = prefix ? raw.substr(0, raw.size() - 1) : raw;
+        for (int f = 0; f < kFeatureCount; ++f) {
+            const std::string_view feature = feature_name(f);
+            const std::string_view term = term_name(f / 2);
+            const bool hit =
+                prefix ? feature.substr(0, stem.size()) == stem : (feature == stem || term == stem);
+            if (hit) frozen[f] = matched = true;
+        }
+        if (!matched)
+            throw std::invalid_argument("--freeze: no weight or term is named '" + raw +
+                                        "' (names as in the weights file, a term name for "
+                                        "both halves, or a prefix ending in '*')");
+    }
+    return frozen;
+}
+
+TuneReport run_tune(const TuneConfig& config, const std::function<void(const std::string&)>& log) {
+    const auto t_start = SteadyClock::now();
+    TuneReport report;
+    const std::array<bool, kFeatureCount> frozen = resolve_frozen(config.freeze);
+    check_tune_config(config);
+    TuneRun run(config, report, log);
+    // Read and split, then extract the features once (the records are not kept).
+    run.extract_features(read_tune_data(config, report, run.say));
+    run.set_k_and_targets();
+    run.choose_free_weights(frozen);
+    run.fit_weights();
+    run.round_and_measure();
     report.seconds = since(t_start);
     return report;
 }

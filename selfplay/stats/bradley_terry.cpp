@@ -120,6 +120,204 @@ void check_existence(const std::vector<std::string>& names, const std::vector<Pa
     }
 }
 
+// The pairings that played (from the lower index's side, prior draws added to each) and the
+// totals of draws (prior draws included) and decisive games that choose the model.
+struct Pairings {
+    std::vector<PairCounts> pairs;
+    double draws = 0, decisive = 0;
+};
+
+Pairings collect_pairings(const PairwiseResults& results, double prior_draws) {
+    Pairings p;
+    const std::size_t n = results.size();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const WDL w = results.wdl(i, j);
+            if (w.games() == 0) continue;
+            p.pairs.push_back(
+                {i, j, double(w.wins), double(w.draws) + prior_draws, double(w.losses)});
+            p.draws += p.pairs.back().draws;
+            p.decisive += double(w.wins + w.losses);
+        }
+    return p;
+}
+
+// The log-likelihood of the pairings as a function of the free parameters: theta of every
+// player but `fixed` (held at 0), then eta = log(nu) under Davidson. The parameters' values
+// (theta, eta) are the fit's current point; grad and hess are the derivatives of the last
+// evaluation with derivatives.
+struct Likelihood {
+    const std::vector<PairCounts>& pairs;
+    bool davidson;
+    std::size_t n, fixed;
+    Eigen::Index eta_index;
+    std::vector<double> theta;
+    double eta;
+    Eigen::VectorXd grad;
+    Eigen::MatrixXd hess;
+
+    // Starts at theta 0 and, under Davidson, the eta of the observed draw share.
+    Likelihood(const Pairings& p, bool davidson_model, std::size_t players,
+               std::size_t fixed_player)
+        : pairs(p.pairs), davidson(davidson_model), n(players), fixed(fixed_player),
+          eta_index(Eigen::Index(n - 1)), theta(n, 0.0), eta(0.0), grad(free_count()),
+          hess(free_count(), free_count()) {
+        const double draw_share = p.draws / (p.draws + p.decisive);
+        if (davidson) eta = std::log(2 * draw_share / (1 - draw_share));
+    }
+
+    Eigen::Index free_count() const { return Eigen::Index(n - 1 + (davidson ? 1 : 0)); }
+
+    Eigen::Index free_index(std::size_t i) const { return Eigen::Index(i < fixed ? i : i - 1); }
+
+    // The log-likelihood at (th, et); with `derivatives`, also its gradient and Hessian.
+    double evaluate(const std::vector<double>& th, double et, bool derivatives) {
+        double ll = 0;
+        if (derivatives) {
+            grad.setZero();
+            hess.setZero();
+        }
+        for (const PairCounts& c : pairs) {
+            const PairTerms t = pair_terms(davidson, th[c.i] - th[c.j], et, c);
+            ll += t.ll;
+            if (derivatives) add_derivatives(c, t);
+        }
+        return ll;
+    }
+
+    // Adds one pairing's terms to grad and hess.
+    void add_derivatives(const PairCounts& c, const PairTerms& t) {
+        const bool fi = c.i != fixed, fj = c.j != fixed;
+        const Eigen::Index a = fi ? free_index(c.i) : 0, b = fj ? free_index(c.j) : 0;
+        if (fi) {
+            grad(a) += t.d;
+            hess(a, a) += t.dd;
+        }
+        if (fj) {
+            grad(b) -= t.d;
+            hess(b, b) += t.dd;
+        }
+        if (fi && fj) {
+            hess(a, b) -= t.dd;
+            hess(b, a) -= t.dd;
+        }
+        if (!davidson) return;
+        grad(eta_index) += t.e;
+        hess(eta_index, eta_index) += t.ee;
+        if (fi) {
+            hess(a, eta_index) += t.de;
+            hess(eta_index, a) += t.de;
+        }
+        if (fj) {
+            hess(b, eta_index) -= t.de;
+            hess(eta_index, b) -= t.de;
+        }
+    }
+};
+
+// Maximises the likelihood from its current point by Newton's method with step halving, into
+// out.iterations and out.log_likelihood. The point ends at the maximum, and grad and hess hold
+// the derivatives there.
+void maximise_likelihood(Likelihood& f, Ratings& out) {
+    double ll = f.evaluate(f.theta, f.eta, true);
+    for (out.iterations = 1; out.iterations <= 200; ++out.iterations) {
+        const Eigen::VectorXd step = (-f.hess).ldlt().solve(f.grad);
+        double scale = 1.0;
+        std::vector<double> th(f.n);
+        double et = f.eta, ll_new = ll;
+        for (int halvings = 0; halvings < 60; ++halvings, scale *= 0.5) {
+            for (std::size_t i = 0; i < f.n; ++i)
+                th[i] = i == f.fixed ? 0.0 : f.theta[i] + scale * step(f.free_index(i));
+            et = f.davidson ? f.eta + scale * step(f.eta_index) : f.eta;
+            ll_new = f.evaluate(th, et, false);
+            if (ll_new >= ll - 1e-12 * std::abs(ll)) break;
+        }
+        f.theta = th;
+        f.eta = et;
+        ll = f.evaluate(f.theta, f.eta, true);
+        if (scale * step.cwiseAbs().maxCoeff() < 1e-11) break;
+    }
+    out.log_likelihood = ll;
+}
+
+// The measured variance of the free thetas' scores, the B of the sandwich A^-1 B A^-1: each
+// pairing's sum of (score - expected)^2 over its games (Trinomial), or over its game pairs with
+// any unpaired games' trinomial share (Pentanomial).
+Eigen::MatrixXd score_variance(const Likelihood& f, const PairwiseResults& results,
+                               ErrorModel errors) {
+    const Eigen::Index k = Eigen::Index(f.n - 1);
+    Eigen::MatrixXd b = Eigen::MatrixXd::Zero(k, k);
+    for (const PairCounts& c : f.pairs) {
+        const double e = pair_terms(f.davidson, f.theta[c.i] - f.theta[c.j], f.eta, c).expected;
+        const WDL w = results.wdl(c.i, c.j);
+        const double games = double(w.games());
+        const double tri = double(w.wins) * (1 - e) * (1 - e) +
+                           double(w.draws) * (0.5 - e) * (0.5 - e) + double(w.losses) * e * e;
+        double v = tri;
+        const Pentanomial p = results.pentanomial(c.i, c.j);
+        if (errors == ErrorModel::Pentanomial && p.pairs() > 0) {
+            double pen = 0;
+            for (std::size_t s = 0; s < 5; ++s) {
+                const double dev = 0.5 * double(s) - 2 * e;
+                pen += double(p.counts[s]) * dev * dev;
+            }
+            const double unpaired = games > double(p.games()) ? games - double(p.games()) : 0;
+            v = pen + tri * unpaired / games;
+        }
+        const bool fi = c.i != f.fixed, fj = c.j != f.fixed;
+        const Eigen::Index ai = fi ? f.free_index(c.i) : 0, bj = fj ? f.free_index(c.j) : 0;
+        if (fi) b(ai, ai) += v;
+        if (fj) b(bj, bj) += v;
+        if (fi && fj) {
+            b(ai, bj) -= v;
+            b(bj, ai) -= v;
+        }
+    }
+    return b;
+}
+
+// The covariance of the free thetas at the maximum: the inverse information (Fisher), or the
+// sandwich A^-1 B A^-1 with A the theta block of the information (nu held fixed).
+Eigen::MatrixXd free_covariance(const Likelihood& f, const PairwiseResults& results,
+                                ErrorModel errors) {
+    const Eigen::Index k = Eigen::Index(f.n - 1);
+    const Eigen::MatrixXd info = -f.hess;
+    if (errors == ErrorModel::Fisher) return info.inverse().topLeftCorner(k, k);
+    const Eigen::MatrixXd a_inv = info.topLeftCorner(k, k).inverse();
+    const Eigen::MatrixXd b = score_variance(f, results, errors);
+    return a_inv * b * a_inv;
+}
+
+// Puts the ratings and their covariance on the Elo scale into `out`: every player's theta (the
+// fixed one 0) and covariance, shifted to mean 0 unless a player is the anchor.
+void put_elo_ratings(const Likelihood& f, const Eigen::MatrixXd& cov_free, bool mean_zero,
+                     Ratings& out) {
+    const std::size_t n = f.n, fixed = f.fixed;
+    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(Eigen::Index(n), Eigen::Index(n));
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i != fixed && j != fixed)
+                cov(Eigen::Index(i), Eigen::Index(j)) = cov_free(f.free_index(i), f.free_index(j));
+    Eigen::VectorXd r(static_cast<Eigen::Index>(n));
+    for (std::size_t i = 0; i < n; ++i) r(Eigen::Index(i)) = f.theta[i];
+    if (mean_zero) {
+        // Mean zero: r' = P r with P = I - 11^T / n, covariance P C P^T.
+        const Eigen::MatrixXd p =
+            Eigen::MatrixXd::Identity(Eigen::Index(n), Eigen::Index(n)) -
+            Eigen::MatrixXd::Constant(Eigen::Index(n), Eigen::Index(n), 1.0 / double(n));
+        r = p * r;
+        cov = p * cov * p.transpose();
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            out.covariance[i * n + j] =
+                cov(Eigen::Index(i), Eigen::Index(j)) * kEloPerNat * kEloPerNat;
+    for (std::size_t i = 0; i < n; ++i) {
+        out.elo[i] = r(Eigen::Index(i)) * kEloPerNat;
+        out.error95[i] = kZ95 * std::sqrt(std::max(out.cov(i, i), 0.0));
+    }
+}
+
 } // namespace
 
 std::string_view rating_model_name(RatingModel m) {
@@ -154,154 +352,16 @@ Ratings fit_ratings(const PairwiseResults& results, const RatingOptions& options
     out.covariance.assign(n * n, 0.0);
     if (n < 2) return out;
 
-    std::vector<PairCounts> pairs;
-    double draws = 0, decisive = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j) {
-            const WDL w = results.wdl(i, j);
-            if (w.games() == 0) continue;
-            pairs.push_back(
-                {i, j, double(w.wins), double(w.draws) + options.prior_draws, double(w.losses)});
-            draws += pairs.back().draws;
-            decisive += double(w.wins + w.losses);
-        }
-    check_existence(results.names(), pairs);
-    const bool davidson = options.model == RatingModel::Davidson && draws > 0 && decisive > 0;
+    const Pairings pairings = collect_pairings(results, options.prior_draws);
+    check_existence(results.names(), pairings.pairs);
+    const bool davidson =
+        options.model == RatingModel::Davidson && pairings.draws > 0 && pairings.decisive > 0;
     out.model = davidson ? RatingModel::Davidson : RatingModel::BradleyTerry;
 
-    // Free parameters: theta of every player but `fixed`, then eta (Davidson).
-    const std::size_t fixed = options.anchor.value_or(0);
-    const Eigen::Index m = Eigen::Index(n - 1 + (davidson ? 1 : 0));
-    const Eigen::Index eta_index = Eigen::Index(n - 1);
-    auto free_index = [fixed](std::size_t i) { return Eigen::Index(i < fixed ? i : i - 1); };
-    std::vector<double> theta(n, 0.0);
-    const double draw_share = draws / (draws + decisive);
-    double eta = davidson ? std::log(2 * draw_share / (1 - draw_share)) : 0.0;
-
-    Eigen::VectorXd grad(m);
-    Eigen::MatrixXd hess(m, m);
-    auto evaluate = [&](const std::vector<double>& th, double et, bool derivatives) {
-        double ll = 0;
-        if (derivatives) {
-            grad.setZero();
-            hess.setZero();
-        }
-        for (const PairCounts& c : pairs) {
-            const PairTerms t = pair_terms(davidson, th[c.i] - th[c.j], et, c);
-            ll += t.ll;
-            if (!derivatives) continue;
-            const bool fi = c.i != fixed, fj = c.j != fixed;
-            const Eigen::Index a = fi ? free_index(c.i) : 0, b = fj ? free_index(c.j) : 0;
-            if (fi) {
-                grad(a) += t.d;
-                hess(a, a) += t.dd;
-            }
-            if (fj) {
-                grad(b) -= t.d;
-                hess(b, b) += t.dd;
-            }
-            if (fi && fj) {
-                hess(a, b) -= t.dd;
-                hess(b, a) -= t.dd;
-            }
-            if (davidson) {
-                grad(eta_index) += t.e;
-                hess(eta_index, eta_index) += t.ee;
-                if (fi) {
-                    hess(a, eta_index) += t.de;
-                    hess(eta_index, a) += t.de;
-                }
-                if (fj) {
-                    hess(b, eta_index) -= t.de;
-                    hess(eta_index, b) -= t.de;
-                }
-            }
-        }
-        return ll;
-    };
-
-    double ll = evaluate(theta, eta, true);
-    for (out.iterations = 1; out.iterations <= 200; ++out.iterations) {
-        const Eigen::VectorXd step = (-hess).ldlt().solve(grad);
-        double scale = 1.0;
-        std::vector<double> th(n);
-        double et = eta, ll_new = ll;
-        for (int halvings = 0; halvings < 60; ++halvings, scale *= 0.5) {
-            for (std::size_t i = 0; i < n; ++i)
-                th[i] = i == fixed ? 0.0 : theta[i] + scale * step(free_index(i));
-            et = davidson ? eta + scale * step(eta_index) : eta;
-            ll_new = evaluate(th, et, false);
-            if (ll_new >= ll - 1e-12 * std::abs(ll)) break;
-        }
-        theta = th;
-        eta = et;
-        ll = evaluate(theta, eta, true);
-        if (scale * step.cwiseAbs().maxCoeff() < 1e-11) break;
-    }
-    out.log_likelihood = ll;
-    out.draw_nu = davidson ? std::exp(eta) : 0.0;
-
-    // Covariance of the free thetas.
-    const Eigen::Index k = Eigen::Index(n - 1);
-    const Eigen::MatrixXd info = -hess;
-    Eigen::MatrixXd cov_free;
-    if (options.errors == ErrorModel::Fisher) {
-        cov_free = info.inverse().topLeftCorner(k, k);
-    } else {
-        // Sandwich A^-1 B A^-1 with A the theta block of the information (nu held fixed).
-        const Eigen::MatrixXd a_inv = info.topLeftCorner(k, k).inverse();
-        Eigen::MatrixXd b = Eigen::MatrixXd::Zero(k, k);
-        for (const PairCounts& c : pairs) {
-            const double e = pair_terms(davidson, theta[c.i] - theta[c.j], eta, c).expected;
-            const WDL w = results.wdl(c.i, c.j);
-            const double games = double(w.games());
-            const double tri = double(w.wins) * (1 - e) * (1 - e) +
-                               double(w.draws) * (0.5 - e) * (0.5 - e) + double(w.losses) * e * e;
-            double v = tri;
-            const Pentanomial p = results.pentanomial(c.i, c.j);
-            if (options.errors == ErrorModel::Pentanomial && p.pairs() > 0) {
-                double pen = 0;
-                for (std::size_t s = 0; s < 5; ++s) {
-                    const double dev = 0.5 * double(s) - 2 * e;
-                    pen += double(p.counts[s]) * dev * dev;
-                }
-                const double unpaired = games > double(p.games()) ? games - double(p.games()) : 0;
-                v = pen + tri * unpaired / games;
-            }
-            const bool fi = c.i != fixed, fj = c.j != fixed;
-            const Eigen::Index ai = fi ? free_index(c.i) : 0, bj = fj ? free_index(c.j) : 0;
-            if (fi) b(ai, ai) += v;
-            if (fj) b(bj, bj) += v;
-            if (fi && fj) {
-                b(ai, bj) -= v;
-                b(bj, ai) -= v;
-            }
-        }
-        cov_free = a_inv * b * a_inv;
-    }
-    Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(Eigen::Index(n), Eigen::Index(n));
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            if (i != fixed && j != fixed)
-                cov(Eigen::Index(i), Eigen::Index(j)) = cov_free(free_index(i), free_index(j));
-    Eigen::VectorXd r(static_cast<Eigen::Index>(n));
-    for (std::size_t i = 0; i < n; ++i) r(Eigen::Index(i)) = theta[i];
-    if (!options.anchor) {
-        // Mean zero: r' = P r with P = I - 11^T / n, covariance P C P^T.
-        const Eigen::MatrixXd p =
-            Eigen::MatrixXd::Identity(Eigen::Index(n), Eigen::Index(n)) -
-            Eigen::MatrixXd::Constant(Eigen::Index(n), Eigen::Index(n), 1.0 / double(n));
-        r = p * r;
-        cov = p * cov * p.transpose();
-    }
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            out.covariance[i * n + j] =
-                cov(Eigen::Index(i), Eigen::Index(j)) * kEloPerNat * kEloPerNat;
-    for (std::size_t i = 0; i < n; ++i) {
-        out.elo[i] = r(Eigen::Index(i)) * kEloPerNat;
-        out.error95[i] = kZ95 * std::sqrt(std::max(out.cov(i, i), 0.0));
-    }
+    Likelihood f(pairings, davidson, n, options.anchor.value_or(0));
+    maximise_likelihood(f, out);
+    out.draw_nu = davidson ? std::exp(f.eta) : 0.0;
+    put_elo_ratings(f, free_covariance(f, results, options.errors), !options.anchor, out);
     return out;
 }
 

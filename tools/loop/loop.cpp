@@ -314,6 +314,225 @@ std::pair<SpsaResult, EngineSpec> spsa_step(const LoopConfig& c, const NamedWeig
     return {r, spsa_engine(s.base, s.params, r.values, "new")};
 }
 
+// The loop's settings into OUT/settings.json. On a folder that holds a loop already: --resume is
+// required and the settings must be its own, but for more iterations (never fewer, which would
+// drop finished iterations from the history). Throws naming the setting otherwise.
+void write_loop_settings(const LoopConfig& c, const Json& settings) {
+    const std::string settings_path = c.out_dir + "/settings.json";
+    if (fs::exists(settings_path)) {
+        if (!c.resume)
+            throw std::runtime_error(c.out_dir + " already holds a loop: use --resume to continue "
+                                                 "it, or choose another --out folder");
+        check_resume_settings(c.out_dir, settings, {"iterations"}, loop_setting_options());
+        // Iterations may only grow: fewer would drop finished iterations from the history.
+        const Json before = Json::parse(read_text_file(settings_path));
+        const int was = before.value("iterations", 0);
+        if (c.iterations < was)
+            throw std::invalid_argument(
+                "--iterations " + std::to_string(c.iterations) + ": " + c.out_dir +
+                " holds a loop of " + std::to_string(was) +
+                " iterations; a resume may add iterations, never remove them (give --iterations " +
+                std::to_string(was) + " or more)");
+    }
+    write_file_atomically(settings_path, settings.dump(2) + "\n");
+}
+
+// The start weights (or network), copied into the folder so that it says everything about the
+// run (a resume keeps the copy there).
+NamedWeights copy_start_weights(const LoopConfig& c) {
+    NamedWeights start{c.engine.weights, c.out_dir + "/start.txt", nullptr};
+    if (c.net) {
+        const LoopNet n = write_start_network(c, loop_start_network(c));
+        start.path = n.path;
+        start.net = n.net;
+    } else if (!fs::exists(start.path)) {
+        save_weights_file(start.path, start.values,
+                          {"start weights of the loop, from " + c.engine.weights_name});
+    }
+    return start;
+}
+
+// Step 1 of an iteration: self-play with the current weights (resumed in its folder).
+SelfplaySummary selfplay_step(const LoopConfig& c, int n, const NamedWeights& current) {
+    RunConfig sp;
+    sp.rules = c.rules;
+    sp.games = c.games;
+    sp.players = {engine_with(c, current, c.engine.name)};
+    sp.openings = OpeningSpec::parse(c.selfplay_openings);
+    sp.seed = c.seed * 1000 + std::uint64_t(n);
+    sp.exploration = {c.epsilon, c.explore_turns};
+    sp.threads = c.threads;
+    sp.out_dir = c.out_dir + "/iter-" + std::to_string(n) + "/selfplay";
+    sp.resume = true;
+    sp.quiet = c.quiet;
+    const SelfplaySummary played = run_selfplay(sp);
+    if (played.interrupted) throw std::runtime_error("interrupted: run again with --resume");
+    return played;
+}
+
+// Step 2 of an iteration: the candidate, tuned on the window of recent iterations from the
+// current weights (the network loop: a network trained from the current one; `kept_start` then
+// says that no epoch beat the current network).
+NamedWeights improve_step(const LoopConfig& c, int n, const NamedWeights& current,
+                          const std::function<void(const std::string&)>& say, bool& kept_start) {
+    kept_start = false;
+    if (!c.net) return tune_step(c, n, current, say);
+    const LoopNet trained = train_step(c, n, {current.net, current.path}, say);
+    const std::string dir = c.out_dir + "/iter-" + std::to_string(n);
+    kept_start = train_summary(dir).value("best_epoch", -1) == 0;
+    return {c.engine.weights, trained.path, trained.net};
+}
+
+// Step 3 of an iteration: the candidate against the current weights in a match, unless the
+// tuner kept every weight or the training the current network (`unchanged` says which): the
+// same engine twice proves nothing.
+std::optional<TournamentResult> verify_step(const LoopConfig& c, int n, const NamedWeights& tuned,
+                                            const NamedWeights& current, bool kept_start,
+                                            const char* unchanged,
+                                            const std::string& match_openings,
+                                            const std::function<void(const std::string&)>& say) {
+    const std::string it = "iteration " + std::to_string(n) + ": ";
+    if (kept_start || tuned.same_as(current)) {
+        say(it + unchanged + ", no match");
+        return std::nullopt;
+    }
+    say(it + "verification match");
+    return match(c, c.out_dir + "/iter-" + std::to_string(n) + "/match",
+                 engine_with(c, tuned, "new"), engine_with(c, current, "base"), c.verify_games,
+                 c.sprt.has_value(), match_openings);
+}
+
+// One iteration: self-play, tuning (or training), verification, and step 4: the candidate
+// becomes the current weights when accepted (by the SPRT, or the LOS of a fixed match). Returns
+// the iteration's record for the history.
+Json run_iteration(const LoopConfig& c, int n, NamedWeights& current,
+                   const std::string& match_openings,
+                   const std::function<void(const std::string&)>& say) {
+    const std::string dir = c.out_dir + "/iter-" + std::to_string(n);
+    const std::string it = "iteration " + std::to_string(n) + ": ";
+    say(it + "self-play (" + std::to_string(c.games) + " games)");
+    // Step 1. Self-play with the current weights.
+    const SelfplaySummary played = selfplay_step(c, n, current);
+
+    // Step 2. Tune on the window of recent iterations, from the current weights (the network
+    // loop: train a network, from the current one).
+    bool kept_start = false; // the network loop: no epoch beat the current network
+    const NamedWeights tuned = improve_step(c, n, current, say, kept_start);
+    const char* unchanged = !c.net ? "the tuner changed no weight"
+                                   : "no training epoch beat the current network (best epoch 0)";
+
+    // Step 3. Verify: the tuned weights against the current ones (unless the tuner kept every
+    // weight, or the training the current network: the same engine twice proves nothing).
+    const std::optional<TournamentResult> m =
+        verify_step(c, n, tuned, current, kept_start, unchanged, match_openings, say);
+    const stats::EloEstimate e =
+        m ? stats::estimate_elo(m->results.pentanomial(0, 1)) : stats::EloEstimate{};
+    const bool accepted = m && (m->sprt ? m->sprt->verdict == stats::SprtVerdict::AcceptH1
+                                        : std::isfinite(e.los) && e.los >= c.accept_los);
+    Json record = {{"iteration", n},
+                   {"current_before", current.path},
+                   {"candidate", tuned.path},
+                   {"accepted", accepted},
+                   {"selfplay",
+                    {{"games", played.games},
+                     {"positions", played.positions},
+                     {"draws", played.draws},
+                     {"white_wins", played.white_wins},
+                     {"black_wins", played.black_wins}}},
+                   {c.net ? "train" : "tune", c.net ? train_summary(dir) : tune_summary(dir)},
+                   {"match", m ? stats::to_json(e) : Json{{"games", 0}, {"note", unchanged}}}};
+    if (m && m->sprt) record["match"]["sprt"] = stats::verdict_name(m->sprt->verdict);
+    // Step 4. Keep the winner.
+    if (accepted) current = tuned;
+    record["current_after"] = current.path;
+    // The network the next iteration plays, for whoever wants the latest kept one.
+    if (c.net) write_file_atomically(c.out_dir + "/current.net", read_text_file(current.path));
+    say(it + (accepted ? "accepted" : "rejected"));
+    return record;
+}
+
+// Step 5's result: the SPSA run's summary for the history and the engine with the tuned values
+// (at --final-movetime when given).
+struct LoopSpsa {
+    Json summary;
+    EngineSpec engine;
+};
+
+// Step 5: runs or resumes the SPSA run (spsa_step), and copies its parameters file to
+// OUT/final_params.txt.
+LoopSpsa loop_spsa(const LoopConfig& c, const NamedWeights& current,
+                   const std::string& match_openings,
+                   const std::function<void(const std::string&)>& say) {
+    const auto [r, tuned] = spsa_step(c, current, match_openings, say);
+    LoopSpsa s{{{"folder", c.out_dir + "/spsa"},
+                {"games", r.games},
+                {"seconds", r.summary.value("seconds", 0.0)},
+                {"params", r.summary.value("params", Json::array())}},
+               final_engine(c, tuned)};
+    write_file_atomically(c.out_dir + "/final_params.txt",
+                          read_text_file(c.out_dir + "/spsa/params.txt"));
+    return s;
+}
+
+// The final match, the last accepted weights (or network) against the start's, as the history's
+// "final" (no match when no iteration was accepted).
+Json final_match_json(const LoopConfig& c, const NamedWeights& current, const NamedWeights& start,
+                      const EngineSpec& start_engine, const std::string& match_openings,
+                      const std::function<void(const std::string&)>& say) {
+    Json final_json;
+    const char* what = c.net ? "network" : "weights";
+    if (!current.same_as(start)) {
+        say(std::string("final match: last accepted ") + what + " against the start " + what);
+        const TournamentResult f =
+            match(c, c.out_dir + "/final", final_engine(c, engine_with(c, current, "new")),
+                  start_engine, c.final_games, false, match_openings, true);
+        final_json = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
+    } else {
+        final_json = {
+            {"games", 0},
+            {"elo", 0.0},
+            {"elo_error95", 0.0},
+            {"note", std::string("no iteration was accepted: the ") + what + " did not change"}};
+    }
+    final_json[c.net ? "net" : "weights"] = current.path;
+    return final_json;
+}
+
+// The final match with the SPSA values too (the last accepted weights and the tuned values
+// against the start), as the history's "final_spsa".
+Json final_spsa_json(const LoopConfig& c, const NamedWeights& current,
+                     const EngineSpec& spsa_engine, const EngineSpec& start_engine,
+                     const std::string& match_openings,
+                     const std::function<void(const std::string&)>& say) {
+    say("final match: last accepted weights and the SPSA values against the start");
+    const TournamentResult f = match(c, c.out_dir + "/final-spsa", spsa_engine, start_engine,
+                                     c.final_games, false, match_openings, true);
+    Json j = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
+    j["weights"] = current.path;
+    j["params"] = c.out_dir + "/final_params.txt";
+    return j;
+}
+
+// The loop's last files: history.json, the report of the whole loop (report::loop_report_inputs
+// reads history.json, so it is written first; again after with the report's path, which goes
+// into `history`), history.txt, and the final weights or network.
+void write_loop_files(const LoopConfig& c, Json& history, const NamedWeights& current,
+                      const std::function<void(const std::string&)>& say) {
+    const std::string report_path = c.out_dir + "/report.html";
+    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
+    const report::Report page = report::build_report(report::loop_report_inputs(c.out_dir));
+    for (const std::string& w : page.warnings) say("report: " + w);
+    write_file_atomically(report_path, page.html);
+    history["report"] = report_path;
+    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
+    write_file_atomically(c.out_dir + "/history.txt", loop_history_table(history));
+    if (c.net)
+        write_file_atomically(c.out_dir + "/final.net", read_text_file(current.path));
+    else
+        save_weights_file(c.out_dir + "/final_weights.txt", current.values,
+                          {"final weights of the loop in " + c.out_dir, "from " + current.path});
+}
+
 } // namespace
 
 EngineSpec loop_engine(const LoopConfig& c) {
@@ -372,113 +591,21 @@ Json run_loop(const LoopConfig& config, const std::function<void(const std::stri
     LoopConfig c = config;
     c.engine = loop_engine(config);
     c.validate();
-    auto say = [&](const std::string& text) {
+    const std::function<void(const std::string&)> say = [&](const std::string& text) {
         if (!c.quiet && log) log(text);
     };
     const ThreadLimit limit(c.threads); // self-play, opening scoring, tuning and matches
     const FolderLock lock(c.out_dir);   // creates the folder; one loop at a time in it
     const Json settings = loop_settings(c);
-    const std::string settings_path = c.out_dir + "/settings.json";
-    if (fs::exists(settings_path)) {
-        if (!c.resume)
-            throw std::runtime_error(c.out_dir + " already holds a loop: use --resume to continue "
-                                                 "it, or choose another --out folder");
-        check_resume_settings(c.out_dir, settings, {"iterations"}, loop_setting_options());
-        // Iterations may only grow: fewer would drop finished iterations from the history.
-        const Json before = Json::parse(read_text_file(settings_path));
-        const int was = before.value("iterations", 0);
-        if (c.iterations < was)
-            throw std::invalid_argument(
-                "--iterations " + std::to_string(c.iterations) + ": " + c.out_dir +
-                " holds a loop of " + std::to_string(was) +
-                " iterations; a resume may add iterations, never remove them (give --iterations " +
-                std::to_string(was) + " or more)");
-    }
-    write_file_atomically(settings_path, settings.dump(2) + "\n");
-
-    // The start weights (or network) are copied in, so the folder says everything about the run.
-    NamedWeights start{c.engine.weights, c.out_dir + "/start.txt", nullptr};
-    if (c.net) {
-        const LoopNet n = write_start_network(c, loop_start_network(c));
-        start.path = n.path;
-        start.net = n.net;
-    } else if (!fs::exists(start.path)) {
-        save_weights_file(start.path, start.values,
-                          {"start weights of the loop, from " + c.engine.weights_name});
-    }
+    write_loop_settings(c, settings);
+    const NamedWeights start = copy_start_weights(c);
     const std::string match_openings = balanced_openings(c, say);
 
+    // Steps 1 to 4 in each iteration, with the history as it grows.
     Json iterations = Json::array();
     NamedWeights current = start;
     for (int n = 1; n <= c.iterations; ++n) {
-        const std::string dir = c.out_dir + "/iter-" + std::to_string(n);
-        const std::string it = "iteration " + std::to_string(n) + ": ";
-        say(it + "self-play (" + std::to_string(c.games) + " games)");
-        // Step 1. Self-play with the current weights.
-        RunConfig sp;
-        sp.rules = c.rules;
-        sp.games = c.games;
-        sp.players = {engine_with(c, current, c.engine.name)};
-        sp.openings = OpeningSpec::parse(c.selfplay_openings);
-        sp.seed = c.seed * 1000 + std::uint64_t(n);
-        sp.exploration = {c.epsilon, c.explore_turns};
-        sp.threads = c.threads;
-        sp.out_dir = dir + "/selfplay";
-        sp.resume = true;
-        sp.quiet = c.quiet;
-        const SelfplaySummary played = run_selfplay(sp);
-        if (played.interrupted) throw std::runtime_error("interrupted: run again with --resume");
-
-        // Step 2. Tune on the window of recent iterations, from the current weights (the network
-        // loop: train a network, from the current one).
-        NamedWeights tuned;
-        bool kept_start = false; // the network loop: no epoch beat the current network
-        if (c.net) {
-            const LoopNet trained = train_step(c, n, {current.net, current.path}, say);
-            tuned = {c.engine.weights, trained.path, trained.net};
-            kept_start = train_summary(dir).value("best_epoch", -1) == 0;
-        } else {
-            tuned = tune_step(c, n, current, say);
-        }
-        const char* unchanged = !c.net
-                                    ? "the tuner changed no weight"
-                                    : "no training epoch beat the current network (best epoch 0)";
-
-        // Step 3. Verify: the tuned weights against the current ones (unless the tuner kept every
-        // weight, or the training the current network: the same engine twice proves nothing).
-        std::optional<TournamentResult> m;
-        if (kept_start || tuned.same_as(current)) {
-            say(it + unchanged + ", no match");
-        } else {
-            say(it + "verification match");
-            m = match(c, dir + "/match", engine_with(c, tuned, "new"),
-                      engine_with(c, current, "base"), c.verify_games, c.sprt.has_value(),
-                      match_openings);
-        }
-        const stats::EloEstimate e =
-            m ? stats::estimate_elo(m->results.pentanomial(0, 1)) : stats::EloEstimate{};
-        const bool accepted = m && (m->sprt ? m->sprt->verdict == stats::SprtVerdict::AcceptH1
-                                            : std::isfinite(e.los) && e.los >= c.accept_los);
-        Json record = {{"iteration", n},
-                       {"current_before", current.path},
-                       {"candidate", tuned.path},
-                       {"accepted", accepted},
-                       {"selfplay",
-                        {{"games", played.games},
-                         {"positions", played.positions},
-                         {"draws", played.draws},
-                         {"white_wins", played.white_wins},
-                         {"black_wins", played.black_wins}}},
-                       {c.net ? "train" : "tune", c.net ? train_summary(dir) : tune_summary(dir)},
-                       {"match", m ? stats::to_json(e) : Json{{"games", 0}, {"note", unchanged}}}};
-        if (m && m->sprt) record["match"]["sprt"] = stats::verdict_name(m->sprt->verdict);
-        // Step 4. Keep the winner.
-        if (accepted) current = tuned;
-        record["current_after"] = current.path;
-        iterations.push_back(record);
-        // The network the next iteration plays, for whoever wants the latest kept one.
-        if (c.net) write_file_atomically(c.out_dir + "/current.net", read_text_file(current.path));
-        say(it + (accepted ? "accepted" : "rejected"));
+        iterations.push_back(run_iteration(c, n, current, match_openings, say));
         const Json partial_history = {{"settings", settings}, {"iterations", iterations}};
         write_file_atomically(c.out_dir + "/history.json", partial_history.dump(2) + "\n");
     }
@@ -486,64 +613,18 @@ Json run_loop(const LoopConfig& config, const std::function<void(const std::stri
     // Step 5 (once, when asked). SPSA over search parameters and weights by name, with the last
     // accepted weights.
     const EngineSpec start_engine = final_engine(c, engine_with(c, start, "base"));
-    Json spsa_json;
-    std::optional<EngineSpec> spsa_tuned;
-    if (!c.spsa_params.empty()) {
-        const auto [r, tuned] = spsa_step(c, current, match_openings, say);
-        spsa_json = {{"folder", c.out_dir + "/spsa"},
-                     {"games", r.games},
-                     {"seconds", r.summary.value("seconds", 0.0)},
-                     {"params", r.summary.value("params", Json::array())}};
-        spsa_tuned = final_engine(c, tuned);
-        write_file_atomically(c.out_dir + "/final_params.txt",
-                              read_text_file(c.out_dir + "/spsa/params.txt"));
-    }
+    std::optional<LoopSpsa> spsa;
+    if (!c.spsa_params.empty()) spsa = loop_spsa(c, current, match_openings, say);
 
     // Finally: the last weights against the start weights, then with the SPSA values too.
-    Json final_json;
-    const bool changed = !current.same_as(start);
-    const char* what = c.net ? "network" : "weights";
-    if (changed) {
-        say(std::string("final match: last accepted ") + what + " against the start " + what);
-        const TournamentResult f =
-            match(c, c.out_dir + "/final", final_engine(c, engine_with(c, current, "new")),
-                  start_engine, c.final_games, false, match_openings, true);
-        final_json = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
-    } else {
-        final_json = {
-            {"games", 0},
-            {"elo", 0.0},
-            {"elo_error95", 0.0},
-            {"note", std::string("no iteration was accepted: the ") + what + " did not change"}};
-    }
-    final_json[c.net ? "net" : "weights"] = current.path;
+    const Json final_json = final_match_json(c, current, start, start_engine, match_openings, say);
     Json history = {{"settings", settings}, {"iterations", iterations}, {"final", final_json}};
-    if (spsa_tuned) {
-        say("final match: last accepted weights and the SPSA values against the start");
-        const TournamentResult f = match(c, c.out_dir + "/final-spsa", *spsa_tuned, start_engine,
-                                         c.final_games, false, match_openings, true);
-        Json j = stats::to_json(stats::estimate_elo(f.results.pentanomial(0, 1)));
-        j["weights"] = current.path;
-        j["params"] = c.out_dir + "/final_params.txt";
-        history["spsa"] = spsa_json;
+    if (spsa) {
+        const Json j = final_spsa_json(c, current, spsa->engine, start_engine, match_openings, say);
+        history["spsa"] = spsa->summary;
         history["final_spsa"] = j;
     }
-
-    // The report of the whole loop (report::loop_report_inputs reads history.json, so it is
-    // written first; again below with the report's path).
-    const std::string report_path = c.out_dir + "/report.html";
-    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
-    const report::Report page = report::build_report(report::loop_report_inputs(c.out_dir));
-    for (const std::string& w : page.warnings) say("report: " + w);
-    write_file_atomically(report_path, page.html);
-    history["report"] = report_path;
-    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
-    write_file_atomically(c.out_dir + "/history.txt", loop_history_table(history));
-    if (c.net)
-        write_file_atomically(c.out_dir + "/final.net", read_text_file(current.path));
-    else
-        save_weights_file(c.out_dir + "/final_weights.txt", current.values,
-                          {"final weights of the loop in " + c.out_dir, "from " + current.path});
+    write_loop_files(c, history, current, say);
     return history;
 }
 
