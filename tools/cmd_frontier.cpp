@@ -73,12 +73,6 @@ void check_frontier_options(const FrontierOptions& o, Variant v) {
     if (!o.games.empty() && o.board.fen_option->count())
         throw std::invalid_argument("--fen: the root of the tree only (the samples come from the "
                                     "games); not with games files");
-    // One writer at a time of the proof file and of the CSV (which a run reads, then appends to):
-    // another frontier or solve on them is refused at once.
-    const std::unique_ptr<FileLock> proof_lock =
-        o.proof.empty() ? nullptr : std::make_unique<FileLock>(o.proof);
-    const std::unique_ptr<FileLock> csv_lock =
-        o.csv.empty() ? nullptr : std::make_unique<FileLock>(o.csv);
     std::vector<FileUse> games;
     for (const std::string& g : o.games) games.push_back({"games file", g});
     check_solve_files(o, v, games, {{"--csv-out", o.csv}});
@@ -331,6 +325,12 @@ void FrontierRun::finish() {
 
 void run_frontier(const FrontierOptions& o) {
     const Position root = frontier_root(o);
+    // One writer at a time of the proof file and of the CSV (which a run reads, then appends to),
+    // for the whole run: another frontier or solve on them is refused at once.
+    const std::unique_ptr<FileLock> proof_lock =
+        o.proof.empty() ? nullptr : std::make_unique<FileLock>(o.proof);
+    const std::unique_ptr<FileLock> csv_lock =
+        o.csv.empty() ? nullptr : std::make_unique<FileLock>(o.csv);
     check_frontier_options(o, root.variant());
     FrontierRun run(o, root);
     run.open_csv();
