@@ -3,10 +3,12 @@
 #include "tools/solve/frontier.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -287,17 +289,39 @@ FrontierCsv::FrontierCsv(const std::string& path, const std::string& settings) :
             }
             std::vector<std::string> f;
             if (!csv_split(line, f) || f.size() != 9) throw bad("expected 9 fields");
+            // Every field checked before a row is trusted: a reused row stands for a solve.
             FrontierPosition p;
+            p.group = f[0];
+            p.source = f[2];
+            if (p.group != "tree" && p.group != "sample")
+                throw bad("group: expected tree or sample, found '" + f[0] + "'");
+            const auto whole = [&](const std::string& field, const char* name, long long lo,
+                                   long long hi) {
+                long long v = 0;
+                const char* end = field.data() + field.size();
+                const auto [at, error] = std::from_chars(field.data(), end, v);
+                if (field.empty() || error != std::errc() || at != end || v < lo || v > hi)
+                    throw bad(std::string(name) + ": expected a whole number from " +
+                              std::to_string(lo) + " to " + std::to_string(hi) + ", found '" +
+                              field + "'");
+                return v;
+            };
+            p.turns = int(whole(f[1], "turns", 0, 1000000));
+            p.value = {int(whole(f[5], "lo", -1, 1)), int(whole(f[6], "hi", -1, 1))};
+            if (p.value.lo > p.value.hi) throw bad("bounds: lo " + f[5] + " above hi " + f[6]);
+            const std::string shown = p.value.exact() ? value_text(p.value) : "unknown";
+            if (f[4] != shown)
+                throw bad("value: '" + f[4] + "' does not match the bounds " + f[5] + "," + f[6] +
+                          " ('" + shown + "')");
+            p.nodes = std::uint64_t(whole(f[7], "nodes", 0, std::numeric_limits<long long>::max()));
             try {
-                p.group = f[0];
-                p.turns = std::stoi(f[1]);
-                p.source = f[2];
-                p.value = {std::stoi(f[5]), std::stoi(f[6])};
-                p.nodes = std::stoull(f[7]);
-                p.seconds = std::stod(f[8]);
-            } catch (const std::exception& e) {
-                throw bad(e.what());
+                std::size_t used = 0;
+                p.seconds = std::stod(f[8], &used);
+                if (used != f[8].size() || !(p.seconds >= 0)) throw std::invalid_argument("");
+            } catch (const std::exception&) {
+                throw bad("seconds: expected a non-negative number, found '" + f[8] + "'");
             }
+
             p.solved = true;
             rows_.push_back(std::move(p));
             positions_.push_back(f[3]);
