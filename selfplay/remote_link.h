@@ -1,7 +1,7 @@
 #pragma once
-// The seam through which a batch's games reach other machines: the program installs a link at
-// start-up (cluster::install, from the top of the program); without one, as in the tests and in
-// every process that is not rank 0 of an MPI job, every game is played here. Nothing in match/
+// The seam (core/common/seam.h) through which a batch's games reach other machines: the program
+// installs a link at start-up (cluster::install, from main()); without one, as in the tests and in
+// every process that is not rank 0 of an MPI job, every game is played here. Nothing in selfplay/
 // knows MPI.
 
 #include <functional>
@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/seam.h"
 #include "selfplay/batch_runner.h"
 
 namespace fanorona {
@@ -23,8 +24,9 @@ struct RemoteLink {
     std::function<nlohmann::json()> traffic;
 };
 
-// Installs the link (once, before any run starts); remote_link() is empty until then.
-void install_remote_link(RemoteLink link);
-const RemoteLink& remote_link();
+// The installed link (Seam<RemoteLink>::install); empty until then.
+inline const RemoteLink& remote_link() {
+    return Seam<RemoteLink>::get();
+}
 
 } // namespace fanorona

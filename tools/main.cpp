@@ -99,8 +99,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (rank != 0) return fanorona::cluster::serve_as_worker();
+    // Rank 0 plugs the other ranks into the seams (core/common/seam.h), once, before any command
+    // starts a thread; without other ranks their functions do nothing.
     fanorona::cluster::install();
-    fanorona::cli::install_remote_pns_solver(
+    fanorona::Seam<fanorona::cli::RemotePnsSolver>::install(
         {.available = [] { return fanorona::cluster::has_workers(); },
          .solve = fanorona::cluster::solve_pns_remotely});
     const int status = run_command(argc, argv);

@@ -567,7 +567,7 @@ void solve_pns_remotely(const PnsUnitJob& pns, const PnsUnitSource& source) {
 #endif
 
 void install() {
-    install_remote_link(
+    Seam<RemoteLink>::install(
         {.players = [](ScheduledGames& games) { return remote_players(games); },
          .traffic = []() -> nlohmann::json {
              const Traffic tr = traffic();
@@ -580,7 +580,7 @@ void install() {
                       tr.remote_games ? double(tr.bytes_received) / double(tr.remote_games) : 0.0},
                      {"rank0_serve_cpu_seconds", tr.serve_cpu_seconds}};
          }});
-    install_remote_scorer(
+    Seam<RemoteScorer>::install(
         {.available = [] { return has_workers(); },
          .score =
              [](std::vector<ScoredOpening>& openings, const OpeningScoring& scoring,

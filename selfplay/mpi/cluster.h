@@ -21,8 +21,9 @@ namespace fanorona::cluster {
 // Starts MPI when the launcher's environment says this process is one rank of a job with more
 // than one rank; returns this process's rank (0 when not under MPI).
 int start(int& argc, char**& argv);
-// Plugs the other ranks into the driver (selfplay/remote_link.h) and the openings scorer
-// (selfplay/openings/remote_scoring.h); called by the program at start-up, on rank 0.
+// Plugs the other ranks into the seams (core/common/seam.h) of the driver (selfplay/remote_link.h)
+// and of the openings scorer (selfplay/openings/remote_scoring.h); called once by main() at
+// start-up, on rank 0, before any thread starts.
 void install();
 // True when this process is rank 0 of a job with other ranks.
 bool has_workers();
@@ -47,8 +48,8 @@ void score_openings_remotely(
 // (one at a time per searcher; each rank runs `job.threads` searchers, 0: all its cores) with the
 // job's settings and the tables opened from `job.tables_dir` on their machine, hands every result
 // to `source.deliver`, and stops the running units once `source.stopped()`; returns when every
-// rank is done, then throws the first rank's error. Does nothing without other ranks. Installed
-// by the program (tools/solve/remote_pns.h).
+// rank is done, then throws the first rank's error. Does nothing without other ranks. main()
+// installs it in the df-pn seam (tools/solve/remote_pns.h), which this layer cannot name.
 void solve_pns_remotely(const PnsUnitJob& job, const PnsUnitSource& source);
 
 } // namespace fanorona::cluster

@@ -1,13 +1,14 @@
 #pragma once
-// The seam through which `openings --by-search` has other machines score openings: the program
-// installs a scorer at start-up (cluster::install, from the top of the program); without one every
-// opening is scored here. Nothing in openings/ knows MPI.
+// The seam (core/common/seam.h) through which `openings --by-search` has other machines score
+// openings: the program installs a scorer at start-up (cluster::install, from main()); without one
+// every opening is scored here. Nothing in selfplay/openings knows MPI.
 
 #include <cstddef>
 #include <functional>
 #include <utility>
 #include <vector>
 
+#include "core/common/seam.h"
 #include "selfplay/openings/search_book.h"
 
 namespace fanorona {
@@ -25,8 +26,9 @@ struct RemoteScorer {
         score;
 };
 
-// Installs the scorer (once, before any scoring starts); remote_scorer() is empty until then.
-void install_remote_scorer(RemoteScorer scorer);
-const RemoteScorer& remote_scorer();
+// The installed scorer (Seam<RemoteScorer>::install); empty until then.
+inline const RemoteScorer& remote_scorer() {
+    return Seam<RemoteScorer>::get();
+}
 
 } // namespace fanorona

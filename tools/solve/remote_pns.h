@@ -1,11 +1,13 @@
 #pragma once
-// The seam through which `solve --method pns` has other machines solve some of its units (the
-// first moves' positions, core/solver/pns_unit.h): the program installs a solver at start-up
-// (main.cpp, from cluster/); without one, as in the tests and in every process that is not rank 0
-// of an MPI job, every unit is solved here. Nothing in tools/solve knows MPI.
+// The seam (core/common/seam.h) through which `solve --method pns` has other machines solve some
+// of its units (the first moves' positions, core/solver/pns_unit.h): the program installs a solver
+// at start-up (tools/main.cpp, with selfplay/mpi/cluster.h's functions); without one, as in the
+// tests and in every process that is not rank 0 of an MPI job, every unit is solved here. Nothing
+// in tools/solve knows MPI.
 
 #include <functional>
 
+#include "core/common/seam.h"
 #include "core/solver/pns_unit.h"
 
 namespace fanorona::cli {
@@ -19,8 +21,9 @@ struct RemotePnsSolver {
     std::function<void(const PnsUnitJob&, const PnsUnitSource&)> solve;
 };
 
-// Installs the solver (once, before any solve starts); remote_pns_solver() is empty until then.
-void install_remote_pns_solver(RemotePnsSolver solver);
-const RemotePnsSolver& remote_pns_solver();
+// The installed solver (Seam<RemotePnsSolver>::install); empty until then.
+inline const RemotePnsSolver& remote_pns_solver() {
+    return Seam<RemotePnsSolver>::get();
+}
 
 } // namespace fanorona::cli
