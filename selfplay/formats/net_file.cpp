@@ -56,6 +56,16 @@ template <class T> T net_get_le(const unsigned char* p) {
     return T(u);
 }
 
+// The parameters as the file stores them: w1, b1, w2, b2, w3, b3, little-endian.
+void net_put_parameters(std::string& out, const nnue::Network& n) {
+    for (const auto v : n.w1) net_put_le(out, v);
+    for (const auto v : n.b1) net_put_le(out, v);
+    for (const auto v : n.w2) net_put_le(out, v);
+    for (const auto v : n.b2) net_put_le(out, v);
+    for (const auto v : n.w3) net_put_le(out, v);
+    for (const auto v : n.b3) net_put_le(out, v);
+}
+
 std::size_t net_parameter_bytes(const nnue::Network& n) {
     return 2 * (n.w1.size() + n.b1.size() + n.w2.size() + n.w3.size()) +
            4 * (n.b2.size() + n.b3.size());
@@ -121,12 +131,7 @@ std::string format_net_file(const NetFile& file) {
     out += "command " + net_one_line(pv.command) + "\n";
     out += "created " + net_one_line(pv.created.empty() ? creation_time() : pv.created) + "\n";
     out += "parameters " + std::to_string(net_parameter_bytes(n)) + "\n";
-    for (const auto v : n.w1) net_put_le(out, v);
-    for (const auto v : n.b1) net_put_le(out, v);
-    for (const auto v : n.w2) net_put_le(out, v);
-    for (const auto v : n.b2) net_put_le(out, v);
-    for (const auto v : n.w3) net_put_le(out, v);
-    for (const auto v : n.b3) net_put_le(out, v);
+    net_put_parameters(out, n);
     out += "\nchecksum " + net_hex64(net_fnv1a(out)) + "\n";
     return out;
 }
@@ -135,12 +140,7 @@ std::string net_fingerprint(const nnue::Network& n) {
     std::string bytes;
     bytes.reserve(8 + net_parameter_bytes(n));
     net_put_le(bytes, nnue::architecture_hash(n.arch));
-    for (const auto v : n.w1) net_put_le(bytes, v);
-    for (const auto v : n.b1) net_put_le(bytes, v);
-    for (const auto v : n.w2) net_put_le(bytes, v);
-    for (const auto v : n.b2) net_put_le(bytes, v);
-    for (const auto v : n.w3) net_put_le(bytes, v);
-    for (const auto v : n.b3) net_put_le(bytes, v);
+    net_put_parameters(bytes, n);
     return net_hex64(fnv1a64(bytes, kFnv1a64ShortBasis)); // recorded: the basis stays
 }
 

@@ -3,8 +3,9 @@
 //
 // The file: text header lines `key value` (the first is `fanorona-net 1`; then variant,
 // features, inputs, hidden, buckets, qa, qb, scale, architecture (the hash, 16 hex digits), the
-// provenance keys, and `parameters <bytes>`), then the parameters as little-endian binary (w1, b1,
-// w2 int16; b2 int32, in network.h's layouts), then a line break and a last line
+// provenance keys, and `parameters <bytes>`), then the integer network's parameters as
+// little-endian binary (w1, b1, w2 int16; b2 int32; with a second layer w3 int16, b3 int32; in
+// network.h's layouts), then a line break and a last line
 // `checksum <16 hex digits>`: the 64-bit FNV-1a hash of the header and the parameters (every byte
 // before that line break).
 
@@ -31,7 +32,8 @@ struct NetProvenance {
     friend bool operator==(const NetProvenance&, const NetProvenance&) = default;
 };
 
-// A network file's content.
+// A network file's content: the integer network (the engine's shape; a trainer's float model is
+// quantised into it, core/nnue/network.h) and where it came from.
 struct NetFile {
     nnue::Network net;
     NetProvenance provenance;
