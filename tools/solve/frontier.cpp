@@ -293,8 +293,8 @@ FrontierCsv::FrontierCsv(const std::string& path, const std::string& settings) :
             FrontierPosition p;
             p.group = f[0];
             p.source = f[2];
-            if (p.group != "tree" && p.group != "sample")
-                throw bad("group: expected tree or sample, found '" + f[0] + "'");
+            if (p.group != "tree" && p.group != "turn")
+                throw bad("group: expected tree or turn, found '" + f[0] + "'");
             const auto whole = [&](const std::string& field, const char* name, long long lo,
                                    long long hi) {
                 long long v = 0;
