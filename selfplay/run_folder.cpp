@@ -275,7 +275,8 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
 }
 
 void RunFolder::note(const std::string& text) const {
-    if (!spec_.quiet) std::fprintf(stderr, "resume: %s\n", text.c_str());
+    // What a resume cuts is data dropped: said on stderr even with --quiet.
+    std::fprintf(stderr, "resume: %s\n", text.c_str());
 }
 
 void RunFolder::append(const PlayedGame& game) {

@@ -66,6 +66,7 @@ public:
 
 private:
     void reconcile(const GamesScan& games, const PositionsScan& positions, const LiveScan& live);
+    // Tells on stderr what a resume cut (data dropped), whatever --quiet says.
     void note(const std::string& text) const;
 
     RunFolderSpec spec_;

@@ -50,3 +50,43 @@ TEST_CASE("tables build refuses other folding and re-checks finished tables", "[
     CHECK(r.status == 1);
     CHECK_THAT(r.output, Catch::Contains(table) && Catch::Contains("checksum"));
 }
+
+TEST_CASE("a resume that drops data says so even with --quiet", "[inputs][cli]") {
+    const std::string dir = test_cli::fresh_dir("inputs_resume_quiet");
+    const std::string run =
+        "selfplay --games 6 --depth 1 --seed 7 --threads 1 --quiet --out " + dir;
+    REQUIRE(run_cli(run).status == 0);
+    std::ofstream(dir + "/games.tsv", std::ios::app) << "7\tfanorona(depth=1";
+    const auto r = run_cli(run + " --resume");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("resume: " + dir + "/games.tsv: cut") &&
+                             Catch::Contains("(a torn last line)"));
+}
+
+TEST_CASE("frontier checks its CSV's rows and its --turns before trusting them", "[inputs][cli]") {
+    const std::string dir = test_cli::fresh_dir("inputs_frontier_csv");
+    fs::create_directories(dir);
+    const std::string run =
+        "frontier --variant 3x3 --table-pieces 0 --solve-turns 1 --quiet --csv-out " + dir +
+        "/f.csv";
+    REQUIRE(run_cli(run).status == 0);
+    std::string rows = test_cli::slurp(dir + "/f.csv");
+    const std::size_t row = rows.find("\ntree,1,") + 1;
+    const std::size_t value =
+        rows.find(',', rows.find(',', rows.find(',', rows.find(',', row) + 1) + 1) + 1);
+    // The row's value word and bounds: "win,1,1" becomes "win,7,-3".
+    const std::size_t bounds = rows.find(',', value + 1) + 1;
+    rows.replace(bounds, rows.find(',', rows.find(',', bounds) + 1) - bounds, "7,-3");
+    std::ofstream(dir + "/f.csv", std::ios::binary | std::ios::trunc) << rows;
+    const auto r = run_cli(run);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output,
+               Catch::Contains(dir + "/f.csv:3: lo: expected a whole number from -1 to 1"));
+    REQUIRE(
+        run_cli("selfplay --variant 3x3 --games 2 --depth 1 --quiet --out " + dir + "/sp").status ==
+        0);
+    const auto twice =
+        run_cli("frontier --variant 3x3 --table-pieces 0 " + dir + "/sp/games.tsv --turns 4,4");
+    CHECK(twice.status == 1);
+    CHECK_THAT(twice.output, Catch::Contains("--turns: 4 given twice"));
+}

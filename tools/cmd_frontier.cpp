@@ -67,6 +67,11 @@ void check_frontier_options(const FrontierOptions& o, Variant v) {
     if (o.games.empty() && (o.turns_option->count() || o.samples_option->count()))
         throw std::invalid_argument(std::string(o.turns_option->count() ? "--turns" : "--samples") +
                                     ": needs games files to sample from");
+    for (std::size_t i = 0; i < o.turns.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (o.turns[i] == o.turns[j])
+                throw std::invalid_argument("--turns: " + std::to_string(o.turns[i]) +
+                                            " given twice (each turn is sampled once)");
     if (o.tree_depth == 0 && o.games.empty())
         throw std::invalid_argument(
             "nothing to solve: give --solve-turns N and/or games files to sample from");
