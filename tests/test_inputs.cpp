@@ -90,3 +90,33 @@ TEST_CASE("frontier checks its CSV's rows and its --turns before trusting them",
     CHECK(twice.status == 1);
     CHECK_THAT(twice.output, Catch::Contains("--turns: 4 given twice"));
 }
+
+TEST_CASE("train: tables of another board refused, a resume by another spelling accepted, "
+          "clear messages",
+          "[inputs][cli]") {
+    const std::string dir = test_cli::fresh_dir("inputs_train");
+    REQUIRE(
+        run_cli("selfplay --games 4 --depth 1 --seed 3 --threads 1 --quiet --out " + dir + "/sp")
+            .status == 0);
+    REQUIRE(
+        run_cli("tables build --variant dimy --pieces 2 --quiet --tables " + dir + "/tb").status ==
+        0);
+    const std::string data = dir + "/sp/positions.bin";
+    auto r = run_cli("train " + data + " --relabel-tables " + dir + "/tb --hidden 16 --out " + dir +
+                     "/a.net");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("positions of the tsivy board, but the tables"));
+    REQUIRE(run_cli("train " + data + " --epochs 1 --hidden 16 --out " + dir + "/n.net").status ==
+            0);
+    r = run_cli("train " + dir + "/sp/../sp/positions.bin --epochs 2 --hidden 16 --resume --out " +
+                dir + "/n.net");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("resumed from"));
+    r = run_cli("train " + data + " --lr 0 --out " + dir + "/z.net");
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("--lr: '0' is not a positive number"));
+    CHECK(r.output.size() < 200);
+    r = test_cli::run_shell("printf 'go depth 99999999999999999999\\nquit\\n' | " FANORONA_BINARY
+                            " engine");
+    CHECK_THAT(r.output, Catch::Contains("is too large"));
+}

@@ -43,7 +43,14 @@ inline void NetTrainingOptions::add_to(CLI::App& cmd, NetTrainConfig& c) {
                            ->check(CLI::Range(1, 1 << 24))
                            ->capture_default_str());
     declared.push_back(cmd.add_option("--lr", c.lr, "Adam's step size")
-                           ->check(CLI::PositiveNumber)
+                           ->check(CLI::Validator(
+                               [](std::string& v) {
+                                   double x = 0;
+                                   return CLI::detail::lexical_cast(v, x) && x > 0
+                                              ? std::string()
+                                              : "'" + v + "' is not a positive number";
+                               },
+                               "POSITIVE"))
                            ->capture_default_str());
     declared.push_back(cmd.add_option("--lr-decay", c.lr_decay,
                                       "The step size is multiplied by this after each epoch")

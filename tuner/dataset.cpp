@@ -47,6 +47,11 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
         const Variant log_variant = log_header.variant;
         const bool use_tables =
             filter.tables && filter.table_positions != DataFilter::TablePositions::Keep;
+        // Tables that cannot relabel this log's board are refused, not silently unused.
+        if (use_tables && filter.tables->max_pieces(log_variant) < 2)
+            throw TuneDataError(path + ": positions of the " +
+                                std::string(variant_name(log_variant)) + " board, but the tables " +
+                                filter.tables_dir + " hold none of that board");
         const PositionLog log = scan_position_log(path, [&](const std::vector<PositionRecord>& c) {
             GameSpan game{file, c.empty() ? 0 : c.front().game_index, data.records.size(), 0};
             for (const PositionRecord& r : c) {

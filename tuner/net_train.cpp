@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 
 #include <tbb/blocked_range.h>
@@ -117,8 +118,11 @@ double mean_loss(const PassContext& p, std::span<const std::uint32_t> rows,
 
 std::string settings_text(const NetTrainConfig& c, const nnue::Architecture& a, double k,
                           const Dataset& data) {
+    // The data's paths as spelled lexically normal: a resume naming ./x where the run named x
+    // (or a/../x) is the same run; the counts below tell other content apart.
     std::string files;
-    for (const std::string& f : c.data) files += (files.empty() ? "" : ",") + f;
+    for (const std::string& f : c.data)
+        files += (files.empty() ? "" : ",") + std::filesystem::path(f).lexically_normal().string();
     return format("data=%s positions=%zu games=%zu arch=%s batch=%zu lr=%a lr_decay=%a "
                   "lambda=%a k=%a validation=%a seed=%llu",
                   files.c_str(), data.records.size(), data.games.size(),

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <istream>
+#include <limits>
 #include <new>
 #include <ostream>
 #include <span>
@@ -34,6 +35,9 @@ long long parse_count(const std::string& word, const std::string& what) {
     } catch (const std::exception&) {
         used = 0;
     }
+    if (used == 0 && !word.empty() && word.find_first_not_of("0123456789") == std::string::npos)
+        throw std::invalid_argument(what + ": '" + word + "' is too large (at most " +
+                                    std::to_string(std::numeric_limits<long long>::max()) + ")");
     if (used != word.size() || v < 0)
         throw std::invalid_argument(what + ": '" + word + "' is not a non-negative integer");
     return v;
