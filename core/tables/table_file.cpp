@@ -199,8 +199,13 @@ TableFile::TableFile(const std::string& path) : path_(path) {
     file_size_ = std::uint64_t(st.st_size);
     try {
         std::string head = read_range(0, std::min<std::uint64_t>(kHeaderBytesV1, file_size_));
-        if (head.size() < kHeaderBytesV1 || std::memcmp(head.data(), kMagic, sizeof kMagic) != 0)
+        // A file that begins with the magic but ends inside the header is a truncated table.
+        if (std::memcmp(head.data(), kMagic, std::min(head.size(), sizeof kMagic)) != 0 ||
+            head.size() < sizeof kMagic)
             throw FileError(path + ": not a Fanorona table file");
+        if (head.size() < kHeaderBytesV1)
+            throw FileError(path + ": truncated table header (" + std::to_string(head.size()) +
+                            " bytes)");
         Reader r{head, path, sizeof kMagic};
         const std::uint64_t version = r.get(4);
         if (version < 1 || version > kTableFormatVersion)
