@@ -1,8 +1,8 @@
-// The network trainer (`fanorona train`, tuner/net_train.h): its float model is core's float
-// reference and its gradient the derivative of its loss, the file it writes plays as the model
-// within the quantisation's tolerance, the checkpoint round-trips and refuses damage, and a
-// training run lowers the loss, writes the same bytes at any thread count and resumes to the
-// same file as an uninterrupted run.
+// The network trainer (`fanorona train`, tuner/net_train.h): its pass over the float model
+// evaluates as core's float reference and its gradient is the derivative of its loss, the file it
+// writes plays as the model within the quantisation's tolerance, the checkpoint round-trips and
+// refuses damage, and a training run lowers the loss, writes the same bytes at any thread count and
+// resumes to the same file as an uninterrupted run.
 
 #include <catch2/catch.hpp>
 
@@ -69,6 +69,14 @@ std::vector<Position> sample_positions(int games) {
     return out;
 }
 
+// The trainer's evaluation of `pos` (its forward pass, y * scale) in centi-pieces.
+double model_evaluate(const nnue::FloatNetwork& model, const Position& pos) {
+    NetSample x;
+    make_sample(model.arch, pos, x);
+    NetScratch s;
+    return net_forward(model, x, s) * model.arch.scale;
+}
+
 nnue::Architecture small_arch(int hidden = 32, int buckets = 4) {
     nnue::Architecture a;
     a.hidden = hidden;
@@ -95,8 +103,8 @@ TinyNet train_tiny_net(const std::string& name, std::uint64_t games_seed,
 
 } // namespace
 
-TEST_CASE("the trainer's float model evaluates as core's float reference", "[train]") {
-    // Float parameters (core's random network), so both sides hold exactly the same numbers.
+TEST_CASE("the trainer's pass evaluates as core's float reference", "[train]") {
+    // The one float model (core's random network) read by both.
     const nnue::Activation activation = GENERATE(nnue::Activation::CReLU, nnue::Activation::SCReLU);
     for (const auto& [buckets, features] : {std::pair{1, nnue::FeatureSet::Points},
                                             {8, nnue::FeatureSet::Points},
@@ -105,44 +113,35 @@ TEST_CASE("the trainer's float model evaluates as core's float reference", "[tra
         arch.features = features;
         arch.activation = activation;
         const nnue::FloatNetwork net = nnue::random_float_network(arch, 11);
-        const NetModel model = NetModel::from_float_network(net);
         int checked = 0;
         for (const Position& pos : sample_positions(6)) {
             const double reference = nnue::evaluate_float(net, pos);
-            REQUIRE(model.evaluate(pos) == Approx(reference).margin(1e-9));
+            REQUIRE(model_evaluate(net, pos) == Approx(reference).margin(1e-9));
             ++checked;
         }
         CHECK(checked > 100);
-        // And back: the model's parameters as a FloatNetwork are the same numbers.
-        const nnue::FloatNetwork back = model.to_float_network();
-        CHECK(back.w1 == net.w1);
-        CHECK(back.b1 == net.b1);
-        CHECK(back.w2 == net.w2);
-        CHECK(back.b2 == net.b2);
     }
 }
 
-TEST_CASE("the trainer's float model with a second layer evaluates as core's float reference",
-          "[train]") {
+TEST_CASE("the trainer's pass with a second layer evaluates as core's float reference", "[train]") {
     nnue::Architecture arch = small_arch(32, 4);
     arch.layer2 = GENERATE(1, 8, 12);
     const nnue::FloatNetwork net = nnue::random_float_network(arch, 12);
-    const NetModel model = NetModel::from_float_network(net);
-    CHECK(model.layout().size == net.w1.size() + net.b1.size() + net.w2.size() + net.b2.size() +
-                                     net.w3.size() + net.b3.size());
-    CHECK(net.w2.size() == std::size_t(arch.layer2) * 64);
-    CHECK(net.w3.size() == std::size_t(arch.layer2) * 4);
+    // The model's one vector holds the integer network's arrays, in its layouts.
+    const nnue::ParamLayout l = net.layout();
+    const nnue::Network q = nnue::quantise(net);
+    CHECK(l.size == net.params.size());
+    CHECK(l.size ==
+          q.w1.size() + q.b1.size() + q.w2.size() + q.b2.size() + q.w3.size() + q.b3.size());
+    CHECK(l.b2 - l.w2 == std::size_t(arch.layer2) * 64);
+    CHECK(l.b3 - l.w3 == std::size_t(arch.layer2) * 4);
     std::set<double> distinct;
     for (const Position& pos : sample_positions(6)) {
         const double reference = nnue::evaluate_float(net, pos);
-        REQUIRE(model.evaluate(pos) == Approx(reference).margin(1e-9));
+        REQUIRE(model_evaluate(net, pos) == Approx(reference).margin(1e-9));
         distinct.insert(reference);
     }
     CHECK(distinct.size() > 20); // the second layer's units are not all clamped flat
-    const nnue::FloatNetwork back = model.to_float_network();
-    CHECK(back.w2 == net.w2);
-    CHECK(back.w3 == net.w3);
-    CHECK(back.b3 == net.b3);
 }
 
 TEST_CASE("the trainer's gradient is the derivative of the model's output", "[train]") {
@@ -151,15 +150,15 @@ TEST_CASE("the trainer's gradient is the derivative of the model's output", "[tr
     nnue::Architecture arch = small_arch(16, 2);
     arch.features = GENERATE(nnue::FeatureSet::Points, nnue::FeatureSet::PointsLines);
     arch.activation = GENERATE(nnue::Activation::CReLU, nnue::Activation::SCReLU);
-    NetModel model = NetModel::random(arch, 5);
-    const NetLayout l = model.layout();
+    const nnue::FloatNetwork model = random_start_network(arch, 5);
+    const nnue::ParamLayout l = model.layout();
     for (const Position& pos : sample_positions(2)) {
         NetSample x;
         make_sample(model.arch, pos, x);
         NetScratch s;
-        model.forward(x, s);
+        net_forward(model, x, s);
         std::vector<double> grad(l.size, 0.0);
-        model.backward(x, 1.0, s, grad.data());
+        net_backward(model, x, 1.0, s, grad.data());
         // The last inputs are lines with PointsLines.
         const std::size_t probes[] = {l.w1 + std::size_t(x.own.index[0]) * 16 + 3,
                                       l.w1 + std::size_t(x.other.index[0]) * 16 + 5,
@@ -170,11 +169,11 @@ TEST_CASE("the trainer's gradient is the derivative of the model's output", "[tr
                                       l.b2 + std::size_t(x.bucket)};
         for (std::size_t p : probes) {
             const double h = 1e-6;
-            NetModel plus = model, minus = model;
-            plus.theta[Eigen::Index(p)] += h;
-            minus.theta[Eigen::Index(p)] -= h;
+            nnue::FloatNetwork plus = model, minus = model;
+            plus.params[p] += h;
+            minus.params[p] -= h;
             NetScratch sp, sm;
-            const double numeric = (plus.forward(x, sp) - minus.forward(x, sm)) / (2 * h);
+            const double numeric = (net_forward(plus, x, sp) - net_forward(minus, x, sm)) / (2 * h);
             // At a kink of clamp (an accumulator within h of 0 or 1) the two sides differ.
             CHECK(grad[p] == Approx(numeric).margin(1e-5));
         }
@@ -185,17 +184,17 @@ TEST_CASE("the trainer's gradient with a second layer is the derivative of the o
     // As above, through the second layer: probes in every array (W1, b1, W2, b2, W3, b3).
     nnue::Architecture arch = small_arch(16, 2);
     arch.layer2 = 4;
-    NetModel model = NetModel::random(arch, 6);
-    const NetLayout l = model.layout();
+    const nnue::FloatNetwork model = random_start_network(arch, 6);
+    const nnue::ParamLayout l = model.layout();
     int active_units = 0;
     for (const Position& pos : sample_positions(2)) {
         NetSample x;
         make_sample(model.arch, pos, x);
         NetScratch s;
-        model.forward(x, s);
+        net_forward(model, x, s);
         for (int i = 0; i < 4; ++i) active_units += s.z[i] > 0 && s.z[i] < 1;
         std::vector<double> grad(l.size, 0.0);
-        model.backward(x, 1.0, s, grad.data());
+        net_backward(model, x, 1.0, s, grad.data());
         const std::size_t probes[] = {l.w1 + std::size_t(x.own.index[0]) * 16 + 3,
                                       l.w1 + std::size_t(x.other.index[0]) * 16 + 5,
                                       l.b1 + 7,
@@ -206,11 +205,11 @@ TEST_CASE("the trainer's gradient with a second layer is the derivative of the o
                                       l.b3 + std::size_t(x.bucket)};
         for (std::size_t p : probes) {
             const double h = 1e-6;
-            NetModel plus = model, minus = model;
-            plus.theta[Eigen::Index(p)] += h;
-            minus.theta[Eigen::Index(p)] -= h;
+            nnue::FloatNetwork plus = model, minus = model;
+            plus.params[p] += h;
+            minus.params[p] -= h;
             NetScratch sp, sm;
-            const double numeric = (plus.forward(x, sp) - minus.forward(x, sm)) / (2 * h);
+            const double numeric = (net_forward(plus, x, sp) - net_forward(minus, x, sm)) / (2 * h);
             CHECK(grad[p] == Approx(numeric).margin(1e-5));
         }
     }
@@ -225,23 +224,21 @@ TEST_CASE("a trained network written and read back plays as the float model", "[
     arch.features = GENERATE(nnue::FeatureSet::Points, nnue::FeatureSet::PointsLines);
     arch.activation = GENERATE(nnue::Activation::CReLU, nnue::Activation::SCReLU);
     const bool squared = arch.activation == nnue::Activation::SCReLU;
-    NetModel model = NetModel::random(arch, 3);
-    if (squared) // output weights beyond SCReLU's range, which clip() brings back
-        model.theta[Eigen::Index(model.layout().w2)] = 5.0;
-    model.clip(net_weight_clip(arch));
-    if (squared)
-        CHECK(model.theta[Eigen::Index(model.layout().w2)] ==
-              Approx(double(nnue::kScreluMaxW2q) / nnue::kQB));
+    nnue::FloatNetwork model = random_start_network(arch, 3);
+    const nnue::ParamLayout l = model.layout();
+    if (squared) // output weights beyond SCReLU's range, which clip_network() brings back
+        model.params[l.w2] = 5.0;
+    clip_network(model, net_weight_clip(arch));
+    if (squared) CHECK(model.params[l.w2] == Approx(double(nnue::kScreluMaxW2q) / nnue::kQB));
     CHECK(net_weight_clip(arch) ==
           (arch.features == nnue::FeatureSet::Points ? kNetWeightClip : 0.996));
     NetFile file;
-    file.net = nnue::quantise(model.to_float_network());
+    file.net = nnue::quantise(model);
     file.provenance.command = "test";
     const std::string path = temp_path("roundtrip.net");
     write_net_file(path, file);
     const NetFile read = read_net_file(path);
     REQUIRE(read.net == file.net);
-    const NetLayout l = model.layout();
     double worst = 0;
     for (const Position& pos : sample_positions(6)) {
         const int q = nnue::evaluate(read.net, pos);
@@ -252,14 +249,15 @@ TEST_CASE("a trained network written and read back plays as the float model", "[
         make_sample(model.arch, pos, x);
         const double da = (std::max(x.own.size, x.other.size) + 1) * 0.5 / nnue::kQA;
         double w2_abs = 0;
-        for (int k = 0; k < 2 * l.hidden; ++k)
-            w2_abs += std::abs(model.theta[Eigen::Index(l.w2) + x.bucket * 2 * l.hidden + k]) +
+        const int hidden = arch.hidden;
+        for (int k = 0; k < 2 * hidden; ++k)
+            w2_abs += std::abs(model.params[l.w2 + std::size_t(x.bucket * 2 * hidden + k)]) +
                       0.5 / nnue::kQB;
         const double bound =
-            model.arch.scale * ((squared ? 2 : 1) * da * w2_abs + 2 * l.hidden * 0.5 / nnue::kQB +
+            model.arch.scale * ((squared ? 2 : 1) * da * w2_abs + 2 * hidden * 0.5 / nnue::kQB +
                                 0.5 / (nnue::kQA * nnue::kQB)) +
             steps + 1;
-        const double f = model.evaluate(pos);
+        const double f = model_evaluate(model, pos);
         CHECK(std::abs(f - q) <= bound);
         worst = std::max(worst, std::abs(f - q));
     }

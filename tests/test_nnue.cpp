@@ -296,11 +296,12 @@ TEST_CASE("nnue: the dense second layer's kernel gives the scalar loop's numbers
 
 TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
     FloatNetwork f = make_float_network(Architecture{});
-    f.w1[0] = 0.5f;    // 127.5 -> 128 (halves away from zero)
-    f.w1[1] = -1.0f;   // -255
-    f.w1[2] = 1000.0f; // saturates at 32767
-    f.w2[0] = 0.3f;    // 19.2 -> 19
-    f.b2[0] = -0.25f;  // -4080
+    const ParamLayout l = f.layout();
+    f.params[l.w1 + 0] = 0.5;    // 127.5 -> 128 (halves away from zero)
+    f.params[l.w1 + 1] = -1.0;   // -255
+    f.params[l.w1 + 2] = 1000.0; // saturates at 32767
+    f.params[l.w2 + 0] = 0.3;    // 19.2 -> 19
+    f.params[l.b2 + 0] = -0.25;  // -4080
     const Network q = quantise(f);
     REQUIRE(network_problem(q).empty());
     CHECK(q.w1[0] == 128);
@@ -312,10 +313,14 @@ TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
     Network bad = q;
     bad.w2.pop_back();
     CHECK(network_problem(bad) == "w2 size does not match");
+    CHECK(network_problem(f).empty());
+    FloatNetwork short_f = f;
+    short_f.params.pop_back();
+    CHECK(network_problem(short_f) == "parameter count does not match");
     // SCReLU: output weights saturate at +-kScreluMaxW2q, and a larger one is a problem.
     f.arch.activation = Activation::SCReLU;
-    f.w2[1] = 2.5f; // 160 -> 127
-    f.w2[2] = -3.0f;
+    f.params[l.w2 + 1] = 2.5; // 160 -> 127
+    f.params[l.w2 + 2] = -3.0;
     Network sq = quantise(f);
     REQUIRE(network_problem(sq).empty());
     CHECK(sq.w2[0] == 19);
@@ -345,6 +350,7 @@ TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue
              << ", " << buckets << " buckets, " << activation_name(activation));
         const FloatNetwork f = random_float_network(arch, 11 + std::uint64_t(buckets));
         const Network q = quantise(f);
+        const std::span<const double> w2 = f.slice(f.layout().w2, f.layout().b2);
         double worst = 0, worst_bound = 0;
         for (std::uint64_t game = 0; game < 20; ++game)
             for (const GameStep& s : random_game(rules, game, 200)) {
@@ -363,7 +369,7 @@ TEST_CASE("nnue: the integer evaluation agrees with the float reference", "[nnue
                 double w2_abs = 0;
                 const int b = output_bucket(pieces, arch.buckets, start_pieces(arch.variant));
                 for (int k = 0; k < 2 * arch.hidden; ++k)
-                    w2_abs += std::abs(f.w2[std::size_t(b * 2 * arch.hidden + k)]) + 0.5 / kQB;
+                    w2_abs += std::abs(w2[std::size_t(b * 2 * arch.hidden + k)]) + 0.5 / kQB;
                 // crelu(a) <= 1 and moves by at most da (its square by 2 da); output weights by
                 // 0.5 / QB each.
                 const double bound =

@@ -1,10 +1,9 @@
 #pragma once
-// The trainer's float model of a network (NNUE_SPEC.md): the parameters of a
-// nnue::FloatNetwork as one vector of doubles, and one position's forward and backward pass.
-// The inputs are core's feature function (nnue::active_features), so the trainer and the engine
-// cannot disagree on what a position activates.
-//
-// Parameter vector layout (nnue::FloatNetwork's arrays one after the other):
+// The trainer's passes over the float model (nnue::FloatNetwork, NNUE_SPEC.md): its random start,
+// one position's forward and backward pass, and the clipping that keeps it quantisable. The
+// inputs are core's feature function (nnue::active_features), so the trainer and the engine
+// cannot disagree on what a position activates; the parameters are the model's one vector, in
+// nnue::ParamLayout's order:
 //   w1[f * H + j] | b1[j] | w2[r * 2H + k] | b2[r] | w3[b * L + i] | b3[b]
 // (rows r: the buckets, or the second layer's L units; w3 and b3 only with a second layer).
 
@@ -17,14 +16,6 @@
 #include "core/nnue/network.h"
 
 namespace fanorona {
-
-// Where each parameter array starts in the vector; fixed by the architecture.
-struct NetLayout {
-    int inputs = 0, hidden = 0, buckets = 0, layer2 = 0, start_pieces = 1;
-    std::size_t w1 = 0, b1 = 0, w2 = 0, b2 = 0, w3 = 0, b3 = 0, size = 0; // offsets and the total
-
-    explicit NetLayout(const nnue::Architecture& a);
-};
 
 // One position as the model sees it: the active inputs of both perspectives (side to move
 // first) and the output bucket.
@@ -42,38 +33,26 @@ struct NetScratch {
     Eigen::VectorXd z, h2, dz; // the second layer's sums, their clamp (forward's) and d loss / d z
 };
 
-// A float model: its architecture and parameters (doubles; the file stores the quantised form).
-struct NetModel {
-    nnue::Architecture arch;
-    Eigen::VectorXd theta;
+// Random start parameters for training, a pure function of (a, seed): W1 uniform in
+// +-1/sqrt(cells) (an accumulator of ~half a board of pieces then spreads over about +-0.5; with
+// lines, +-1/sqrt(cells + lines)), b1 = 0.25 (most hidden units start inside clamp's slope), W2
+// uniform in +-1/sqrt(2H), b2 = 0; with a second layer of L units b2 = 0.5 (inside its clamp's
+// slope), W3 uniform in +-1/sqrt(L), b3 = 0. (nnue::random_float_network, for tests and speed
+// measurements, draws a material count plus noise instead.)
+nnue::FloatNetwork random_start_network(const nnue::Architecture& a, std::uint64_t seed);
 
-    explicit NetModel(const nnue::Architecture& a);
-    NetLayout layout() const { return NetLayout(arch); }
+// y (the float output, before the scale) of a sample; fills s's buffers for net_backward.
+double net_forward(const nnue::FloatNetwork& net, const NetSample& x, NetScratch& s);
 
-    // Random start parameters, a pure function of (arch, seed): W1 uniform in +-1/sqrt(cells)
-    // (an accumulator of ~half a board of pieces then spreads over about +-0.5; with lines,
-    // +-1/sqrt(cells + lines)), b1 = 0.25 (most
-    // hidden units start inside clamp's slope), W2 uniform in +-1/sqrt(2H), b2 = 0; with a
-    // second layer of L units b2 = 0.5 (inside its clamp's slope), W3 uniform in +-1/sqrt(L),
-    // b3 = 0.
-    static NetModel random(const nnue::Architecture& a, std::uint64_t seed);
+// Adds d loss / d params of one sample to `grad` (ParamLayout's order) given dy = d loss / d y,
+// after net_forward(net, x, s).
+void net_backward(const nnue::FloatNetwork& net, const NetSample& x, double dy, NetScratch& s,
+                  double* grad);
 
-    // y (the float output, before the scale) of a sample; fills s.acc_*.
-    double forward(const NetSample& x, NetScratch& s) const;
-    // The evaluation of a position in centi-pieces for the side to move (y * scale).
-    double evaluate(const Position& pos) const;
-
-    // Adds d loss / d theta of one sample to `grad` given dy = d loss / d y, after forward(x, s).
-    void backward(const NetSample& x, double dy, NetScratch& s, double* grad) const;
-
-    // W1 and b1 into [-limit, limit] (quantised int16 accumulators cannot overflow); with SCReLU
-    // also W2 into +-kScreluMaxW2q / QB (the integer kernel's int16 products); with a second
-    // layer W2 into +-kLayer2MaxW2q / kQL2 and W3 into int16's range at QB.
-    void clip(double limit);
-
-    nnue::FloatNetwork to_float_network() const;
-    static NetModel from_float_network(const nnue::FloatNetwork& net);
-};
+// W1 and b1 into [-limit, limit] (quantised int16 accumulators cannot overflow); with SCReLU also
+// W2 into +-kScreluMaxW2q / QB (the integer kernel's int16 products); with a second layer W2 into
+// +-kLayer2MaxW2q / kQL2 and W3 into int16's range at QB.
+void clip_network(nnue::FloatNetwork& net, double limit);
 
 // The clip range of W1 and b1 (NNUE_SPEC.md): 1.98 * QA = 505 per weight, 44 pieces of one
 // perspective plus the bias stay inside int16.

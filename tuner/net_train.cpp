@@ -63,7 +63,7 @@ void cap_positions(Dataset& data, std::uint64_t max) {
 
 // The pieces of a pass: the model, the data and the sigmoid's scale.
 struct PassContext {
-    const NetModel& model;
+    const nnue::FloatNetwork& model;
     const Dataset& data;
     const std::vector<float>& target;
     double k;
@@ -84,13 +84,13 @@ void run_rows(const PassContext& p, std::span<const std::uint32_t> rows, Chunk& 
     for (const std::uint32_t row : rows) {
         const PositionRecord& r = p.data.records[row];
         make_sample(p.model.arch, r.position(v), c.sample);
-        const double y = p.model.forward(c.sample, c.scratch);
+        const double y = net_forward(p.model, c.sample, c.scratch);
         const double s = sigmoid(p.k * y * scale);
         const double diff = s - double(p.target[row]);
         c.loss += diff * diff;
         if (grad)
-            p.model.backward(c.sample, 2 * diff * s * (1 - s) * p.k * scale, c.scratch,
-                             c.grad.data());
+            net_backward(p.model, c.sample, 2 * diff * s * (1 - s) * p.k * scale, c.scratch,
+                         c.grad.data());
     }
 }
 
@@ -135,13 +135,6 @@ std::string csv_text(const std::vector<NetEpoch>& history) {
     for (const NetEpoch& e : history)
         out += format("%d,%.9g,%.9g,%.3f\n", e.epoch, e.train_loss, e.validation_loss, e.seconds);
     return out;
-}
-
-std::vector<double> to_std(const Eigen::VectorXd& v) {
-    return std::vector<double>(v.data(), v.data() + v.size());
-}
-Eigen::VectorXd to_eigen(const std::vector<double>& v) {
-    return Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
 }
 
 // Throws std::invalid_argument for settings out of range, FileError for an output file that
@@ -266,9 +259,11 @@ struct NetTraining {
     const std::vector<float>& target;
     const bool has_validation = !split.validation.empty();
     std::string settings; // the checkpoint's settings: a resume must have the same
-    NetModel model;
-    Eigen::VectorXd mean, square; // Adam's moments
-    Eigen::VectorXd best;         // the parameters of the best epoch so far
+    nnue::FloatNetwork model;
+    // Adam's state beside the parameters: the two moments of every parameter (the step count and
+    // the step size below); and the best epoch's parameters.
+    std::vector<double> mean, square;
+    std::vector<double> best;
     std::uint64_t step = 0;
     double lr = config.lr;
     int best_epoch = 0, since_best = 0;
@@ -280,7 +275,8 @@ struct NetTraining {
     NetTraining(const NetTrainConfig& c, const std::function<void(const std::string&)>& l,
                 NetTrainReport& r, const nnue::Architecture& a, const Dataset& d,
                 const DataSplit& s, const std::vector<float>& t)
-        : config(c), log(l), report(r), arch(a), data(d), split(s), target(t), model(a) {}
+        : config(c), log(l), report(r), arch(a), data(d), split(s), target(t),
+          model(nnue::make_float_network(a)) {}
 
     PassContext pass() const { return {model, data, target, report.k}; }
     double elapsed() const {
@@ -304,7 +300,7 @@ struct NetTraining {
 // training's), clipped, with Adam's moments at zero; the settings name the start network.
 void NetTraining::start_parameters() {
     settings = settings_text(config, arch, report.k, data);
-    model = NetModel::random(arch, config.seed);
+    model = random_start_network(arch, config.seed);
     if (!config.init.empty()) {
         const NetFile start = read_net_file(config.init);
         if (start.net.arch != arch)
@@ -313,14 +309,14 @@ void NetTraining::start_parameters() {
                 nnue::architecture_text(start.net.arch) + ", the training's " +
                 nnue::architecture_text(arch) +
                 " (the data's board, --features, --activation, --hidden, --layer2, --buckets)");
-        model = NetModel::from_float_network(nnue::dequantise(start.net));
+        model = nnue::dequantise(start.net);
         settings += " init=" + net_fingerprint(start.net);
         log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");
     }
-    model.clip(net_weight_clip(arch));
-    mean = Eigen::VectorXd::Zero(model.theta.size());
+    clip_network(model, net_weight_clip(arch));
+    mean.assign(model.params.size(), 0.0);
     square = mean;
-    best = model.theta;
+    best = model.params;
 }
 
 // --resume: the state after the checkpoint's last epoch, with its history in the report. Throws
@@ -332,13 +328,13 @@ void NetTraining::resume() {
             checkpoint_path(config.out) +
             ": settings: the checkpoint was made with other settings or data (it has '" +
             c.settings + "', this run '" + settings + "')");
-    if (std::int64_t(c.params.size()) != model.theta.size())
+    if (c.params.size() != model.params.size())
         throw std::invalid_argument(checkpoint_path(config.out) +
                                     ": parameters: wrong count for this network");
-    model.theta = to_eigen(c.params);
-    mean = to_eigen(c.mean);
-    square = to_eigen(c.square);
-    best = to_eigen(c.best);
+    model.params = c.params;
+    mean = c.mean;
+    square = c.square;
+    best = c.best;
     step = c.step;
     lr = c.lr;
     best_epoch = c.best_epoch;
@@ -371,13 +367,13 @@ void NetTraining::run_epochs() {
     const std::size_t per_batch =
         std::clamp<std::size_t>(batch / kMinChunkRows, std::size_t(1), kBatchChunks);
     std::vector<Chunk> batch_chunks(per_batch);
-    for (Chunk& c : batch_chunks) c.grad.assign(std::size_t(model.theta.size()), 0.0);
+    for (Chunk& c : batch_chunks) c.grad.assign(model.params.size(), 0.0);
     for (int epoch = report.history.back().epoch + 1; epoch <= config.epochs && !stopped(); ++epoch)
         end_epoch(epoch, train_epoch(epoch, batch, batch_chunks));
     report.stopped_early = stopped();
     if (report.stopped_early)
         log(format("stopped early: no better validation loss for %d epochs", config.patience));
-    if (best_epoch == 0) best = model.theta; // no epoch beat the start (or none ran)
+    if (best_epoch == 0) best = model.params; // no epoch beat the start (or none ran)
     write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
 }
 
@@ -422,16 +418,16 @@ void NetTraining::adam_step(std::size_t rows, const std::vector<Chunk>& batch_ch
     const AdamStep adam(kAdam, ++step, lr);
     const double inv = 1.0 / double(rows);
     const ForkJoin fork_join;
-    tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, model.theta.size(), 4096),
-                      fork_join.body([&](const tbb::blocked_range<Eigen::Index>& r) {
-                          for (Eigen::Index i = r.begin(); i != r.end(); ++i) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, model.params.size(), 4096),
+                      fork_join.body([&](const tbb::blocked_range<std::size_t>& r) {
+                          for (std::size_t i = r.begin(); i != r.end(); ++i) {
                               double g = 0;
-                              for (const Chunk& c : batch_chunks) g += c.grad[std::size_t(i)];
-                              adam.update(model.theta[i], mean[i], square[i], g * inv);
+                              for (const Chunk& c : batch_chunks) g += c.grad[i];
+                              adam.update(model.params[i], mean[i], square[i], g * inv);
                           }
                       }));
     fork_join.joined();
-    model.clip(net_weight_clip(arch));
+    clip_network(model, net_weight_clip(arch));
 }
 
 // Records an epoch: its losses and time in the history, the best epoch so far, the step size's
@@ -448,7 +444,7 @@ void NetTraining::end_epoch(int epoch, double train_loss) {
     if (improved) {
         best_loss = watched;
         best_epoch = epoch;
-        best = model.theta;
+        best = model.params;
         since_best = 0;
     } else {
         ++since_best;
@@ -471,21 +467,19 @@ TrainCheckpoint NetTraining::checkpoint() const {
     c.since_best = since_best;
     for (const NetEpoch& h : report.history)
         c.history.push_back({h.epoch, h.train_loss, h.validation_loss, h.seconds});
-    c.params = to_std(model.theta);
-    c.mean = to_std(mean);
-    c.square = to_std(square);
-    c.best = to_std(best);
+    c.params = model.params;
+    c.mean = mean;
+    c.square = square;
+    c.best = best;
     return c;
 }
 
 // Quantises the best epoch's parameters and writes them with their provenance (the file also
 // goes into the report).
 void NetTraining::write_network(Clock::time_point t_start) {
-    NetModel final_model(arch);
-    final_model.theta = best;
     report.best_epoch = best_epoch;
     NetFile& file = report.file;
-    file.net = nnue::quantise(final_model.to_float_network());
+    file.net = nnue::quantise({arch, std::move(best)});
     NetProvenance& p = file.provenance;
     p.data_files = config.data;
     p.positions = std::int64_t(report.positions);

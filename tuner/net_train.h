@@ -1,8 +1,8 @@
 #pragma once
-// Training a network (NNUE_SPEC.md) on positions logs: the float model (tuner/net_model.h)
-// fitted by mini-batch Adam to a blend of the search score and the game result, with a
-// validation split by game, early stopping, a checkpoint after every epoch (--resume), the loss
-// curve as CSV, and the quantised network written with its provenance
+// Training a network (NNUE_SPEC.md) on positions logs: the float model (nnue::FloatNetwork, its
+// passes in tuner/net_model.h) fitted by mini-batch Adam to a blend of the search score and the
+// game result, with a validation split by game, early stopping, a checkpoint after every epoch
+// (--resume), the loss curve as CSV, and the quantised network written with its provenance
 // (selfplay/formats/net_file.h).
 //
 // Loss: mean over positions of (sigmoid(K * e) - t)^2, e = y * scale the model's evaluation in

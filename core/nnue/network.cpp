@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 #include "core/common/rng.h"
 #include "core/nnue/accumulator.h"
@@ -14,25 +13,21 @@ namespace fanorona::nnue {
 
 namespace {
 
-template <class Net> std::string nnue_sizes_problem(const Net& net) {
+std::string nnue_sizes_problem(const Network& net) {
     const Architecture& a = net.arch;
     if (std::string p = architecture_problem(a); !p.empty()) return p;
-    const auto h = std::size_t(a.hidden), r = std::size_t(w2_rows(a));
-    const auto l2 = std::size_t(a.layer2), b3 = a.layer2 > 0 ? std::size_t(a.buckets) : 0;
-    if (net.w1.size() != std::size_t(input_count(a)) * h) return "w1 size does not match";
-    if (net.b1.size() != h) return "b1 size does not match";
-    if (net.w2.size() != r * 2 * h) return "w2 size does not match";
-    if (net.b2.size() != r) return "b2 size does not match";
-    if (net.w3.size() != b3 * l2) return "w3 size does not match";
-    if (net.b3.size() != b3) return "b3 size does not match";
-    if constexpr (std::is_same_v<Net, Network>) {
-        const int limit = max_w2q(a);
-        for (const std::int16_t w : net.w2)
-            if (w < -limit || w > limit)
-                return "an output weight " + std::to_string(w) + " is outside +-" +
-                       std::to_string(limit) + " (" + std::string(activation_name(a.activation)) +
-                       ")";
-    }
+    const ParamLayout l(a);
+    if (net.w1.size() != l.b1 - l.w1) return "w1 size does not match";
+    if (net.b1.size() != l.w2 - l.b1) return "b1 size does not match";
+    if (net.w2.size() != l.b2 - l.w2) return "w2 size does not match";
+    if (net.b2.size() != l.w3 - l.b2) return "b2 size does not match";
+    if (net.w3.size() != l.b3 - l.w3) return "w3 size does not match";
+    if (net.b3.size() != l.size - l.b3) return "b3 size does not match";
+    const int limit = max_w2q(a);
+    for (const std::int16_t w : net.w2)
+        if (w < -limit || w > limit)
+            return "an output weight " + std::to_string(w) + " is outside +-" +
+                   std::to_string(limit) + " (" + std::string(activation_name(a.activation)) + ")";
     return "";
 }
 
@@ -40,18 +35,6 @@ template <class T> T nnue_round_saturate(double x) {
     const double r = std::round(x); // halves away from zero
     return T(std::clamp(r, double(std::numeric_limits<T>::min()),
                         double(std::numeric_limits<T>::max())));
-}
-
-template <class Net> void nnue_resize(Net& net) {
-    const Architecture& a = net.arch;
-    const auto h = std::size_t(a.hidden), r = std::size_t(w2_rows(a));
-    const auto l2 = std::size_t(a.layer2), b3 = a.layer2 > 0 ? std::size_t(a.buckets) : 0;
-    net.w1.assign(std::size_t(input_count(a)) * h, 0);
-    net.b1.assign(h, 0);
-    net.w2.assign(r * 2 * h, 0);
-    net.b2.assign(r, 0);
-    net.w3.assign(b3 * l2, 0);
-    net.b3.assign(b3, 0);
 }
 
 // The float formula over parameters given by accessors (the float or the dequantised ones):
@@ -91,59 +74,87 @@ double nnue_float_output(const Architecture& a, const Position& pos, W1 w1, B1 b
 
 } // namespace
 
+ParamLayout::ParamLayout(const Architecture& a) {
+    const auto h = std::size_t(a.hidden), rows = std::size_t(w2_rows(a));
+    const auto l2 = std::size_t(a.layer2), b3_size = a.layer2 > 0 ? std::size_t(a.buckets) : 0;
+    w1 = 0;
+    b1 = w1 + std::size_t(input_count(a)) * h;
+    w2 = b1 + h;
+    b2 = w2 + rows * 2 * h;
+    w3 = b2 + rows;
+    b3 = w3 + b3_size * l2;
+    size = b3 + b3_size;
+}
+
 std::string network_problem(const Network& net) {
     return nnue_sizes_problem(net);
 }
 std::string network_problem(const FloatNetwork& net) {
-    return nnue_sizes_problem(net);
+    if (std::string p = architecture_problem(net.arch); !p.empty()) return p;
+    if (net.params.size() != ParamLayout(net.arch).size) return "parameter count does not match";
+    return "";
 }
 
 Network make_network(const Architecture& a) {
+    const ParamLayout l(a);
     Network net;
     net.arch = a;
-    nnue_resize(net);
+    net.w1.assign(l.b1 - l.w1, 0);
+    net.b1.assign(l.w2 - l.b1, 0);
+    net.w2.assign(l.b2 - l.w2, 0);
+    net.b2.assign(l.w3 - l.b2, 0);
+    net.w3.assign(l.b3 - l.w3, 0);
+    net.b3.assign(l.size - l.b3, 0);
     return net;
 }
 
 FloatNetwork make_float_network(const Architecture& a) {
-    FloatNetwork net;
-    net.arch = a;
-    nnue_resize(net);
-    return net;
+    return {a, std::vector<double>(ParamLayout(a).size, 0.0)};
 }
 
 Network quantise(const FloatNetwork& f) {
+    const ParamLayout l = f.layout();
     Network q;
     q.arch = f.arch;
     const double qa = f.arch.qa, qb = f.arch.qb, q2 = w2_scale(f.arch);
-    for (const float x : f.w1) q.w1.push_back(nnue_round_saturate<std::int16_t>(x * qa));
-    for (const float x : f.b1) q.b1.push_back(nnue_round_saturate<std::int16_t>(x * qa));
+    for (const double x : f.slice(l.w1, l.b1))
+        q.w1.push_back(nnue_round_saturate<std::int16_t>(float(x) * qa));
+    for (const double x : f.slice(l.b1, l.w2))
+        q.b1.push_back(nnue_round_saturate<std::int16_t>(float(x) * qa));
     const auto w2_limit = std::int16_t(max_w2q(f.arch));
-    for (const float x : f.w2)
-        q.w2.push_back(std::clamp(nnue_round_saturate<std::int16_t>(x * q2),
+    for (const double x : f.slice(l.w2, l.b2))
+        q.w2.push_back(std::clamp(nnue_round_saturate<std::int16_t>(float(x) * q2),
                                   std::int16_t(-w2_limit), w2_limit));
-    for (const float x : f.b2) q.b2.push_back(nnue_round_saturate<std::int32_t>(x * qa * q2));
-    for (const float x : f.w3) q.w3.push_back(nnue_round_saturate<std::int16_t>(x * qb));
-    for (const float x : f.b3) q.b3.push_back(nnue_round_saturate<std::int32_t>(x * qa * qb));
+    for (const double x : f.slice(l.b2, l.w3))
+        q.b2.push_back(nnue_round_saturate<std::int32_t>(float(x) * qa * q2));
+    for (const double x : f.slice(l.w3, l.b3))
+        q.w3.push_back(nnue_round_saturate<std::int16_t>(float(x) * qb));
+    for (const double x : f.slice(l.b3, l.size))
+        q.b3.push_back(nnue_round_saturate<std::int32_t>(float(x) * qa * qb));
     return q;
 }
 
 FloatNetwork dequantise(const Network& q) {
-    FloatNetwork f;
-    f.arch = q.arch;
+    FloatNetwork f{q.arch, {}};
+    f.params.reserve(ParamLayout(q.arch).size);
     const double qa = q.arch.qa, qb = q.arch.qb, q2 = w2_scale(q.arch);
-    for (const auto x : q.w1) f.w1.push_back(float(x / qa));
-    for (const auto x : q.b1) f.b1.push_back(float(x / qa));
-    for (const auto x : q.w2) f.w2.push_back(float(x / q2));
-    for (const auto x : q.b2) f.b2.push_back(float(x / (qa * q2)));
-    for (const auto x : q.w3) f.w3.push_back(float(x / qb));
-    for (const auto x : q.b3) f.b3.push_back(float(x / (qa * qb)));
+    const auto put = [&](const auto& from, double scale) {
+        for (const auto x : from) f.params.push_back(float(x / scale));
+    };
+    put(q.w1, qa);
+    put(q.b1, qa);
+    put(q.w2, q2);
+    put(q.b2, qa * q2);
+    put(q.w3, qb);
+    put(q.b3, qa * qb);
     return f;
 }
 
 FloatNetwork random_float_network(const Architecture& a, std::uint64_t seed) {
     FloatNetwork f = make_float_network(a);
+    const ParamLayout l = f.layout();
     Rng rng(seed);
+    // Every value is a float (the sums too), as quantise() reads them.
     const auto uniform = [&](double r) { return float((rng.uniform() * 2 - 1) * r); };
     const auto h = std::size_t(a.hidden);
     const int cells = cell_count(a.variant);
@@ -151,38 +162,41 @@ FloatNetwork random_float_network(const Architecture& a, std::uint64_t seed) {
     // 0.5) plus noise; the output weights read the difference, about 100 centi-pieces a piece.
     const double u = 0.25 / (0.02 * double(h)) / a.scale * 400;
     // Line inputs (from 2 * cells on) get smaller noise and no material part.
-    for (std::size_t i = 0; i < f.w1.size(); ++i) {
+    const std::span<double> w1 = f.slice(l.w1, l.b1), w2 = f.slice(l.w2, l.b2);
+    for (std::size_t i = 0; i < w1.size(); ++i) {
         const int input = int(i / h);
-        f.w1[i] =
+        w1[i] =
             input < 2 * cells ? float(input < cells ? 0.01 : -0.01) + uniform(0.05) : uniform(0.01);
     }
-    for (float& x : f.b1) x = 0.5f + uniform(0.05);
+    for (double& x : f.slice(l.b1, l.w2)) x = 0.5f + uniform(0.05);
     if (a.layer2 == 0) {
-        for (std::size_t i = 0; i < f.w2.size(); ++i)
-            f.w2[i] = float(i % (2 * h) < h ? u : -u) + uniform(0.3 / std::sqrt(double(h)));
-        for (float& x : f.b2) x = uniform(0.1);
+        for (std::size_t i = 0; i < w2.size(); ++i)
+            w2[i] = float(i % (2 * h) < h ? u : -u) + uniform(0.3 / std::sqrt(double(h)));
+        for (double& x : f.slice(l.b2, l.w3)) x = uniform(0.1);
         return f;
     }
     // With a second layer: each of its units is 0.5 + a quarter of that material output (inside
     // clamp's slope for up to 2 of the output's units either way), and the output sums them
     // back: -2 + 4 / L per unit.
-    for (std::size_t i = 0; i < f.w2.size(); ++i)
-        f.w2[i] = float((i % (2 * h) < h ? u : -u) / 4) + uniform(0.075 / std::sqrt(double(h)));
-    for (float& x : f.b2) x = 0.5f + uniform(0.025);
-    for (float& x : f.w3) x = float(4.0 / a.layer2) + uniform(0.1 / a.layer2);
-    for (float& x : f.b3) x = -2.0f + uniform(0.1);
+    for (std::size_t i = 0; i < w2.size(); ++i)
+        w2[i] = float((i % (2 * h) < h ? u : -u) / 4) + uniform(0.075 / std::sqrt(double(h)));
+    for (double& x : f.slice(l.b2, l.w3)) x = 0.5f + uniform(0.025);
+    for (double& x : f.slice(l.w3, l.b3)) x = float(4.0 / a.layer2) + uniform(0.1 / a.layer2);
+    for (double& x : f.slice(l.b3, l.size)) x = -2.0f + uniform(0.1);
     return f;
 }
 
 double evaluate_float(const FloatNetwork& net, const Position& pos) {
     const auto h = std::size_t(net.arch.hidden);
+    const ParamLayout l = net.layout();
+    const std::vector<double>& p = net.params;
     return nnue_float_output(
-        net.arch, pos, [&](int f, int j) { return double(net.w1[std::size_t(f) * h + j]); },
-        [&](int j) { return double(net.b1[std::size_t(j)]); },
-        [&](int r, int k) { return double(net.w2[std::size_t(r) * 2 * h + std::size_t(k)]); },
-        [&](int r) { return double(net.b2[std::size_t(r)]); },
-        [&](int b, int i) { return double(net.w3[std::size_t(b * net.arch.layer2 + i)]); },
-        [&](int b) { return double(net.b3[std::size_t(b)]); });
+        net.arch, pos, [&](int f, int j) { return p[l.w1 + std::size_t(f) * h + std::size_t(j)]; },
+        [&](int j) { return p[l.b1 + std::size_t(j)]; },
+        [&](int r, int k) { return p[l.w2 + std::size_t(r) * 2 * h + std::size_t(k)]; },
+        [&](int r) { return p[l.b2 + std::size_t(r)]; },
+        [&](int b, int i) { return p[l.w3 + std::size_t(b * net.arch.layer2 + i)]; },
+        [&](int b) { return p[l.b3 + std::size_t(b)]; });
 }
 
 double evaluate_float(const Network& net, const Position& pos) {

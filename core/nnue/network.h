@@ -1,6 +1,8 @@
 #pragma once
-// A network with its parameters: the quantised form the engine runs (Network) and the float form
-// a trainer fits (FloatNetwork), the conversions between them and the evaluations of a position.
+// A network with its parameters, in its two shapes: the float model (FloatNetwork: what the trainer
+// fits, `net random` draws and fine-tuning starts from) and the integer network the engine runs
+// and a file holds (Network); quantise() makes the second of the first. Also the evaluations of a
+// position by either.
 //
 // Float output (NNUE_SPEC.md), with a_P[j] = b1[j] + sum over P's active inputs f of W1[f][j]:
 //   y = b2[b] + sum_j crelu(a_stm[j]) W2[b][j] + sum_j crelu(a_other[j]) W2[b][H + j],
@@ -20,7 +22,9 @@
 // / QL2, 0, QA) (truncated: z_i rounded to 1 / QA), W3q = round(W3 QB) (int16), b3q =
 // round(b3 QA QB) (int32), out = b3q[b] + sum_i h_i W3q[b][i].
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,25 +49,39 @@ struct Network {
     friend bool operator==(const Network&, const Network&) = default;
 };
 
-// The float parameters, same layouts as Network.
-struct FloatNetwork {
-    Architecture arch;
-    std::vector<float> w1;
-    std::vector<float> b1;
-    std::vector<float> w2;
-    std::vector<float> b2;
-    std::vector<float> w3;
-    std::vector<float> b3;
-};
-
 // The rows of w2 and b2: the output buckets, or the second layer's units.
 inline int w2_rows(const Architecture& a) {
     return a.layer2 > 0 ? a.layer2 : a.buckets;
 }
 
-// Why `net` cannot be run ("" when it can): architecture_problem(), a parameter array whose
-// size does not match the architecture, or (the quantised form) an output weight beyond
-// +-max_w2q(arch), which the SCReLU kernel cannot multiply in int16.
+// Where each of Network's arrays starts when they lie one after the other, w1 | b1 | w2 | b2 | w3 |
+// b3 (each in its layout above; w3 and b3 empty without layer2), and `size`, the total: fixed by
+// the architecture. The arrays' sizes are the differences (w1: b1 - w1, ..., b3: size - b3).
+struct ParamLayout {
+    std::size_t w1 = 0, b1 = 0, w2 = 0, b2 = 0, w3 = 0, b3 = 0, size = 0;
+    explicit ParamLayout(const Architecture& a);
+};
+
+// The float model: every parameter of the network as a double, in one vector laid out by
+// ParamLayout (so a trainer steps it as one vector). Valid when network_problem() is "".
+struct FloatNetwork {
+    Architecture arch;
+    std::vector<double> params;
+
+    ParamLayout layout() const { return ParamLayout(arch); }
+    // params[from, to): one array, e.g. slice(l.w2, l.b2) for w2 with l = layout().
+    std::span<double> slice(std::size_t from, std::size_t to) {
+        return std::span(params).subspan(from, to - from);
+    }
+    std::span<const double> slice(std::size_t from, std::size_t to) const {
+        return std::span(params).subspan(from, to - from);
+    }
+};
+
+// Why `net` cannot be run ("" when it can): architecture_problem(), a parameter array (the float
+// model: the parameter vector) whose size does not match the architecture, or (the integer
+// network) an output weight beyond +-max_w2q(arch), which the SCReLU kernel cannot multiply in
+// int16.
 std::string network_problem(const Network& net);
 std::string network_problem(const FloatNetwork& net);
 
@@ -71,8 +89,12 @@ std::string network_problem(const FloatNetwork& net);
 Network make_network(const Architecture& a);
 FloatNetwork make_float_network(const Architecture& a);
 
-// Rounding to nearest (halves away from zero) and saturating to the type's range.
+// The conversion from the float model to the integer network: each parameter rounded to float
+// (single precision), scaled as above, rounded to nearest (halves away from zero) and saturated
+// to the type's range (w2 also to +-max_w2q(arch)).
 Network quantise(const FloatNetwork& net);
+// The float model of an integer network (to fine-tune it): each parameter divided by its scale
+// and rounded to float, the precision quantise() reads, so quantise(dequantise(q)) == q.
 FloatNetwork dequantise(const Network& net);
 
 // A network with random weights for tests and speed measurements, a pure function of (a, seed):
