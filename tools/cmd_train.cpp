@@ -57,7 +57,7 @@ std::string canonical_command(const TrainOptions& o) {
 void apply_architecture(TrainOptions& o) {
     NetTrainConfig& c = o.config;
     if (!c.init.empty()) o.architecture.default_to(read_net_file(c.init).net.arch);
-    c.set_shape(o.architecture.architecture(Variant::Tsivy)); // the board: the data's
+    c.shape = o.architecture.architecture(Variant::Tsivy); // the board: the data's
 }
 
 void run(TrainOptions& o) {

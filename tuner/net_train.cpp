@@ -164,13 +164,7 @@ Dataset load_net_data(const NetTrainConfig& config,
 // The network trained: the data's board with the configured shape. Throws std::invalid_argument
 // naming the problem when there is no such network.
 nnue::Architecture net_architecture(const NetTrainConfig& config, Variant variant) {
-    nnue::Architecture arch;
-    arch.variant = variant;
-    arch.features = config.features;
-    arch.activation = config.activation;
-    arch.hidden = config.hidden;
-    arch.layer2 = config.layer2;
-    arch.buckets = config.buckets;
+    const nnue::Architecture arch = config.architecture(variant);
     if (const std::string why = nnue::architecture_problem(arch); !why.empty())
         throw std::invalid_argument("network: " + why);
     return arch;

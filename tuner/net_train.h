@@ -31,19 +31,18 @@ namespace fanorona {
 struct NetTrainConfig {
     std::vector<std::string> data; // positions logs
     std::string out;               // the network file; NET.ckpt and NET.csv are written beside it
-    nnue::FeatureSet features = nnue::FeatureSet::Points;
-    nnue::Activation activation = nnue::Activation::CReLU;
-    int hidden = nnue::kDefaultHidden;
-    int layer2 = 0; // units of a second hidden layer (0: none)
-    int buckets = nnue::kDefaultBuckets;
-    // Sets the five fields above from `a` (its board is the data's; its quantisation the
-    // defaults').
-    void set_shape(const nnue::Architecture& a) {
-        features = a.features;
-        activation = a.activation;
-        hidden = a.hidden;
-        layer2 = a.layer2;
-        buckets = a.buckets;
+    // The network's shape: its features, activation, hidden, layer2 and buckets (its board is the
+    // data's, its quantisation and scale the defaults': see architecture()).
+    nnue::Architecture shape;
+    // The architecture trained on data of `variant`: `shape` on that board, with the default
+    // quantisation and scale.
+    nnue::Architecture architecture(Variant variant) const {
+        nnue::Architecture a = shape;
+        a.variant = variant;
+        a.qa = nnue::kQA;
+        a.qb = nnue::kQB;
+        a.scale = nnue::kDefaultScale;
+        return a;
     }
     int epochs = 30;
     std::size_t batch = 16384;

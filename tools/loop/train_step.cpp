@@ -47,7 +47,7 @@ NetTrainConfig training_config(const LoopConfig& c, int n, const LoopNet& curren
     t.out = out;
     t.init = current.path;
     // The architecture is the current network's (training starts from it).
-    t.set_shape(current.net->arch);
+    t.shape = current.net->arch;
     t.seed = c.seed + std::uint64_t(n);
     t.command = "fanorona loop --net, iteration " + std::to_string(n) + " of " + c.out_dir +
                 ": trained from " + current.path + " on iterations " +
