@@ -248,6 +248,50 @@ FrontierSummary summarize(const std::vector<const FrontierPosition*>& positions,
     return s;
 }
 
+FrontierCsvRows parse_frontier_csv(const std::string& text, const std::string& path,
+                                   const std::string& settings) {
+    const std::string first = "# fanorona frontier 1: " + settings;
+    FrontierCsvRows out;
+    std::istringstream in(text);
+    std::string line;
+    int number = 0;
+    const auto bad = [&](const std::string& why) {
+        return std::invalid_argument("--csv-out: " + path + ":" + std::to_string(number) + ": " +
+                                     why);
+    };
+    while (std::getline(in, line)) {
+        ++number;
+        if (number == 1) {
+            if (line != first)
+                throw bad("written with other settings ('" + line + "', now '" + first +
+                          "'); give another file");
+            continue;
+        }
+        if (number == 2) {
+            if (line != kCsvHeader)
+                throw bad("not the header line '" + std::string(kCsvHeader) + "'");
+            continue;
+        }
+        std::vector<std::string> f;
+        if (!csv_split(line, f) || f.size() != 9) throw bad("expected 9 fields");
+        FrontierPosition p;
+        try {
+            p.group = f[0];
+            p.turns = std::stoi(f[1]);
+            p.source = f[2];
+            p.value = {std::stoi(f[5]), std::stoi(f[6])};
+            p.nodes = std::stoull(f[7]);
+            p.seconds = std::stod(f[8]);
+        } catch (const std::exception& e) {
+            throw bad(e.what());
+        }
+        p.solved = true;
+        out.rows.push_back(std::move(p));
+        out.positions.push_back(f[3]);
+    }
+    return out;
+}
+
 FrontierCsv::FrontierCsv(const std::string& path, const std::string& settings) : path_(path) {
     const std::string first = "# fanorona frontier 1: " + settings;
     bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
@@ -265,44 +309,10 @@ FrontierCsv::FrontierCsv(const std::string& path, const std::string& settings) :
             std::filesystem::resize_file(path, keep);
             text.resize(keep);
         }
-        std::istringstream in(text);
-        std::string line;
-        int number = 0;
-        const auto bad = [&](const std::string& why) {
-            return std::invalid_argument("--csv-out: " + path + ":" + std::to_string(number) +
-                                         ": " + why);
-        };
-        while (std::getline(in, line)) {
-            ++number;
-            if (number == 1) {
-                if (line != first)
-                    throw bad("written with other settings ('" + line + "', now '" + first +
-                              "'); give another file");
-                continue;
-            }
-            if (number == 2) {
-                if (line != kCsvHeader)
-                    throw bad("not the header line '" + std::string(kCsvHeader) + "'");
-                continue;
-            }
-            std::vector<std::string> f;
-            if (!csv_split(line, f) || f.size() != 9) throw bad("expected 9 fields");
-            FrontierPosition p;
-            try {
-                p.group = f[0];
-                p.turns = std::stoi(f[1]);
-                p.source = f[2];
-                p.value = {std::stoi(f[5]), std::stoi(f[6])};
-                p.nodes = std::stoull(f[7]);
-                p.seconds = std::stod(f[8]);
-            } catch (const std::exception& e) {
-                throw bad(e.what());
-            }
-            p.solved = true;
-            rows_.push_back(std::move(p));
-            positions_.push_back(f[3]);
-        }
-        fresh = number == 0;
+        FrontierCsvRows read = parse_frontier_csv(text, path, settings);
+        rows_ = std::move(read.rows);
+        positions_ = std::move(read.positions);
+        fresh = text.empty();
     }
     try {
         file_ = AppendFile(path, false);
