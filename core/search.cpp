@@ -16,6 +16,7 @@ namespace {
 
 // Static scores stay inside +-kEvalLimit, below the table scores.
 constexpr int kEvalLimit = kTableWinScore - kTableBand;
+static_assert(nnue::kMaxNetEval == kEvalLimit, "network_problem() refuses nets beyond kEvalLimit");
 constexpr int kTableMaxDistance = kTableBand - kMaxPly - 1;
 constexpr int kLmrSize = 64;
 

@@ -52,6 +52,10 @@ inline constexpr int kLineConfigs = 26;
 // The most inputs active in one perspective at once: one per piece (at most one per point) and
 // one per line.
 inline constexpr int kMaxActive = 64 + kMaxLines;
+// The largest magnitude an integer evaluation may reach (centi-pieces): the search's limit of
+// static scores (kTableWinScore - kTableBand, core/search.cpp asserts they agree), below the table
+// wins and the forced wins. network_problem() refuses a network whose outputs could exceed it.
+inline constexpr int kMaxNetEval = 29171;
 
 // One network's shape. Valid when architecture_problem() is "".
 struct Architecture {

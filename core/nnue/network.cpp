@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "core/common/rng.h"
@@ -72,6 +73,104 @@ double nnue_float_output(const Architecture& a, const Position& pos, W1 w1, B1 b
     return y * a.scale;
 }
 
+// The extremes of b + sum of at most `most` of `weights` (each taken at most once, scaled by
+// `factor`): the bias plus the `most` largest positive weights, and plus the `most` most negative.
+struct Extremes {
+    std::int64_t low = 0;
+    std::int64_t high = 0;
+};
+
+// Extremes of bias + factor * (a sum of at most `most` distinct entries of `weights`).
+Extremes nnue_extremes(std::int64_t bias, std::vector<std::int64_t>& weights, int most,
+                       std::int64_t factor) {
+    const auto k = std::min(weights.size(), std::size_t(std::max(most, 0)));
+    Extremes e{bias, bias};
+    if (k == 0) return e;
+    const auto kth = weights.begin() + std::ptrdiff_t(k);
+    std::nth_element(weights.begin(), kth - 1, weights.end(), std::greater<>());
+    for (auto it = weights.begin(); it != kth; ++it)
+        e.high += factor * std::max<std::int64_t>(*it, 0);
+    std::nth_element(weights.begin(), kth - 1, weights.end());
+    for (auto it = weights.begin(); it != kth; ++it)
+        e.low += factor * std::min<std::int64_t>(*it, 0);
+    return e;
+}
+
+// "" when [e.low, e.high] lies within [lo, hi], else "(WHAT: value > hi)" (or "< lo").
+std::string nnue_outside(const Extremes& e, std::int64_t lo, std::int64_t hi,
+                         const std::string& what) {
+    if (e.high > hi)
+        return "(" + what + ": " + std::to_string(e.high) + " > " + std::to_string(hi) + ")";
+    if (e.low < lo)
+        return "(" + what + ": " + std::to_string(e.low) + " < " + std::to_string(lo) + ")";
+    return "";
+}
+
+// The evaluation (centi-pieces) of an output sum `out`, as evaluate() truncates it.
+std::int64_t nnue_centi(const Architecture& a, std::int64_t out) {
+    return out * a.scale / (std::int64_t(a.qa) * a.qb);
+}
+
+// Why the integer arithmetic of `net` (sizes checked) could leave its types or its evaluations
+// exceed +-kMaxNetEval, for some position ("" when it cannot). Every bound takes each layer's
+// inputs at their extremes independently, so it holds for every position:
+//  - accumulator: a_P[j] = b1[j] + the sum of at most max_active(a) distinct rows of w1 (one
+//    input per piece, and per line with PointsLines; position_problem() bounds the pieces), so
+//    it lies within b1[j] + the max_active most negative and most positive w1[.][j]: that must
+//    fit int16 (apply_rows wraps, and a wrapped sum is exact only when the true one fits);
+//  - without layer2: out = b2 + sum over 2H of act * w2 with act in [0, QA] (SCReLU: (sum of
+//    act^2 w2) / QA, the same range), so out lies within b2 + QA * (sum of the negative, and of
+//    the positive w2 of the row); its evaluation must stay within +-kMaxNetEval;
+//  - with layer2: zq_i = b2[i] + (int32) sum of act * w2[i] likewise must fit int32 (evaluate()
+//    adds them as int32), and out = b3 + sum h_i w3 with h_i in [0, QA], whose evaluation must
+//    stay within +-kMaxNetEval.
+std::string nnue_range_problem(const Network& net) {
+    const Architecture& a = net.arch;
+    const auto h = std::size_t(a.hidden);
+    const auto inputs = std::size_t(input_count(a));
+    std::vector<std::int64_t> column(inputs);
+    for (std::size_t j = 0; j < h; ++j) {
+        for (std::size_t f = 0; f < inputs; ++f) column[f] = net.w1[f * h + j];
+        const Extremes e = nnue_extremes(net.b1[j], column, max_active(a), 1);
+        if (std::string p = nnue_outside(e, std::numeric_limits<std::int16_t>::min(),
+                                         std::numeric_limits<std::int16_t>::max(),
+                                         "hidden unit " + std::to_string(j));
+            !p.empty())
+            return "the first layer can overflow its int16 accumulator " + p;
+    }
+    const auto centi = [&](Extremes e) {
+        return Extremes{nnue_centi(a, e.low), nnue_centi(a, e.high)};
+    };
+    const std::string beyond = "the output can exceed the evaluations the search allows ";
+    std::vector<std::int64_t> row(2 * h);
+    for (int r = 0; r < w2_rows(a); ++r) {
+        for (std::size_t k = 0; k < 2 * h; ++k) row[k] = net.w2[std::size_t(r) * 2 * h + k];
+        const Extremes e = nnue_extremes(net.b2[std::size_t(r)], row, int(2 * h), a.qa);
+        if (a.layer2 == 0) {
+            if (std::string p = nnue_outside(centi(e), -kMaxNetEval, kMaxNetEval,
+                                             "bucket " + std::to_string(r));
+                !p.empty())
+                return beyond + p;
+        } else if (std::string p = nnue_outside(e, std::numeric_limits<std::int32_t>::min(),
+                                                std::numeric_limits<std::int32_t>::max(),
+                                                "unit " + std::to_string(r));
+                   !p.empty()) {
+            return "the second layer can overflow its int32 sum " + p;
+        }
+    }
+    const auto l2 = std::size_t(a.layer2);
+    std::vector<std::int64_t> units(l2);
+    for (std::size_t b = 0; b < net.b3.size(); ++b) {
+        for (std::size_t i = 0; i < l2; ++i) units[i] = net.w3[b * l2 + i];
+        const Extremes e = nnue_extremes(net.b3[b], units, a.layer2, a.qa);
+        if (std::string p =
+                nnue_outside(centi(e), -kMaxNetEval, kMaxNetEval, "bucket " + std::to_string(b));
+            !p.empty())
+            return beyond + p;
+    }
+    return "";
+}
+
 } // namespace
 
 ParamLayout::ParamLayout(const Architecture& a) {
@@ -87,7 +186,8 @@ ParamLayout::ParamLayout(const Architecture& a) {
 }
 
 std::string network_problem(const Network& net) {
-    return nnue_sizes_problem(net);
+    if (std::string p = nnue_sizes_problem(net); !p.empty()) return p;
+    return nnue_range_problem(net);
 }
 std::string network_problem(const FloatNetwork& net) {
     if (std::string p = architecture_problem(net.arch); !p.empty()) return p;

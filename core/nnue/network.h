@@ -81,7 +81,12 @@ struct FloatNetwork {
 // Why `net` cannot be run ("" when it can): architecture_problem(), a parameter array (the float
 // model: the parameter vector) whose size does not match the architecture, or (the integer
 // network) an output weight beyond +-max_w2q(arch), which the SCReLU kernel cannot multiply in
-// int16.
+// int16, or parameters whose integer inference could overflow or score beyond +-kMaxNetEval in
+// some position: an accumulator (b1[j] plus the max_active(arch) most positive, or most negative,
+// w1[.][j]) outside int16, a second-layer sum (b2[i] + QA times its positive, or negative, w2)
+// outside int32, or an output (b2, or b3 with layer2, + QA times the positive, or negative,
+// weights of its row) whose evaluation exceeds +-kMaxNetEval centi-pieces (network.cpp's
+// nnue_range_problem).
 std::string network_problem(const Network& net);
 std::string network_problem(const FloatNetwork& net);
 

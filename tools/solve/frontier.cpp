@@ -250,6 +250,71 @@ FrontierSummary summarize(const std::vector<const FrontierPosition*>& positions,
     return s;
 }
 
+FrontierCsvRows parse_frontier_csv(const std::string& text, const std::string& path,
+                                   const std::string& settings) {
+    const std::string first = "# fanorona frontier 1: " + settings;
+    FrontierCsvRows out;
+    std::istringstream in(text);
+    std::string line;
+    int number = 0;
+    const auto bad = [&](const std::string& why) {
+        return std::invalid_argument("--csv-out: " + path + ":" + std::to_string(number) + ": " +
+                                     why);
+    };
+    while (std::getline(in, line)) {
+        ++number;
+        if (number == 1) {
+            if (line != first)
+                throw bad("written with other settings ('" + line + "', now '" + first +
+                          "'); give another file");
+            continue;
+        }
+        if (number == 2) {
+            if (line != kCsvHeader)
+                throw bad("not the header line '" + std::string(kCsvHeader) + "'");
+            continue;
+        }
+        std::vector<std::string> f;
+        if (!csv_split(line, f) || f.size() != 9) throw bad("expected 9 fields");
+        // Every field checked before a row is trusted: a reused row stands for a solve.
+        FrontierPosition p;
+        p.group = f[0];
+        p.source = f[2];
+        if (p.group != "tree" && p.group != "turn")
+            throw bad("group: expected tree or turn, found '" + f[0] + "'");
+        const auto whole = [&](const std::string& field, const char* name, long long lo,
+                               long long hi) {
+            long long v = 0;
+            const char* end = field.data() + field.size();
+            const auto [at, error] = std::from_chars(field.data(), end, v);
+            if (field.empty() || error != std::errc() || at != end || v < lo || v > hi)
+                throw bad(std::string(name) + ": expected a whole number from " +
+                          std::to_string(lo) + " to " + std::to_string(hi) + ", found '" + field +
+                          "'");
+            return v;
+        };
+        p.turns = int(whole(f[1], "turns", 0, 1000000));
+        p.value = {int(whole(f[5], "lo", -1, 1)), int(whole(f[6], "hi", -1, 1))};
+        if (p.value.lo > p.value.hi) throw bad("bounds: lo " + f[5] + " above hi " + f[6]);
+        const std::string shown = p.value.exact() ? value_text(p.value) : "unknown";
+        if (f[4] != shown)
+            throw bad("value: '" + f[4] + "' does not match the bounds " + f[5] + "," + f[6] +
+                      " ('" + shown + "')");
+        p.nodes = std::uint64_t(whole(f[7], "nodes", 0, std::numeric_limits<long long>::max()));
+        try {
+            std::size_t used = 0;
+            p.seconds = std::stod(f[8], &used);
+            if (used != f[8].size() || !(p.seconds >= 0)) throw std::invalid_argument("");
+        } catch (const std::exception&) {
+            throw bad("seconds: expected a non-negative number, found '" + f[8] + "'");
+        }
+        p.solved = true;
+        out.rows.push_back(std::move(p));
+        out.positions.push_back(f[3]);
+    }
+    return out;
+}
+
 FrontierCsv::FrontierCsv(const std::string& path, const std::string& settings) : path_(path) {
     const std::string first = "# fanorona frontier 1: " + settings;
     bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
@@ -267,66 +332,10 @@ FrontierCsv::FrontierCsv(const std::string& path, const std::string& settings) :
             std::filesystem::resize_file(path, keep);
             text.resize(keep);
         }
-        std::istringstream in(text);
-        std::string line;
-        int number = 0;
-        const auto bad = [&](const std::string& why) {
-            return std::invalid_argument("--csv-out: " + path + ":" + std::to_string(number) +
-                                         ": " + why);
-        };
-        while (std::getline(in, line)) {
-            ++number;
-            if (number == 1) {
-                if (line != first)
-                    throw bad("written with other settings ('" + line + "', now '" + first +
-                              "'); give another file");
-                continue;
-            }
-            if (number == 2) {
-                if (line != kCsvHeader)
-                    throw bad("not the header line '" + std::string(kCsvHeader) + "'");
-                continue;
-            }
-            std::vector<std::string> f;
-            if (!csv_split(line, f) || f.size() != 9) throw bad("expected 9 fields");
-            // Every field checked before a row is trusted: a reused row stands for a solve.
-            FrontierPosition p;
-            p.group = f[0];
-            p.source = f[2];
-            if (p.group != "tree" && p.group != "turn")
-                throw bad("group: expected tree or turn, found '" + f[0] + "'");
-            const auto whole = [&](const std::string& field, const char* name, long long lo,
-                                   long long hi) {
-                long long v = 0;
-                const char* end = field.data() + field.size();
-                const auto [at, error] = std::from_chars(field.data(), end, v);
-                if (field.empty() || error != std::errc() || at != end || v < lo || v > hi)
-                    throw bad(std::string(name) + ": expected a whole number from " +
-                              std::to_string(lo) + " to " + std::to_string(hi) + ", found '" +
-                              field + "'");
-                return v;
-            };
-            p.turns = int(whole(f[1], "turns", 0, 1000000));
-            p.value = {int(whole(f[5], "lo", -1, 1)), int(whole(f[6], "hi", -1, 1))};
-            if (p.value.lo > p.value.hi) throw bad("bounds: lo " + f[5] + " above hi " + f[6]);
-            const std::string shown = p.value.exact() ? value_text(p.value) : "unknown";
-            if (f[4] != shown)
-                throw bad("value: '" + f[4] + "' does not match the bounds " + f[5] + "," + f[6] +
-                          " ('" + shown + "')");
-            p.nodes = std::uint64_t(whole(f[7], "nodes", 0, std::numeric_limits<long long>::max()));
-            try {
-                std::size_t used = 0;
-                p.seconds = std::stod(f[8], &used);
-                if (used != f[8].size() || !(p.seconds >= 0)) throw std::invalid_argument("");
-            } catch (const std::exception&) {
-                throw bad("seconds: expected a non-negative number, found '" + f[8] + "'");
-            }
-
-            p.solved = true;
-            rows_.push_back(std::move(p));
-            positions_.push_back(f[3]);
-        }
-        fresh = number == 0;
+        FrontierCsvRows read = parse_frontier_csv(text, path, settings);
+        rows_ = std::move(read.rows);
+        positions_ = std::move(read.positions);
+        fresh = text.empty();
     }
     try {
         file_ = AppendFile(path, false);

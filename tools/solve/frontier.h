@@ -74,6 +74,19 @@ struct FrontierSummary {
 FrontierSummary summarize(const std::vector<const FrontierPosition*>& positions,
                           const std::vector<ValueBounds>& values);
 
+// The rows of a frontier CSV (the results of an earlier run, pos not set) and their position
+// strings, one per row.
+struct FrontierCsvRows {
+    std::vector<FrontierPosition> rows;
+    std::vector<std::string> positions;
+};
+
+// The rows of `text`, the content of the CSV `path` written with `settings` (a torn last line
+// already dropped): its '#' settings line must be `settings`', then the header line, then rows of 9
+// fields. Throws std::invalid_argument, one line "--csv-out: PATH:LINE: why".
+FrontierCsvRows parse_frontier_csv(const std::string& text, const std::string& path,
+                                   const std::string& settings);
+
 // The per-position CSV (--csv-out, docs/solve.md): a '#' line of the settings, a header line,
 // then a row per solved position, appended (and flushed) as it is solved. Opening an existing
 // file checks its settings line (another budget, board or tables: refused), reads its rows and
