@@ -218,8 +218,8 @@ TEST_CASE("the table-driven capture scan agrees with the windowed one", "[boards
 
 TEST_CASE("perft on the boards of other strides is unchanged by the windowed scan",
           "[boards][perft]") {
-    // Counted by the table-driven scan before these boards had the windowed one (docs/rules.md has no
-    // reference values for them); 3x15 still takes the table-driven scan.
+    // Counted by the table-driven scan before these boards had the windowed one (docs/rules.md has
+    // no reference values for them); 3x15 still takes the table-driven scan.
     struct Row {
         const char* size;
         int depth;

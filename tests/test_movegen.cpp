@@ -1,5 +1,5 @@
-// Move generation, one hand-made position per rule of docs/rules.md. Every expected move set below was
-// worked out by hand from the rules (the comments give the reasoning), and is checked exactly:
+// Move generation, one hand-made position per rule of docs/rules.md. Every expected move set below
+// was worked out by hand from the rules (the comments give the reasoning), and is checked exactly:
 // the move strings, the captured points of each move, and count_moves.
 
 #include <catch2/catch.hpp>

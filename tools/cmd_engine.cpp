@@ -12,7 +12,8 @@ namespace fanorona::cli {
 
 void add_engine_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
-        "engine", "Speak the engine protocol (docs/rules.md, UCI-like) on standard input and output");
+        "engine",
+        "Speak the engine protocol (docs/rules.md, UCI-like) on standard input and output");
     auto engine = std::make_shared<EngineOptions>();
     engine->add_to(*cmd); // the start settings; setoption Hash / Weights / NAME change them
     cmd->footer("--depth, --nodes and --movetime are the limits of a bare 'go'.");

@@ -20,8 +20,8 @@ constexpr Color operator~(Color c) {
 }
 
 // A board and game: tsivy (5x9), dimy (5x5), Fanoron-telo (3x3 three-in-a-row), and every other
-// odd-by-odd size of at most 64 points (docs/rules.md "Other board sizes"), as indices into the table
-// of core/board/bitboard.h (kBoardShapes). Values below kVariantCount only.
+// odd-by-odd size of at most 64 points (docs/rules.md "Other board sizes"), as indices into the
+// table of core/board/bitboard.h (kBoardShapes). Values below kVariantCount only.
 enum class Variant : std::uint8_t { Tsivy = 0, Dimy = 1, Telo = 2 };
 inline constexpr int kVariantCount = 30;
 

@@ -1,7 +1,7 @@
 #pragma once
-// A player that is another program speaking the engine protocol of docs/rules.md over pipes (through
-// the protocol client). Faults (a crash, a hang, an illegal or malformed move) forfeit the game
-// and restart the process.
+// A player that is another program speaking the engine protocol of docs/rules.md over pipes
+// (through the protocol client). Faults (a crash, a hang, an illegal or malformed move) forfeit the
+// game and restart the process.
 
 #include <string>
 #include <utility>

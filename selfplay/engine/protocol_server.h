@@ -1,6 +1,6 @@
 #pragma once
-// The engine side of the text protocol of docs/rules.md (UCI-like), over any pair of streams so that
-// tests can drive it. The search runs on its own thread, so `stop` and `isready` are answered
+// The engine side of the text protocol of docs/rules.md (UCI-like), over any pair of streams so
+// that tests can drive it. The search runs on its own thread, so `stop` and `isready` are answered
 // while it thinks.
 
 #include <condition_variable>
