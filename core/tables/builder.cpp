@@ -376,16 +376,13 @@ void check_existing_tables(const BuildConfig& cfg) {
             throw FileError(std::string(e.what()) +
                             " (the build writes nothing over it: remove it to build it again)");
         }
-        // Folded and unfolded tables of one board are not mixed: --no-symmetry into a folder of
-        // folded tables (or the reverse) is refused, not ignored.
+        // --no-symmetry into a folder of folded tables is refused, not ignored (a folder of
+        // unfolded version 1 tables may grow by folded ones).
         const TableHeader& h = f->header();
-        if (h.variant == cfg.variant && h.folded() != cfg.fold &&
-            (h.folded() || MaterialIndex(cfg.variant, h.mover, h.other, true).folded()))
-            throw std::invalid_argument(
-                std::string(cfg.fold ? "without --no-symmetry" : "--no-symmetry") + ": " + cfg.dir +
-                " holds " + (h.folded() ? "folded" : "unfolded") + " tables of this board (" +
-                path + "); build into another folder, or " +
-                (h.folded() ? "without --no-symmetry" : "with --no-symmetry"));
+        if (h.variant == cfg.variant && !cfg.fold && h.folded())
+            throw std::invalid_argument("--no-symmetry: " + cfg.dir +
+                                        " holds folded tables of this board (" + path +
+                                        "); build into another folder, or without --no-symmetry");
         const int limit = f->header().turn_limit;
         if (limit != cfg.turn_limit)
             throw std::invalid_argument(
