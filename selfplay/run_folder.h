@@ -30,7 +30,6 @@ struct RunFolderSpec {
     std::uint64_t first_index = 0;          // game k of the folder has index first_index + k * step
     std::uint64_t index_step = 1;
     bool resume = false; // keep the games there (repairing a torn tail); else they are an error
-    bool quiet = false;  // no notes on stderr about repairs
 };
 
 // An open run folder. Invariants while it lives: this process holds DIR/.lock; settings.json is

@@ -200,7 +200,6 @@ TEST_CASE("the folder lock and the appender, in process", "[runfolder]") {
     fanorona::RunFolderSpec spec;
     spec.dir = dir;
     spec.settings = {{"format", "test-settings 1"}};
-    spec.quiet = true;
     const fanorona::RunFolder first(spec);
     CHECK_THROWS_WITH(fanorona::RunFolder(spec),
                       Catch::Contains(dir + ": the folder is in use") &&
