@@ -106,6 +106,7 @@ struct GameRun {
     std::atomic<bool> stop{false};       // no new game starts (the observer has seen enough)
     std::uint64_t done = 0;              // games in the folder
     std::uint64_t forfeits = 0;          // games forfeited in this session
+    GamesByRank by_rank; // this session's games by rank, when other ranks play (else empty)
 
     GameRun(const RunConfig& config, const Schedule& s, RunFolder& folder, GameObserver& o)
         : c(config), schedule(s), files(folder), observer(o) {
@@ -283,9 +284,11 @@ std::uint64_t GameRun::play_vela_series(ScheduledGames& scheduled, RemotePlayers
 void GameRun::write_game(PlayedGame&& game, ProgressLine& progress) {
     files.append(game);
     ++done;
+    if (!by_rank.empty()) count_game(by_rank, game);
     if (!game.fault.empty() && ++forfeits <= kForfeitWarnings)
-        progress.note("fanorona: warning: game " + std::to_string(game.record.index) + ": " +
-                      game.fault);
+        progress.note("fanorona: warning: game " + std::to_string(game.record.index) +
+                      (by_rank.empty() ? "" : " (rank " + std::to_string(game.rank) + ")") +
+                      ": " + game.fault);
     bool skipped = false;
     const GameSlot slot = real_slot(game.record.index, &skipped);
     note_game(game.record, slot);
@@ -402,9 +405,11 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     ScheduledGames scheduled(c, openings, vela_openings);
     const std::unique_ptr<RemotePlayers> remote =
         remote_link().players ? remote_link().players(scheduled) : nullptr;
+    if (remote) run.by_rank.resize(std::size_t(remote->ranks()));
 
     // Step 3. Write each game in order, then let the observer count it.
     run.play(scheduled, remote.get(), indices, existing, outcome);
+    outcome.by_rank = std::move(run.by_rank);
     outcome.interrupted = outcome.games < outcome.scheduled && !observer.finished();
     outcome.positions = files.positions_written();
     outcome.new_positions = outcome.positions - positions_before;

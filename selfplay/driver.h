@@ -14,6 +14,7 @@
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/formats/formats.h"
 #include "selfplay/game_runner.h"
+#include "selfplay/rank_games.h"
 #include "selfplay/run_folder.h"
 #include "selfplay/schedule.h"
 
@@ -99,6 +100,7 @@ struct RunOutcome {
     std::uint64_t new_positions = 0;
     double seconds = 0;
     bool interrupted = false; // stopped by a signal before the schedule (or the observer) ended
+    GamesByRank by_rank;      // this session's games by rank under MPI (empty: one process)
 };
 
 // Runs (or resumes) the games of `config` into config.out_dir (a RunFolder: locked, checked and

@@ -73,6 +73,7 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
         if (remote_link().traffic)
             if (nlohmann::json traffic = remote_link().traffic(); !traffic.is_null())
                 j["cluster"] = std::move(traffic);
+        if (!run.by_rank.empty()) j["cluster"]["by_rank"] = by_rank_json(run.by_rank);
         j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
         if (c.vela_series) j["series"] = counter.tally.to_json();
         folder.finish("summary.json", j.dump(2) + "\n");

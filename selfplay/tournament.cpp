@@ -247,6 +247,11 @@ TournamentResult run_tournament(const TournamentConfig& c) {
             }
             out["vela_series"] = by_pairing;
         }
+        // Under MPI: each rank's games and forfeits of this session (a bad machine shows).
+        if (!outcome.by_rank.empty()) {
+            out["by_rank"] = by_rank_json(outcome.by_rank);
+            text += by_rank_text(outcome.by_rank);
+        }
         folder.finish("results.json", out.dump(2) + "\n");
         folder.finish("results.txt", text);
     });

@@ -19,7 +19,10 @@
 namespace fanorona::cluster {
 
 // Starts MPI when the launcher's environment says this process is one rank of a job with more
-// than one rank; returns this process's rank (0 when not under MPI).
+// than one rank; returns this process's rank (0 when not under MPI). Every rank then checks that
+// it runs the same program as rank 0 (selfplay/mpi/identity.h: the bench signature): when one
+// does not, MPI ends, rank 0 throws std::runtime_error naming the rank and both signatures, and
+// serve_as_worker() returns 1 on the other ranks.
 int start(int& argc, char**& argv);
 // Plugs the other ranks into the seams (core/common/seam.h) of the driver (selfplay/remote_link.h)
 // and of the openings scorer (selfplay/openings/remote_scoring.h); called once by main() at

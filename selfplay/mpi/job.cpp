@@ -7,6 +7,7 @@
 #include "selfplay/engine/engine_spec_json.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/mpi/bytes.h"
+#include "selfplay/mpi/identity.h"
 
 namespace fanorona {
 
@@ -63,7 +64,8 @@ Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
               {"threads", c.threads},
               {"vela_series", c.vela_series},
               {"openings", encode_openings(openings, c.rules)},
-              {"vela_openings", encode_openings(vela_openings, vela_rules)}};
+              {"vela_openings", encode_openings(vela_openings, vela_rules)},
+              {"fingerprints", run_fingerprints(c)}};
     put_rules(j, c.rules);
     return j;
 }
@@ -90,6 +92,10 @@ GamesJob decode_job(const Json& j) {
     vela_rules.ruleset = RuleSet::Vela;
     job.openings = decode_openings(j.at("openings"), c.rules);
     job.vela_openings = decode_openings(j.at("vela_openings"), vela_rules);
+    // What the players and adjudication read here (a network, tables) must be what rank 0 read.
+    const std::string why =
+        fingerprint_difference(run_fingerprints(c), j.at("fingerprints").get<Fingerprints>());
+    if (!why.empty()) throw std::runtime_error(why);
     return job;
 }
 
