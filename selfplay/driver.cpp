@@ -287,8 +287,8 @@ void GameRun::write_game(PlayedGame&& game, ProgressLine& progress) {
     if (!by_rank.empty()) count_game(by_rank, game);
     if (!game.fault.empty() && ++forfeits <= kForfeitWarnings)
         progress.note("fanorona: warning: game " + std::to_string(game.record.index) +
-                      (by_rank.empty() ? "" : " (rank " + std::to_string(game.rank) + ")") +
-                      ": " + game.fault);
+                      (by_rank.empty() ? "" : " (rank " + std::to_string(game.rank) + ")") + ": " +
+                      game.fault);
     bool skipped = false;
     const GameSlot slot = real_slot(game.record.index, &skipped);
     note_game(game.record, slot);

@@ -390,7 +390,8 @@ const std::vector<DistanceException>& TableFile::exceptions() const {
 std::uint32_t TableFile::stored_checksum() const {
     const std::string last = read_range(file_size_ - 4, 4);
     std::uint32_t stored = 0;
-    for (int i = 0; i < 4; ++i) stored |= std::uint32_t(std::uint8_t(last[std::size_t(i)])) << (8 * i);
+    for (int i = 0; i < 4; ++i)
+        stored |= std::uint32_t(std::uint8_t(last[std::size_t(i)])) << (8 * i);
     return stored;
 }
 

@@ -171,9 +171,9 @@ using Claim = std::function<std::pair<std::size_t, std::size_t>(std::size_t)>;
 // Rank 0's side of one job: sends `text` to every other rank, then answers their requests
 // ([job, how many positions it wants, how many units it still has in flight]) with blocks:
 // `next_block(n)` gives what follows the job word (empty when none is left), and hands each
-// results message, without its job word, to `deliver` with the rank that sent it. A rank is done when it gets an empty
-// block with nothing in flight; a rank's error goes to `fail`. Returns when every other rank is
-// done.
+// results message, without its job word, to `deliver` with the rank that sent it. A rank is done
+// when it gets an empty block with nothing in flight; a rank's error goes to `fail`. Returns when
+// every other rank is done.
 void serve_job(std::uint64_t job, const std::string& text,
                const std::function<std::vector<std::uint64_t>(std::size_t)>& next_block,
                const std::function<void(const std::string&, int rank)>& deliver,
@@ -517,7 +517,7 @@ int start(int& argc, char**& argv) {
 
 int serve_as_worker() {
     if (state().refused) return 1; // rank 0 names the difference
-    std::signal(SIGINT, SIG_IGN); // rank 0 decides when to stop; its games in flight finish
+    std::signal(SIGINT, SIG_IGN);  // rank 0 decides when to stop; its games in flight finish
     int status = 0;
     while (true) {
         const MPI_Status st = wait_message(0, MPI_ANY_TAG);

@@ -69,7 +69,8 @@ void add_fingerprints(Fingerprints& out, const EngineSpec& s) {
     out.emplace_back(player + "search parameters " + s.params_name,
                      params_fingerprint(s.search_params()));
     if (s.net) out.emplace_back(player + "net " + s.net_path, net_fingerprint(*s.net));
-    if (s.tables) out.emplace_back(player + "tables " + s.tables_dir, tables_fingerprint(*s.tables));
+    if (s.tables)
+        out.emplace_back(player + "tables " + s.tables_dir, tables_fingerprint(*s.tables));
 }
 
 Fingerprints run_fingerprints(const RunConfig& c) {
