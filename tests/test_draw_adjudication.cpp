@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/board/movegen.h"
+#include "selfplay/driver.h"
 #include "selfplay/formats/games_file.h"
 #include "selfplay/game_runner.h"
 #include "tests/cli_helpers.h"
@@ -114,4 +115,19 @@ TEST_CASE("draw adjudication in a run: the games, settings.json and a resume",
         "selfplay --quiet --games 2 --depth 1 --draw-turns 0 --out " + test_cli::fresh_dir("d0"));
     CHECK(bad.status != 0);
     CHECK_THAT(bad.output, Catch::Contains("--draw-turns"));
+}
+
+TEST_CASE("draw adjudication settings are validated with the run's", "[adjudication]") {
+    RunConfig c;
+    c.players = {EngineSpec::parse("name=a,depth=1")};
+    c.adjudication.draw_margin = 10;
+    CHECK_NOTHROW(c.validate());
+    c.adjudication.draw_turns = 0;
+    CHECK_THROWS_WITH(c.validate(), "--draw-turns must be at least 1");
+    c.adjudication.draw_turns = 1;
+    c.adjudication.draw_after = -1;
+    CHECK_THROWS_WITH(c.validate(), "--draw-after must be at least 0");
+    c.adjudication.draw_after = 0;
+    c.adjudication.draw_margin = -1;
+    CHECK_THROWS_WITH(c.validate(), "--draw-margin must be at least 0 (0: off)");
 }

@@ -12,7 +12,8 @@
 //   the engine protocol's setoption       Hash, Weights, Params, Tables, Net, and each search
 //                                         parameter (and net=FILE|NAME|none, --net for a network)
 // A parameters file (selfplay/formats/params_file.h) is a list of NAME VALUE settings of search
-// parameters and evaluation weights, each applied through set() like a --param.
+// parameters and evaluation weights, each applied through set() like a --param; an engines file
+// (selfplay/engine/engine_file.h) holds the settings of named specs, played by conf=NAME.
 // One set of ranges and defaults lives here (kRanges), for all of them. With no options the spec
 // plays the engine's defaults, core/builtins.h (the default network on its board, the
 // tuned weights elsewhere, the tuned search parameters); net=none plays the tuned weights
