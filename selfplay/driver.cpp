@@ -337,6 +337,10 @@ void RunConfig::validate() const {
     if (adjudication.win_margin < 0)
         throw std::invalid_argument("--win-margin must be at least 0 (0: off)");
     if (adjudication.win_turns < 1) throw std::invalid_argument("--win-turns must be at least 1");
+    if (adjudication.draw_margin < 0)
+        throw std::invalid_argument("--draw-margin must be at least 0 (0: off)");
+    if (adjudication.draw_turns < 1) throw std::invalid_argument("--draw-turns must be at least 1");
+    if (adjudication.draw_after < 0) throw std::invalid_argument("--draw-after must be at least 0");
     for (const EngineSpec& p : players) p.check_rules(rules);
     if (adjudication.tables)
         if (const std::string why = adjudication.tables->unusable_for(rules); !why.empty())
@@ -378,6 +382,11 @@ nlohmann::json settings_json(const RunConfig& c) {
     if (c.stage_games > 0) j["stage_games"] = c.stage_games;
     // absent: no table adjudication (as before tables existed)
     if (!c.adjudication.tables_dir.empty()) j["adjudicate_tables"] = c.adjudication.tables_dir;
+    if (c.adjudication.draw_margin > 0) { // absent: no draw adjudication (as before it existed)
+        j["draw_margin"] = c.adjudication.draw_margin;
+        j["draw_turns"] = c.adjudication.draw_turns;
+        j["draw_after"] = c.adjudication.draw_after;
+    }
     for (const auto& [key, value] : c.extra_settings.items()) j[key] = value;
     return j;
 }

@@ -40,6 +40,8 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     black.new_game();
     const LengthCap cap(setup.adjudication.max_turns);
     WinAdjudicator win(setup.adjudication.win_margin, setup.adjudication.win_turns);
+    DrawAdjudicator draw(setup.adjudication.draw_after, setup.adjudication.draw_margin,
+                         setup.adjudication.draw_turns);
     const TableAdjudicator by_tables(setup.adjudication.tables.get());
     Rng explore = Rng::derive(setup.seed, kExplorationStream, setup.index);
     Clock clock;
@@ -48,6 +50,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     for (int c = 0; c < 2; ++c) {
         clock.time_ms[c] = tcs[c]->base_ms;
         clock.inc_ms[c] = tcs[c]->inc_ms;
+        clock.moves_to_go[c] = tcs[c]->moves;
     }
     Outcome outcome{GameResult::Ongoing, EndReason::None};
     int own_turns = 0;
@@ -93,6 +96,11 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                     break;
                 }
                 left = std::max(left, 0) + clock.inc_ms[int(mover)];
+                // Moves-in-time: the period's last turn played, the next period's time comes in.
+                if (int& to_go = clock.moves_to_go[int(mover)]; to_go > 0 && --to_go == 0) {
+                    left += tcs[int(mover)]->base_ms;
+                    to_go = tcs[int(mover)]->moves;
+                }
             }
         }
         if (choice.logged && choice.score) {
@@ -115,9 +123,12 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
         game.play(choice.move);
         ++own_turns;
         win.record(mover, choice.score);
+        draw.record(choice.score);
         outcome = game.outcome();
         if (!outcome.over())
             if (auto adjudicated = win.check()) outcome = *adjudicated;
+        if (!outcome.over())
+            if (auto adjudicated = draw.check(game)) outcome = *adjudicated;
         if (!outcome.over())
             if (auto decided = by_tables.check(game)) outcome = *decided;
     }

@@ -55,8 +55,8 @@ const SettingOptions& run_setting_options() {
     static const SettingOptions options = {
         {"variant", "--variant"},
         {"rules", "--rules"},
-        {"players", "the engines (--engine, or --weights, --net, --depth, --nodes, --movetime, "
-                    "--hash, --tables, --params, --param)"},
+        {"players", "the engines (--player, --engines, or --weights, --net, --depth, --nodes, "
+                    "--movetime, --hash, --tables, --params, --param)"},
         {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
         {"net_fingerprints", "the networks (--net, or a network file changed since)"},
         {"pairing", "--pairing"},
@@ -73,9 +73,12 @@ const SettingOptions& run_setting_options() {
         {"series", "--series"},
         {"openings_order", "--openings-order"},
         {"adjudicate_tables", "--adjudicate-tables"},
+        {"draw_margin", "--draw-margin"},
+        {"draw_turns", "--draw-turns"},
+        {"draw_after", "--draw-after"},
         {"sprt", "--sprt"},
-        {"spsa.base", "the engine options (--weights, --depth, --nodes, --movetime, --hash, "
-                      "--tables, --params)"},
+        {"spsa.base", "the engine options (--player, --weights, --depth, --nodes, --movetime, "
+                      "--hash, --tables, --params)"},
         {"spsa.params", "--param"},
         {"spsa.pairs", "--games"},
         {"spsa.batch", "--iteration-pairs"},

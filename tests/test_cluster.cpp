@@ -103,7 +103,7 @@ TEST_CASE("a job travels between ranks and comes back the same", "[cluster]") {
     c.games = 10;
     c.seed = 9;
     c.exploration = {0.25, 3};
-    c.adjudication = {300, 500, 2, {}, {}};
+    c.adjudication = {300, 500, 2, {}, {}, 30, 3, 50};
     c.threads = 3;
     const auto openings = load_openings(OpeningSpec::parse("random:3"), c.rules, 5, 9);
     Rules vela = c.rules;

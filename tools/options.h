@@ -18,6 +18,7 @@
 #include "core/common/memory.h"
 #include "core/nnue/architecture.h"
 #include "selfplay/driver.h"
+#include "selfplay/engine/engine_file.h"
 #include "selfplay/engine/engine_spec.h"
 
 namespace fanorona::cli {
@@ -170,7 +171,8 @@ struct EngineOptions {
     std::vector<std::string> params;
 
     void add_to(CLI::App& cmd, bool with_limits = true);
-    // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why" (--hash
+    // Sets each given option on `spec` (a limit given replaces the spec's limits: --nodes over a
+    // --player's depth plays nodes alone); throws std::invalid_argument "--OPTION: why" (--hash
     // beyond the machine's memory too).
     void apply(EngineSpec& spec) const;
     // Refuses --net of another board than `rules`' and --tables under `rules` the tables do not
@@ -239,6 +241,11 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
             throw std::invalid_argument(std::string(option) + ": " + e.what());
         }
     };
+    if (!depth.empty() || !nodes.empty() || !movetime.empty()) {
+        spec.limits.depth = 0;
+        spec.limits.nodes = 0;
+        spec.limits.movetime_ms = 0;
+    }
     set("--weights", "weights", weights);
     set("--depth", "depth", depth);
     set("--nodes", "nodes", nodes);
@@ -282,6 +289,67 @@ inline void EngineOptions::check_rules(const EngineSpec& spec, const Rules& rule
 } // namespace fanorona::cli
 
 namespace fanorona::cli {
+
+// --player SPEC and --engines FILE of a command that tunes one engine (spsa, loop): the engine
+// as a --player spec (e.g. conf=NAME of the engines file), the engine options applied over it.
+struct BaseEngineOptions {
+    std::string player, engines;
+
+    void add_to(CLI::App& cmd);
+    // The spec of --player ("": `spec` as it is); throws std::invalid_argument.
+    void apply(EngineSpec& spec) const;
+};
+
+// --engines FILE: the engines file that --player conf=NAME takes engines from.
+inline CLI::Option* add_engines_option(CLI::App& cmd, std::string& engines_path) {
+    return cmd.add_option("--engines", engines_path,
+                          "Engines file (JSON, docs/formats.md): named engine configurations "
+                          "that --player conf=NAME[,key=value...] plays, the keys after conf= "
+                          "applied over the file's");
+}
+
+// The specs of --player texts (EngineSpec::parse's language, or conf=NAME with keys over engine
+// NAME of the engines file at `engines_path`; "": none), in order. The one reader of --player and
+// --engines for every command; throws std::invalid_argument "--engines: ..." or
+// "--player: ...".
+inline std::vector<EngineSpec> player_specs(const std::vector<std::string>& players,
+                                            const std::string& engines_path) {
+    std::optional<EngineFile> file;
+    if (!engines_path.empty()) {
+        try {
+            file = read_engine_file(engines_path);
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("--engines: " + std::string(e.what()));
+        }
+    }
+    std::vector<EngineSpec> specs;
+    for (const std::string& p : players) {
+        try {
+            specs.push_back(player_spec(p, file ? &*file : nullptr));
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("--player: " + std::string(e.what()));
+        }
+    }
+    return specs;
+}
+
+inline void BaseEngineOptions::apply(EngineSpec& spec) const {
+    if (player.empty()) {
+        if (!engines.empty())
+            throw std::invalid_argument(
+                "--engines: give --player conf=NAME to play one of its engines");
+        return;
+    }
+    spec = player_specs({player}, engines).front();
+}
+
+inline void BaseEngineOptions::add_to(CLI::App& cmd) {
+    cmd.add_option("--player", player,
+                   "The engine as a --player spec (the toolkit's engine: weights=, depth=, "
+                   "PARAM=V...; conf=NAME plays engine NAME of --engines); the engine options "
+                   "apply over it");
+    add_engines_option(cmd, engines);
+}
 
 // The defaults of the options that decide games, the same in every command that plays them
 // (selfplay, tournament, spsa, the loop): openings of 6 random turns and, in self-play, a random
@@ -392,6 +460,19 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
                    "... for this many consecutive turns of each side")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
+    cmd.add_option("--draw-margin", run.adjudication.draw_margin,
+                   "Adjudicate a draw (draw-adjudication) when both sides' scores stay below "
+                   "this many centi-pieces in size (0: off)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000));
+    cmd.add_option("--draw-turns", run.adjudication.draw_turns,
+                   "... for this many consecutive turns of each side")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    cmd.add_option("--draw-after", run.adjudication.draw_after,
+                   "... in a game of at least this many turns (the opening's included)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000));
     cmd.add_option("--adjudicate-tables", adjudicate_tables,
                    "End a game as soon as its position is in these endgame tables, with the "
                    "tables' result (reason 'tables'; standard rules only)");

@@ -1,5 +1,7 @@
 #include "selfplay/engine/external_player.h"
 
+#include <algorithm>
+
 #include "core/timeman.h"
 
 namespace fanorona {
@@ -17,7 +19,11 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
         go += " wtime " + std::to_string(clock.time_ms[0]) + " btime " +
               std::to_string(clock.time_ms[1]) + " winc " + std::to_string(clock.inc_ms[0]) +
               " binc " + std::to_string(clock.inc_ms[1]);
-        wait_ms = clock.time_ms[mover] + TimeMargins::kReplyGraceMs;
+        if (clock.moves_to_go[mover] > 0)
+            go += " movestogo " + std::to_string(clock.moves_to_go[mover]);
+        // Waited for at least as long as its clock's margin forgives.
+        wait_ms =
+            clock.time_ms[mover] + std::max(TimeMargins::kReplyGraceMs, config_.clock_margin_ms);
     } else if (config_.limits.movetime_ms) {
         go += " movetime " + std::to_string(config_.limits.movetime_ms);
         wait_ms = config_.limits.movetime_ms + TimeMargins::kReplyGraceMs;

@@ -14,13 +14,15 @@
 namespace fanorona {
 
 // The program and what it is asked: its limits per move unless the game has clocks. A timed
-// move (clock or movetime) may answer TimeMargins::kReplyGraceMs late (core/timeman.h).
+// move (clock or movetime) may answer TimeMargins::kReplyGraceMs late (core/timeman.h), a clocked
+// one at least its clock's margin late.
 struct ExternalEngineConfig {
     std::vector<std::string> argv;                            // program and arguments
     std::vector<std::pair<std::string, std::string>> options; // sent with setoption
     SearchLimits limits;                // depth, nodes or movetime per move (clocks come per game)
     int startup_timeout_ms = 5000;      // for uciok and readyok
     int fixed_limit_timeout_ms = 60000; // a depth or node limited move must answer within this
+    int clock_margin_ms = TimeMargins::kClockGraceMs; // its TimeControl's margin_ms
 };
 
 class ExternalPlayer : public Player {

@@ -27,20 +27,24 @@ struct PlayerFault : std::runtime_error {
     std::string reason;
 };
 
-// A clock for each side: `base_ms` at the start, `inc_ms` added after each turn. A player whose
-// time runs out by more than `margin_ms` loses ("timeout").
+// A clock for each side: `base_ms` at the start, `inc_ms` added after each turn and, with
+// moves-in-time (`moves` > 0), `base_ms` added again after every `moves` turns of that side. A
+// player whose time runs out by more than `margin_ms` loses ("timeout").
 struct TimeControl {
     int base_ms = 0; // 0: no clock
     int inc_ms = 0;
     int margin_ms = TimeMargins::kClockGraceMs;
+    int moves = 0; // turns per period; 0: the whole game is one period
 };
 
-// The clocks of a game with a time control: milliseconds left and the increment per turn, by
-// colour. Without a time control `enabled` is false and players use their own limits.
+// The clocks of a game with a time control: milliseconds left, the increment per turn and the
+// turns left to the next time control (0: no moves-in-time control), by colour. Without a time
+// control `enabled` is false and players use their own limits.
 struct Clock {
     bool enabled = false;
     int time_ms[2] = {0, 0};
     int inc_ms[2] = {0, 0};
+    int moves_to_go[2] = {0, 0};
 };
 
 class Player {

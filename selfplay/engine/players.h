@@ -25,6 +25,7 @@ public:
                 limits.time_ms[c] = std::max(1, clock.time_ms[c]);
                 limits.inc_ms[c] = clock.inc_ms[c];
             }
+            limits.movestogo = clock.moves_to_go[int(game.position().side_to_move())];
         }
         const SearchResult r = searcher_.search(game, limits);
         return MoveChoice{r.best, r.score, r.depth, true};

@@ -335,6 +335,7 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& words) {
         if (w == "btime") limits.time_ms[int(Color::Black)] = std::max(clipped, 1);
         if (w == "winc") limits.inc_ms[int(Color::White)] = clipped;
         if (w == "binc") limits.inc_ms[int(Color::Black)] = clipped;
+        if (w == "movestogo") limits.movestogo = clipped;
     }
     if (thread_.joinable()) thread_.join();
     {

@@ -56,7 +56,8 @@ Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
               {"games", c.games},
               {"seed", c.seed},
               {"adjudication",
-               {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns}},
+               {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns,
+                c.adjudication.draw_margin, c.adjudication.draw_turns, c.adjudication.draw_after}},
               {"adjudicate_tables", c.adjudication.tables_dir},
               {"epsilon", c.exploration.epsilon},
               {"explore_turns", c.exploration.turns},
@@ -79,8 +80,14 @@ GamesJob decode_job(const Json& j) {
     c.games = j.at("games").get<std::uint64_t>();
     c.seed = j.at("seed").get<std::uint64_t>();
     const auto adj = j.at("adjudication").get<std::vector<int>>();
-    if (adj.size() != 3) throw std::invalid_argument("job: adjudication needs three numbers");
-    c.adjudication = {adj[0], adj[1], adj[2], {}, {}};
+    if (adj.size() != 6) throw std::invalid_argument("job: adjudication needs six numbers");
+    c.adjudication = AdjudicationConfig{};
+    c.adjudication.max_turns = adj[0];
+    c.adjudication.win_margin = adj[1];
+    c.adjudication.win_turns = adj[2];
+    c.adjudication.draw_margin = adj[3];
+    c.adjudication.draw_turns = adj[4];
+    c.adjudication.draw_after = adj[5];
     if (j.contains("adjudicate_tables"))
         open_adjudication_tables(c.adjudication, j.at("adjudicate_tables").get<std::string>());
     c.exploration.epsilon = j.at("epsilon").get<double>();
