@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_helpers.h"
@@ -101,7 +103,7 @@ TEST_CASE("check-engine: a correct random mover without info lines or options on
         CHECK(find_check(c.json, "info", "info lines")["status"] == "warn");
         CHECK(find_check(c.json, "variants", "other boards")["status"] == "pass");
         CHECK(find_check(c.json, "go", "infinite then stop")["status"] == "pass");
-        CHECK(find_check(c.json, "go", "isready while searching")["status"] == "pass");
+        CHECK(find_check(c.json, "go", "isready during infinite")["status"] == "pass");
         CHECK(find_check(c.json, "random positions", "legal moves in 30 positions")["status"] ==
               "pass");
         CHECK(c.run.output.find("0 fail") != std::string::npos);
@@ -118,50 +120,81 @@ TEST_CASE("check-engine: a correct random mover without info lines or options on
     }
 }
 
-TEST_CASE("check-engine: engines with known faults fail the right check", "[check-engine]") {
-    struct Case {
-        std::string player, failed, says;
-    };
-    const std::vector<Case> cases = {
-        {"name=x,cmd=" + fake_engine("crash"), "positions/startpos", "exited with status 3"},
-        {"name=x,cmd=" + fake_engine("hang"), "positions/startpos",
-         "hang: no bestmove within 1000 ms after 'go depth 1'"},
-        {"name=x,cmd=" + fake_engine("illegal"), "positions/startpos",
-         "bestmove 'a1a2' is not legal"},
-        {"name=x,cmd=" + fake_engine("malformed"), "positions/startpos",
-         "malformed answer 'bestmove'"},
-        {"name=x,startup=500,cmd=" + fake_engine("slowstart"), "start-up/uci to uciok",
-         "hang: no 'uciok' within 500 ms"},
-        {random_engine("--fault ignore-stop"), "go/infinite then stop",
-         "no bestmove within 1000 ms after 'stop'"},
-        {random_engine("--fault busy"), "go/isready while searching",
-         "no readyok within 1000 ms of 'isready' while searching (it came after the bestmove)"},
-        {random_engine("--fault overrun"), "time/movetime", "fail past 1000"},
-        {random_engine("--options --fault vela-unaware"), "variants/Rules vela", ""},
-        {random_engine("--fault no-quit"), "quit/quit", "still running"},
-    };
-    for (const Case& k : cases) {
-        const Checked c = check_engine(k.player);
-        INFO(k.player << "\n" << c.run.output);
-        CHECK(c.run.status == 1);
-        CHECK(c.run.output.find("checks failed") != std::string::npos);
-        const auto failed = with_status(c.json, "fail");
-        REQUIRE_FALSE(failed.empty());
-        CHECK(failed.front() == k.failed);
-        const std::size_t slash = k.failed.find('/');
-        const auto& check =
-            find_check(c.json, k.failed.substr(0, slash), k.failed.substr(slash + 1));
-        if (!k.says.empty())
-            CHECK(check["detail"].get<std::string>().find(k.says) != std::string::npos);
-        CHECK_FALSE(check["lines"].empty()); // the lines exchanged come with the failure
-    }
+namespace {
+
+// A fault: the engine, a check that must fail ("group/check") and what its detail says; with
+// `only`, no other check fails.
+struct Fault {
+    std::string player, failed, says;
+    bool only = false;
+};
+
+void expect_fault(const Fault& k) {
+    const Checked c = check_engine(k.player);
+    INFO(k.player << "\n" << c.run.output);
+    CHECK(c.run.status == 1);
+    CHECK(c.run.output.find("checks failed") != std::string::npos);
+    const auto failed = with_status(c.json, "fail");
+    CHECK(std::find(failed.begin(), failed.end(), k.failed) != failed.end());
+    if (k.only) CHECK(failed.size() == 1);
+    const std::size_t slash = k.failed.find('/');
+    const auto& check = find_check(c.json, k.failed.substr(0, slash), k.failed.substr(slash + 1));
+    CHECK(check["detail"].get<std::string>().find(k.says) != std::string::npos);
+    CHECK_FALSE(check["lines"].empty()); // the lines exchanged come with the failure
+}
+
+} // namespace
+
+TEST_CASE("check-engine: engines that crash, hang, answer an illegal or malformed move, or never "
+          "start fail at once",
+          "[check-engine]") {
+    for (const Fault& k : std::vector<Fault>{
+             {"name=x,cmd=" + fake_engine("crash"), "positions/startpos", "exited with status 3"},
+             {"name=x,cmd=" + fake_engine("hang"), "positions/startpos",
+              "hang: no bestmove within 1000 ms after 'go depth 1'"},
+             {"name=x,cmd=" + fake_engine("illegal"), "positions/startpos",
+              "bestmove 'a1a2' is not legal"},
+             {"name=x,cmd=" + fake_engine("malformed"), "positions/startpos",
+              "malformed answer 'bestmove'"},
+             {"name=x,startup=500,cmd=" + fake_engine("slowstart"), "start-up/uci to uciok",
+              "hang: no 'uciok' within 500 ms", true}})
+        expect_fault(k);
+}
+
+TEST_CASE("check-engine: an engine that ignores stop, or answers isready only after its search, "
+          "fails that check alone",
+          "[check-engine]") {
+    for (const Fault& k : std::vector<Fault>{
+             {random_engine("--fault ignore-stop"), "go/infinite then stop",
+              "no bestmove within 1000 ms after 'stop'", true},
+             {random_engine("--fault busy"), "go/isready during infinite",
+              "no readyok within 1000 ms of 'isready' while searching (it came after the bestmove)",
+              true},
+             {random_engine("--fault blocking"), "go/isready during movetime",
+              "readyok only after the bestmove", true}})
+        expect_fault(k);
+}
+
+TEST_CASE("check-engine: an engine that overruns its movetime by seconds fails on time",
+          "[check-engine]") {
+    // It sleeps through its searches, so it also answers isready only after them.
+    expect_fault({random_engine("--fault overrun"), "time/movetime", "fail past 1000"});
+}
+
+TEST_CASE("check-engine: an engine that claims Vela but plays the standard rules fails Rules vela",
+          "[check-engine]") {
+    expect_fault({random_engine("--options --fault vela-unaware"), "variants/Rules vela", ""});
+}
+
+TEST_CASE("check-engine: an engine that does not exit on quit fails quit", "[check-engine]") {
+    expect_fault({random_engine("--fault no-quit"), "quit/quit", "still running", true});
 }
 
 TEST_CASE("check-engine: only the named failure for a single fault, and the lines in the table",
           "[check-engine]") {
     const Checked c = check_engine(random_engine("--fault busy"));
     INFO(c.run.output);
-    CHECK(with_status(c.json, "fail") == std::vector<std::string>{"go/isready while searching"});
+    CHECK(with_status(c.json, "fail") == std::vector<std::string>{"go/isready during infinite"});
     // The table shows the exchange under the failed row: what was sent and what came back.
     CHECK(c.run.output.find("  >") != std::string::npos);
     CHECK(c.run.output.find("go infinite") != std::string::npos);

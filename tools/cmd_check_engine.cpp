@@ -102,9 +102,10 @@ void add_check_engine_command(CLI::App& app) {
     cmd->add_option("--json-out", o->json, "Also write the checks and the lines to this JSON file");
     cmd->footer("Exit status 1 when a check fails (warnings pass). A crash or a hang ends its "
                 "group of checks and the engine is started again for the next; after three no "
-                "further group runs. Timed searches fail past a referee's grace (1000 ms past a "
-                "movetime, 100 ms past the clock) and warn past 50 ms (the movetime) or 0 (the "
-                "clock).");
+                "further group runs. Timed searches fail past a referee's grace (" +
+                std::to_string(TimeMargins::kReplyGraceMs) + " ms past a movetime, " +
+                std::to_string(TimeMargins::kClockGraceMs) + " ms past the clock) and warn past " +
+                std::to_string(kLateWarningMs) + " ms past a movetime or past the clock.");
     cmd->callback([o] { run_check_engine(*o); });
 }
 

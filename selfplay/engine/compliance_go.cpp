@@ -2,6 +2,7 @@
 // `isready` while searching, time discipline under movetimes and clocks, the info lines, `quit`.
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "core/timeman.h"
@@ -14,6 +15,10 @@ namespace {
 
 // How long a `go infinite` runs before the checker sends `isready` or `stop`.
 constexpr int kInfiniteMs = 300;
+// How long a `go movetime` runs before the checker sends `isready`, and how late its readyok may
+// come after the search's bestmove (an answer to an isready that crossed the search's end).
+constexpr int kIsreadyAfterMs = 100;
+constexpr int kIsreadyLateMs = 250;
 
 // A tsivy game with `plies` random moves (fewer when it ends first) whose side to move is
 // `side`: one more move when it is the other side's turn.
@@ -88,6 +93,51 @@ void ComplianceRun::group_go() {
         refuse_errors(c, sync("the bestmove of 'go'"), "the bestmove of 'go'", false);
         c.note = "answered after " + ms_text(r.ms);
     });
+    // A search that does not read its input answers isready only after its bestmove: seen under
+    // a movetime (an engine that answers at once is checked under `go infinite` below).
+    check("isready during movetime", [&](CheckBuilder& c) {
+        const int movetime = 500;
+        const int bound = movetime + TimeMargins::kMeasureGraceMs;
+        set_board(c, game.rules());
+        session_.send(position_command(game));
+        SearchReply r;
+        r.go = "go movetime " + std::to_string(movetime);
+        session_.send(r.go);
+        std::optional<std::string> best =
+            session_.read_until("bestmove", kIsreadyAfterMs, r.before, "'bestmove'");
+        if (best) {
+            c.note = "not checked: the engine answered at once (see 'isready during infinite')";
+        } else {
+            session_.send("isready");
+            const auto t0 = std::chrono::steady_clock::now();
+            std::vector<std::string> lines;
+            if (!session_.read_until("readyok", bound, lines, "'readyok' while searching"))
+                throw EngineFault("hang", "no readyok within " + std::to_string(bound) +
+                                              " ms of 'isready' during '" + r.go + "'");
+            const double delay = ms_since(t0);
+            for (const std::string& l : lines)
+                if (first_word(l) == "bestmove" && !best)
+                    best = l;
+                else
+                    r.before.push_back(l);
+            if (best && delay > kIsreadyLateMs)
+                c.fail("readyok only after the bestmove, " + ms_text(delay) +
+                       " after 'isready' (docs/rules.md: 'isready' is answered while a search "
+                       "runs)");
+            else
+                c.note = "readyok after " + ms_text(delay) +
+                         (best ? ", as the search ended" : " while searching");
+            if (!best) best = session_.read_until("bestmove", bound, r.before, "'bestmove'");
+            if (!best)
+                throw EngineFault("hang", "no bestmove within " + std::to_string(bound) +
+                                              " ms after '" + r.go + "'");
+        }
+        r.line = *best;
+        r.move = second_word(*best);
+        judge(c, game, r);
+        refuse_errors(c, sync("the bestmove of '" + r.go + "'"), "the bestmove of '" + r.go + "'",
+                      false);
+    });
     check("infinite then stop", [&](CheckBuilder& c) {
         set_board(c, game.rules());
         session_.send(position_command(game));
@@ -114,7 +164,7 @@ void ComplianceRun::group_go() {
         refuse_errors(c, sync("the bestmove of 'go infinite'"), "the bestmove of 'go infinite'",
                       false);
     });
-    check("isready while searching", [&](CheckBuilder& c) {
+    check("isready during infinite", [&](CheckBuilder& c) {
         set_board(c, game.rules());
         session_.send(position_command(game));
         SearchReply r;

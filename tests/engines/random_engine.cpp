@@ -5,7 +5,8 @@
 // vela); without it, it advertises none and refuses every setoption. The faults:
 //   ignore-stop    a `go infinite` is never answered (`stop` is ignored)
 //   busy           `isready` is answered only once a running `go infinite` has answered
-//   overrun        a `go movetime T` is answered T + 2000 ms late
+//   blocking       a `go movetime T` takes T * 0.9 ms without reading its input
+//   overrun        a `go movetime T` is answered T + 1500 ms late
 //   vela-unaware   `setoption name Rules value vela` is accepted but the standard rules played
 //   no-quit        `quit` is ignored
 // tests/test_check_engine.cpp runs `fanorona check-engine` on it.
@@ -130,7 +131,9 @@ struct Engine {
             return;
         }
         if (fault == "overrun" && movetime > 0)
-            std::this_thread::sleep_for(std::chrono::milliseconds(movetime + 2000));
+            std::this_thread::sleep_for(std::chrono::milliseconds(movetime + 1500));
+        if (fault == "blocking" && movetime > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(movetime * 9 / 10));
         say(answer);
     }
 
