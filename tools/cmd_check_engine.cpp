@@ -101,11 +101,12 @@ void add_check_engine_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--json-out", o->json, "Also write the checks and the lines to this JSON file");
     cmd->footer("Exit status 1 when a check fails (warnings pass). A crash or a hang ends its "
-                "group of checks and the engine is started again for the next; after three no "
-                "further group runs. Timed searches fail past a referee's grace (" +
+                "group of checks and the engine is started again for the next; after " +
+                std::to_string(kMaxEngineFaults) +
+                " faults no further group runs. Timed searches fail past a referee's grace (" +
                 std::to_string(TimeMargins::kReplyGraceMs) + " ms past a movetime, " +
-                std::to_string(TimeMargins::kClockGraceMs) + " ms past the clock) and warn past " +
-                std::to_string(kLateWarningMs) + " ms past a movetime or past the clock.");
+                std::to_string(TimeMargins::kClockGraceMs) + " ms past the clock) and warn " +
+                std::to_string(kLateWarningMs) + " ms past a movetime or at all past the clock.");
     cmd->callback([o] { run_check_engine(*o); });
 }
 

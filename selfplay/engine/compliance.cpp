@@ -16,8 +16,6 @@ namespace fanorona {
 
 namespace {
 
-// After this many faults (crashes, hangs) no further group runs.
-constexpr int kMaxFaults = 3;
 // The most problems a check's detail lists.
 constexpr std::size_t kShownProblems = 3;
 
@@ -259,7 +257,7 @@ void ComplianceRun::run_group(const std::string& name, void (ComplianceRun::*bod
         (this->*body)();
     } catch (const GroupEnd& e) {
         session_.kill();
-        if (e.counted && ++faults_ >= kMaxFaults)
+        if (e.counted && ++faults_ >= kMaxEngineFaults)
             stop_reason_ = "the engine crashed or hung " + std::to_string(faults_) + " times";
     }
     if (!started_ && stop_reason_.empty()) stop_reason_ = "the engine did not start";

@@ -21,7 +21,8 @@ namespace fanorona {
 // with setoption after `uciok` (and chosen over the advertised default when the options are set
 // one by one). go_limits, when not empty, is what the random positions are searched with (the
 // words after `go`, e.g. "depth 4"), waiting limit_timeout_ms; otherwise they alternate `go depth
-// 1` and `go nodes 1000` under answer_timeout_ms.
+// 1` and `go nodes 1000` under answer_timeout_ms. Under "movetime MS" alone, each of those
+// searches is also a sample of the engine's lateness.
 struct ComplianceConfig {
     std::vector<std::string> argv;
     std::vector<std::pair<std::string, std::string>> options;
@@ -77,6 +78,9 @@ struct ComplianceReport {
 // The lateness past which an answer to a timed search is a warning (a fail past the referees'
 // grace, core/timeman.h: TimeMargins::kReplyGraceMs for a movetime, kClockGraceMs for a clock).
 inline constexpr int kLateWarningMs = 50;
+
+// After this many faults (crashes, hangs) the remaining groups of checks are skipped.
+inline constexpr int kMaxEngineFaults = 3;
 
 // Runs every check. Throws std::invalid_argument for a bad configuration (no program, no
 // positions); whatever the engine does is a check's result.

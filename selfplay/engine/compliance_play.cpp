@@ -3,6 +3,7 @@
 // engine claims, and legal moves in many random positions.
 
 #include "core/board/notation.h"
+#include "core/common/text.h"
 #include "selfplay/engine/compliance_positions.h"
 #include "selfplay/engine/compliance_run.h"
 
@@ -164,6 +165,12 @@ void ComplianceRun::group_random() {
         blocks[i].count =
             rest / int(blocks.size() - 1) + (int(i - 1) < rest % int(blocks.size() - 1) ? 1 : 0);
     const bool own_limits = config_.go_limits.empty();
+    // Under a movetime alone, each search is one more sample of time discipline.
+    const auto limit_words = split_words(config_.go_limits);
+    const int movetime =
+        limit_words.size() == 2 && limit_words[0] == "movetime" && is_integer(limit_words[1])
+            ? int(std::stoll(limit_words[1]))
+            : 0;
     const int wait = own_limits ? config_.answer_timeout_ms : config_.limit_timeout_ms;
     check("legal moves in " + std::to_string(n) + " positions", [&](CheckBuilder& c) {
         int done = 0, wrong = 0, boards = 0;
@@ -183,7 +190,8 @@ void ComplianceRun::group_random() {
                                                         : "go depth 1";
                 const std::size_t mark = session_.transcript().size();
                 CheckBuilder one;
-                search(one, g, go_line, wait);
+                const SearchReply r = search(one, g, go_line, wait);
+                if (movetime > 0) sample(report_.movetime, r, movetime);
                 if (one.status == CheckStatus::Pass || kept) {
                     session_.cut_transcript(mark);
                 } else {
