@@ -188,7 +188,7 @@ void ComplianceRun::group_random() {
                 const std::string go_line = !own_limits ? "go " + config_.go_limits
                                             : done % 2  ? "go nodes 1000"
                                                         : "go depth 1";
-                const std::size_t mark = session_.transcript().size();
+                const std::size_t mark = session_.transcript_size();
                 CheckBuilder one;
                 const SearchReply r = search(one, g, go_line, wait);
                 if (movetime > 0) sample(report_.movetime, r, movetime);

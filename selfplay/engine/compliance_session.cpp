@@ -6,8 +6,11 @@ namespace fanorona {
 
 namespace {
 
-// The longest line kept in a transcript (an engine may write a megabyte on one line).
+// The longest line kept in a transcript (an engine may write a megabyte on one line), and the
+// lines kept of one check or one wait (an engine may flood its output): memory stays bounded.
 constexpr std::size_t kMaxKeptLine = 2000;
+constexpr std::size_t kHeadLines = 1000, kTailLines = 1000;
+constexpr std::size_t kMaxKeptLines = 5000;
 
 } // namespace
 
@@ -38,17 +41,47 @@ void EngineSession::record(bool sent, const std::string& text) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - epoch_)
             .count();
-    transcript_.push_back(
-        {sent, ms, text.size() > kMaxKeptLine ? text.substr(0, kMaxKeptLine) + "..." : text});
+    ExchangedLine line{sent, ms,
+                       text.size() > kMaxKeptLine ? text.substr(0, kMaxKeptLine) + "..." : text};
+    if (head_.size() < kHeadLines) {
+        head_.push_back(std::move(line));
+        return;
+    }
+    tail_.push_back(std::move(line));
+    if (tail_.size() > kTailLines) {
+        tail_.pop_front();
+        ++dropped_;
+    }
+}
+
+std::vector<ExchangedLine> EngineSession::transcript() const {
+    std::vector<ExchangedLine> out = head_;
+    if (dropped_ > 0)
+        out.push_back({false, tail_.empty() ? 0 : tail_.front().ms,
+                       "(" + std::to_string(dropped_) + " lines not kept)"});
+    out.insert(out.end(), tail_.begin(), tail_.end());
+    return out;
 }
 
 void EngineSession::new_transcript() {
-    transcript_.clear();
+    head_.clear();
+    tail_.clear();
+    dropped_ = 0;
     epoch_ = std::chrono::steady_clock::now();
 }
 
 void EngineSession::cut_transcript(std::size_t lines) {
-    if (lines < transcript_.size()) transcript_.resize(lines);
+    if (lines >= transcript_size()) return;
+    if (lines <= head_.size()) {
+        head_.resize(lines);
+        tail_.clear();
+        dropped_ = 0;
+    } else if (lines - head_.size() <= dropped_) {
+        dropped_ = lines - head_.size(); // what is kept of them is gone
+        tail_.clear();
+    } else {
+        tail_.resize(lines - head_.size() - dropped_);
+    }
 }
 
 void EngineSession::send(const std::string& line) {
@@ -94,7 +127,7 @@ std::optional<std::string> EngineSession::read_until(std::string_view word, int 
         auto line = read(int(std::max<long long>(left, 0)), waiting);
         if (!line) return std::nullopt;
         if (first_word(*line) == word) return line;
-        before.push_back(std::move(*line));
+        if (before.size() < kMaxKeptLines) before.push_back(std::move(*line));
     }
 }
 

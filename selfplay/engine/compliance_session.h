@@ -3,6 +3,7 @@
 // process whose every line sent and received is kept, with its time, for the check that runs.
 
 #include <chrono>
+#include <deque>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,7 +24,9 @@ struct EngineFault : std::runtime_error {
 };
 
 // One engine program and the transcript of the current check. Invariant: every line written to
-// or read from the program is in the transcript, in order, unless a caller cut it back.
+// or read from the program since the check began is in the transcript, in order (each cut to
+// 2000 characters), unless a caller cut it back; past 2000 lines only the first and the last
+// 1000 are kept, with the number of those between.
 class EngineSession {
 public:
     explicit EngineSession(std::vector<std::string> argv) : argv_(std::move(argv)) {}
@@ -39,7 +42,7 @@ public:
     // program closed its output (it exited), `waiting` naming what for.
     std::optional<std::string> read(int timeout_ms, const std::string& waiting);
     // Reads until a line whose first word is `word`, returned; the lines before it are appended
-    // to `before`. nullopt when none came within timeout_ms (in all).
+    // to `before` (up to 5000 of them). nullopt when none came within timeout_ms (in all).
     std::optional<std::string> read_until(std::string_view word, int timeout_ms,
                                           std::vector<std::string>& before,
                                           const std::string& waiting);
@@ -49,10 +52,13 @@ public:
     // Waits at most wait_ms for the program to exit (after `quit`): its exit code, or nullopt.
     std::optional<int> wait_exit(int wait_ms) { return process_.wait_exit(wait_ms); }
 
-    // The lines of the current check; a new check starts an empty transcript and its clock.
-    const std::vector<ExchangedLine>& transcript() const { return transcript_; }
+    // The lines of the current check (a line saying how many were not kept stands for those);
+    // a new check starts an empty transcript and its clock.
+    std::vector<ExchangedLine> transcript() const;
+    // How many lines the check exchanged so far.
+    std::size_t transcript_size() const { return head_.size() + dropped_ + tail_.size(); }
     void new_transcript();
-    // Keeps only the first `lines` lines of the transcript.
+    // Keeps only the first `lines` lines of the transcript (as far as they are kept).
     void cut_transcript(std::size_t lines);
 
 private:
@@ -60,7 +66,9 @@ private:
 
     std::vector<std::string> argv_;
     ChildProcess process_;
-    std::vector<ExchangedLine> transcript_;
+    std::vector<ExchangedLine> head_; // the first lines of the check
+    std::deque<ExchangedLine> tail_;  // the last lines after head_ (all while none is dropped)
+    std::size_t dropped_ = 0;         // the lines between head_ and tail_ not kept
     std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 };
 
