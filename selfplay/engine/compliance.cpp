@@ -214,10 +214,11 @@ void InfoTally::add(const Game& game, const SearchReply& reply) {
 ComplianceRun::ComplianceRun(const ComplianceConfig& config)
     : config_(config), session_(config.argv), rng_(Rng::derive(config.seed, 0xC4EC, 0)) {}
 
-void ComplianceRun::check(const std::string& name, const Body& body, CheckStatus on_fault) {
+void ComplianceRun::check(const std::string& name, const Body& body, CheckStatus on_fault,
+                          bool continued) {
     CheckResult result{group_, name, CheckStatus::Pass, "", {}};
     CheckBuilder c;
-    session_.new_transcript();
+    if (!continued) session_.new_transcript();
     try {
         body(c);
     } catch (const EngineFault& e) {
@@ -234,7 +235,8 @@ void ComplianceRun::check(const std::string& name, const Body& body, CheckStatus
     report_.checks.push_back(std::move(result));
 }
 
-void ComplianceRun::run_group(const std::string& name, void (ComplianceRun::*body)()) {
+void ComplianceRun::run_group(const std::string& name, void (ComplianceRun::*body)(),
+                              bool needs_engine) {
     group_ = name;
     if (!stop_reason_.empty()) {
         report_.checks.push_back(
@@ -243,7 +245,7 @@ void ComplianceRun::run_group(const std::string& name, void (ComplianceRun::*bod
     }
     if (config_.on_group) config_.on_group(name);
     try {
-        if (started_ && !session_.running()) {
+        if (needs_engine && started_ && !session_.running()) {
             // A fault killed the engine: a fresh one for this group.
             check("start again", [&](CheckBuilder& c) {
                 std::vector<std::string> lines;
@@ -461,7 +463,7 @@ ComplianceReport ComplianceRun::run() {
     run_group("go", &ComplianceRun::group_go);
     run_group("random positions", &ComplianceRun::group_random);
     run_group("time", &ComplianceRun::group_time);
-    run_group("info", &ComplianceRun::group_info);
+    run_group("info", &ComplianceRun::group_info, false);
     run_group("quit", &ComplianceRun::group_quit);
     session_.kill();
     return std::move(report_);

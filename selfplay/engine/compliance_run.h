@@ -98,11 +98,14 @@ private:
     void group_quit();
 
     // Runs one group (a skip row when the engine cannot run any more; the engine started again
-    // first when a fault killed it).
-    void run_group(const std::string& name, void (ComplianceRun::*body)());
+    // first when a fault killed it and the group needs it).
+    void run_group(const std::string& name, void (ComplianceRun::*body)(),
+                   bool needs_engine = true);
     // Runs one check and records it. A fault in it gives the check `on_fault` (with the fault's
-    // reason) and ends the group (GroupEnd; a fault of a Warn check does not count).
-    void check(const std::string& name, const Body& body, CheckStatus on_fault = CheckStatus::Fail);
+    // reason) and ends the group (GroupEnd; a fault of a Warn check does not count). Its lines
+    // are those exchanged since it began, or with `continued` since the check before began.
+    void check(const std::string& name, const Body& body, CheckStatus on_fault = CheckStatus::Fail,
+               bool continued = false);
     // Starts the engine: `uci` to `uciok` (the lines between into `lines`), then the config's
     // options and `isready`. Throws EngineFault.
     void start_engine(std::vector<std::string>& lines);

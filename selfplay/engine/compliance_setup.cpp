@@ -36,90 +36,101 @@ void ComplianceRun::group_startup() {
         const double ms = ms_since(t0);
         for (const std::string& l : lines) {
             const auto words = split_words(l);
-            if (words.size() >= 2 && words[0] == "id" && words[1] == "name")
-                report_.engine_name = l.substr(l.find("name") + 5);
+            if (words.size() >= 2 && words[0] == "id" && words[1] == "name") {
+                report_.engine_name.clear();
+                for (std::size_t i = 2; i < words.size(); ++i)
+                    report_.engine_name += (i > 2 ? " " : "") + words[i];
+            }
         }
         if (report_.engine_name.empty()) c.warn("no 'id name' line before 'uciok'");
         c.note = "'" + report_.engine_name + "', uciok after " + std::to_string(int(ms)) + " ms";
     });
-    check("option lines", [&](CheckBuilder& c) {
-        for (const std::string& l : lines) {
-            if (split_words(l).empty() || split_words(l)[0] != "option") continue;
-            AdvertisedOption o;
-            try {
-                o = parse_option_line(l);
-            } catch (const std::invalid_argument& e) {
-                c.fail("'" + l + "': " + e.what());
-                continue;
-            }
-            const std::string& t = o.type;
-            if (t != "check" && t != "spin" && t != "combo" && t != "button" && t != "string")
-                c.warn("'" + l + "': type '" + t + "' is not check, spin, combo, button or string");
-            if (t == "spin") {
-                if (!o.min || !o.max)
-                    c.warn("'" + l + "': a spin option without min and max");
-                else if (!o.default_value || !is_integer(*o.default_value))
-                    c.warn("'" + l + "': no integer default");
-                else if (const long long d = std::stoll(*o.default_value); d < *o.min || d > *o.max)
-                    c.warn("'" + l + "': the default is outside [min, max]");
-            }
-            if (t == "combo" && o.default_value) {
-                bool listed = false;
-                for (const auto& v : o.vars) listed = listed || lower(v) == lower(*o.default_value);
-                if (!listed) c.warn("'" + l + "': the default is not one of its vars");
-            }
-            if (t == "check" && o.default_value && *o.default_value != "true" &&
-                *o.default_value != "false")
-                c.warn("'" + l + "': a check option's default is true or false");
-            if (advertised(o.name)) c.warn("'" + l + "': option '" + o.name + "' again");
-            options_.push_back(std::move(o));
-        }
-        // The boards it claims: the Variant and Rules options (docs/rules.md).
-        std::vector<std::string> claimed;
-        if (const AdvertisedOption* v = advertised("Variant")) {
-            for (const std::string& name : v->vars) {
-                const auto variant = parse_variant(lower(name));
-                if (!variant) {
-                    c.warn("Variant '" + name + "' is not a board of docs/rules.md: not checked");
+    check(
+        "option lines",
+        [&](CheckBuilder& c) {
+            for (const std::string& l : lines) {
+                if (split_words(l).empty() || split_words(l)[0] != "option") continue;
+                AdvertisedOption o;
+                try {
+                    o = parse_option_line(l);
+                } catch (const std::invalid_argument& e) {
+                    c.fail("'" + l + "': " + e.what());
                     continue;
                 }
-                if (*variant == Variant::Tsivy) {
-                    tsivy_name_ = name;
-                    continue;
+                const std::string& t = o.type;
+                if (t != "check" && t != "spin" && t != "combo" && t != "button" && t != "string")
+                    c.warn("'" + l + "': type '" + t +
+                           "' is not check, spin, combo, button or string");
+                if (t == "spin") {
+                    if (!o.min || !o.max)
+                        c.warn("'" + l + "': a spin option without min and max");
+                    else if (!o.default_value || !is_integer(*o.default_value))
+                        c.warn("'" + l + "': no integer default");
+                    else if (const long long d = std::stoll(*o.default_value);
+                             d < *o.min || d > *o.max)
+                        c.warn("'" + l + "': the default is outside [min, max]");
                 }
-                bool known = false;
-                for (const auto& [seen, spelled] : variants_) known = known || seen == *variant;
-                if (!known) variants_.emplace_back(*variant, name);
-                if (!known) claimed.push_back(name);
+                if (t == "combo" && o.default_value) {
+                    bool listed = false;
+                    for (const auto& v : o.vars)
+                        listed = listed || lower(v) == lower(*o.default_value);
+                    if (!listed) c.warn("'" + l + "': the default is not one of its vars");
+                }
+                if (t == "check" && o.default_value && *o.default_value != "true" &&
+                    *o.default_value != "false")
+                    c.warn("'" + l + "': a check option's default is true or false");
+                if (advertised(o.name)) c.warn("'" + l + "': option '" + o.name + "' again");
+                options_.push_back(std::move(o));
             }
-            if (v->default_value)
-                if (const auto d = parse_variant(lower(*v->default_value)))
-                    default_board_.variant = *d;
-        }
-        if (const AdvertisedOption* r = advertised("Rules")) {
-            for (const std::string& name : r->vars) {
-                const auto ruleset = parse_ruleset(lower(name));
-                if (!ruleset) {
-                    c.warn("Rules '" + name + "' is not a rule set of docs/rules.md: not checked");
-                    continue;
+            // The boards it claims: the Variant and Rules options (docs/rules.md).
+            std::vector<std::string> claimed;
+            if (const AdvertisedOption* v = advertised("Variant")) {
+                for (const std::string& name : v->vars) {
+                    const auto variant = parse_variant(lower(name));
+                    if (!variant) {
+                        c.warn("Variant '" + name +
+                               "' is not a board of docs/rules.md: not checked");
+                        continue;
+                    }
+                    if (*variant == Variant::Tsivy) {
+                        tsivy_name_ = name;
+                        continue;
+                    }
+                    bool known = false;
+                    for (const auto& [seen, spelled] : variants_) known = known || seen == *variant;
+                    if (!known) variants_.emplace_back(*variant, name);
+                    if (!known) claimed.push_back(name);
                 }
-                if (*ruleset == RuleSet::Standard) {
-                    standard_name_ = name;
-                    continue;
-                }
-                bool known = false;
-                for (const auto& [seen, spelled] : rulesets_) known = known || seen == *ruleset;
-                if (!known) rulesets_.emplace_back(*ruleset, name);
-                if (!known) claimed.push_back("rules " + name);
+                if (v->default_value)
+                    if (const auto d = parse_variant(lower(*v->default_value)))
+                        default_board_.variant = *d;
             }
-            if (r->default_value)
-                if (const auto d = parse_ruleset(lower(*r->default_value)))
-                    default_board_.ruleset = *d;
-        }
-        board_ = default_board_;
-        c.note = std::to_string(options_.size()) + " options";
-        if (!claimed.empty()) c.note += "; claims " + join_names(claimed);
-    });
+            if (const AdvertisedOption* r = advertised("Rules")) {
+                for (const std::string& name : r->vars) {
+                    const auto ruleset = parse_ruleset(lower(name));
+                    if (!ruleset) {
+                        c.warn("Rules '" + name +
+                               "' is not a rule set of docs/rules.md: not checked");
+                        continue;
+                    }
+                    if (*ruleset == RuleSet::Standard) {
+                        standard_name_ = name;
+                        continue;
+                    }
+                    bool known = false;
+                    for (const auto& [seen, spelled] : rulesets_) known = known || seen == *ruleset;
+                    if (!known) rulesets_.emplace_back(*ruleset, name);
+                    if (!known) claimed.push_back("rules " + name);
+                }
+                if (r->default_value)
+                    if (const auto d = parse_ruleset(lower(*r->default_value)))
+                        default_board_.ruleset = *d;
+            }
+            board_ = default_board_;
+            c.note = std::to_string(options_.size()) + " options";
+            if (!claimed.empty()) c.note += "; claims " + join_names(claimed);
+        },
+        CheckStatus::Fail, true); // the lines: uci to uciok
     if (!config_.options.empty())
         check("options given", [&](CheckBuilder& c) {
             for (const auto& [name, value] : config_.options)
