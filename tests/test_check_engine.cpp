@@ -186,6 +186,13 @@ TEST_CASE("check-engine: an engine that claims Vela but plays the standard rules
     expect_fault({random_engine("--options --fault vela-unaware"), "variants/Rules vela", ""});
 }
 
+TEST_CASE("check-engine: a malformed option line and a second bestmove fail", "[check-engine]") {
+    expect_fault({random_engine("--fault bad-option"), "start-up/option lines",
+                  "'option name Broken default 1': no 'type'", true});
+    expect_fault(
+        {random_engine("--fault two-answers"), "positions/startpos", "with no search running"});
+}
+
 TEST_CASE("check-engine: an engine that does not exit on quit fails quit", "[check-engine]") {
     expect_fault({random_engine("--fault no-quit"), "quit/quit", "still running", true});
 }

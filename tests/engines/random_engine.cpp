@@ -9,6 +9,8 @@
 //   overrun        a `go movetime T` is answered T + 1500 ms late
 //   vela-unaware   `setoption name Rules value vela` is accepted but the standard rules played
 //   no-quit        `quit` is ignored
+//   bad-option     an option line without a type is advertised
+//   two-answers    every `go` but an infinite one is answered by two bestmove lines
 // tests/test_check_engine.cpp runs `fanorona check-engine` on it.
 
 #include <chrono>
@@ -66,6 +68,7 @@ struct Engine {
             say("option name Book type string default <empty>");
             say("option name Forget type button");
         }
+        if (fault == "bad-option") say("option name Broken default 1");
         say("uciok");
     }
 
@@ -135,6 +138,7 @@ struct Engine {
         if (fault == "blocking" && movetime > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(movetime * 9 / 10));
         say(answer);
+        if (fault == "two-answers") say(answer);
     }
 
     // False for quit.
