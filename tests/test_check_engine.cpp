@@ -216,8 +216,9 @@ TEST_CASE("check-engine: bad --player specs are one-line errors", "[check-engine
     r = run_cli("check-engine --player name=x,cmd=x,nosuchkey=1");
     CHECK(r.status == 1);
     CHECK(r.output.find("--player:") != std::string::npos);
-    // A program that cannot start is the start-up check's failure; nothing else runs.
-    const Checked c = check_engine("name=x,cmd=/nonexistent/engine");
+    // A program that cannot start is the start-up check's failure; nothing else runs. (A spec
+    // needs no name here.)
+    const Checked c = check_engine("cmd=/nonexistent/engine");
     CHECK(c.run.status == 1);
     CHECK(with_status(c.json, "fail") == std::vector<std::string>{"start-up/uci to uciok"});
     CHECK(with_status(c.json, "skip").size() == 9);

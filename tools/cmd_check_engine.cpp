@@ -27,8 +27,11 @@ struct CheckEngineOptions {
 // and its limits (when it has some) for the random positions.
 ComplianceConfig config_from(const CheckEngineOptions& o) {
     EngineSpec spec;
+    // A name plays no part here: a spec without one is named for the parser.
+    const bool named =
+        o.player.rfind("name=", 0) == 0 || o.player.find(",name=") != std::string::npos;
     try {
-        spec = EngineSpec::parse(o.player);
+        spec = EngineSpec::parse(named ? o.player : "name=engine," + o.player);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("--player: " + std::string(e.what()));
     }
@@ -84,10 +87,11 @@ void add_check_engine_command(CLI::App& app) {
         "Check an engine program against the engine protocol of docs/rules.md: start-up, "
         "options, positions, variants, every go limit, stop, isready while searching, legal "
         "moves in random positions, time discipline, quit; a table of pass/warn/fail");
-    cmd->add_option("--player", o->player,
-                    "The engine, as a tournament --player: cmd=PATH,args=...,option.X=V,"
-                    "startup=MS (the uciok wait), and depth=D|nodes=N|movetime=MS for the random "
-                    "positions (default: depth 1 and nodes 1000 in turn; timeout=MS their wait)")
+    cmd->add_option(
+           "--player", o->player,
+           "The engine, as a tournament --player (name= optional): cmd=PATH,args=...,option.X=V,"
+           "startup=MS (the uciok wait), and depth=D|nodes=N|movetime=MS for the random "
+           "positions (default: depth 1 and nodes 1000 in turn; timeout=MS their wait)")
         ->required();
     cmd->add_option("--positions", o->positions, "Random positions searched (legal moves)")
         ->capture_default_str()
