@@ -23,6 +23,7 @@ void add_train_command(CLI::App& app);
 void add_spsa_command(CLI::App& app);
 void add_tables_command(CLI::App& app);
 void add_timeuse_command(CLI::App& app);
+void add_check_engine_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_frontier_command(CLI::App& app);
 void add_net_command(CLI::App& app);

@@ -56,6 +56,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_spsa_command(app);
     fanorona::cli::add_tables_command(app);
     fanorona::cli::add_timeuse_command(app);
+    fanorona::cli::add_check_engine_command(app);
     fanorona::cli::add_solve_command(app);
     fanorona::cli::add_frontier_command(app);
     fanorona::cli::add_net_command(app);

@@ -135,6 +135,24 @@ ChildProcess::ReadStatus ChildProcess::read_line(std::string& line, int timeout_
     }
 }
 
+std::optional<int> ChildProcess::wait_exit(int wait_ms) {
+    if (pid_ <= 0) return std::nullopt;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+    while (true) {
+        int status = 0;
+        const pid_t r = waitpid(pid_, &status, WNOHANG);
+        if (r == pid_) {
+            ::kill(-pid_, SIGKILL); // what it started and left in its group goes with it
+            pid_ = -1;              // reaped: kill() only closes the pipes
+            kill();
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if (r < 0 && errno != EINTR) return std::nullopt;
+        if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+        usleep(2000);
+    }
+}
+
 void ChildProcess::kill() {
     if (to_child_ >= 0) close(to_child_);
     if (from_child_ >= 0) close(from_child_);

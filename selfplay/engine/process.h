@@ -1,6 +1,7 @@
 #pragma once
 // A child process with pipes to its standard input and output, read line by line with timeouts.
 
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -33,6 +34,9 @@ public:
     enum class ReadStatus { Line, Timeout, Closed };
     // Reads the next line (without '\n') waiting at most timeout_ms.
     ReadStatus read_line(std::string& line, int timeout_ms);
+    // Waits at most wait_ms for the child to end by itself, then reaps it: its exit code (128 +
+    // the signal that ended it), or nullopt when it still runs (it keeps running) or none runs.
+    std::optional<int> wait_exit(int wait_ms);
     // Kills (SIGKILL) the child's whole process group (what it started dies with it) and reaps
     // the child.
     void kill();

@@ -217,7 +217,10 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
         next.set(key, value);
     else if (key == "net")
         next.set(key, value == "<empty>" ? "none" : value);
-    else if (key == "velaweights")
+    else if (key == "velaweights" && value == "<Weights>") {
+        next.vela_weights.reset(); // the default it advertises: Vela games play `Weights`
+        next.vela_weights_name.clear();
+    } else if (key == "velaweights")
         next.set("vela_weights", value);
     else if (key == "tables") {
         next.set(key, value == "<empty>" ? "" : value);

@@ -39,5 +39,6 @@ inline constexpr const char* kLoopSettingsFormat = "fanorona-loop-settings 2"; /
 inline constexpr const char* kTuneFormat = "fanorona-tune 1";                  // tune.json
 inline constexpr const char* kSpsaSummaryFormat = "fanorona-spsa 1";           // spsa.json
 inline constexpr const char* kTimeuseFormat = "fanorona-timeuse 1";            // timeuse --json
+inline constexpr const char* kCheckEngineFormat = "fanorona-check-engine 1";   // check-engine
 
 } // namespace fanorona
