@@ -372,7 +372,7 @@ nlohmann::json settings_json(const RunConfig& c) {
     };
     put_rules(j, c.rules);
     if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
-    if (c.corpus) j["corpus"] = true; // absent: no corpus (as before corpus files existed)
+    if (c.corpus) j["corpus"] = true;        // absent: no corpus (as before corpus files existed)
     if (c.openings.shuffled) j["openings_order"] = "random"; // absent: file order, as before
     if (c.stage_games > 0) j["stage_games"] = c.stage_games;
     // absent: no table adjudication (as before tables existed)

@@ -104,9 +104,9 @@ struct RunOutcome {
 
 // Runs (or resumes) the games of `config` into config.out_dir (a RunFolder: locked, checked and
 // repaired on resume): settings.json, games.tsv, with log_positions positions.bin, with corpus
-// corpus.fcorpus, with a live_path the live stream; then `finish` writes the summary files. Throws std::runtime_error
-// (or a subclass) with a one-line message for bad settings, a mismatched resume, a folder in use
-// or a failed write.
+// corpus.fcorpus, with a live_path the live stream; then `finish` writes the summary files. Throws
+// std::runtime_error (or a subclass) with a one-line message for bad settings, a mismatched resume,
+// a folder in use or a failed write.
 RunOutcome run_games(const RunConfig& config, GameObserver& observer,
                      const RunFinisher& finish = {});
 

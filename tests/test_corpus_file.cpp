@@ -56,11 +56,11 @@ CorpusGame random_game(const Rules& rules, const Position& start, std::uint64_t 
         pos.make_move(m);
     }
     g.opening_turns = int(std::min<std::size_t>(g.moves.size(), 4));
-    g.result = seed % 3 == 0 ? GameResult::WhiteWins
+    g.result = seed % 3 == 0   ? GameResult::WhiteWins
                : seed % 3 == 1 ? GameResult::Draw
                                : GameResult::BlackWins;
-    const char* reasons[] = {"capture-all", "no-moves", "repetition", "adjudication",
-                             "", "a reason of its own", "series-over", "timeout"};
+    const char* reasons[] = {"capture-all",         "no-moves",    "repetition", "adjudication", "",
+                             "a reason of its own", "series-over", "timeout"};
     g.reason = reasons[seed % 8];
     if (seed % 5 == 0) g.end_score = int(seed % 2 ? INT_MIN : 77);
     return g;
@@ -80,7 +80,8 @@ bool has_chain(const CorpusGame& g, const Rules& rules) {
 std::string encode(const Rules& rules, const std::vector<CorpusGame>& games,
                    std::size_t block_bytes = kCorpusBlockBytes) {
     std::string bytes;
-    CorpusWriter w(rules, [&](const std::string& b) { bytes += b; }, false, block_bytes);
+    CorpusWriter w(
+        rules, [&](const std::string& b) { bytes += b; }, false, block_bytes);
     for (const CorpusGame& g : games) w.add(g);
     w.flush();
     REQUIRE(w.bytes_written() == bytes.size());
@@ -153,13 +154,11 @@ TEST_CASE("corpus games round-trip: capture chains, Vela, other rules and boards
         Variant variant;
         RuleSet ruleset;
     };
-    const std::vector<Case> cases = {{Variant::Tsivy, RuleSet::Standard},
-                                     {Variant::Tsivy, RuleSet::FirstTurn},
-                                     {Variant::Tsivy, RuleSet::Vela},
-                                     {Variant::Dimy, RuleSet::Standard},
-                                     {Variant::Telo, RuleSet::Standard},
-                                     {*parse_variant("7x9"), RuleSet::Standard},
-                                     {*parse_variant("3x21"), RuleSet::Vela}};
+    const std::vector<Case> cases = {
+        {Variant::Tsivy, RuleSet::Standard},    {Variant::Tsivy, RuleSet::FirstTurn},
+        {Variant::Tsivy, RuleSet::Vela},        {Variant::Dimy, RuleSet::Standard},
+        {Variant::Telo, RuleSet::Standard},     {*parse_variant("7x9"), RuleSet::Standard},
+        {*parse_variant("3x21"), RuleSet::Vela}};
     for (const Case& c : cases) {
         Rules rules;
         rules.variant = c.variant;
@@ -336,7 +335,7 @@ TEST_CASE("a bad corpus header, or a block no writer of ours made, is an error n
     const std::string header = good.substr(0, kCorpusHeaderBytes);
     // games section: index delta 0, flags (draw), reason 1, 1 turn, 0 opening turns
     const std::string games_part = std::string("\x00\x01\x01\x01\x00", 5);
-    const std::string turns_part = "\x7F";         // index 127
+    const std::string turns_part = "\x7F";                // index 127
     const std::string scores_part = std::string(1, '\0'); // no score
     std::string raw(8, '\0');
     raw[0] = char(games_part.size());
@@ -378,9 +377,9 @@ TEST_CASE("converting a games file and a positions log keeps every position, sco
             Position pos = replayed.start();
             for (std::size_t i = 0; i < rec.moves.size(); ++i) {
                 const std::optional<int> white = rec.scores.empty() ? std::nullopt : rec.scores[i];
-                const std::optional<int> mover =
-                    white && pos.side_to_move() == Color::Black ? std::optional<int>(-*white)
-                                                                : white;
+                const std::optional<int> mover = white && pos.side_to_move() == Color::Black
+                                                     ? std::optional<int>(-*white)
+                                                     : white;
                 CHECK(games[k].scores[i] == mover);
                 pos.make_move(replayed.moves()[i]);
             }
@@ -423,10 +422,11 @@ TEST_CASE("converting a games file and a positions log keeps every position, sco
         const auto j = nlohmann::json::parse(info.output);
         CHECK(j["games"].get<int>() >= 16);
         const std::string dimy = fresh_dir("corpus_convert_dimy");
-        REQUIRE(run_cli("selfplay --variant dimy --games 2 --depth 1 --quiet --out " + dimy)
-                    .status == 0);
-        const Run mixed = run_cli("corpus convert " + tsv + " " + dimy + "/games.tsv --out " +
-                                  dir + "/mixed.fcorpus");
+        REQUIRE(
+            run_cli("selfplay --variant dimy --games 2 --depth 1 --quiet --out " + dimy).status ==
+            0);
+        const Run mixed = run_cli("corpus convert " + tsv + " " + dimy + "/games.tsv --out " + dir +
+                                  "/mixed.fcorpus");
         CHECK(mixed.status == 1);
         CHECK_THAT(mixed.output, Catch::Contains(dimy + "/games.tsv: header: dimy, standard, but " +
                                                  tsv + " is tsivy, standard"));

@@ -47,8 +47,8 @@ void run_convert(const CorpusOptions& o) {
     // The first input's rules are the corpus's; every other input must have the same.
     const auto open = [&](const Rules& rules, const std::string& path) {
         if (!writer) {
-            writer = std::make_unique<CorpusWriter>(
-                rules, [&bytes](const std::string& b) { bytes += b; });
+            writer = std::make_unique<CorpusWriter>(rules,
+                                                    [&bytes](const std::string& b) { bytes += b; });
             first = path;
         } else if (rules.variant != writer->rules().variant ||
                    rules.ruleset != writer->rules().ruleset) {
@@ -80,15 +80,15 @@ void run_convert(const CorpusOptions& o) {
                     for (const CorpusGame& g : games) add(g, path);
                 });
             if (!log.tail_problem.empty())
-                std::fprintf(stderr, "fanorona: %s: %s; the %llu intact games before it were read\n",
+                std::fprintf(stderr,
+                             "fanorona: %s: %s; the %llu intact games before it were read\n",
                              path.c_str(), log.tail_problem.c_str(),
                              static_cast<unsigned long long>(log.chunks));
         } else {
             const GamesFile file = read_games_file(path);
             open(file.header.rules(), path);
             for (const GameRecord& r : file.games)
-                add(corpus_game(r, file.header.rules(),
-                                path + ": game " + std::to_string(r.index)),
+                add(corpus_game(r, file.header.rules(), path + ": game " + std::to_string(r.index)),
                     path);
         }
     }
@@ -147,8 +147,9 @@ void run_info(const CorpusOptions& o) {
                     static_cast<unsigned long long>(reader.valid_bytes()), per);
     }
     if (!reader.tail_problem().empty())
-        std::fprintf(stderr, "fanorona: %s: %s; the %llu intact games before it were read (%llu "
-                             "bytes dropped)\n",
+        std::fprintf(stderr,
+                     "fanorona: %s: %s; the %llu intact games before it were read (%llu "
+                     "bytes dropped)\n",
                      o.file.c_str(), reader.tail_problem().c_str(),
                      static_cast<unsigned long long>(reader.games()),
                      static_cast<unsigned long long>(size - reader.valid_bytes()));
@@ -159,7 +160,7 @@ void run_info(const CorpusOptions& o) {
 void add_corpus_command(CLI::App& app) {
     auto o = std::make_shared<CorpusOptions>();
     auto* cmd = app.add_subcommand(
-        "corpus", "Corpus files: games chained turn by turn in compressed blocks, about 2 bytes "
+        "corpus", "Corpus files: games chained turn by turn in compressed blocks, about 1.5 bytes "
                   "a position (docs/formats.md)");
     cmd->require_subcommand(1);
     auto* convert = cmd->add_subcommand(

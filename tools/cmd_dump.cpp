@@ -46,11 +46,10 @@ void run_corpus(const DumpOptions& o) {
         const std::string move = p.move ? move_to_string(p.position, rules, *p.move) : "-";
         const std::string ruleset(ruleset_name(p.ruleset));
         if (o.csv)
-            std::printf("%llu,%d,%c,%s,%s,%d,%s,%s,%s\n",
-                        static_cast<unsigned long long>(p.game), p.position.turn(),
-                        p.position.side_to_move() == Color::White ? 'w' : 'b', score.c_str(),
-                        result.c_str(), p.position.turns_since_capture(), ruleset.c_str(),
-                        move.c_str(), fen.c_str());
+            std::printf("%llu,%d,%c,%s,%s,%d,%s,%s,%s\n", static_cast<unsigned long long>(p.game),
+                        p.position.turn(), p.position.side_to_move() == Color::White ? 'w' : 'b',
+                        score.c_str(), result.c_str(), p.position.turns_since_capture(),
+                        ruleset.c_str(), move.c_str(), fen.c_str());
         else
             std::printf("game %llu turn %d score %s result %s move %s  %s\n",
                         static_cast<unsigned long long>(p.game), p.position.turn(), score.c_str(),
@@ -93,8 +92,11 @@ void run(const DumpOptions& o) {
 
 void add_dump_command(CLI::App& app) {
     auto o = std::make_shared<DumpOptions>();
-    auto* cmd = app.add_subcommand("dump", "Print a positions log (positions.bin) or a corpus file (corpus.fcorpus) as text or CSV");
-    cmd->add_option("file", o->file, "The positions log or corpus file (told apart by its first bytes)")
+    auto* cmd = app.add_subcommand(
+        "dump",
+        "Print a positions log (positions.bin) or a corpus file (corpus.fcorpus) as text or CSV");
+    cmd->add_option("file", o->file,
+                    "The positions log or corpus file (told apart by its first bytes)")
         ->required();
     cmd->add_flag("--csv", o->csv, "CSV with a header line instead of text");
     cmd->add_option("--limit", o->limit, "Print at most this many positions (0: all)");

@@ -85,7 +85,7 @@ void add_selfplay_command(CLI::App& app) {
     cmd->add_flag("--no-positions", o->no_positions, "Do not write positions.bin");
     cmd->add_flag("--corpus", o->corpus,
                   "Also write corpus.fcorpus: every game chained turn by turn with its scores, in "
-                  "compressed blocks of about 2 bytes a position (docs/formats.md)");
+                  "compressed blocks of about 1.5 bytes a position (docs/formats.md)");
     cmd->callback([o] { run(*o); });
 }
 

@@ -25,7 +25,8 @@ bool leads_to(const Position& pos, const Move& m, const PositionRecord& next) {
 
 } // namespace
 
-CorpusGame corpus_game(const GameRecord& record, const Rules& file_rules, const std::string& where) {
+CorpusGame corpus_game(const GameRecord& record, const Rules& file_rules,
+                       const std::string& where) {
     const Rules rules = record.rules(file_rules);
     const Game game = replay_game(record, rules, where);
     CorpusGame g;

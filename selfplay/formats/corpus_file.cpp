@@ -20,10 +20,21 @@ constexpr int kZstdLevel = 12;
 constexpr std::uint64_t kMaxCounter = std::uint64_t(1) << 30; // turn numbers, turns since capture
 
 // The reasons a games file writes, by code (0: unknown); kLiteralReason: the text follows.
-constexpr std::array<std::string_view, 15> kReasons = {
-    "",        "capture-all", "no-moves",     "repetition",   "no-capture-limit",
-    "length-cap", "adjudication", "tables",    "three-in-a-row", "series-over",
-    "illegal-move", "crash",     "timeout",      "hang",         "none"};
+constexpr std::array<std::string_view, 15> kReasons = {"",
+                                                       "capture-all",
+                                                       "no-moves",
+                                                       "repetition",
+                                                       "no-capture-limit",
+                                                       "length-cap",
+                                                       "adjudication",
+                                                       "tables",
+                                                       "three-in-a-row",
+                                                       "series-over",
+                                                       "illegal-move",
+                                                       "crash",
+                                                       "timeout",
+                                                       "hang",
+                                                       "none"};
 constexpr std::uint8_t kLiteralReason = 255;
 constexpr std::size_t kMaxReasonBytes = 255;
 
@@ -57,8 +68,8 @@ int result_code(GameResult r) {
 }
 
 // A block's checksum: its header's bytes before the checksum, then its payload.
-std::uint32_t block_checksum(const std::uint8_t* head, const std::string& payload) {
-    return crc32_of(payload.data(), payload.size(), crc32_of(head, kCorpusBlockHeaderBytes - 4));
+std::uint32_t block_checksum(const std::uint8_t* head, const void* payload, std::size_t size) {
+    return crc32_of(payload, size, crc32_of(head, kCorpusBlockHeaderBytes - 4));
 }
 
 // Canonical order of turns: by start point, end point, captured set. A turn's index is its place
@@ -128,7 +139,8 @@ std::string read_block(std::ifstream& in, BlockHead& b, std::string& payload, bo
     payload.resize(b.compressed);
     in.read(payload.data(), std::streamsize(payload.size()));
     if (std::size_t(in.gcount()) != payload.size()) return "torn block";
-    if (block_checksum(h, payload) != b.crc) return "checksum mismatch in block";
+    if (block_checksum(h, payload.data(), payload.size()) != b.crc)
+        return "checksum mismatch in block";
     return {};
 }
 
@@ -243,7 +255,8 @@ void CorpusWriter::add(const CorpusGame& g) {
         if (!list.contains(m))
             refuse("turn " + std::to_string(i + 1) + ": not a legal turn in " + pos.to_string());
         if (list.size() > 1)
-            put_varint(turns, std::uint64_t(std::count_if(list.begin(), list.end(), [&](const Move& x) {
+            put_varint(turns,
+                       std::uint64_t(std::count_if(list.begin(), list.end(), [&](const Move& x) {
                            return turn_less(x, m);
                        })));
         put_varint(scores, score_code(g.scores[i], previous));
@@ -278,11 +291,12 @@ void CorpusWriter::flush() {
     ZSTD_CCtx* ctx = ZSTD_createCCtx();
     if (!ctx) throw std::bad_alloc();
     ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, kZstdLevel);
-    const std::size_t n = ZSTD_compress2(ctx, block.data() + kCorpusBlockHeaderBytes,
-                                         block.size() - kCorpusBlockHeaderBytes, raw.data(),
-                                         raw.size());
+    const std::size_t n =
+        ZSTD_compress2(ctx, block.data() + kCorpusBlockHeaderBytes,
+                       block.size() - kCorpusBlockHeaderBytes, raw.data(), raw.size());
     ZSTD_freeCCtx(ctx);
-    if (ZSTD_isError(n)) throw std::runtime_error(std::string("corpus: zstd: ") + ZSTD_getErrorName(n));
+    if (ZSTD_isError(n))
+        throw std::runtime_error(std::string("corpus: zstd: ") + ZSTD_getErrorName(n));
     block.resize(kCorpusBlockHeaderBytes + n);
     auto* h = reinterpret_cast<std::uint8_t*>(block.data());
     put_le(h, kBlockMagic, 4);
@@ -291,8 +305,7 @@ void CorpusWriter::flush() {
     put_le(h + 12, block_games_, 4);
     put_le(h + 16, block_positions_, 4);
     put_le(h + 20, block_first_, 8);
-    const std::string payload = block.substr(kCorpusBlockHeaderBytes);
-    put_le(h + 28, block_checksum(h, payload), 4);
+    put_le(h + 28, block_checksum(h, h + kCorpusBlockHeaderBytes, n), 4);
     sink_(block);
     bytes_ += block.size();
     ++blocks_;
@@ -316,6 +329,10 @@ CorpusReader::CorpusReader(const std::string& path) : path_(path) {
 void CorpusReader::corrupt(const std::string& what) const {
     throw CorpusError(path_ + ": block at byte " + std::to_string(block_offset_) + ": " + what +
                       " (the block's checksum is intact: not a file of this format's writer)");
+}
+
+void CorpusReader::corrupt_game(const std::string& what) const {
+    corrupt("game " + std::to_string(games_ + 1) + " of the file: " + what);
 }
 
 bool CorpusReader::load_block() {
@@ -357,50 +374,50 @@ bool CorpusReader::next(CorpusGame& g) {
         done_ = true;
         return false;
     }
-    const std::string game_no = "game " + std::to_string(games_ + 1) + " of the file: ";
     Cursor head{raw_, games_at_, games_end_};
     Cursor turns{raw_, turns_at_, turns_end_};
     Cursor scores{raw_, scores_at_, raw_.size()};
     std::uint64_t delta = 0, count = 0, opening = 0;
     std::uint8_t flags = 0, reason = 0;
     if (!head.varint(delta) || !head.byte(flags) || !head.byte(reason))
-        corrupt(game_no + "game header cut short");
+        corrupt_game("game header cut short");
     g.index = next_index_ + std::uint64_t(unzigzag(delta));
     const int result = flags & 3, ruleset = (flags >> 2) & 3;
-    if (result == 3 || ruleset == 3 || (flags & 0xC0)) corrupt(game_no + "flags: unknown codes");
-    g.result = result == 0 ? GameResult::BlackWins : result == 1 ? GameResult::Draw
-                                                                 : GameResult::WhiteWins;
+    if (result == 3 || ruleset == 3 || (flags & 0xC0)) corrupt_game("flags: unknown codes");
+    g.result = result == 0   ? GameResult::BlackWins
+               : result == 1 ? GameResult::Draw
+                             : GameResult::WhiteWins;
     g.ruleset = RuleSet(ruleset);
     if (reason == kLiteralReason) {
         std::uint64_t length = 0;
         if (!head.varint(length) || length > kMaxReasonBytes || length > games_end_ - games_at_)
-            corrupt(game_no + "reason cut short");
+            corrupt_game("reason cut short");
         g.reason = raw_.substr(games_at_, std::size_t(length));
         games_at_ += std::size_t(length);
     } else if (reason < kReasons.size()) {
         g.reason = std::string(kReasons[reason]);
     } else {
-        corrupt(game_no + "reason: unknown code " + std::to_string(reason));
+        corrupt_game("reason: unknown code " + std::to_string(reason));
     }
-    if (!head.varint(count) || !head.varint(opening)) corrupt(game_no + "game header cut short");
-    if (count > block_positions_) corrupt(game_no + "more turns than the block header counts");
+    if (!head.varint(count) || !head.varint(opening)) corrupt_game("game header cut short");
+    if (count > block_positions_) corrupt_game("more turns than the block header counts");
     const std::uint64_t positions = count + ((flags & kHasEndScore) ? 1 : 0);
     if (positions > block_positions_ - block_positions_seen_)
-        corrupt(game_no + "more positions than the block header counts");
-    if (opening > count) corrupt(game_no + "more opening turns than turns");
+        corrupt_game("more positions than the block header counts");
+    if (opening > count) corrupt_game("more opening turns than turns");
     g.opening_turns = int(opening);
     if (flags & kExplicitStart) {
         std::uint64_t white = 0, black = 0, quiet = 0, turn = 0;
         std::uint8_t side = 0;
-        if (!head.varint(white) || !head.varint(black) || !head.byte(side) ||
-            !head.varint(quiet) || !head.varint(turn))
-            corrupt(game_no + "start cut short");
+        if (!head.varint(white) || !head.varint(black) || !head.byte(side) || !head.varint(quiet) ||
+            !head.varint(turn))
+            corrupt_game("start cut short");
         if (side > 1 || quiet > kMaxCounter || turn > kMaxCounter)
-            corrupt(game_no + "start: side or turn counters out of range");
+            corrupt_game("start: side or turn counters out of range");
         g.start = Position::from_pieces(rules_.variant, white, black,
                                         side ? Color::Black : Color::White, int(quiet), int(turn));
         if (std::string why = position_problem(g.start); !why.empty())
-            corrupt(game_no + "start: " + why);
+            corrupt_game("start: " + why);
     } else {
         g.start = Position::start(rules_.variant);
     }
@@ -412,21 +429,22 @@ bool CorpusReader::next(CorpusGame& g) {
     std::optional<int> previous;
     const auto read_score = [&](std::size_t turn) {
         std::uint64_t code = 0;
-        if (!scores.varint(code)) corrupt(game_no + "turn " + std::to_string(turn) + ": score cut short");
+        if (!scores.varint(code))
+            corrupt_game("turn " + std::to_string(turn) + ": score cut short");
         if (code == 0) return std::optional<int>();
         const std::int64_t v = unzigzag(code - 1) - std::int64_t(previous.value_or(0));
         if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-            corrupt(game_no + "turn " + std::to_string(turn) + ": score out of range");
+            corrupt_game("turn " + std::to_string(turn) + ": score out of range");
         return std::optional<int>(int(v));
     };
     for (std::uint64_t i = 0; i < count; ++i) {
-        const std::string turn = "turn " + std::to_string(i + 1);
+        const auto turn = [&] { return "turn " + std::to_string(i + 1); };
         generate_moves(pos, rules, list);
         std::uint64_t k = 0;
-        if (list.size() > 1 && !turns.varint(k)) corrupt(game_no + turn + ": turn index cut short");
+        if (list.size() > 1 && !turns.varint(k)) corrupt_game(turn() + ": turn index cut short");
         if (k >= std::uint64_t(list.size()))
-            corrupt(game_no + turn + ": turn index " + std::to_string(k) + " of " +
-                    std::to_string(list.size()) + " legal turns");
+            corrupt_game(turn() + ": turn index " + std::to_string(k) + " of " +
+                         std::to_string(list.size()) + " legal turns");
         std::nth_element(list.begin(), list.begin() + std::ptrdiff_t(k), list.end(), turn_less);
         const Move m = list[int(k)];
         g.moves.push_back(m);
@@ -437,7 +455,7 @@ bool CorpusReader::next(CorpusGame& g) {
     g.end_score.reset();
     if (flags & kHasEndScore) {
         g.end_score = read_score(std::size_t(count + 1));
-        if (!g.end_score) corrupt(game_no + "an end score flagged but absent");
+        if (!g.end_score) corrupt_game("an end score flagged but absent");
     }
     next_index_ = g.index + 1;
     block_positions_seen_ += positions;

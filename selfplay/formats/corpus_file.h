@@ -1,7 +1,7 @@
 #pragma once
 // The corpus file: finished games chained turn by turn (the start, then each turn as its index
 // among the position's legal turns, the mover's search score, the result) in checksummed zstd
-// blocks, about 2 bytes a position; written a block at a time and read as a stream with bounded
+// blocks, about 1.5 bytes a position; written a block at a time and read as a stream with bounded
 // memory (docs/formats.md "Corpus file"). The one reader and writer of the format.
 
 #include <cstdint>
@@ -29,9 +29,10 @@ inline constexpr std::size_t kCorpusMaxBlockBytes = std::size_t(64) << 20;
 // corpus's board; each move is a legal turn, in order, under the game's rules (the corpus's with
 // `ruleset`); `scores` has one entry per move; `result` is not Ongoing.
 struct CorpusGame {
-    std::uint64_t index = 0;             // the game's index in its run (several chains of one
-                                         // logged game converted from a positions log share it)
-    RuleSet ruleset = RuleSet::Standard; // the rules it was played under (a series' Vela game: vela)
+    std::uint64_t index = 0; // the game's index in its run (several chains of one
+                             // logged game converted from a positions log share it)
+    RuleSet ruleset =
+        RuleSet::Standard; // the rules it was played under (a series' Vela game: vela)
     Position start = Position::start(Variant::Tsivy);
     std::vector<Move> moves;
     std::vector<std::optional<int>> scores; // per turn: the mover's score (none: it did not search)
@@ -50,9 +51,9 @@ struct CorpusGame {
 // One position of a corpus: a position of a game in which a turn was played (or the scored end
 // of a chain), with what the corpus knows about it.
 struct CorpusPosition {
-    Position position;         // before the turn: pieces, side to move, turn, turns since capture
-    std::optional<Move> move;  // the turn played there (none only for a game's end_score)
-    std::optional<int> score;  // the search score for the side to move, when it searched
+    Position position;        // before the turn: pieces, side to move, turn, turns since capture
+    std::optional<Move> move; // the turn played there (none only for a game's end_score)
+    std::optional<int> score; // the search score for the side to move, when it searched
     GameResult result = GameResult::Draw; // the game's, White's view
     RuleSet ruleset = RuleSet::Standard;  // the game's rules
     std::uint64_t game = 0;               // the game's index
@@ -60,7 +61,8 @@ struct CorpusPosition {
 };
 
 // Calls on_position(const CorpusPosition&) for each position of `game`, in order.
-template <class OnPosition> void for_each_position(const CorpusGame& game, OnPosition&& on_position);
+template <class OnPosition>
+void for_each_position(const CorpusGame& game, OnPosition&& on_position);
 
 // A corpus that cannot be read or written; what() is one line naming the file and where.
 struct CorpusError : std::runtime_error {
@@ -93,8 +95,8 @@ public:
     void flush();
 
     const Rules& rules() const { return rules_; }
-    std::uint64_t games() const { return games_; }         // added
-    std::uint64_t positions() const { return positions_; } // added
+    std::uint64_t games() const { return games_; }               // added
+    std::uint64_t positions() const { return positions_; }       // added
     std::uint64_t pending_games() const { return block_games_; } // not handed over yet
     std::uint64_t bytes_written() const { return bytes_; }       // handed to the sink
     std::uint64_t blocks_written() const { return blocks_; }
@@ -122,18 +124,19 @@ public:
 
     const std::string& path() const { return path_; }
     const std::string& tail_problem() const { return tail_problem_; } // "": none (yet)
-    std::uint64_t valid_bytes() const { return valid_bytes_; } // the intact part read so far
-    std::uint64_t blocks() const { return blocks_; }           // intact blocks read so far
-    std::uint64_t games() const { return games_; }             // games returned so far
+    std::uint64_t valid_bytes() const { return valid_bytes_; }        // the intact part read so far
+    std::uint64_t blocks() const { return blocks_; }                  // intact blocks read so far
+    std::uint64_t games() const { return games_; }                    // games returned so far
 
 private:
     bool load_block();
     [[noreturn]] void corrupt(const std::string& what) const;
+    [[noreturn]] void corrupt_game(const std::string& what) const; // names the game too
 
     std::string path_;
     std::ifstream in_;
     Rules rules_;
-    std::string raw_;                           // the current block, uncompressed
+    std::string raw_;                                         // the current block, uncompressed
     std::size_t games_at_ = 0, turns_at_ = 0, scores_at_ = 0; // section cursors in raw_
     std::size_t games_end_ = 0, turns_end_ = 0;
     std::uint64_t block_offset_ = 0, block_games_left_ = 0, block_positions_ = 0;

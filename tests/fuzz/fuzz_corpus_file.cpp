@@ -1,8 +1,11 @@
 // Fuzz target: corpus files (CorpusReader, CorpusPositionReader, scan_corpus). A bad header or a
 // foreign block is a one-line CorpusError naming the file; a damaged tail is dropped, not read;
 // the games read keep the format's promises (the writer takes them back and writes a corpus that
-// reads back the same), and the intact part read alone gives the same games.
+// reads back the same), and the intact part read alone gives the same games. Each input is read
+// twice: as it is, and with every block's checksum made right, so that changed block contents
+// reach the decoder instead of stopping at the checksum.
 
+#include "selfplay/formats/binary_bytes.h"
 #include "selfplay/formats/corpus_file.h"
 #include "tests/fuzz/fuzz_target.h"
 
@@ -10,9 +13,24 @@ namespace {
 
 using namespace fanorona;
 
-// Every game of the file at `path`, its reader's summary in `reader_out`.
-std::vector<CorpusGame> read_games(const std::string& path, std::uint64_t& valid,
-                                   std::string& tail, Rules& rules) {
+// `bytes` with the checksum of each whole block (as its header's sizes say) made right.
+std::string with_checksums_fixed(std::string bytes) {
+    auto* b = reinterpret_cast<std::uint8_t*>(bytes.data());
+    std::size_t at = kCorpusHeaderBytes;
+    while (at + kCorpusBlockHeaderBytes <= bytes.size()) {
+        const std::uint64_t payload = get_le(b + at + 4, 4);
+        if (at + kCorpusBlockHeaderBytes + payload > bytes.size()) break;
+        const std::uint32_t crc = crc32_of(b + at + kCorpusBlockHeaderBytes, std::size_t(payload),
+                                           crc32_of(b + at, kCorpusBlockHeaderBytes - 4));
+        put_le(b + at + kCorpusBlockHeaderBytes - 4, crc, 4);
+        at += kCorpusBlockHeaderBytes + std::size_t(payload);
+    }
+    return bytes;
+}
+
+// Every game of the file at `path`, with the reader's intact part, tail problem and rules.
+std::vector<CorpusGame> read_games(const std::string& path, std::uint64_t& valid, std::string& tail,
+                                   Rules& rules) {
     CorpusReader reader(path);
     rules = reader.rules();
     std::vector<CorpusGame> games;
@@ -23,10 +41,9 @@ std::vector<CorpusGame> read_games(const std::string& path, std::uint64_t& valid
     return games;
 }
 
-} // namespace
-
-FUZZ_TARGET(corpus_file) {
-    const std::string path = fuzz::write_temp("corpus.fcorpus", fuzz::as_text(data, size));
+void check_file(std::string_view file) {
+    const std::size_t size = file.size();
+    const std::string path = fuzz::write_temp("corpus.fcorpus", file);
     std::vector<CorpusGame> games;
     std::uint64_t valid = 0;
     std::string tail;
@@ -36,7 +53,7 @@ FUZZ_TARGET(corpus_file) {
     } catch (const CorpusError& e) {
         fuzz::check_one_line(e);
         fuzz::check(std::string_view(e.what()).starts_with(path), "error without the file name");
-        return 0;
+        return;
     }
     fuzz::check(valid <= size, "valid part longer than the file");
     fuzz::check((valid == size) == tail.empty(),
@@ -56,7 +73,7 @@ FUZZ_TARGET(corpus_file) {
 
     // The intact part alone reads the same.
     const std::string intact =
-        fuzz::write_temp("intact.fcorpus", fuzz::as_text(data, std::size_t(valid)));
+        fuzz::write_temp("intact.fcorpus", file.substr(0, std::size_t(valid)));
     std::uint64_t valid_again = 0;
     std::string tail_again;
     Rules rules_again;
@@ -84,5 +101,14 @@ FUZZ_TARGET(corpus_file) {
     std::uint64_t seen = 0;
     while (reader.next(p)) ++seen;
     fuzz::check(seen == positions, "the position reader counts other positions");
+}
+
+} // namespace
+
+FUZZ_TARGET(corpus_file) {
+    const std::string_view bytes = fuzz::as_text(data, size);
+    check_file(bytes);
+    const std::string fixed = with_checksums_fixed(std::string(bytes));
+    if (fixed != bytes) check_file(fixed);
     return 0;
 }
