@@ -524,6 +524,26 @@ TEST_CASE("selfplay --corpus: a resume neither loses nor repeats a game", "[corp
     }
 }
 
+TEST_CASE("a Vela series run's corpus holds its Vela games under Vela rules, and skipped places",
+          "[corpus]") {
+    const std::string dir = fresh_dir("corpus_series");
+    REQUIRE(run_cli("selfplay --series vela --games 8 --depth 1 --openings random:2 --seed 5 "
+                    "--corpus --quiet --out " +
+                    dir)
+                .status == 0);
+    const GamesFile file = read_games_file(dir + "/games.tsv");
+    const std::vector<CorpusGame> games = read_all(dir + "/corpus.fcorpus");
+    REQUIRE(games.size() == file.games.size());
+    CHECK(games == games_of(dir + "/games.tsv"));
+    int vela = 0;
+    for (std::size_t k = 0; k < games.size(); ++k) {
+        CHECK((games[k].ruleset == RuleSet::Vela) == (file.games[k].kind == GameKind::Vela));
+        CHECK(games[k].moves.empty() == (file.games[k].kind == GameKind::Skipped));
+        vela += games[k].ruleset == RuleSet::Vela;
+    }
+    CHECK(vela > 0);
+}
+
 TEST_CASE("a self-play corpus takes under 4 bytes a position", "[corpus]") {
     const std::string dir = fresh_dir("corpus_size");
     REQUIRE(run_cli("selfplay --games 40 --nodes 300 --openings random:4 --seed 3 --corpus "
