@@ -30,7 +30,7 @@ Checked check_engine(const std::string& player, int positions = 30) {
     std::filesystem::create_directories(dir);
     const std::string json = dir + "/check.json";
     Checked c;
-    c.run = run_cli("check-engine --player '" + player + "' --positions " +
+    c.run = run_cli("check-engine --player '" + player + "' --random-positions " +
                     std::to_string(positions) + " --timeout 1000 --json-out " + json);
     if (std::filesystem::exists(json)) c.json = nlohmann::json::parse(slurp(json));
     return c;
@@ -222,4 +222,25 @@ TEST_CASE("check-engine: bad --player specs are one-line errors", "[check-engine
     CHECK(c.run.status == 1);
     CHECK(with_status(c.json, "fail") == std::vector<std::string>{"start-up/uci to uciok"});
     CHECK(with_status(c.json, "skip").size() == 9);
+}
+
+TEST_CASE("check-engine: --engines FILE and --player conf=NAME name the engine to check",
+          "[check-engine]") {
+    const std::string dir = fresh_dir("check_engine_conf");
+    std::filesystem::create_directories(dir);
+    const std::string engines = dir + "/engines.json";
+    std::ofstream(engines) << R"({"engines":[{"name":"rnd","cmd":")" << FANORONA_RANDOM_ENGINE
+                           << R"("},{"name":"broken","cmd":")" << fake_engine("illegal")
+                           << "\"}]}\n";
+    const Run good = run_cli("check-engine --engines " + engines +
+                             " --player conf=rnd --random-positions 10 --timeout 1000");
+    INFO(good.output);
+    CHECK(good.status == 0);
+    const Run bad = run_cli("check-engine --engines " + engines +
+                            " --player conf=broken --random-positions 10 --timeout 1000");
+    CHECK(bad.status == 1);
+    CHECK(bad.output.find("positions") != std::string::npos);
+    const Run missing = run_cli("check-engine --engines " + engines + " --player conf=nobody");
+    CHECK(missing.status == 1);
+    CHECK(missing.output.find("nobody") != std::string::npos);
 }

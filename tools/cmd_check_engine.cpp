@@ -10,6 +10,7 @@
 #include "selfplay/engine/compliance.h"
 #include "selfplay/engine/engine_spec.h"
 #include "tools/commands.h"
+#include "tools/options.h"
 
 namespace fanorona::cli {
 
@@ -17,6 +18,7 @@ namespace {
 
 struct CheckEngineOptions {
     std::string player;
+    std::string engines; // --engines FILE
     int positions = 200;
     int timeout_ms = 3000;
     std::uint64_t seed = 1;
@@ -26,15 +28,14 @@ struct CheckEngineOptions {
 // The checker's configuration from a --player spec: its program, options and start-up timeout,
 // and its limits (when it has some) for the random positions.
 ComplianceConfig config_from(const CheckEngineOptions& o) {
-    EngineSpec spec;
-    // A name plays no part here: a spec without one is named for the parser.
-    const bool named =
-        o.player.rfind("name=", 0) == 0 || o.player.find(",name=") != std::string::npos;
-    try {
-        spec = EngineSpec::parse(named ? o.player : "name=engine," + o.player);
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("--player: " + std::string(e.what()));
-    }
+    // A name plays no part here: a spec without one (or a conf= one) is named for the parser.
+    auto has = [&o](const std::string& key) {
+        return o.player.rfind(key + "=", 0) == 0 ||
+               o.player.find("," + key + "=") != std::string::npos;
+    };
+    const bool named = has("name") || has("conf");
+    const EngineSpec spec =
+        player_specs({named ? o.player : "name=engine," + o.player}, o.engines).front();
     if (spec.kind != EngineSpec::Kind::External)
         throw std::invalid_argument("--player: check-engine checks a program: give cmd=PROGRAM "
                                     "(and args=...), e.g. 'cmd=./my-engine,args=--uci'");
@@ -93,7 +94,8 @@ void add_check_engine_command(CLI::App& app) {
            "startup=MS (the uciok wait), and depth=D|nodes=N|movetime=MS for the random "
            "positions (default: depth 1 and nodes 1000 in turn; timeout=MS their wait)")
         ->required();
-    cmd->add_option("--positions", o->positions, "Random positions searched (legal moves)")
+    add_engines_option(*cmd, o->engines);
+    cmd->add_option("--random-positions", o->positions, "Random positions searched (legal moves)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--timeout", o->timeout_ms,
