@@ -381,13 +381,14 @@ nlohmann::json settings_json(const RunConfig& c) {
 
 std::vector<FileUse> run_inputs(const RunConfig& c) {
     std::vector<FileUse> inputs;
-    if (c.openings.kind == OpeningSpec::Kind::File) inputs.push_back({"--openings", c.openings.path});
+    if (c.openings.kind == OpeningSpec::Kind::File)
+        inputs.push_back({"--openings", c.openings.path});
     if (!c.adjudication.tables_dir.empty())
         inputs.push_back({"--adjudicate-tables", c.adjudication.tables_dir});
     for (const EngineSpec& p : c.players) {
         const std::string who = "the player " + p.name + "'s";
-        for (const std::string* path : {&p.weights_name, &p.vela_weights_name, &p.params_name,
-                                        &p.net_path, &p.tables_dir})
+        for (const std::string* path :
+             {&p.weights_name, &p.vela_weights_name, &p.params_name, &p.net_path, &p.tables_dir})
             if (!path->empty()) inputs.push_back({who + " file", *path});
         if (!p.argv.empty()) inputs.push_back({who + " program", p.argv[0]});
     }
@@ -400,9 +401,9 @@ std::shared_ptr<EngineLog> open_engine_log(const std::string& path, bool append,
                                            const std::vector<FileUse>& other_outputs) {
     std::vector<FileUse> outputs = {{"--log", path}};
     if (!out_dir.empty())
-        for (const std::string& file : {RunFolder::games_path(out_dir),
-                                        RunFolder::settings_path(out_dir),
-                                        RunFolder::positions_path(out_dir)})
+        for (const std::string& file :
+             {RunFolder::games_path(out_dir), RunFolder::settings_path(out_dir),
+              RunFolder::positions_path(out_dir)})
             outputs.push_back({"--out", file});
     outputs.insert(outputs.end(), other_outputs.begin(), other_outputs.end());
     check_outputs(inputs, outputs);

@@ -37,10 +37,10 @@ void check_games_header_line(const std::string& line, const std::string& expecte
                              const std::string& where) {
     const auto w = words(line);
     if (w.size() < 3 || w[0] != "#" || w[1] != kGamesFormatName)
-        throw RunFolderError(
-            where + ": header: not a games file (expected '# " + std::string(kGamesFormatName) +
-            " " + std::string(kGamesStatsFormatVersion) + " ...', found '" + line.substr(0, 60) +
-            "')");
+        throw RunFolderError(where + ": header: not a games file (expected '# " +
+                             std::string(kGamesFormatName) + " " +
+                             std::string(kGamesStatsFormatVersion) + " ...', found '" +
+                             line.substr(0, 60) + "')");
     if (w[2] != kGamesFormatVersion && w[2] != kGamesSeriesFormatVersion &&
         w[2] != kGamesStatsFormatVersion)
         throw RunFolderError(where + ": header: games file format version " + w[2] +
@@ -110,8 +110,8 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
         throw RunFolderError(path + ":2: header: torn, and not this run's header");
     } else if (line_no == 0) {
         throw RunFolderError(path + ":1: header: not a games file (no '# " +
-                             std::string(kGamesFormatName) + " " +
-                             std::string(expected.version()) + "' line)");
+                             std::string(kGamesFormatName) + " " + std::string(expected.version()) +
+                             "' line)");
     }
     return scan;
 }

@@ -75,11 +75,10 @@ TEST_CASE("tournament --log: every line both ways and the engines' standard erro
     std::filesystem::create_directories(dir);
     const std::string log = dir + "/engines.log";
     // Two external players (one writing to its standard error), two workers, one shared log.
-    const Run r = run_cli("tournament --quiet --games 4 --threads 2 --openings random:3 --out " +
-                          dir + "/t --log " + log + " --player 'name=noisy,cmd=" +
-                          engine_script("noisy") + ",args=" + FANORONA_BINARY +
-                          " engine,depth=2' --player name=quiet,cmd=" + FANORONA_BINARY +
-                          ",args=engine,depth=1");
+    const Run r = run_cli(
+        "tournament --quiet --games 4 --threads 2 --openings random:3 --out " + dir + "/t --log " +
+        log + " --player 'name=noisy,cmd=" + engine_script("noisy") + ",args=" + FANORONA_BINARY +
+        " engine,depth=2' --player name=quiet,cmd=" + FANORONA_BINARY + ",args=engine,depth=1");
     INFO(r.output);
     REQUIRE(r.status == 0);
     const std::vector<LogLine> lines = read_log(log);
@@ -111,14 +110,15 @@ TEST_CASE("tournament --log: every line both ways and the engines' standard erro
         if (l.dir == "stderr") CHECK(l.player == "noisy");
     }
     // A second run into the same log empties it; a resume adds to it.
-    const std::string pair = " --player name=a,depth=1 --player name=b,cmd=" +
-                                std::string(FANORONA_BINARY) + ",args=engine,depth=1";
-    REQUIRE(run_cli("tournament --quiet --games 2 --out " + dir + "/u --log " + log + pair)
-                .status == 0);
+    const std::string pair =
+        " --player name=a,depth=1 --player name=b,cmd=" + std::string(FANORONA_BINARY) +
+        ",args=engine,depth=1";
+    REQUIRE(
+        run_cli("tournament --quiet --games 2 --out " + dir + "/u --log " + log + pair).status ==
+        0);
     const std::string once = slurp(log);
     CHECK(once.find("noisy") == std::string::npos);
-    REQUIRE(run_cli("tournament --quiet --games 4 --resume --out " + dir + "/u --log " + log +
-                    pair)
+    REQUIRE(run_cli("tournament --quiet --games 4 --resume --out " + dir + "/u --log " + log + pair)
                 .status == 0);
     const std::string twice = slurp(log);
     CHECK(twice.rfind(once, 0) == 0);
@@ -136,10 +136,9 @@ TEST_CASE("a forfeit's warning names the engine log, which holds the engine's la
     const std::string bad = dir + "/bad_weights.txt";
     std::ofstream(bad) << "fanorona-weights 2\n";
     const std::string log = dir + "/engines.log";
-    const Run r =
-        run_cli("tournament --quiet --games 2 --out " + dir + "/t --log " + log +
-                " --player name=a,depth=1 --player 'name=broken,cmd=" + FANORONA_BINARY +
-                ",args=engine --weights " + bad + "'");
+    const Run r = run_cli("tournament --quiet --games 2 --out " + dir + "/t --log " + log +
+                          " --player name=a,depth=1 --player 'name=broken,cmd=" + FANORONA_BINARY +
+                          ",args=engine --weights " + bad + "'");
     INFO(r.output);
     REQUIRE(r.status == 0);
     CHECK_THAT(r.output, Catch::Contains("broken forfeits (crash): engine exited during start-up; "
@@ -151,9 +150,10 @@ TEST_CASE("a forfeit's warning names the engine log, which holds the engine's la
     CHECK(has(lines, "stderr", "fanorona: " + bad, "0"));
     CHECK(has(lines, "stderr", "fanorona: " + bad, "1"));
     // Without a log the warning does not name one.
-    const Run plain = run_cli("tournament --quiet --games 2 --out " + dir +
-                              "/plain --player name=a,depth=1 --player 'name=broken,cmd=" +
-                              FANORONA_BINARY + ",args=engine --weights " + bad + "'");
+    const Run plain =
+        run_cli("tournament --quiet --games 2 --out " + dir +
+                "/plain --player name=a,depth=1 --player 'name=broken,cmd=" + FANORONA_BINARY +
+                ",args=engine --weights " + bad + "'");
     CHECK_THAT(plain.output, Catch::Contains("broken forfeits (crash)"));
     CHECK(plain.output.find("engine log") == std::string::npos);
 }
@@ -205,8 +205,9 @@ TEST_CASE("--log is the same option in every command that has it, and refuses th
     CHECK(input.status != 0);
     CHECK_THAT(input.output, Catch::Contains("--log " + program + ": the same file as the input"));
     CHECK(slurp(program) == before);
-    const Run output = run_cli("tournament --quiet --games 2 --out " + dir + "/u --log " + dir +
-                               "/u/games.tsv --player name=a,depth=1 --player name=b,builtin=random");
+    const Run output =
+        run_cli("tournament --quiet --games 2 --out " + dir + "/u --log " + dir +
+                "/u/games.tsv --player name=a,depth=1 --player name=b,builtin=random");
     CHECK(output.status != 0);
     CHECK_THAT(output.output, Catch::Contains("the same file as the output --log"));
     CHECK_FALSE(std::filesystem::exists(dir + "/u/games.tsv"));

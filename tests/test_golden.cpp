@@ -17,8 +17,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <sstream>
-
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
@@ -26,22 +24,6 @@ using namespace test_cli;
 namespace {
 
 const std::string kGolden = FANORONA_TEST_DATA "/golden/";
-
-// A games file of version 3 with its `times` column (the 11th of 13) made a lone '-'.
-std::string without_times(const std::string& text) {
-    std::istringstream in(text);
-    std::string out;
-    for (std::string line; std::getline(in, line);) {
-        std::vector<std::string> cols;
-        std::stringstream cells(line);
-        for (std::string c; std::getline(cells, c, '\t');) cols.push_back(c);
-        if (!line.empty() && line[0] != '#' && cols.size() == 13) cols[10] = "-";
-        std::string joined;
-        for (std::size_t i = 0; i < cols.size(); ++i) joined += (i ? "\t" : "") + cols[i];
-        out += joined + "\n";
-    }
-    return out;
-}
 
 std::string sha256_of(const std::string& path) {
     const Run r = run_shell("sha256sum '" + path + "'");
@@ -56,7 +38,7 @@ TEST_CASE("a fixed-seed self-play run plays the golden games", "[golden][selfpla
                           "--weights handset --params handset --threads 2 --quiet --out " +
                           dir);
     REQUIRE(r.status == 0);
-    CHECK(without_times(slurp(dir + "/games.tsv")) == slurp(kGolden + "selfplay_games.tsv"));
+    CHECK(slurp_run_file(dir + "/games.tsv") == slurp(kGolden + "selfplay_games.tsv"));
     std::string expected = slurp(kGolden + "selfplay_positions.sha256");
     expected = expected.substr(0, 64);
     CHECK(sha256_of(dir + "/positions.bin") == expected);
@@ -71,5 +53,5 @@ TEST_CASE("a fixed-seed round robin plays the golden games", "[golden][tournamen
                           "--player name=g,builtin=greedy --out " +
                           dir);
     REQUIRE(r.status == 0);
-    CHECK(without_times(slurp(dir + "/games.tsv")) == slurp(kGolden + "tournament_games.tsv"));
+    CHECK(slurp_run_file(dir + "/games.tsv") == slurp(kGolden + "tournament_games.tsv"));
 }

@@ -277,7 +277,8 @@ TEST_CASE("the report shows the per-move statistics: captions, the game's times,
     INFO(r.output);
     REQUIRE(r.status == 0);
     const std::string html = slurp(dir + "/r.html");
-    for (const char* id : {"tournament-timeuse", "tournament-time-by-turn", "tournament-game-times"})
+    for (const char* id :
+         {"tournament-timeuse", "tournament-time-by-turn", "tournament-game-times"})
         CHECK(html.find("id=\"" + std::string(id) + "\"") != std::string::npos);
     CHECK(html.find("<tr><td>deep</td>") != std::string::npos);
     CHECK(html.find("<tr><td>shallow</td>") != std::string::npos);

@@ -87,14 +87,14 @@ void add_timeuse_command(CLI::App& app) {
     auto* engine = cmd->add_option("--engine", o->engine,
                                    "The engine command and its arguments, split at spaces "
                                    "(default: this program's 'engine' subcommand)");
-    auto* option = cmd->add_option(
-        "--option", o->options,
-        "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");
-    auto* movetimes =
-        cmd->add_option("--movetimes", o->movetimes, "The movetimes to measure, ms (comma-separated)")
-            ->delimiter(',')
-            ->capture_default_str()
-            ->check(CLI::Range(1, 3600000));
+    auto* option =
+        cmd->add_option("--option", o->options,
+                        "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");
+    auto* movetimes = cmd->add_option("--movetimes", o->movetimes,
+                                      "The movetimes to measure, ms (comma-separated)")
+                          ->delimiter(',')
+                          ->capture_default_str()
+                          ->check(CLI::Range(1, 3600000));
     add_old_spelling(*cmd, "--movetime", o->movetimes,
                      "--movetimes (--movetime is one limit in every other command)",
                      CLI::Range(1, 3600000))

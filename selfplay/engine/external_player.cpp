@@ -34,9 +34,8 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     choice.score = reply.score;
     choice.depth = reply.depth;
     choice.nodes = reply.nodes;
-    choice.time_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(reply.received -
-                                                                               reply.sent)
-                             .count());
+    choice.time_ms = int(
+        std::chrono::duration_cast<std::chrono::milliseconds>(reply.received - reply.sent).count());
     return choice;
 }
 

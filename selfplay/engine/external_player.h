@@ -28,8 +28,8 @@ class ExternalPlayer : public Player {
 public:
     ExternalPlayer(ExternalEngineConfig config, const Rules& rules)
         : config_(std::move(config)),
-          client_({config_.argv, config_.options, rules, config_.startup_timeout_ms,
-                   config_.log}) {}
+          client_({config_.argv, config_.options, rules, config_.startup_timeout_ms, config_.log}) {
+    }
     void new_game(std::uint64_t game) override {
         need_new_game_ = true;
         client_.set_game(game);

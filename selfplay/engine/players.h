@@ -27,8 +27,8 @@ public:
             }
         }
         const SearchResult r = searcher_.search(game, limits);
-        return MoveChoice{r.best,          r.score, r.depth, true, int(r.seconds * 1000),
-                          std::int64_t(r.nodes)};
+        return MoveChoice{
+            r.best, r.score, r.depth, true, int(r.seconds * 1000), std::int64_t(r.nodes)};
     }
 
 private:

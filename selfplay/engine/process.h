@@ -44,8 +44,8 @@ private:
     pid_t pid_ = -1;
     int to_child_ = -1;
     int from_child_ = -1;
-    int error_log_ = -1;      // the anonymous file the child's standard error goes to (or -1)
-    off_t errors_read_ = 0;   // the bytes of it that read_new_errors() has returned
+    int error_log_ = -1;    // the anonymous file the child's standard error goes to (or -1)
+    off_t errors_read_ = 0; // the bytes of it that read_new_errors() has returned
     std::string buffer_;
 };
 

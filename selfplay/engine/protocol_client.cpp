@@ -52,9 +52,9 @@ void ProtocolClient::fault(const std::string& reason, const std::string& detail)
     if (config_.log.log) log_errors(true);
     const std::string said = process_.last_error_line(); // before kill(): the engine's last words
     process_.kill();                                     // started again by the next start()
-    throw PlayerFault(reason, naming_log(said.empty() ? detail
-                                                      : detail + "; its standard error: " + said,
-                                         config_.log));
+    throw PlayerFault(
+        reason,
+        naming_log(said.empty() ? detail : detail + "; its standard error: " + said, config_.log));
 }
 
 std::string ProtocolClient::expect(const std::string& token, int timeout_ms,
@@ -90,8 +90,7 @@ bool ProtocolClient::start() {
         options.emplace_back("Variant", std::string(variant_name(config_.rules.variant)));
     if (config_.rules.ruleset != RuleSet::Standard)
         options.emplace_back("Rules", std::string(ruleset_name(config_.rules.ruleset)));
-    for (const auto& [name, value] : options)
-        send("setoption name " + name + " value " + value);
+    for (const auto& [name, value] : options) send("setoption name " + name + " value " + value);
     return true;
 }
 

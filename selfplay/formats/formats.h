@@ -19,7 +19,7 @@ namespace fanorona {
 inline constexpr std::string_view kGamesFormatName = "fanorona-games"; // "# fanorona-games 1 ..."
 inline constexpr std::string_view kGamesFormatVersion = "1";           // one game per line
 inline constexpr std::string_view kGamesSeriesFormatVersion = "2"; // Vela series: 2 more columns
-inline constexpr std::string_view kGamesStatsFormatVersion = "3"; // times, depths, nodes per move
+inline constexpr std::string_view kGamesStatsFormatVersion = "3";  // times, depths, nodes per move
 // The engine log (`--log FILE`): "# fanorona-engine-log 1", then one tab-separated line per line.
 inline constexpr std::string_view kEngineLogFormat = "fanorona-engine-log 1";
 inline constexpr std::string_view kParamsMagic = "fanorona-params";

@@ -18,8 +18,8 @@ namespace fanorona::report {
 namespace {
 
 // The colours of players' lines in a chart, in turn.
-const char* const kPlayerColors[] = {"#2f6db8", "#b8452f", "#3a8a3a", "#8a4fb0", "#c08a1a",
-                                     "#4a9aa0"};
+const char* const kPlayerColors[] = {"#2f6db8", "#b8452f", "#3a8a3a",
+                                     "#8a4fb0", "#c08a1a", "#4a9aa0"};
 
 // What a move told of its search, for its frame's caption: ", 12 ms, depth 5, 3400 nodes".
 std::string stats_caption(const MoveStats& s) {
@@ -73,9 +73,9 @@ std::string time_use_part(const std::vector<GameRecord>& games, Variant variant,
                "</td><td class=\"num\">" + std::to_string(p.timed) + "</td><td class=\"num\">" +
                known(p.mean_ms(), 2) + "</td><td class=\"num\">" +
                (p.timed ? std::to_string(p.max_ms) : std::string("&ndash;")) +
-               "</td><td class=\"num\">" + known(p.mean_depth(), 2) +
-               "</td><td class=\"num\">" + known(p.mean_nodes(), 0) +
-               "</td><td class=\"num\">" + known(p.nodes_per_second(), 0) + "</td></tr>";
+               "</td><td class=\"num\">" + known(p.mean_depth(), 2) + "</td><td class=\"num\">" +
+               known(p.mean_nodes(), 0) + "</td><td class=\"num\">" +
+               known(p.nodes_per_second(), 0) + "</td></tr>";
     out += "</tbody></table>\n";
     Chart c;
     c.id = id_prefix + "-time-by-turn";
@@ -148,7 +148,8 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
         if (m.captured) caption += fmt(" (captures %d)", popcount(m.captured));
         if (std::size_t(i) < game.scores.size() && game.scores[std::size_t(i)])
             caption += fmt(", score %+d", *game.scores[std::size_t(i)]);
-        if (std::size_t(i) < game.stats.size()) caption += stats_caption(game.stats[std::size_t(i)]);
+        if (std::size_t(i) < game.stats.size())
+            caption += stats_caption(game.stats[std::size_t(i)]);
         out += frame(i + 1, marks, caption);
     }
     out += "</div>\n";

@@ -147,10 +147,9 @@ std::vector<PlayerTimeUse> games_time_use(const std::vector<std::string>& paths)
             throw std::runtime_error(e.what());
         }
         if (variant && *variant != file.header.variant)
-            throw std::runtime_error(path + ":1: variant: " +
-                                     std::string(variant_name(file.header.variant)) +
-                                     ", but the files before are " +
-                                     std::string(variant_name(*variant)));
+            throw std::runtime_error(
+                path + ":1: variant: " + std::string(variant_name(file.header.variant)) +
+                ", but the files before are " + std::string(variant_name(*variant)));
         variant = file.header.variant;
         for (GameRecord& g : file.games) games.push_back(std::move(g));
     }
