@@ -28,16 +28,23 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     rec.black = setup.black_name;
     rec.start = setup.opening.start.to_string();
 
+    // Room for a game of usual length: the per-move vectors grow at most a few times.
+    constexpr std::size_t kUsualTurns = 128;
+    rec.moves.reserve(kUsualTurns);
+    rec.scores.reserve(kUsualTurns);
+    rec.stats.reserve(kUsualTurns);
     Game game(setup.rules, setup.opening.start);
     for (const Move& m : setup.opening.moves) {
         rec.moves.push_back(move_to_string(game.position(), setup.rules, m));
         rec.scores.push_back(std::nullopt);
+        rec.stats.emplace_back();
         game.play(m);
     }
     rec.opening_turns = int(setup.opening.moves.size());
+    bool any_stats = false; // whether a player told anything of a move
 
-    white.new_game();
-    black.new_game();
+    white.new_game(setup.index);
+    black.new_game(setup.index);
     const LengthCap cap(setup.adjudication.max_turns);
     WinAdjudicator win(setup.adjudication.win_margin, setup.adjudication.win_turns);
     DrawAdjudicator draw(setup.adjudication.draw_after, setup.adjudication.draw_margin,
@@ -120,6 +127,8 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             choice.score
                 ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
                 : std::nullopt);
+        rec.stats.push_back(MoveStats{choice.time_ms, choice.depth, choice.nodes});
+        any_stats |= rec.stats.back().known();
         game.play(choice.move);
         ++own_turns;
         win.record(mover, choice.score);
@@ -132,6 +141,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
         if (!outcome.over())
             if (auto decided = by_tables.check(game)) outcome = *decided;
     }
+    if (!any_stats) rec.stats.clear(); // as a games file reads back a game that tells nothing
     rec.result = outcome.result;
     if (rec.reason.empty()) rec.reason = std::string(end_reason_name(outcome.reason));
     for (PositionRecord& r : out.positions) r.result = rec.result;

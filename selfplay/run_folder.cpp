@@ -286,6 +286,8 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         const std::uint64_t bytes = keep ? games.ends[keep - 1] : games.header_end;
         say(gpath, cut(gpath, games.size, bytes), keep < g ? reason : "a torn last line");
         games_file_ = AppendFile(gpath, !games.has_header);
+        // A file begun by an older build goes on in its layout (without the per-move columns).
+        spec_.header.move_stats = !games.has_header || games.move_stats;
         if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
     }
     if (spec_.corpus) {
@@ -358,7 +360,8 @@ void RunFolder::append(const PlayedGame& game) {
     // The chunk first: a game counts once its games.tsv line is complete, and resume cuts a
     // chunk that has no line.
     if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
-    games_file_.append(format_game_record(game.record, spec_.header.series));
+    games_file_.append(
+        format_game_record(game.record, spec_.header.series, spec_.header.move_stats));
     // The corpus last: it is rebuilt from games.tsv on a resume.
     if (corpus_)
         corpus_->add(

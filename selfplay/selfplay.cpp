@@ -158,6 +158,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     spec.dir = out_dir;
     spec.settings = ordered;
     spec.header = *header;
+    spec.header.move_stats = true; // written as version 3, whatever the shards' versions
     spec.log_positions = log_positions;
     spec.corpus = corpus;
     spec.summary_files = {"summary.json"};

@@ -62,7 +62,7 @@ void same_files(const std::string& a, const std::string& b,
                 std::initializer_list<const char*> names) {
     for (const char* n : names) {
         INFO(n);
-        CHECK(slurp(a + "/" + n) == slurp(b + "/" + n));
+        CHECK(slurp_run_file(a + "/" + n) == slurp_run_file(b + "/" + n));
     }
 }
 

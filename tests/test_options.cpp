@@ -94,7 +94,7 @@ std::string stdout_of(const std::string& args) {
 
 // The lines of a file that are not comments.
 std::string data_lines(const std::string& path) {
-    std::istringstream in(slurp(path));
+    std::istringstream in(slurp_run_file(path));
     std::string out, line;
     while (std::getline(in, line))
         if (!line.empty() && line[0] != '#') out += line + "\n";

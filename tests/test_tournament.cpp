@@ -118,7 +118,7 @@ TEST_CASE("a tournament resumes and extends to the files of one longer run", "[t
     const Run again = run_cli("tournament --games 4" + players + " --out " + part);
     CHECK(again.status != 0);
     REQUIRE(run_cli("tournament --games 4" + players + " --resume --out " + part).status == 0);
-    CHECK(slurp(full + "/games.tsv") == slurp(part + "/games.tsv"));
+    CHECK(slurp_run_file(full + "/games.tsv") == slurp_run_file(part + "/games.tsv"));
     CHECK(slurp(full + "/live.jsonl") == slurp(part + "/live.jsonl"));
     const auto results = nlohmann::json::parse(slurp(part + "/results.json"));
     CHECK(results["games"] == 12);
@@ -261,7 +261,7 @@ TEST_CASE("a tournament killed at random moments, also while resuming, resumes t
         REQUIRE(r.last.status == 0);
         CHECK(r.kills >= 1);
         for (const char* f : {"games.tsv", "live.jsonl", "settings.json", "results.txt"})
-            CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+            CHECK(slurp_run_file(ref + "/" + f) == slurp_run_file(dir + "/" + f));
     }
 }
 

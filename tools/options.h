@@ -391,6 +391,17 @@ inline void add_folder_options(CLI::App& cmd, std::string& out_dir, bool& resume
     cmd.add_flag("--quiet", quiet, "No progress output");
 }
 
+// --log FILE: the engine log (selfplay/engine/engine_log.h, docs/formats.md), one meaning in
+// every command: the lines between a referee and an engine, one tab-separated line each with the
+// milliseconds since the start. `what` says whose lines (the run's external engines, or in
+// `fanorona engine` its own) and whether the file is emptied.
+inline void add_engine_log_option(CLI::App& cmd, std::string& path, const std::string& what) {
+    cmd.add_option("--log", path,
+                   "Engine log (one tab-separated line each, with the milliseconds since the "
+                   "start; docs/formats.md): " +
+                       what);
+}
+
 // --epsilon and --explore-turns: self-play exploration, with the defaults above.
 inline void add_exploration_options(CLI::App& cmd, double& epsilon, int& turns) {
     epsilon = kDefaultEpsilon;
@@ -406,9 +417,16 @@ inline void add_exploration_options(CLI::App& cmd, double& epsilon, int& turns) 
         ->check(CLI::Range(0, 1000));
 }
 
+// What --log writes in the commands that play games (external engines; built-in players have
+// no lines).
+inline constexpr const char* kRunEngineLogWhat =
+    "every line sent to and received from each external engine (cmd=) and what it writes to its "
+    "standard error, with the game and the player; a forfeit's message names the log. Emptied "
+    "at the start, added to by --resume";
+
 // The options of every command that plays games through the driver (selfplay, tournament,
-// spsa): openings, seed, Vela series, adjudication, threads, the output folder, resume and
-// quiet. The loop declares the ones it passes on to its runs with the functions above.
+// spsa): openings, seed, Vela series, adjudication, threads, the output folder, resume, quiet
+// and the engine log. The loop declares the ones it passes on to its runs with the functions above.
 struct RunOptions {
     std::string openings = kDefaultOpenings;
     std::string openings_order = "sequential";
@@ -476,6 +494,7 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
     cmd.add_option("--adjudicate-tables", adjudicate_tables,
                    "End a game as soon as its position is in these endgame tables, with the "
                    "tables' result (reason 'tables'; standard rules only)");
+    add_engine_log_option(cmd, run.engine_log_path, kRunEngineLogWhat);
 }
 
 // The value of a --k option (the sigmoid scale of tune and train): empty for "auto", else the

@@ -105,7 +105,7 @@ public:
         : searcher_(spec.hash_mb), player_(searcher_, spec.search_limits()) {
         spec.configure(searcher_, rules);
     }
-    void new_game() override { player_.new_game(); }
+    void new_game(std::uint64_t game) override { player_.new_game(game); }
     MoveChoice choose(const Game& game, const Clock& clock) override {
         return player_.choose(game, clock);
     }
@@ -450,8 +450,8 @@ void EngineSpec::check_rules(const Rules& rules) const {
         throw std::invalid_argument(name + ": tables=" + tables_dir + ": " + why);
 }
 
-std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,
-                                    std::uint64_t seed) {
+std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, std::uint64_t seed,
+                                    EngineLog* log) {
     switch (spec.kind) {
     case EngineSpec::Kind::Engine:
         return std::make_unique<EnginePlayer>(spec, rules);
@@ -467,14 +467,11 @@ std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,
         c.fixed_limit_timeout_ms = spec.timeout_ms;
         c.startup_timeout_ms = spec.startup_timeout_ms;
         c.clock_margin_ms = spec.time_control.margin_ms;
+        c.log = {log, spec.name};
         return std::make_unique<ExternalPlayer>(c, rules);
     }
     }
     return nullptr;
-}
-
-std::string player_name_of(const std::string& description) {
-    return description.substr(0, description.find('('));
 }
 
 } // namespace fanorona

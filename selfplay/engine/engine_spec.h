@@ -31,7 +31,9 @@
 #include "core/builtins.h"
 #include "core/evaluate.h"
 #include "core/search.h"
+#include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/player.h"
+#include "selfplay/formats/games_file.h" // player_name_of: a description's name
 #include "selfplay/formats/weights_file.h"
 
 namespace fanorona {
@@ -148,10 +150,9 @@ struct EngineSpec {
 };
 
 // A player object for one worker, built from a spec (each worker owns its own searchers and
-// external processes).
-std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, std::uint64_t seed);
-
-// The name part of a description: "A(depth=4)" -> "A".
-std::string player_name_of(const std::string& description);
+// external processes). An external engine writes its lines to `log` (none: nullptr) under the
+// spec's name.
+std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, std::uint64_t seed,
+                                    EngineLog* log = nullptr);
 
 } // namespace fanorona

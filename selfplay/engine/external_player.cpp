@@ -1,6 +1,7 @@
 #include "selfplay/engine/external_player.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/timeman.h"
 
@@ -37,6 +38,9 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     choice.move = reply.move;
     choice.score = reply.score;
     choice.depth = reply.depth;
+    choice.nodes = reply.nodes;
+    choice.time_ms = int(
+        std::chrono::duration_cast<std::chrono::milliseconds>(reply.received - reply.sent).count());
     return choice;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A player of one side of a game: the toolkit's engine, a baseline mover, or an external program.
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -11,12 +12,17 @@
 namespace fanorona {
 
 // A player's decision for one turn. `score` is for the side to move, in centi-pieces, when the
-// player searched; `logged` says whether the position is worth logging for the tuner.
+// player searched; `logged` says whether the position is worth logging for the tuner. What the
+// player told of its search, for the games file's per-move columns: `depth`, `time_ms` (the
+// search's own time, or for an external engine the referee's `go` to `bestmove`) and `nodes`,
+// each -1 when not told.
 struct MoveChoice {
     Move move{0, 0, 0};
     std::optional<int> score;
-    int depth = 0;
+    int depth = -1;
     bool logged = false;
+    int time_ms = -1;
+    std::int64_t nodes = -1;
 };
 
 // Thrown by a player that cannot go on (an external engine that crashed, hung or sent an illegal
@@ -50,8 +56,9 @@ struct Clock {
 class Player {
 public:
     virtual ~Player() = default;
-    // Called before each game; players that keep state between moves reset it here.
-    virtual void new_game() {}
+    // Called before each game (`game`: its index in the run, which the engine log shows);
+    // players that keep state between moves reset it here.
+    virtual void new_game(std::uint64_t game) { (void)game; }
     // The move to play in game.position(); the game is not over.
     virtual MoveChoice choose(const Game& game, const Clock& clock) = 0;
 };

@@ -28,6 +28,9 @@ public:
     // Forgets what the child wrote to its standard error so far (a chatty engine's log does
     // not grow without end: the external player clears it at each new game).
     void clear_error_log();
+    // Appends to `out` what the child wrote to its standard error since the last call (or since
+    // it was started or the log cleared); false when it wrote nothing new.
+    bool read_new_errors(std::string& out);
     bool running() const { return pid_ > 0; }
     // Writes one line; false when the child no longer reads (it died).
     bool write_line(const std::string& line);
@@ -45,7 +48,8 @@ private:
     pid_t pid_ = -1;
     int to_child_ = -1;
     int from_child_ = -1;
-    int error_log_ = -1; // the anonymous file the child's standard error goes to (or -1)
+    int error_log_ = -1;    // the anonymous file the child's standard error goes to (or -1)
+    off_t errors_read_ = 0; // the bytes of it that read_new_errors() has returned
     std::string buffer_;
 };
 

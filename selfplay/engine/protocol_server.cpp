@@ -62,6 +62,7 @@ void EngineProtocol::send(const std::string& line) {
     std::string whole = line; // built first: one write of the whole line, then one flush
     whole += '\n';
     std::lock_guard lock(out_mutex_);
+    if (log_) log_->write(std::nullopt, "", LogDirection::FromEngine, line);
     out_.write(whole.data(), std::streamsize(whole.size()));
     out_.flush();
 }
@@ -101,6 +102,7 @@ void EngineProtocol::run() {
     std::string line;
     bool too_long = false;
     while (read_capped_line(in_, line, too_long)) {
+        if (log_) log_->write(std::nullopt, "", LogDirection::ToEngine, line);
         if (too_long) {
             error("a line of more than " + std::to_string(kMaxLineBytes >> 20) + " MB, ignored");
             continue;
