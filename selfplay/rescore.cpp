@@ -90,7 +90,12 @@ std::size_t GameRescorer::rescore(const std::vector<CorpusGame>& games,
                                        const RescoreCount& count) {
         results.at(k) = std::move(game);
         std::lock_guard lock(mutex);
-        if (on_done) on_done(k, count);
+        try {
+            if (on_done) on_done(k, count);
+        } catch (...) {
+            // A failed write: no game starts after it (and the other ranks finish their blocks).
+            if (!failure) failure = std::current_exception();
+        }
     };
     const auto fail = [&](std::exception_ptr e) {
         std::lock_guard lock(mutex);

@@ -179,7 +179,9 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
         rules, [&file](const std::string& bytes) { file.append(bytes); }, blocks > 0);
     outcome.kept_games = kept;
 
-    // The rest, a window of whole blocks at a time: rescored in parallel, written in order.
+    // The rest, a window of whole blocks at a time, rescored in parallel; each game is written
+    // as soon as every game before it is, and each block once it holds block_games games, so an
+    // interruption loses at most the games in flight and the block not yet written.
     install_interrupt_handlers();
     GameRescorer rescorer(rules, c.settings, c.threads);
     const std::uint64_t limit_games = c.max_games ? c.max_games : ~std::uint64_t(0);
@@ -192,16 +194,24 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     ProgressLine progress(total, c.quiet);
     progress.update(kept, "", true);
     std::uint64_t written = kept;
-    const auto on_done = [&](std::size_t, const RescoreCount& count) {
+    std::vector<CorpusGame> window, results;
+    std::vector<char> done;  // per game of the window: rescored
+    std::size_t next = 0;    // the window's first game not written
+    // Called by the rescorer one game at a time (results[k] is in).
+    const auto on_done = [&](std::size_t k, const RescoreCount& count) {
         outcome.searched += count;
         ++outcome.games;
+        done[k] = 1;
+        for (; next < window.size() && done[next]; ++next) {
+            writer.add(results[next]);
+            if (++written % c.block_games == 0) writer.flush();
+        }
         const double secs = progress.elapsed_seconds();
         char extra[64];
         std::snprintf(extra, sizeof extra, "%.0f positions/s",
                       secs > 0 ? double(outcome.searched.positions) / secs : 0.0);
         progress.update(kept + outcome.games, extra);
     };
-    std::vector<CorpusGame> window, results;
     CorpusGame g;
     while (written < limit_games) {
         window.clear();
@@ -209,12 +219,9 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
                in.next(g))
             window.push_back(g);
         if (window.empty()) break;
-        const std::size_t done = rescorer.rescore(window, results, on_done);
-        for (std::size_t k = 0; k < done; ++k) {
-            writer.add(results[k]);
-            if (++written % c.block_games == 0) writer.flush();
-        }
-        if (done < window.size()) {
+        done.assign(window.size(), 0);
+        next = 0;
+        if (rescorer.rescore(window, results, on_done) < window.size()) {
             outcome.interrupted = true;
             break;
         }

@@ -212,6 +212,20 @@ TEST_CASE("a resumed rescore writes the file of an uninterrupted one", "[rescore
         REQUIRE(k.last.status == 0);
         CHECK(slurp(out) == want);
     }
+    SECTION("stopped by Ctrl-C, then resumed") {
+        const std::string out = dir + "/interrupted";
+        const pid_t pid = spawn_cli("rescore " + in + " --out " + out + args);
+        REQUIRE(pid > 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        ::kill(pid, SIGINT);
+        const int status = wait_exit(pid);
+        // Finished first, stopped with what it rescored, or stopped before it began.
+        CHECK((status == 0 || status == 1 || status == 128 + SIGINT));
+        const Run r = run_cli("rescore " + in + " --out " + out + args + " --resume");
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(slurp(out) == want);
+    }
     SECTION("an output holding games without --resume is refused") {
         const Run r = run_cli("rescore " + in + " --out " + ref + args);
         CHECK(r.status == 1);
