@@ -124,9 +124,9 @@ std::size_t GameRescorer::rescore(const std::vector<CorpusGame>& games,
                                   if (k == end) return;
                                   try {
                                       RescoreCount count;
-                                      CorpusGame g = rescore_game(games[k], impl_->rules,
-                                                                  impl_->settings,
-                                                                  impl_->searcher(), count);
+                                      CorpusGame g =
+                                          rescore_game(games[k], impl_->rules, impl_->settings,
+                                                       impl_->searcher(), count);
                                       deliver(k, std::move(g), count);
                                   } catch (...) {
                                       fail(std::current_exception());

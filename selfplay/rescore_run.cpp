@@ -165,7 +165,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     fs::remove(sum); // the summary of an earlier run
     write_file_atomically(spath, settings.dump(2) + "\n");
     // Resuming, the bytes after the blocks kept go (a torn tail, or blocks written again).
-    const std::uint64_t dropped = blocks             ? cut_tail(c.out, scan.size, scan.ends[blocks - 1])
+    const std::uint64_t dropped = blocks ? cut_tail(c.out, scan.size, scan.ends[blocks - 1])
                                   : !scan.ends.empty() ? scan.size
                                                        : 0;
     if (dropped)
@@ -188,15 +188,15 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     const std::uint64_t total = std::min(outcome.input_games, limit_games);
     const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     const std::uint64_t window_games =
-        std::max<std::uint64_t>(1, (64 * std::uint64_t(threads) + c.block_games - 1) /
-                                       c.block_games) *
+        std::max<std::uint64_t>(1,
+                                (64 * std::uint64_t(threads) + c.block_games - 1) / c.block_games) *
         c.block_games;
     ProgressLine progress(total, c.quiet);
     progress.update(kept, "", true);
     std::uint64_t written = kept;
     std::vector<CorpusGame> window, results;
-    std::vector<char> done;  // per game of the window: rescored
-    std::size_t next = 0;    // the window's first game not written
+    std::vector<char> done; // per game of the window: rescored
+    std::size_t next = 0;   // the window's first game not written
     // Called by the rescorer one game at a time (results[k] is in).
     const auto on_done = [&](std::size_t k, const RescoreCount& count) {
         outcome.searched += count;
@@ -215,8 +215,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     CorpusGame g;
     while (written < limit_games) {
         window.clear();
-        while (window.size() < window_games && written + window.size() < limit_games &&
-               in.next(g))
+        while (window.size() < window_games && written + window.size() < limit_games && in.next(g))
             window.push_back(g);
         if (window.empty()) break;
         done.assign(window.size(), 0);

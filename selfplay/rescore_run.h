@@ -24,9 +24,9 @@ struct RescoreConfig {
     std::string out;                 // the output corpus
     std::string summary_out;         // the JSON summary; "": OUT.summary.json
     RescoreSettings settings;
-    int threads = 0;                              // oneTBB workers of this process (0: all cores)
+    int threads = 0;                                // oneTBB workers of this process (0: all cores)
     std::uint64_t block_games = kRescoreBlockGames; // games per output block (at least 1)
-    std::uint64_t max_games = 0;                  // the output's games at most (0: every game)
+    std::uint64_t max_games = 0;                    // the output's games at most (0: every game)
     bool resume = false;
     bool quiet = false; // no progress line
 
@@ -38,7 +38,7 @@ struct RescoreConfig {
 
 // What a run did. Invariant: out_games = kept_games + games.
 struct RescoreOutcome {
-    Rules rules;                  // the corpus's
+    Rules rules;                   // the corpus's
     std::uint64_t input_games = 0; // in the inputs' intact blocks when the run started
     std::uint64_t kept_games = 0;  // in the output already (a resume), checked against the inputs
     std::uint64_t games = 0;       // rescored and written by this run

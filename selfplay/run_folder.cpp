@@ -170,8 +170,8 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
             positions = scan_positions(ppath, {spec_.header.variant, spec_.header.ruleset});
         if (spec_.corpus) corpus = scan_run_corpus(corpus_path(spec_.dir), spec_.header.rules());
         if (!spec_.live_path.empty()) live = scan_live(spec_.live_path);
-        const bool any = !games.ends.empty() || !positions.ends.empty() ||
-                         !corpus.ends.empty() || !live.ends.empty();
+        const bool any = !games.ends.empty() || !positions.ends.empty() || !corpus.ends.empty() ||
+                         !live.ends.empty();
         if (any) {
             const std::string spath = settings_path(spec_.dir);
             if (!fs::exists(spath))
@@ -295,7 +295,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         while (blocks < corpus.ends.size() && kept + corpus.games[blocks] <= keep)
             kept += corpus.games[blocks++];
         const std::string cpath = corpus_path(spec_.dir);
-        const std::uint64_t bytes = blocks               ? corpus.ends[blocks - 1]
+        const std::uint64_t bytes = blocks              ? corpus.ends[blocks - 1]
                                     : corpus.has_header ? std::uint64_t(kCorpusHeaderBytes)
                                                         : 0;
         say(cpath, cut_tail(cpath, corpus.size, bytes),
@@ -362,9 +362,9 @@ void RunFolder::append(const PlayedGame& game) {
     games_file_.append(format_game_record(game.record, spec_.header.series));
     // The corpus last: it is rebuilt from games.tsv on a resume.
     if (corpus_)
-        corpus_->add(corpus_game(game.record, spec_.header.rules(),
-                                 games_path(spec_.dir) + ": game " +
-                                     std::to_string(game.record.index)));
+        corpus_->add(
+            corpus_game(game.record, spec_.header.rules(),
+                        games_path(spec_.dir) + ": game " + std::to_string(game.record.index)));
     broken_ = false;
     ++games_;
     if (spec_.log_positions) positions_ += game.positions.size();

@@ -12,8 +12,8 @@
 
 #include "core/common/append_file.h"
 #include "core/common/folder_lock.h"
-#include "selfplay/formats/corpus_file.h"
 #include "selfplay/folder_scan.h"
+#include "selfplay/formats/corpus_file.h"
 #include "selfplay/game_runner.h"
 
 namespace fanorona {

@@ -1,7 +1,7 @@
 // Runs under MPI: the same commands launched by mpirun spread their games over the ranks and
 // write exactly the files one process writes; a job that loses a rank resumes (with another
-// number of ranks) without losing or repeating a game; a rescore over the ranks writes the corpus of
-// one process. The encoding of what travels is checked without MPI.
+// number of ranks) without losing or repeating a game; a rescore over the ranks writes the corpus
+// of one process. The encoding of what travels is checked without MPI.
 
 #include <catch2/catch.hpp>
 
@@ -459,8 +459,7 @@ TEST_CASE("a rescore job, its games and their new scores travel between ranks an
     RescoreSettings settings;
     settings.engine = EngineSpec::parse("name=r,depth=3,hash=4,LmrBase=80");
     settings.all = true;
-    const nlohmann::json j =
-        nlohmann::json::parse(encode_rescore_job(rules, settings, 3).dump());
+    const nlohmann::json j = nlohmann::json::parse(encode_rescore_job(rules, settings, 3).dump());
     CHECK(j["kind"] == "rescore");
     const RescoreJob back = decode_rescore_job(j);
     CHECK(back.rules == rules);
@@ -544,7 +543,8 @@ TEST_CASE("a rescore under mpirun writes the corpus of one process", "[cluster][
                     "--no-positions --threads 1 --quiet --out " +
                     dir)
                 .status == 0);
-    const std::string args = "rescore " + dir + "/corpus.fcorpus --nodes 2000 --all "
+    const std::string args = "rescore " + dir +
+                             "/corpus.fcorpus --nodes 2000 --all "
                              "--block-games 3 --threads 1 --quiet --out " +
                              dir;
     REQUIRE(run_cli(args + "/one.fc").status == 0);

@@ -52,9 +52,9 @@ std::vector<std::optional<int>> searched_scores(const CorpusGame& g, const Engin
     Game game(rules, g.start);
     std::vector<std::optional<int>> scores;
     for (std::size_t i = 0; i < g.moves.size(); ++i) {
-        scores.push_back(all || g.scores[i] ? std::optional<int>(
-                                                  searcher.search(game, spec.search_limits()).score)
-                                            : std::nullopt);
+        scores.push_back(all || g.scores[i]
+                             ? std::optional<int>(searcher.search(game, spec.search_limits()).score)
+                             : std::nullopt);
         game.play(g.moves[i]);
     }
     return scores;
@@ -104,7 +104,7 @@ TEST_CASE("rescore replaces each scored position's score by the search's, games 
         }
     }
     CHECK(scored > 100);
-    CHECK(changed > scored / 10); // depth 4 is not the depth 2 that played
+    CHECK(changed > scored / 10);                 // depth 4 is not the depth 2 that played
     CHECK_FALSE(before[0].scores[0].has_value()); // the opening's turns keep no score
 
     // The first position a game searches is searched as `fanorona analyze` searches it.

@@ -40,8 +40,7 @@ void run(RescoreOptions& o) {
                 static_cast<unsigned long long>(s.searched.nodes));
     if (s.seconds > 0 && s.games > 0)
         std::printf("%.2f games/s, %.1f positions/s, %.0f nodes/s\n", double(s.games) / s.seconds,
-                    double(s.searched.positions) / s.seconds,
-                    double(s.searched.nodes) / s.seconds);
+                    double(s.searched.positions) / s.seconds, double(s.searched.nodes) / s.seconds);
     if (s.interrupted) {
         std::printf("interrupted: run again with --resume to finish the rescore\n");
         throw std::runtime_error("interrupted");
@@ -64,13 +63,13 @@ void add_rescore_command(CLI::App& app) {
                     "OUT.settings.json (checked by --resume), OUT.summary.json and OUT.lock")
         ->required();
     o->engine.add_to(*cmd);
-    cmd->get_option("--depth")
-        ->description("Search depth per position; with no --depth, --nodes or --movetime: "
-                      "--nodes " +
-                      std::string(kDefaultRescoreNodes));
-    cmd->get_option("--nodes")
-        ->description("Search nodes per position (default " + std::string(kDefaultRescoreNodes) +
-                      " when no limit is given)");
+    cmd->get_option("--depth")->description(
+        "Search depth per position; with no --depth, --nodes or --movetime: "
+        "--nodes " +
+        std::string(kDefaultRescoreNodes));
+    cmd->get_option("--nodes")->description("Search nodes per position (default " +
+                                            std::string(kDefaultRescoreNodes) +
+                                            " when no limit is given)");
     cmd->get_option("--movetime")
         ->description("Milliseconds per position; the scores then depend on timing");
     cmd->add_flag("--all", o->config.settings.all,
