@@ -107,6 +107,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     std::vector<FileUse> inputs;
     for (const std::string& in : c.inputs) inputs.push_back({"input", in});
     check_outputs(inputs, {{"--out", c.out}, {"--out's settings", spath}, {"--json-out", sum}});
+    check_writable(c.out);
     check_writable(sum);
     const FileLock lock(c.out);
     const ThreadLimit limit(c.threads);
@@ -143,8 +144,13 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
                                  "unknown; restore it, or start a new --out");
         check_resume_settings_file(spath, settings, {"max_games"}, rescore_setting_options());
         // Blocks of block_games games each: a shorter block (the last of a run that stopped)
-        // is written again, so the file is the one an uninterrupted run writes.
+        // is written again, so the file is the one an uninterrupted run writes; unless it is
+        // the last of a finished run (the output then holds every game there is to rescore).
         while (blocks < scan.ends.size() && scan.games[blocks] == c.block_games)
+            kept += scan.games[blocks++];
+        const std::uint64_t target =
+            std::min(outcome.input_games, c.max_games ? c.max_games : ~std::uint64_t(0));
+        if (blocks + 1 == scan.ends.size() && kept + scan.games[blocks] == target)
             kept += scan.games[blocks++];
         CorpusReader out(c.out);
         CorpusGame og, ig;

@@ -182,6 +182,13 @@ TEST_CASE("a resumed rescore writes the file of an uninterrupted one", "[rescore
         CHECK_THAT(r.output, Catch::Contains("4 kept"));
         CHECK(slurp(out) == want);
     }
+    SECTION("a finished rescore resumed has nothing to do") {
+        const Run r = run_cli("rescore " + in + " --out " + ref + args + " --resume");
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        CHECK_THAT(r.output, Catch::Contains("7 games in " + ref + " (7 kept, 0 rescored now"));
+        CHECK(slurp(ref) == want);
+    }
     SECTION("a torn last block") {
         const std::string out = dir + "/torn";
         fs::copy_file(ref, out);
