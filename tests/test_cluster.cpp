@@ -1,7 +1,7 @@
 // Runs under MPI: the same commands launched by mpirun spread their games over the ranks and
 // write exactly the files one process writes; a job that loses a rank resumes (with another
-// number of ranks) without losing or repeating a game. The encoding of what travels is checked
-// without MPI.
+// number of ranks) without losing or repeating a game; a rescore over the ranks writes the corpus
+// of one process. The encoding of what travels is checked without MPI.
 
 #include <catch2/catch.hpp>
 
@@ -20,6 +20,7 @@
 #include "selfplay/mpi/identity.h"
 #include "selfplay/mpi/job.h"
 #include "selfplay/mpi/pns_job.h"
+#include "selfplay/mpi/rescore_job.h"
 #include "selfplay/scheduled_games.h"
 #include "tests/cli_helpers.h"
 
@@ -657,4 +658,119 @@ TEST_CASE("forfeits are counted per rank in the results under mpirun", "[cluster
     REQUIRE(sp_ranks.size() == 2);
     CHECK(sp_ranks[0]["games"].get<int>() + sp_ranks[1]["games"].get<int>() == 6);
     CHECK(sp_ranks[1]["forfeits"] == 0);
+}
+
+TEST_CASE("a rescore job, its games and their new scores travel between ranks and come back the "
+          "same",
+          "[cluster][rescore]") {
+    using namespace fanorona;
+    Rules rules;
+    rules.variant = *parse_variant("dimy");
+    RescoreSettings settings;
+    settings.engine = EngineSpec::parse("name=r,depth=3,hash=4,LmrBase=80");
+    settings.all = true;
+    const nlohmann::json j = nlohmann::json::parse(encode_rescore_job(rules, settings, 3).dump());
+    CHECK(j["kind"] == "rescore");
+    const RescoreJob back = decode_rescore_job(j);
+    CHECK(back.rules == rules);
+    CHECK(back.threads == 3);
+    CHECK(back.settings.all);
+    CHECK(back.settings.engine.description() == settings.engine.description());
+
+    // A Vela game from a position of its own with scores here and there and an end score.
+    CorpusGame g;
+    g.index = 41;
+    g.ruleset = RuleSet::Vela;
+    g.start = Position::from_string("BBBBB/BBBBB/BW1WB/WWWWW/WWWWW b", rules.variant);
+    Position p = g.start;
+    Rules vela = rules;
+    vela.ruleset = RuleSet::Vela;
+    MoveList list;
+    for (int i = 0; i < 6; ++i) {
+        generate_moves(p, vela, list);
+        REQUIRE(list.size() > 0);
+        g.moves.push_back(list[i % list.size()]);
+        g.scores.push_back(i % 3 ? std::optional<int>(10 * i) : std::nullopt);
+        p.make_move(g.moves.back());
+    }
+    g.end_score = 5;
+    for (const bool all : {false, true}) {
+        INFO("all " << all);
+        std::vector<std::uint64_t> words = {99};
+        append_game_words(words, g, all);
+        append_game_words(words, g, all);
+        std::size_t at = 1;
+        const CorpusGame a = take_game_words(words, at, rules);
+        const CorpusGame b = take_game_words(words, at, rules);
+        CHECK(at == words.size());
+        CHECK(a == b);
+        CHECK(a.index == 41);
+        CHECK(a.ruleset == RuleSet::Vela);
+        CHECK(a.start == g.start);
+        CHECK(a.moves == g.moves);
+        for (std::size_t i = 0; i < g.moves.size(); ++i)
+            CHECK(a.scores[i].has_value() == rescored(g, i, all));
+        CHECK(a.end_score.has_value());
+        std::vector<std::uint64_t> cut(words.begin(), words.end() - 1);
+        at = 1 + (words.size() - 1) / 2;
+        CHECK_THROWS(take_game_words(cut, at, rules));
+        std::vector<std::uint64_t> illegal = words;
+        illegal[1 + 8] ^= 0xFF; // the first turn's start point: off the board
+        at = 1;
+        CHECK_THROWS(take_game_words(illegal, at, rules));
+
+        // The scores back: at the searched positions only, in order.
+        CorpusGame searched = a;
+        int next = 100;
+        for (auto& s : searched.scores)
+            if (s) s = next++;
+        searched.end_score = next++;
+        std::string bytes;
+        append_rescore_result(bytes, 7, searched, {5, 1234});
+        const auto results = decode_rescore_results(bytes);
+        REQUIRE(results.size() == 1);
+        CHECK(results[0].k == 7);
+        CHECK(results[0].count.positions == 5);
+        CHECK(results[0].count.nodes == 1234);
+        const CorpusGame applied = apply_rescore_result(g, results[0], all);
+        CHECK(applied.scores == searched.scores);
+        CHECK(applied.end_score == searched.end_score);
+        CHECK(applied.moves == g.moves);
+        CHECK_THROWS(decode_rescore_results(bytes.substr(0, bytes.size() - 1)));
+        RescoreResult fewer = results[0];
+        fewer.scores.pop_back();
+        CHECK_THROWS(apply_rescore_result(g, fewer, all));
+    }
+}
+
+TEST_CASE("a rescore under mpirun writes the corpus of one process", "[cluster][mpi][rescore]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    const std::string dir = fresh_dir("mpi_rescore");
+    REQUIRE(run_cli("selfplay --games 8 --depth 2 --openings random:3 --seed 7 --corpus "
+                    "--no-positions --threads 1 --quiet --out " +
+                    dir)
+                .status == 0);
+    const std::string args = "rescore " + dir +
+                             "/corpus.fcorpus --nodes 2000 --all "
+                             "--block-games 3 --threads 1 --quiet --out " +
+                             dir;
+    REQUIRE(run_cli(args + "/one.fc").status == 0);
+    const Run r3 = run_mpi(3, args + "/three.fc");
+    INFO(r3.output);
+    REQUIRE(r3.status == 0);
+    CHECK(slurp(dir + "/one.fc") == slurp(dir + "/three.fc"));
+    const auto summary = nlohmann::json::parse(slurp(dir + "/three.fc.summary.json"));
+    CHECK(summary["cluster"]["ranks"] == 3);
+    CHECK(summary["cluster"]["remote_games"].get<int>() > 0);
+    // A resume under mpirun with 2 ranks of a run cut after its first block.
+    const fanorona::CorpusScan scan = fanorona::scan_corpus(dir + "/three.fc");
+    REQUIRE(scan.ends.size() == 3);
+    fs::resize_file(dir + "/three.fc", scan.ends[0] + 9);
+    const Run r2 = run_mpi(2, args + "/three.fc --resume");
+    INFO(r2.output);
+    REQUIRE(r2.status == 0);
+    CHECK(slurp(dir + "/one.fc") == slurp(dir + "/three.fc"));
 }

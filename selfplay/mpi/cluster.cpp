@@ -31,6 +31,7 @@
 #include "selfplay/mpi/identity.h"
 #include "selfplay/mpi/job.h"
 #include "selfplay/mpi/pns_job.h"
+#include "selfplay/mpi/rescore_job.h"
 #endif
 
 namespace fanorona::cluster {
@@ -98,6 +99,8 @@ void score_openings_remotely(
     std::vector<ScoredOpening>&, const OpeningScoring&,
     const std::function<std::pair<std::size_t, std::size_t>(std::size_t)>&) {}
 void solve_pns_remotely(const PnsUnitJob&, const PnsUnitSource&) {}
+void rescore_remotely(const std::vector<CorpusGame>&, const Rules&, const RescoreSettings&, int,
+                      const RescoreClaim&, const RescoreDeliver&) {}
 
 #else
 
@@ -362,6 +365,28 @@ void work_on_openings(const nlohmann::json& j, std::uint64_t job) {
     });
 }
 
+// Rescores the games of a rescore job's blocks ([first position, the games as words]) on this
+// rank's workers and sends back their scores.
+void work_on_rescore(const nlohmann::json& j, std::uint64_t job) {
+    const RescoreJob decoded = decode_rescore_job(j);
+    const int threads = decoded.threads > 0 ? decoded.threads : tbb::info::default_concurrency();
+    RescoreSettings settings = decoded.settings;
+    settings.all = false; // the words mark the positions to search with a placeholder score
+    GameRescorer rescorer(decoded.rules, settings, threads);
+    work_on_blocks(job, threads, [&](const std::vector<std::uint64_t>& block) {
+        std::vector<CorpusGame> games, results;
+        for (std::size_t at = 2; at < block.size();)
+            games.push_back(take_game_words(block, at, decoded.rules));
+        std::vector<RescoreCount> counts(games.size());
+        rescorer.rescore(games, results,
+                         [&](std::size_t k, const RescoreCount& c) { counts[k] = c; });
+        std::string bytes;
+        for (std::size_t k = 0; k < games.size(); ++k)
+            append_rescore_result(bytes, block[1] + k, results[k], counts[k]);
+        return bytes;
+    });
+}
+
 // Solves the units of a `solve --method pns` job: up to `threads` at once, each on a thread of
 // its own, requested one at a time (so fast ranks take more) and sent back as each finishes.
 // After an empty block it asks again only once nothing is in flight: rank 0 then counts it done.
@@ -459,6 +484,8 @@ void work_on_job(const std::string& text) {
             work_on_pns(text, j);
         else if (j.value("kind", "games") == "openings")
             work_on_openings(j, job);
+        else if (j.value("kind", "games") == "rescore")
+            work_on_rescore(j, job);
         else
             work_on_games(j, job);
     } catch (const std::exception& e) {
@@ -576,6 +603,41 @@ void score_openings_remotely(std::vector<ScoredOpening>& openings, const Opening
     if (failure) std::rethrow_exception(failure);
 }
 
+void rescore_remotely(const std::vector<CorpusGame>& games, const Rules& corpus_rules,
+                      const RescoreSettings& settings, int threads, const RescoreClaim& claim,
+                      const RescoreDeliver& deliver) {
+    if (!has_workers()) return;
+    State& s = state();
+    const std::uint64_t job = s.next_job++;
+    nlohmann::json j = encode_rescore_job(corpus_rules, settings, threads);
+    j["job"] = job;
+    std::exception_ptr failure;
+    serve_job(
+        job, j.dump(),
+        [&](std::size_t want) {
+            std::vector<std::uint64_t> block;
+            if (failure) return block; // no new block for anyone
+            const auto [first, last] = claim(want);
+            if (first == last) return block;
+            block.push_back(first);
+            for (std::size_t p = first; p < last; ++p)
+                append_game_words(block, games[p], settings.all);
+            return block;
+        },
+        [&](const std::string& bytes) {
+            for (const RescoreResult& r : decode_rescore_results(bytes)) {
+                if (r.k >= games.size()) throw std::runtime_error("rescore result: no such game");
+                ++s.remote_games;
+                deliver(std::size_t(r.k), apply_rescore_result(games[r.k], r, settings.all),
+                        r.count);
+            }
+        },
+        [&](std::exception_ptr e) {
+            if (!failure) failure = e;
+        });
+    if (failure) std::rethrow_exception(failure);
+}
+
 void solve_pns_remotely(const PnsUnitJob& pns, const PnsUnitSource& source) {
     if (!has_workers()) return;
     State& s = state();
@@ -637,6 +699,8 @@ void install() {
          .score =
              [](std::vector<ScoredOpening>& openings, const OpeningScoring& scoring,
                 const OpeningClaim& claim) { score_openings_remotely(openings, scoring, claim); }});
+    Seam<RemoteRescorer>::install(
+        {.available = [] { return has_workers(); }, .rescore = rescore_remotely});
 }
 
 } // namespace fanorona::cluster
