@@ -624,7 +624,7 @@ void rescore_remotely(const std::vector<CorpusGame>& games, const Rules& corpus_
                 append_game_words(block, games[p], settings.all);
             return block;
         },
-        [&](const std::string& bytes) {
+        [&](const std::string& bytes, int) {
             for (const RescoreResult& r : decode_rescore_results(bytes)) {
                 if (r.k >= games.size()) throw std::runtime_error("rescore result: no such game");
                 ++s.remote_games;
