@@ -185,7 +185,8 @@ TEST_CASE("fanorona engine --log: the engine's side, added to at every start",
     CHECK(has(lines, ">", "quit"));
 }
 
-TEST_CASE("the engine log: --log is the same option in every command that has it, and refuses the run's files",
+TEST_CASE("the engine log: --log is the same option in every command that has it, and refuses the "
+          "run's files",
           "[engine_log][options]") {
     for (const std::string command : {"tournament", "selfplay", "spsa", "loop", "engine"}) {
         const Run help = run_cli(command + " --help");

@@ -23,7 +23,7 @@ struct ExternalEngineConfig {
     int startup_timeout_ms = 5000;      // for uciok and readyok
     int fixed_limit_timeout_ms = 60000; // a depth or node limited move must answer within this
     int clock_margin_ms = TimeMargins::kClockGraceMs; // its TimeControl's margin_ms
-    EngineLogTarget log;                // the run's engine log and this player's name, or none
+    EngineLogTarget log; // the run's engine log and this player's name, or none
 };
 
 class ExternalPlayer : public Player {
