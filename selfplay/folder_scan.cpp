@@ -145,8 +145,7 @@ PositionsScan scan_positions(const std::string& path, const PositionLogHeader& e
         throw RunFolderError(path + ": header: variant " +
                              std::string(variant_name(log.header.variant)) + ", rules " +
                              std::string(ruleset_name(log.header.ruleset)) + ", but this run is " +
-                             std::string(variant_name(expected.variant)) + ", " +
-                             std::string(ruleset_name(expected.ruleset)));
+                             rules_name(expected));
     scan.has_header = true;
     scan.tail_problem = log.tail_problem;
     return scan;
@@ -163,8 +162,7 @@ CorpusScan scan_run_corpus(const std::string& path, const Rules& expected) {
         throw RunFolderError(path + ": header: variant " +
                              std::string(variant_name(scan.rules.variant)) + ", rules " +
                              std::string(ruleset_name(scan.rules.ruleset)) + ", but this run is " +
-                             std::string(variant_name(expected.variant)) + ", " +
-                             std::string(ruleset_name(expected.ruleset)));
+                             rules_name(expected));
     return scan;
 }
 

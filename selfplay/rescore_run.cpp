@@ -39,10 +39,6 @@ const SettingOptions& rescore_setting_options() {
     return options;
 }
 
-std::string rules_text(const Rules& r) {
-    return std::string(variant_name(r.variant)) + ", " + std::string(ruleset_name(r.ruleset));
-}
-
 // The games of several corpus files, one file after another.
 class InputGames {
 public:
@@ -118,8 +114,8 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     const Rules rules = outcome.rules = in.readers().front()->rules();
     for (const auto& r : in.readers())
         if (!(r->rules() == rules))
-            throw std::invalid_argument(r->path() + ": header: " + rules_text(r->rules()) +
-                                        ", but " + c.inputs.front() + " is " + rules_text(rules) +
+            throw std::invalid_argument(r->path() + ": header: " + rules_name(r->rules()) +
+                                        ", but " + c.inputs.front() + " is " + rules_name(rules) +
                                         " (a corpus holds one board and rules)");
     c.settings.engine.check_rules(rules);
     for (const std::string& p : c.inputs) {
@@ -131,8 +127,8 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     // The output: what a resume keeps, every check before the first change.
     const CorpusScan scan = scan_corpus(c.out, rules);
     if (scan.has_header && !(scan.rules == rules))
-        throw std::invalid_argument(c.out + ": header: " + rules_text(scan.rules) +
-                                    ", but the inputs are " + rules_text(rules));
+        throw std::invalid_argument(c.out + ": header: " + rules_name(scan.rules) +
+                                    ", but the inputs are " + rules_name(rules));
     std::uint64_t blocks = 0, kept = 0;
     if (!scan.ends.empty()) {
         if (!c.resume)

@@ -267,16 +267,24 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
     // The repairs: cut every file back to the games kept.
     for (const auto& name : spec_.summary_files) fs::remove(spec_.dir + "/" + name);
     write_file_atomically(settings_path(spec_.dir), spec_.settings.dump(2) + "\n");
-    const auto say = [&](const std::string& path, std::uint64_t bytes, const std::string& what) {
-        if (bytes) note(path + ": cut " + std::to_string(bytes) + " bytes (" + what + ")");
+    // Cuts a scanned file back to the end of its first n records (to `empty` bytes, its header or
+    // nothing, when n is 0) and says why: records past those kept, else a torn or bad tail.
+    const auto cut_records = [&](const std::string& path, std::uint64_t size,
+                                 const std::vector<std::uint64_t>& ends, std::uint64_t n,
+                                 std::uint64_t empty, const std::string& dropped,
+                                 const std::string& tail) {
+        const std::uint64_t bytes = n ? ends[n - 1] : empty;
+        const std::uint64_t cut = cut_tail(path, size, bytes);
+        if (cut)
+            note(path + ": cut " + std::to_string(cut) + " bytes (" +
+                 (n < ends.size() ? dropped : tail) + ")");
+        return bytes;
     };
     if (spec_.log_positions) {
-        const std::uint64_t bytes = keep                   ? positions.ends[keep - 1]
-                                    : positions.has_header ? std::uint64_t(kPositionLogHeaderBytes)
-                                                           : 0;
-        say(ppath, cut_tail(ppath, positions.size, bytes),
-            keep < positions.ends.size() ? "positions of games not in games.tsv"
-                                         : positions.tail_problem);
+        const std::uint64_t bytes =
+            cut_records(ppath, positions.size, positions.ends, keep,
+                        positions.has_header ? std::uint64_t(kPositionLogHeaderBytes) : 0,
+                        "positions of games not in games.tsv", positions.tail_problem);
         positions_ = (bytes > std::uint64_t(kPositionLogHeaderBytes)
                           ? bytes - std::uint64_t(kPositionLogHeaderBytes) -
                                 std::uint64_t(kPositionChunkHeaderBytes) * keep
@@ -287,8 +295,8 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
             positions_file_.append(encode_log_header({spec_.header.variant, spec_.header.ruleset}));
     }
     {
-        const std::uint64_t bytes = keep ? games.ends[keep - 1] : games.header_end;
-        say(gpath, cut_tail(gpath, games.size, bytes), keep < g ? reason : "a torn last line");
+        cut_records(gpath, games.size, games.ends, keep, games.header_end, reason,
+                    "a torn last line");
         games_file_ = AppendFile(gpath, !games.has_header);
         // A file begun by an older build goes on in its layout (without the per-move columns).
         spec_.header.move_stats = !games.has_header || games.move_stats;
@@ -300,22 +308,17 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         while (blocks < corpus.ends.size() && kept + corpus.games[blocks] <= keep)
             kept += corpus.games[blocks++];
         const std::string cpath = corpus_path(spec_.dir);
-        const std::uint64_t bytes = blocks              ? corpus.ends[blocks - 1]
-                                    : corpus.has_header ? std::uint64_t(kCorpusHeaderBytes)
-                                                        : 0;
-        say(cpath, cut_tail(cpath, corpus.size, bytes),
-            blocks < corpus.ends.size() ? "blocks holding games not in games.tsv"
-                                        : corpus.tail_problem);
+        cut_records(cpath, corpus.size, corpus.ends, blocks,
+                    corpus.has_header ? std::uint64_t(kCorpusHeaderBytes) : 0,
+                    "blocks holding games not in games.tsv", corpus.tail_problem);
         if (spec_.resume && !corpus.exists && keep > 0)
             note(cpath + ": missing; written again from " + gpath);
         reopen_corpus(corpus, kept, keep);
     }
     if (!lpath.empty()) {
         live_lines_ = std::min<std::uint64_t>(live.valid, keep / 2);
-        const std::uint64_t bytes = live_lines_ ? live.ends[live_lines_ - 1] : 0;
-        say(lpath, cut_tail(lpath, live.size, bytes),
-            live_lines_ < live.ends.size() ? "lines of game pairs not in games.tsv"
-                                           : "a torn last line");
+        cut_records(lpath, live.size, live.ends, live_lines_, 0,
+                    "lines of game pairs not in games.tsv", "a torn last line");
         live_file_ = AppendFile(lpath, live_lines_ == 0);
     }
     existing_games_ = games_ = keep;

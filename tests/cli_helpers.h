@@ -128,6 +128,19 @@ inline std::string slurp(const std::string& path) {
     return s.str();
 }
 
+// The lines of a text, without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+// The lines of a file (none when it cannot be read).
+inline std::vector<std::string> file_lines(const std::string& path) {
+    return lines_of(slurp(path));
+}
+
 // A games file's text with its `times` column (version 3's measured milliseconds per move, which
 // depend on the machine and its load) made a lone '-': what is left is a pure function of the
 // run's settings, which runs that should play the same games compare.

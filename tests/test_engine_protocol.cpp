@@ -16,13 +16,6 @@ using namespace fanorona;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
 // Runs the engine with `input` on standard input; returns its output lines.
 std::vector<std::string> run_engine(const std::string& name, const std::string& input) {
     const std::string dir = test_cli::fresh_dir("engine_" + name);
@@ -32,7 +25,7 @@ std::vector<std::string> run_engine(const std::string& name, const std::string& 
     const test_cli::Run r = test_cli::run_cli("engine < " + path);
     INFO(r.output);
     REQUIRE(r.status == 0);
-    return lines_of(r.output);
+    return test_cli::lines_of(r.output);
 }
 
 // Runs an in-process engine on `input` (the end of input ends it); returns its output lines.
@@ -43,7 +36,7 @@ std::vector<std::string> run_protocol(const std::string& input, const EngineSpec
         EngineProtocol protocol(in, out, spec);
         protocol.run();
     }
-    return lines_of(out.str());
+    return test_cli::lines_of(out.str());
 }
 
 int count_prefix(const std::vector<std::string>& lines, const std::string& prefix) {

@@ -19,13 +19,6 @@ using namespace test_cli;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
 std::size_t columns(const std::string& line) {
     return std::size_t(std::count(line.begin(), line.end(), '\t')) + 1;
 }

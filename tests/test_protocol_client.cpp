@@ -21,13 +21,6 @@ std::string fake_engine(const std::string& name) {
     return std::string(FANORONA_TEST_DATA) + "/../engines/" + name + ".sh";
 }
 
-std::vector<std::string> lines_of(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<std::string> out;
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
 } // namespace
 
 TEST_CASE("the protocol client sets up the engine, sends the game and reads its reply",
@@ -73,9 +66,9 @@ TEST_CASE("the protocol client sets up the engine, sends the game and reads its 
                                                "position startpos moves " + played,
                                                "go depth 3",
                                                "quit"};
-    for (int tries = 0; tries < 100 && lines_of(log).size() < expected.size(); ++tries)
+    for (int tries = 0; tries < 100 && file_lines(log).size() < expected.size(); ++tries)
         std::this_thread::sleep_for(std::chrono::milliseconds(20)); // `quit` may still travel
-    CHECK(lines_of(log) == expected);
+    CHECK(file_lines(log) == expected);
 }
 
 TEST_CASE("the protocol client names each fault and starts the engine again after it",

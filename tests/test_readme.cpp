@@ -16,13 +16,6 @@ const std::string kRoot = std::string(FANORONA_TEST_DATA) + "/../..";
 const std::string kBegin = "<!-- main-job-output: begin";
 const std::string kEnd = "<!-- main-job-output: end";
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
 // The lines of the README's main-job block inside its ``` fence.
 std::vector<std::string> readme_block() {
     const auto lines = lines_of(slurp(kRoot + "/README.md"));

@@ -50,13 +50,6 @@ GameSetup setup_with(const std::string& white_spec, const std::string& black_spe
     return s;
 }
 
-std::vector<std::string> lines_of(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<std::string> out;
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
 } // namespace
 
 TEST_CASE("tc= takes moves-in-time controls, and the old forms still", "[timecontrol][spec]") {
@@ -197,7 +190,7 @@ TEST_CASE("an external engine is told the turns to its next time control (movest
     clock.moves_to_go[0] = 0; // no moves-in-time control: no movestogo
     CHECK(player.choose(game, clock).move == list[0]);
     std::vector<std::string> gos;
-    for (const std::string& line : lines_of(log))
+    for (const std::string& line : test_cli::file_lines(log))
         if (line.rfind("go", 0) == 0) gos.push_back(line);
     CHECK(gos == std::vector<std::string>{"go wtime 9000 btime 8000 winc 100 binc 200 movestogo 7",
                                           "go wtime 9000 btime 8000 winc 100 binc 200"});

@@ -40,22 +40,10 @@ ComplianceConfig config_from(const CheckEngineOptions& o) {
         throw std::invalid_argument("--player: check-engine checks a program: give cmd=PROGRAM "
                                     "(and args=...), e.g. 'cmd=./my-engine,args=--uci'");
     ComplianceConfig c;
-    c.argv = spec.argv;
-    c.options = spec.options;
-    c.startup_timeout_ms = spec.startup_timeout_ms;
+    c.engine = external_engine_config(spec, nullptr);
     c.answer_timeout_ms = o.timeout_ms;
     c.positions = o.positions;
     c.seed = o.seed;
-    const SearchLimits& l = spec.limits;
-    auto add = [&c](const std::string& words) {
-        c.go_limits += (c.go_limits.empty() ? "" : " ") + words;
-    };
-    if (l.depth) add("depth " + std::to_string(l.depth));
-    if (l.nodes) add("nodes " + std::to_string(l.nodes));
-    if (l.movetime_ms) add("movetime " + std::to_string(l.movetime_ms));
-    c.limit_timeout_ms = l.movetime_ms && !l.depth && !l.nodes
-                             ? l.movetime_ms + TimeMargins::kReplyGraceMs
-                             : spec.timeout_ms;
     if (isatty(STDERR_FILENO))
         c.on_group = [](const std::string& group) {
             std::fprintf(stderr, "\rchecking %-20s", group.c_str());

@@ -32,10 +32,6 @@ bool is_position_log(const std::string& path) {
     return in && head == kPositionLogMagic;
 }
 
-std::string rules_text(const Rules& r) {
-    return std::string(variant_name(r.variant)) + ", " + std::string(ruleset_name(r.ruleset));
-}
-
 void run_convert(const CorpusOptions& o) {
     std::vector<FileUse> inputs;
     for (const std::string& in : o.inputs) inputs.push_back({"input", in});
@@ -52,8 +48,8 @@ void run_convert(const CorpusOptions& o) {
             first = path;
         } else if (rules.variant != writer->rules().variant ||
                    rules.ruleset != writer->rules().ruleset) {
-            throw std::runtime_error(path + ": header: " + rules_text(rules) + ", but " + first +
-                                     " is " + rules_text(writer->rules()) +
+            throw std::runtime_error(path + ": header: " + rules_name(rules) + ", but " + first +
+                                     " is " + rules_name(writer->rules()) +
                                      " (a corpus holds one board and rules)");
         }
     };
@@ -135,7 +131,7 @@ void run_info(const CorpusOptions& o) {
         std::printf("%s\n", j.dump(1).c_str());
     } else {
         std::printf("file        %s (corpus version %d)\n", o.file.c_str(), int(kCorpusVersion));
-        std::printf("rules       %s\n", rules_text(reader.rules()).c_str());
+        std::printf("rules       %s\n", rules_name(reader.rules()).c_str());
         std::printf("blocks      %llu\n", static_cast<unsigned long long>(reader.blocks()));
         std::printf("games       %llu (%llu under Vela rules)\n",
                     static_cast<unsigned long long>(reader.games()),

@@ -62,12 +62,11 @@ std::string tuned_weights_text(const TuneConfig& c, const TuneReport& r) {
     const FitResult& f = r.fit;
     std::vector<std::string> comments = {
         "Tuned by `fanorona tune` from the start weights '" + c.start_name + "'.",
-        "data: " + join(r.files, ", ") + " (" + std::string(variant_name(r.rules.variant)) + ", " +
-            std::string(ruleset_name(r.rules.ruleset)) + "): " + std::to_string(r.train_positions) +
-            " training positions of " + std::to_string(r.train_games) + " games, " +
-            std::to_string(r.validation_positions) + " validation positions of " +
-            std::to_string(r.validation_games) + " games; " + std::to_string(r.skipped_decisive) +
-            " positions with decisive scores skipped",
+        "data: " + join(r.files, ", ") + " (" + rules_name(r.rules) +
+            "): " + std::to_string(r.train_positions) + " training positions of " +
+            std::to_string(r.train_games) + " games, " + std::to_string(r.validation_positions) +
+            " validation positions of " + std::to_string(r.validation_games) + " games; " +
+            std::to_string(r.skipped_decisive) + " positions with decisive scores skipped",
         "settings: " + settings_line(c, r),
         "frozen: " + (r.frozen.empty() ? std::string("none") : join(r.frozen, ",")),
         std::string(c.patterns.enabled ? "fit (the last round's terms): " : "fit: ") +

@@ -54,6 +54,10 @@ std::string_view ruleset_name(RuleSet r) {
     return "standard";
 }
 
+std::string rules_name(const Rules& r) {
+    return std::string(variant_name(r.variant)) + ", " + std::string(ruleset_name(r.ruleset));
+}
+
 std::optional<Variant> parse_variant(std::string_view s) {
     if (s == "5x9") return Variant::Tsivy;
     if (s == "5x5") return Variant::Dimy;

@@ -27,6 +27,8 @@ struct Rules {
 // "tsivy" (5x9), "dimy" (5x5), "telo" (Fanoron-telo, 3x3), else ranks x files such as "7x9".
 std::string_view variant_name(Variant v);
 std::string_view ruleset_name(RuleSet r);
+// "tsivy, standard": the board and the rule set, as error messages name a file's rules.
+std::string rules_name(const Rules& r);
 // Any name variant_name prints, and "5x9" and "5x5" for tsivy and dimy; nullopt otherwise.
 std::optional<Variant> parse_variant(std::string_view s);
 // The accepted variant names for help texts and error messages.

@@ -212,7 +212,7 @@ void InfoTally::add(const Game& game, const SearchReply& reply) {
 }
 
 ComplianceRun::ComplianceRun(const ComplianceConfig& config)
-    : config_(config), session_(config.argv), rng_(Rng::derive(config.seed, 0xC4EC, 0)) {}
+    : config_(config), session_(config.engine.argv), rng_(Rng::derive(config.seed, 0xC4EC, 0)) {}
 
 void ComplianceRun::check(const std::string& name, const Body& body, CheckStatus on_fault,
                           bool continued) {
@@ -268,7 +268,7 @@ void ComplianceRun::run_group(const std::string& name, void (ComplianceRun::*bod
 void ComplianceRun::start_engine(std::vector<std::string>& lines) {
     session_.start();
     session_.send("uci");
-    session_.expect("uciok", config_.startup_timeout_ms, lines, "'uci'");
+    session_.expect("uciok", config_.engine.startup_timeout_ms, lines, "'uci'");
     started_ = true;
     board_ = default_board_;
     told_ = true;
@@ -276,7 +276,7 @@ void ComplianceRun::start_engine(std::vector<std::string>& lines) {
 
 std::vector<std::string> ComplianceRun::send_configured_options() {
     std::vector<std::string> sent;
-    for (const auto& [name, value] : config_.options) {
+    for (const auto& [name, value] : config_.engine.options) {
         sent.push_back("setoption name " + name + " value " + value);
         session_.send(sent.back());
         note_board_option(name, value);
@@ -412,7 +412,7 @@ std::vector<std::string> ComplianceRun::set_option(const std::string& name,
 
 std::optional<std::string> ComplianceRun::configured(const std::string& name) const {
     std::optional<std::string> out;
-    for (const auto& [n, v] : config_.options)
+    for (const auto& [n, v] : config_.engine.options)
         if (lower(n) == lower(name)) out = v;
     return out;
 }
@@ -470,10 +470,10 @@ ComplianceReport ComplianceRun::run() {
 }
 
 ComplianceReport check_engine(const ComplianceConfig& config) {
-    if (config.argv.empty()) throw std::invalid_argument("check-engine: no engine command");
+    if (config.engine.argv.empty()) throw std::invalid_argument("check-engine: no engine command");
     if (config.positions < 1)
         throw std::invalid_argument("check-engine: at least one random position");
-    if (config.answer_timeout_ms < 1 || config.startup_timeout_ms < 1)
+    if (config.answer_timeout_ms < 1 || config.engine.startup_timeout_ms < 1)
         throw std::invalid_argument("check-engine: a timeout must be at least 1 ms");
     ComplianceRun run(config);
     return run.run();

@@ -15,25 +15,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "selfplay/engine/external_player.h"
+
 namespace fanorona {
 
-// What to check and how long to wait. argv is the program and its arguments; options are sent
-// with setoption after `uciok` (and chosen over the advertised default when the options are set
-// one by one). go_limits, when not empty, is what the random positions are searched with (the
-// words after `go`, e.g. "depth 4"), waiting limit_timeout_ms; otherwise they alternate `go depth
-// 1` and `go nodes 1000` under answer_timeout_ms. Under "movetime MS" alone, each of those
-// searches is also a sample of the engine's lateness.
+// What to check and how long to wait. `engine` is the program as a tournament runs it
+// (external_engine_config of its --player spec): its command, the options sent with setoption
+// after `uciok` (chosen over the advertised default when the options are set one by one), its
+// start-up timeout, and its limits. With limits, the random positions are searched as a
+// tournament would search them (fixed_limit_go); without, they alternate `go depth 1` and `go
+// nodes 1000` under answer_timeout_ms. Under a movetime, each of those searches is also a sample
+// of the engine's lateness.
 struct ComplianceConfig {
-    std::vector<std::string> argv;
-    std::vector<std::pair<std::string, std::string>> options;
-    int startup_timeout_ms = 5000; // for uciok
+    ExternalEngineConfig engine;
     // The longest wait for what should come at once: readyok, a depth 1 or node-limited search,
     // the bestmove after stop, the exit after quit.
     int answer_timeout_ms = 3000;
     int positions = 200; // random positions searched (at least 1)
     std::uint64_t seed = 1;
-    std::string go_limits;
-    int limit_timeout_ms = 60000;
     std::function<void(const std::string& group)> on_group; // told as each group starts
 };
 

@@ -164,14 +164,12 @@ void ComplianceRun::group_random() {
     for (std::size_t i = 1; i < blocks.size(); ++i)
         blocks[i].count =
             rest / int(blocks.size() - 1) + (int(i - 1) < rest % int(blocks.size() - 1) ? 1 : 0);
-    const bool own_limits = config_.go_limits.empty();
-    // Under a movetime alone, each search is one more sample of time discipline.
-    const auto limit_words = split_words(config_.go_limits);
-    const int movetime =
-        limit_words.size() == 2 && limit_words[0] == "movetime" && is_integer(limit_words[1])
-            ? int(std::stoll(limit_words[1]))
-            : 0;
-    const int wait = own_limits ? config_.answer_timeout_ms : config_.limit_timeout_ms;
+    const SearchLimits& limits = config_.engine.limits;
+    const bool own_limits = !limits.depth && !limits.nodes && !limits.movetime_ms;
+    const FixedLimitGo fixed = fixed_limit_go(config_.engine);
+    // Under a movetime, each search is one more sample of time discipline.
+    const int movetime = limits.movetime_ms;
+    const int wait = own_limits ? config_.answer_timeout_ms : fixed.wait_ms;
     check("legal moves in " + std::to_string(n) + " positions", [&](CheckBuilder& c) {
         int done = 0, wrong = 0, boards = 0;
         bool kept = false; // the transcript holds the first search that went wrong
@@ -185,7 +183,7 @@ void ComplianceRun::group_random() {
                     g = position_only(g);
                 else if (done % 4 == 3)
                     g = rebased(g, g.moves().size() / 2);
-                const std::string go_line = !own_limits ? "go " + config_.go_limits
+                const std::string go_line = !own_limits ? fixed.line
                                             : done % 2  ? "go nodes 1000"
                                                         : "go depth 1";
                 const std::size_t mark = session_.transcript_size();

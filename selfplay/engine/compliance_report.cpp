@@ -70,7 +70,7 @@ std::string render_compliance_table(const ComplianceReport& report) {
 
 nlohmann::json compliance_json(const ComplianceConfig& config, const ComplianceReport& report) {
     nlohmann::json options = nlohmann::json::object();
-    for (const auto& [name, value] : config.options) options[name] = value;
+    for (const auto& [name, value] : config.engine.options) options[name] = value;
     nlohmann::json checks = nlohmann::json::array();
     for (const CheckResult& c : report.checks) {
         nlohmann::json lines = nlohmann::json::array();
@@ -84,7 +84,7 @@ nlohmann::json compliance_json(const ComplianceConfig& config, const ComplianceR
     }
     return {
         {"format", kCheckEngineFormat},
-        {"engine", config.argv},
+        {"engine", config.engine.argv},
         {"options", options},
         {"name", report.engine_name},
         {"positions", config.positions},

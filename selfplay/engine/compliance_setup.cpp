@@ -131,9 +131,9 @@ void ComplianceRun::group_startup() {
             if (!claimed.empty()) c.note += "; claims " + join_names(claimed);
         },
         CheckStatus::Fail, true); // the lines: uci to uciok
-    if (!config_.options.empty())
+    if (!config_.engine.options.empty())
         check("options given", [&](CheckBuilder& c) {
-            for (const auto& [name, value] : config_.options)
+            for (const auto& [name, value] : config_.engine.options)
                 if (!advertised(name)) c.warn("option '" + name + "' is not advertised");
             const auto sent = send_configured_options();
             refuse_errors(c, sync("the options given"), "the options given", false);

@@ -450,6 +450,18 @@ void EngineSpec::check_rules(const Rules& rules) const {
         throw std::invalid_argument(name + ": tables=" + tables_dir + ": " + why);
 }
 
+ExternalEngineConfig external_engine_config(const EngineSpec& spec, EngineLog* log) {
+    ExternalEngineConfig c;
+    c.argv = spec.argv;
+    c.options = spec.options;
+    c.limits = spec.limits;
+    c.fixed_limit_timeout_ms = spec.timeout_ms;
+    c.startup_timeout_ms = spec.startup_timeout_ms;
+    c.clock_margin_ms = spec.time_control.margin_ms;
+    c.log = {log, spec.name};
+    return c;
+}
+
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, std::uint64_t seed,
                                     EngineLog* log) {
     switch (spec.kind) {
@@ -459,17 +471,8 @@ std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, 
         return std::make_unique<BaselinePlayer>(BaselinePlayer::Kind::Random, seed);
     case EngineSpec::Kind::Greedy:
         return std::make_unique<BaselinePlayer>(BaselinePlayer::Kind::Greedy, seed);
-    case EngineSpec::Kind::External: {
-        ExternalEngineConfig c;
-        c.argv = spec.argv;
-        c.options = spec.options;
-        c.limits = spec.limits;
-        c.fixed_limit_timeout_ms = spec.timeout_ms;
-        c.startup_timeout_ms = spec.startup_timeout_ms;
-        c.clock_margin_ms = spec.time_control.margin_ms;
-        c.log = {log, spec.name};
-        return std::make_unique<ExternalPlayer>(c, rules);
-    }
+    case EngineSpec::Kind::External:
+        return std::make_unique<ExternalPlayer>(external_engine_config(spec, log), rules);
     }
     return nullptr;
 }

@@ -149,6 +149,12 @@ struct EngineSpec {
     void drop_default_network();
 };
 
+struct ExternalEngineConfig; // selfplay/engine/external_player.h
+
+// How an external spec's program is run: its command, options, limits and timeouts, its lines
+// logged to `log` (none: nullptr) under the spec's name. Tournaments and check-engine use it.
+ExternalEngineConfig external_engine_config(const EngineSpec& spec, EngineLog* log);
+
 // A player object for one worker, built from a spec (each worker owns its own searchers and
 // external processes). An external engine writes its lines to `log` (none: nullptr) under the
 // spec's name.

@@ -7,6 +7,16 @@
 
 namespace fanorona {
 
+FixedLimitGo fixed_limit_go(const ExternalEngineConfig& c) {
+    if (c.limits.movetime_ms)
+        return {"go movetime " + std::to_string(c.limits.movetime_ms),
+                c.limits.movetime_ms + TimeMargins::kReplyGraceMs};
+    std::string go = "go";
+    if (c.limits.depth) go += " depth " + std::to_string(c.limits.depth);
+    if (c.limits.nodes) go += " nodes " + std::to_string(c.limits.nodes);
+    return {go, c.fixed_limit_timeout_ms};
+}
+
 MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     if (client_.start()) need_new_game_ = true;
     if (need_new_game_) {
@@ -25,12 +35,10 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
         // Waited for at least as long as its clock's margin forgives.
         wait_ms =
             clock.time_ms[mover] + std::max(TimeMargins::kReplyGraceMs, config_.clock_margin_ms);
-    } else if (config_.limits.movetime_ms) {
-        go += " movetime " + std::to_string(config_.limits.movetime_ms);
-        wait_ms = config_.limits.movetime_ms + TimeMargins::kReplyGraceMs;
     } else {
-        if (config_.limits.depth) go += " depth " + std::to_string(config_.limits.depth);
-        if (config_.limits.nodes) go += " nodes " + std::to_string(config_.limits.nodes);
+        const FixedLimitGo fixed = fixed_limit_go(config_);
+        go = fixed.line;
+        wait_ms = fixed.wait_ms;
     }
     client_.send_position(game);
     const EngineReply reply = client_.go(game, go, wait_ms);

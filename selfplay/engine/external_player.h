@@ -26,6 +26,15 @@ struct ExternalEngineConfig {
     EngineLogTarget log; // the run's engine log and this player's name, or none
 };
 
+// The go line for a search under the fixed limits (no clock) and the longest wait for its
+// bestmove: `go movetime MS` when there is a movetime (waited MS and the reply grace), else `go
+// depth D nodes N` with the parts that are set (waited fixed_limit_timeout_ms).
+struct FixedLimitGo {
+    std::string line;
+    int wait_ms = 0;
+};
+FixedLimitGo fixed_limit_go(const ExternalEngineConfig& c);
+
 class ExternalPlayer : public Player {
 public:
     ExternalPlayer(ExternalEngineConfig config, const Rules& rules)

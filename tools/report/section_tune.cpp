@@ -127,8 +127,7 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
         std::string rules;
         try {
             const Rules r = rules_from_json(*j);
-            rules = " (" + std::string(variant_name(r.variant)) + ", " +
-                    std::string(ruleset_name(r.ruleset)) + ")";
+            rules = " (" + rules_name(r) + ")";
         } catch (const std::invalid_argument& e) {
             out += notes.problem(json_path + ": " + e.what());
         }
