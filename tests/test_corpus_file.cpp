@@ -432,6 +432,27 @@ TEST_CASE("converting a games file and a positions log keeps every position, sco
                                                  tsv + " is tsivy, standard"));
         CHECK(!fs::exists(dir + "/mixed.fcorpus"));
     }
+    SECTION("chunks by game index: --from-game and --to-game split a run without a gap") {
+        const std::string a = dir + "/chunk0.fcorpus", b = dir + "/chunk1.fcorpus";
+        REQUIRE(run_cli("corpus convert " + tsv + " --to-game 3 --out " + a).status == 0);
+        REQUIRE(run_cli("corpus convert " + tsv + " --from-game 3 --out " + b).status == 0);
+        std::vector<CorpusGame> joined = read_all(a);
+        CHECK(joined.size() == 3);
+        for (const CorpusGame& g : read_all(b)) joined.push_back(g);
+        CHECK(joined == read_all(dir + "/corpus.fcorpus"));
+        // The positions log's chains are chosen by the same index.
+        const std::string c = dir + "/chunk1_positions.fcorpus";
+        REQUIRE(run_cli("corpus convert " + bin + " --from-game 3 --to-game 5 --out " + c).status ==
+                0);
+        const std::vector<CorpusGame> chains = read_all(c);
+        CHECK(!chains.empty());
+        for (const CorpusGame& g : chains) CHECK((g.index >= 3 && g.index < 5));
+        const Run bad = run_cli("corpus convert " + tsv + " --from-game 4 --to-game 4 --out " +
+                                dir + "/empty.fcorpus");
+        CHECK(bad.status == 1);
+        CHECK_THAT(bad.output, Catch::Contains("--to-game 4: not above --from-game 4"));
+        CHECK(!fs::exists(dir + "/empty.fcorpus"));
+    }
     SECTION("dump prints a corpus's positions like a positions log's") {
         const Run text = run_cli("dump --limit 3 " + dir + "/corpus.fcorpus");
         REQUIRE(text.status == 0);
@@ -445,6 +466,43 @@ TEST_CASE("converting a games file and a positions log keeps every position, sco
         for (const GameRecord& g : file.games) turns += g.moves.size();
         CHECK(std::size_t(std::count(csv.output.begin(), csv.output.end(), '\n')) == turns + 1);
     }
+}
+
+TEST_CASE("corpus next-chunk cuts a run into numbered chunks without a gap or a repeat",
+          "[corpus]") {
+    const std::string dir = fresh_dir("corpus_next_chunk");
+    REQUIRE(run_cli("selfplay --games 6 --depth 1 --openings random:2 --seed 9 --corpus --quiet "
+                    "--out " +
+                    dir + "/run")
+                .status == 0);
+    const std::string chunks = dir + "/chunks";
+    fs::create_directories(chunks);
+    const std::string cmd = "corpus next-chunk " + dir + "/run --into " + chunks + " --name t ";
+    const Run first = run_cli(cmd + "--min-games 1 --max-games 4");
+    REQUIRE(first.status == 0);
+    CHECK_THAT(first.output, Catch::Contains("t-000.fcorpus: 4 games"));
+    CHECK_THAT(first.output, Catch::Contains("games 0 to 3;"));
+    const Run too_few = run_cli(cmd + "--min-games 3 --max-games 4");
+    REQUIRE(too_few.status == 0);
+    CHECK_THAT(too_few.output,
+               Catch::Contains("2 games from game 4 on, fewer than --min-games 3: no chunk"));
+    CHECK(!fs::exists(chunks + "/t-001.fcorpus"));
+    const Run capped = run_cli(cmd + "--min-games 1 --max-bytes 100");
+    CHECK(capped.status == 1);
+    CHECK_THAT(capped.output, Catch::Contains("past --max-bytes 100"));
+    CHECK(!fs::exists(chunks + "/t-001.fcorpus"));
+    REQUIRE(run_cli(cmd + "--min-games 1").status == 0);
+    const Run none = run_cli(cmd + "--min-games 1");
+    REQUIRE(none.status == 0);
+    CHECK_THAT(none.output, Catch::Contains("0 games from game 6 on"));
+    CHECK(!fs::exists(chunks + "/t-002.fcorpus"));
+    std::vector<CorpusGame> joined = read_all(chunks + "/t-000.fcorpus");
+    for (const CorpusGame& g : read_all(chunks + "/t-001.fcorpus")) joined.push_back(g);
+    CHECK(joined == read_all(dir + "/run/corpus.fcorpus"));
+    const Run bad_name =
+        run_cli("corpus next-chunk " + dir + "/run --into " + chunks + " --name a/b");
+    CHECK(bad_name.status == 1);
+    CHECK_THAT(bad_name.output, Catch::Contains("--name 'a/b': a file name prefix"));
 }
 
 TEST_CASE("selfplay --corpus: a resume neither loses nor repeats a game", "[corpus]") {

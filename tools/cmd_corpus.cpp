@@ -1,6 +1,7 @@
 // `fanorona corpus`: corpus files (docs/formats.md "Corpus file"). `corpus convert` writes one
 // from games files and positions logs; `corpus info` counts what one holds.
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,12 @@ namespace {
 struct CorpusOptions {
     std::vector<std::string> inputs;
     std::string out;
+    std::uint64_t from_game = 0, to_game = ~std::uint64_t(0); // game indices [from, to)
+    // next-chunk: the run folder, the chunks' folder and name, the chunk's bounds, the cap on
+    // the folder's corpus files.
+    std::string run, into = "data/corpus", name;
+    std::uint64_t min_games = 1000, max_games = 5000;
+    std::uint64_t max_bytes = std::uint64_t(64) << 20;
     std::string file;
     bool json = false;
 };
@@ -32,19 +39,25 @@ bool is_position_log(const std::string& path) {
     return in && head == kPositionLogMagic;
 }
 
-void run_convert(const CorpusOptions& o) {
-    std::vector<FileUse> inputs;
-    for (const std::string& in : o.inputs) inputs.push_back({"input", in});
-    check_outputs(inputs, {{"--out", o.out}});
-    check_writable(o.out);
+// A corpus written in memory from the inputs' games whose index is in [from_game, to_game).
+struct Converted {
     std::string bytes;
+    std::uint64_t games = 0, positions = 0;
+    std::uint64_t chains_cut = 0; // logged games cut into more than one chain
+};
+
+Converted convert(const CorpusOptions& o) {
+    if (o.to_game <= o.from_game)
+        throw std::invalid_argument("--to-game " + std::to_string(o.to_game) +
+                                    ": not above --from-game " + std::to_string(o.from_game));
+    Converted c;
     std::unique_ptr<CorpusWriter> writer;
     std::string first;
     // The first input's rules are the corpus's; every other input must have the same.
     const auto open = [&](const Rules& rules, const std::string& path) {
         if (!writer) {
-            writer = std::make_unique<CorpusWriter>(rules,
-                                                    [&bytes](const std::string& b) { bytes += b; });
+            writer =
+                std::make_unique<CorpusWriter>(rules, [&c](const std::string& b) { c.bytes += b; });
             first = path;
         } else if (rules.variant != writer->rules().variant ||
                    rules.ruleset != writer->rules().ruleset) {
@@ -52,6 +65,9 @@ void run_convert(const CorpusOptions& o) {
                                      " is " + rules_name(writer->rules()) +
                                      " (a corpus holds one board and rules)");
         }
+    };
+    const auto wanted = [&o](std::uint64_t index) {
+        return index >= o.from_game && index < o.to_game;
     };
     // A game the writer refuses (a start or turn that is not legal) names its input.
     const auto add = [&](const CorpusGame& g, const std::string& path) {
@@ -61,7 +77,6 @@ void run_convert(const CorpusOptions& o) {
             throw std::runtime_error(path + ": " + e.what());
         }
     };
-    std::uint64_t chains_cut = 0;
     for (const std::string& path : o.inputs) {
         if (is_position_log(path)) {
             const PositionLogHeader header = read_position_log_header(path);
@@ -72,7 +87,8 @@ void run_convert(const CorpusOptions& o) {
             const PositionLog log =
                 scan_position_log(path, [&](const std::vector<PositionRecord>& records) {
                     const std::vector<CorpusGame> games = corpus_games(records, header);
-                    if (!games.empty()) chains_cut += games.size() - 1;
+                    if (games.empty() || !wanted(games.front().index)) return;
+                    c.chains_cut += games.size() - 1;
                     for (const CorpusGame& g : games) add(g, path);
                 });
             if (!log.tail_problem.empty())
@@ -84,21 +100,100 @@ void run_convert(const CorpusOptions& o) {
             const GamesFile file = read_games_file(path);
             open(file.header.rules(), path);
             for (const GameRecord& r : file.games)
-                add(corpus_game(r, file.header.rules(), path + ": game " + std::to_string(r.index)),
-                    path);
+                if (wanted(r.index))
+                    add(corpus_game(r, file.header.rules(),
+                                    path + ": game " + std::to_string(r.index)),
+                        path);
         }
     }
     writer->flush();
-    write_file_atomically(o.out, bytes);
-    const double per = writer->positions() ? double(bytes.size()) / double(writer->positions()) : 0;
+    c.games = writer->games();
+    c.positions = writer->positions();
+    return c;
+}
+
+void print_written(const std::string& path, const Converted& c) {
+    const double per = c.positions ? double(c.bytes.size()) / double(c.positions) : 0;
     std::printf("wrote %s: %llu games, %llu positions, %llu bytes (%.3f bytes a position)\n",
-                o.out.c_str(), static_cast<unsigned long long>(writer->games()),
-                static_cast<unsigned long long>(writer->positions()),
-                static_cast<unsigned long long>(bytes.size()), per);
-    if (chains_cut)
+                path.c_str(), static_cast<unsigned long long>(c.games),
+                static_cast<unsigned long long>(c.positions),
+                static_cast<unsigned long long>(c.bytes.size()), per);
+    if (c.chains_cut)
         std::printf("%llu logged games were cut into more than one chain (positions not one "
                     "turn apart)\n",
-                    static_cast<unsigned long long>(chains_cut));
+                    static_cast<unsigned long long>(c.chains_cut));
+}
+
+void run_convert(const CorpusOptions& o) {
+    std::vector<FileUse> inputs;
+    for (const std::string& in : o.inputs) inputs.push_back({"input", in});
+    check_outputs(inputs, {{"--out", o.out}});
+    check_writable(o.out);
+    const Converted c = convert(o);
+    write_file_atomically(o.out, c.bytes);
+    print_written(o.out, c);
+}
+
+// The chunks NAME-000.fcorpus, NAME-001.fcorpus, ... in `dir`, in order, up to the first number
+// missing.
+std::vector<std::string> chunk_files(const std::string& dir, const std::string& name) {
+    std::vector<std::string> files;
+    for (int k = 0;; ++k) {
+        char number[16];
+        std::snprintf(number, sizeof number, "%03d", k);
+        const std::string path = dir + "/" + name + "-" + number + ".fcorpus";
+        if (!std::filesystem::exists(path)) return files;
+        files.push_back(path);
+    }
+}
+
+// The next chunk of a run: the games of RUN/games.tsv after the last game the chunks hold.
+void run_next_chunk(const CorpusOptions& o) {
+    if (o.name.empty() || o.name.find('/') != std::string::npos)
+        throw std::invalid_argument("--name '" + o.name + "': a file name prefix, without '/'");
+    const std::vector<std::string> chunks = chunk_files(o.into, o.name);
+    std::uint64_t next = 0;
+    for (const std::string& path : chunks) {
+        CorpusReader reader(path);
+        CorpusGame g;
+        while (reader.next(g)) next = std::max(next, g.index + 1);
+        if (!reader.tail_problem().empty())
+            throw std::runtime_error(path + ": " + reader.tail_problem());
+    }
+    std::uint64_t held = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(o.into, ec))
+        if (entry.path().extension() == ".fcorpus") held += entry.file_size();
+    if (ec) throw std::runtime_error(o.into + ": " + ec.message());
+    CorpusOptions part = o;
+    part.inputs = {o.run + "/games.tsv"};
+    part.from_game = next;
+    part.to_game = next + o.max_games;
+    char number[16];
+    std::snprintf(number, sizeof number, "%03d", int(chunks.size()));
+    const std::string out = o.into + "/" + o.name + "-" + number + ".fcorpus";
+    check_outputs({{"run", part.inputs.front()}}, {{"chunk", out}});
+    check_writable(out);
+    const Converted c = convert(part);
+    if (c.games < o.min_games) {
+        std::printf("%s: %llu games from game %llu on, fewer than --min-games %llu: no chunk "
+                    "written\n",
+                    part.inputs.front().c_str(), static_cast<unsigned long long>(c.games),
+                    static_cast<unsigned long long>(next),
+                    static_cast<unsigned long long>(o.min_games));
+        return;
+    }
+    if (held + c.bytes.size() > o.max_bytes)
+        throw std::runtime_error(out + ": " + std::to_string(c.bytes.size()) +
+                                 " bytes would take " + o.into + "'s corpus files to " +
+                                 std::to_string(held + c.bytes.size()) +
+                                 " bytes, past --max-bytes " + std::to_string(o.max_bytes));
+    write_file_atomically(out, c.bytes);
+    print_written(out, c);
+    std::printf("games %llu to %llu; %s's corpus files now hold %llu bytes\n",
+                static_cast<unsigned long long>(next),
+                static_cast<unsigned long long>(next + c.games - 1), o.into.c_str(),
+                static_cast<unsigned long long>(held + c.bytes.size()));
 }
 
 void run_info(const CorpusOptions& o) {
@@ -169,7 +264,34 @@ void add_corpus_command(CLI::App& app) {
                      "one board and rules")
         ->required();
     convert->add_option("--out", o->out, "The corpus file to write (atomically)")->required();
+    convert->add_option("--from-game", o->from_game,
+                        "Only the games whose index is this or more (a run's next chunk: the "
+                        "number of games in the chunks before it)");
+    convert->add_option("--to-game", o->to_game, "Only the games whose index is below this");
     convert->callback([o] { run_convert(*o); });
+    auto* chunk = cmd->add_subcommand(
+        "next-chunk",
+        "Write the next chunk of a self-play run's corpus: the games of RUN/games.tsv after the "
+        "last game of the chunks DIR/NAME-000.fcorpus, NAME-001.fcorpus, ..., as the next "
+        "number (data/corpus/README.md); nothing when fewer than --min-games are ready");
+    chunk->add_option("run", o->run, "The run folder (it may be running)")->required();
+    chunk->add_option("--into", o->into, "The folder of the chunks")->capture_default_str();
+    chunk
+        ->add_option("--name", o->name,
+                     "The chunks' name before -NNN.fcorpus, e.g. "
+                     "tsivy-gen4-n20000-s7")
+        ->required();
+    chunk->add_option("--min-games", o->min_games, "The fewest games a chunk holds")
+        ->capture_default_str();
+    chunk->add_option("--max-games", o->max_games, "The most games a chunk holds")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
+    chunk
+        ->add_option("--max-bytes", o->max_bytes,
+                     "Refuse a chunk that would take the folder's corpus files past this many "
+                     "bytes (the repository's cap: 64 MB)")
+        ->capture_default_str();
+    chunk->callback([o] { run_next_chunk(*o); });
     auto* info = cmd->add_subcommand(
         "info", "Read a whole corpus file and print what it holds: rules, blocks, games, "
                 "positions and bytes a position");
