@@ -46,6 +46,8 @@ std::string canonical_command(const TrainOptions& o) {
       << " --seed " << c.seed;
     if (!c.init.empty()) s << " --init " << c.init;
     if (c.max_positions) s << " --max-positions " << c.max_positions;
+    if (c.shuffle_buffer != kDefaultShuffleBuffer) s << " --shuffle-buffer " << c.shuffle_buffer;
+    if (c.mirror) s << " --mirror";
     if (o.training.keep_decisive) s << " --keep-decisive";
     if (c.filter.skip_captures) s << " --skip-captures";
     if (!o.tables.empty())
