@@ -49,6 +49,7 @@ RunFolderSpec run_folder_spec(const RunConfig& c) {
     folder.free_keys = {"games"};
     folder.header = GamesHeader{c.rules.variant, c.rules.ruleset, c.vela_series};
     folder.log_positions = c.log_positions;
+    folder.corpus = c.corpus;
     folder.live_path = c.live_path;
     folder.summary_files = c.summary_files;
     folder.summary_format = c.summary_format;
@@ -371,6 +372,7 @@ nlohmann::json settings_json(const RunConfig& c) {
     };
     put_rules(j, c.rules);
     if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
+    if (c.corpus) j["corpus"] = true;        // absent: no corpus (as before corpus files existed)
     if (c.openings.shuffled) j["openings_order"] = "random"; // absent: file order, as before
     if (c.stage_games > 0) j["stage_games"] = c.stage_games;
     // absent: no table adjudication (as before tables existed)
@@ -405,6 +407,7 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
 
     // Step 3. Write each game in order, then let the observer count it.
     run.play(scheduled, remote.get(), indices, existing, outcome);
+    files.flush(); // the corpus's last games
     outcome.interrupted = outcome.games < outcome.scheduled && !observer.finished();
     outcome.positions = files.positions_written();
     outcome.new_positions = outcome.positions - positions_before;

@@ -36,6 +36,7 @@ struct RunConfig {
     AdjudicationConfig adjudication;
     ExplorationConfig exploration;
     bool log_positions = true;
+    bool corpus = false; // corpus.fcorpus: every game, chained turn by turn (docs/formats.md)
     int shard_index = 0; // play only the games whose index % shard_count == shard_index
     int shard_count = 1;
     // Players chosen stage by stage (SPSA): with stage_games > 0 the games come in stages of that
@@ -102,10 +103,10 @@ struct RunOutcome {
 };
 
 // Runs (or resumes) the games of `config` into config.out_dir (a RunFolder: locked, checked and
-// repaired on resume): settings.json, games.tsv, with log_positions positions.bin, with a
-// live_path the live stream; then `finish` writes the summary files. Throws std::runtime_error
-// (or a subclass) with a one-line message for bad settings, a mismatched resume, a folder in use
-// or a failed write.
+// repaired on resume): settings.json, games.tsv, with log_positions positions.bin, with corpus
+// corpus.fcorpus, with a live_path the live stream; then `finish` writes the summary files. Throws
+// std::runtime_error (or a subclass) with a one-line message for bad settings, a mismatched resume,
+// a folder in use or a failed write.
 RunOutcome run_games(const RunConfig& config, GameObserver& observer,
                      const RunFinisher& finish = {});
 

@@ -137,6 +137,22 @@ PositionsScan scan_positions(const std::string& path, const PositionLogHeader& e
     return scan;
 }
 
+CorpusScan scan_run_corpus(const std::string& path, const Rules& expected) {
+    CorpusScan scan;
+    try {
+        scan = scan_corpus(path, expected);
+    } catch (const CorpusError& e) {
+        throw RunFolderError(e.what());
+    }
+    if (scan.has_header && !(scan.rules == expected))
+        throw RunFolderError(path + ": header: variant " +
+                             std::string(variant_name(scan.rules.variant)) + ", rules " +
+                             std::string(ruleset_name(scan.rules.ruleset)) + ", but this run is " +
+                             std::string(variant_name(expected.variant)) + ", " +
+                             std::string(ruleset_name(expected.ruleset)));
+    return scan;
+}
+
 LiveScan scan_live(const std::string& path) {
     LiveScan scan;
     scan.exists = fs::exists(path);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "selfplay/formats/corpus_file.h"
 #include "selfplay/formats/games_file.h"
 #include "selfplay/formats/position_log.h"
 
@@ -47,6 +48,10 @@ struct PositionsScan {
 };
 // Throws RunFolderError for a file that is not a positions log of this version, board and rules.
 PositionsScan scan_positions(const std::string& path, const PositionLogHeader& expected);
+
+// The corpus (scan_corpus: its intact blocks). Throws RunFolderError for a file that is not a
+// corpus of this version, board and rules.
+CorpusScan scan_run_corpus(const std::string& path, const Rules& expected);
 
 // The live stream: one JSON object per finished game pair. Invariant: ends[k] is the offset after
 // line k, and lines 0..valid-1 are the objects of pairs 0..valid-1 (`pair` k, `games` 2k+2).

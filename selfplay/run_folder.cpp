@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/common/files.h"
+#include "selfplay/formats/corpus_convert.h"
 #include "selfplay/formats/position_log.h"
 
 namespace fanorona {
@@ -69,6 +70,7 @@ const SettingOptions& run_setting_options() {
         {"epsilon", "--epsilon"},
         {"explore_turns", "--explore-turns"},
         {"log_positions", "--log-positions"},
+        {"corpus", "--corpus"},
         {"shard", "--shard"},
         {"series", "--series"},
         {"openings_order", "--openings-order"},
@@ -152,6 +154,7 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
 
     GamesScan games;
     PositionsScan positions;
+    CorpusScan corpus;
     LiveScan live;
     if (!spec_.resume) {
         if (holds_games(gpath))
@@ -161,8 +164,10 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
         games = scan_games(gpath, spec_.header);
         if (spec_.log_positions)
             positions = scan_positions(ppath, {spec_.header.variant, spec_.header.ruleset});
+        if (spec_.corpus) corpus = scan_run_corpus(corpus_path(spec_.dir), spec_.header.rules());
         if (!spec_.live_path.empty()) live = scan_live(spec_.live_path);
-        const bool any = !games.ends.empty() || !positions.ends.empty() || !live.ends.empty();
+        const bool any = !games.ends.empty() || !positions.ends.empty() || !corpus.ends.empty() ||
+                         !live.ends.empty();
         if (any) {
             const std::string spath = settings_path(spec_.dir);
             if (!fs::exists(spath))
@@ -184,11 +189,20 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
             }
         }
     }
-    reconcile(games, positions, live);
+    reconcile(games, positions, corpus, live);
+}
+
+RunFolder::~RunFolder() {
+    if (broken_ || !corpus_) return;
+    try {
+        corpus_->flush();
+    } catch (const std::exception&) {
+        // Dropped: the games are in games.tsv, and a --resume writes them into the corpus.
+    }
 }
 
 void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions,
-                          const LiveScan& live) {
+                          const CorpusScan& corpus, const LiveScan& live) {
     const std::string gpath = games_path(spec_.dir), ppath = positions_path(spec_.dir);
     const std::string& lpath = spec_.live_path;
     const std::uint64_t g = games.ends.size();
@@ -220,6 +234,14 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
             keep = c;
         }
     }
+    // The corpus's blocks: each must start with the game at its place in games.tsv. (Games missing
+    // from it are not cut from the folder: they are written again from games.tsv.)
+    for (std::uint64_t k = 0, first = 0; k < corpus.ends.size(); first += corpus.games[k], ++k)
+        if (first < g && corpus.first_game[k] != games.index[first])
+            throw RunFolderError(corpus_path(spec_.dir) + ": block " + std::to_string(k + 1) +
+                                 " starts with game " + std::to_string(corpus.first_game[k]) +
+                                 ", but " + gpath + ":" + std::to_string(games.line[first]) +
+                                 " is game " + std::to_string(games.index[first]));
     if (!lpath.empty()) {
         if (!live.exists && g >= 2)
             throw RunFolderError(lpath + ": missing, but games.tsv holds " + std::to_string(g) +
@@ -263,6 +285,22 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         games_file_ = AppendFile(gpath, !games.has_header);
         if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
     }
+    if (spec_.corpus) {
+        // The blocks that hold only games kept; the games after them are written again.
+        std::uint64_t blocks = 0, kept = 0;
+        while (blocks < corpus.ends.size() && kept + corpus.games[blocks] <= keep)
+            kept += corpus.games[blocks++];
+        const std::string cpath = corpus_path(spec_.dir);
+        const std::uint64_t bytes = blocks              ? corpus.ends[blocks - 1]
+                                    : corpus.has_header ? std::uint64_t(kCorpusHeaderBytes)
+                                                        : 0;
+        say(cpath, cut(cpath, corpus.size, bytes),
+            blocks < corpus.ends.size() ? "blocks holding games not in games.tsv"
+                                        : corpus.tail_problem);
+        if (spec_.resume && !corpus.exists && keep > 0)
+            note(cpath + ": missing; written again from " + gpath);
+        reopen_corpus(corpus, kept, keep);
+    }
     if (!lpath.empty()) {
         live_lines_ = std::min<std::uint64_t>(live.valid, keep / 2);
         const std::uint64_t bytes = live_lines_ ? live.ends[live_lines_ - 1] : 0;
@@ -272,6 +310,33 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         live_file_ = AppendFile(lpath, live_lines_ == 0);
     }
     existing_games_ = games_ = keep;
+}
+
+void RunFolder::reopen_corpus(const CorpusScan& corpus, std::uint64_t kept, std::uint64_t keep) {
+    corpus_file_ = AppendFile(corpus_path(spec_.dir), !corpus.has_header);
+    corpus_ = std::make_unique<CorpusWriter>(
+        spec_.header.rules(), [this](const std::string& bytes) { corpus_file_.append(bytes); },
+        corpus.has_header);
+    if (kept >= keep) return;
+    const std::string gpath = games_path(spec_.dir);
+    GamesFile file;
+    try {
+        file = read_games_file(gpath);
+    } catch (const GamesFileError& e) {
+        throw RunFolderError(e.what());
+    }
+    for (std::uint64_t k = kept; k < keep; ++k)
+        corpus_->add(corpus_game(file.games[k], file.header.rules(),
+                                 gpath + ": game " + std::to_string(file.games[k].index)));
+}
+
+void RunFolder::flush() {
+    if (!corpus_) return;
+    if (broken_)
+        throw RunFolderError(spec_.dir + ": an earlier write failed; nothing more is written");
+    broken_ = true;
+    corpus_->flush();
+    broken_ = false;
 }
 
 void RunFolder::note(const std::string& text) const {
@@ -291,6 +356,11 @@ void RunFolder::append(const PlayedGame& game) {
     // chunk that has no line.
     if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
     games_file_.append(format_game_record(game.record, spec_.header.series));
+    // The corpus last: it is rebuilt from games.tsv on a resume.
+    if (corpus_)
+        corpus_->add(
+            corpus_game(game.record, spec_.header.rules(),
+                        games_path(spec_.dir) + ": game " + std::to_string(game.record.index)));
     broken_ = false;
     ++games_;
     if (spec_.log_positions) positions_ += game.positions.size();
@@ -308,6 +378,7 @@ void RunFolder::append_live(const nlohmann::json& line) {
 
 void RunFolder::finish(const std::string& name, const std::string& text) {
     if (broken_) throw RunFolderError(spec_.dir + ": an earlier write failed; nothing is finished");
+    flush();
     write_file_atomically(spec_.dir + "/" + name, text);
 }
 

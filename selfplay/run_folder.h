@@ -13,6 +13,7 @@
 #include "core/common/append_file.h"
 #include "core/common/folder_lock.h"
 #include "selfplay/folder_scan.h"
+#include "selfplay/formats/corpus_file.h"
 #include "selfplay/game_runner.h"
 
 namespace fanorona {
@@ -24,6 +25,7 @@ struct RunFolderSpec {
     std::vector<std::string> free_keys;     // settings a --resume may change (the number of games)
     GamesHeader header;                     // games.tsv's board and rules
     bool log_positions = false;             // positions.bin: one chunk per game
+    bool corpus = false;                    // corpus.fcorpus: every game, a block at a time
     std::string live_path;                  // a stream of one JSON line per game pair; "": none
     std::vector<std::string> summary_files; // written by finish(); removed when the run starts
     std::string summary_format;             // the "format" of summary_files[0], checked on resume
@@ -34,9 +36,11 @@ struct RunFolderSpec {
 
 // An open run folder. Invariants while it lives: this process holds DIR/.lock; settings.json is
 // the spec's; games.tsv holds games first_index + k * step for k = 0..games_written()-1, each
-// once, and positions.bin exactly one chunk per game; the live stream one line per complete
-// pair. Every write is checked: a failure throws RunFolderError/FileError naming the file, after
-// which the folder is left as a torn tail that a --resume repairs.
+// once, and positions.bin exactly one chunk per game; corpus.fcorpus's blocks hold the first of
+// those games, in order, and the corpus writer the rest (written as its blocks fill, by flush(),
+// and when the folder closes); the live stream one line per complete pair. Every write is
+// checked: a failure throws RunFolderError/FileError naming the file, after which the folder is
+// left as a torn tail that a --resume repairs.
 class RunFolder {
 public:
     // Takes the lock, checks (on resume) every file against the others and against the settings,
@@ -44,6 +48,11 @@ public:
     // RunFolderError saying what is inconsistent (changing nothing); then writes settings.json and
     // opens the files for appending.
     explicit RunFolder(const RunFolderSpec& spec);
+    // Writes the corpus's last block (as flush()) unless a write failed; errors are dropped here
+    // (a --resume rebuilds what is missing from games.tsv).
+    ~RunFolder();
+    RunFolder(const RunFolder&) = delete;
+    RunFolder& operator=(const RunFolder&) = delete;
 
     std::uint64_t games_already_written() const { return existing_games_; }
     std::uint64_t games_written() const { return games_; }
@@ -53,24 +62,33 @@ public:
     // Appends one whole game (its positions chunk first, then its games line). The game's index
     // must be the next one; throws naming the file on a failed write.
     void append(const PlayedGame& game);
+    // Writes the corpus's games not written yet as a block (nothing without spec.corpus).
+    void flush();
     // Appends one line to the live stream (needs spec.live_path).
     void append_live(const nlohmann::json& line);
-    // Writes DIR/name atomically (one of spec.summary_files), once the run's games are written.
+    // Writes DIR/name atomically (one of spec.summary_files), once the run's games are written
+    // (flushing the corpus first).
     void finish(const std::string& name, const std::string& text);
 
     const std::string& dir() const { return spec_.dir; }
     static std::string games_path(const std::string& dir) { return dir + "/games.tsv"; }
     static std::string positions_path(const std::string& dir) { return dir + "/positions.bin"; }
     static std::string settings_path(const std::string& dir) { return dir + "/settings.json"; }
+    static std::string corpus_path(const std::string& dir) { return dir + "/corpus.fcorpus"; }
 
 private:
-    void reconcile(const GamesScan& games, const PositionsScan& positions, const LiveScan& live);
+    void reconcile(const GamesScan& games, const PositionsScan& positions, const CorpusScan& corpus,
+                   const LiveScan& live);
+    // Opens the corpus (cut after its first `kept` games) for appending and hands the writer the
+    // folder's games after them, up to `keep`, from games.tsv.
+    void reopen_corpus(const CorpusScan& corpus, std::uint64_t kept, std::uint64_t keep);
     // Tells on stderr what a resume cut (data dropped), whatever --quiet says.
     void note(const std::string& text) const;
 
     RunFolderSpec spec_;
     std::unique_ptr<FolderLock> lock_;
-    AppendFile games_file_, positions_file_, live_file_;
+    AppendFile games_file_, positions_file_, live_file_, corpus_file_;
+    std::unique_ptr<CorpusWriter> corpus_; // with spec.corpus
     std::uint64_t existing_games_ = 0, games_ = 0, positions_ = 0, live_lines_ = 0;
     bool broken_ = false; // a write failed: nothing more is appended
 };

@@ -85,7 +85,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     nlohmann::json base;
     std::map<std::uint64_t, PlayedGame> games;
     std::optional<GamesHeader> header;
-    bool log_positions = true;
+    bool log_positions = true, corpus = false;
     for (const std::string& dir : dirs) {
         const std::string spath = dir + "/settings.json";
         nlohmann::json s;
@@ -111,6 +111,9 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         if (s.contains("games") && !s["games"].is_number_unsigned())
             throw std::runtime_error(spath + ": games: expected a count");
         log_positions = s.value("log_positions", true);
+        if (s.contains("corpus") && !s["corpus"].is_boolean())
+            throw std::runtime_error(spath + ": corpus: expected true or false");
+        corpus = s.value("corpus", false);
         const GamesFile gf = read_games_file(RunFolder::games_path(dir));
         if (header &&
             (header->variant != gf.header.variant || header->ruleset != gf.header.ruleset))
@@ -155,6 +158,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     spec.settings = ordered;
     spec.header = *header;
     spec.log_positions = log_positions;
+    spec.corpus = corpus;
     spec.summary_files = {"summary.json"};
     RunFolder files(spec);
     for (auto& [index, g] : games) files.append(g);

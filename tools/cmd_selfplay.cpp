@@ -19,6 +19,7 @@ struct SelfplayOptions {
     RunConfig run;
     std::string shard;
     bool no_positions = false;
+    bool corpus = false;
 };
 
 void parse_shard(const std::string& text, RunConfig& c) {
@@ -45,6 +46,7 @@ void run(SelfplayOptions& o) {
     c.players = {spec};
     o.run_options.apply(c);
     c.log_positions = !o.no_positions;
+    c.corpus = o.corpus;
     if (!o.shard.empty()) parse_shard(o.shard, c);
     install_interrupt_handlers();
     const SelfplaySummary s = run_selfplay(c);
@@ -81,6 +83,9 @@ void add_selfplay_command(CLI::App& app) {
                     "I/N: play only games whose index is I modulo N (join with `fanorona merge`)");
     add_exploration_options(*cmd, o->run.exploration.epsilon, o->run.exploration.turns);
     cmd->add_flag("--no-positions", o->no_positions, "Do not write positions.bin");
+    cmd->add_flag("--corpus", o->corpus,
+                  "Also write corpus.fcorpus: every game chained turn by turn with its scores, in "
+                  "compressed blocks of about 1.5 bytes a position (docs/formats.md)");
     cmd->callback([o] { run(*o); });
 }
 

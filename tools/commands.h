@@ -13,6 +13,7 @@ void add_bench_command(CLI::App& app);
 void add_stats_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);
 void add_dump_command(CLI::App& app);
+void add_corpus_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_loop_command(CLI::App& app);

@@ -46,6 +46,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_stats_command(app);
     fanorona::cli::add_selfplay_command(app);
     fanorona::cli::add_dump_command(app);
+    fanorona::cli::add_corpus_command(app);
     fanorona::cli::add_merge_command(app);
     fanorona::cli::add_tournament_command(app);
     fanorona::cli::add_loop_command(app);

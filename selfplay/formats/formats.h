@@ -27,6 +27,7 @@ inline constexpr std::string_view kTrainCheckpointMagic = "fanorona-train-checkp
 
 // Binary files: the first 8 bytes.
 inline constexpr std::string_view kPositionLogMagic{"FNRPOS\r\n", 8};
+inline constexpr std::string_view kCorpusMagic{"FNRCRP\r\n", 8};    // corpus files (--corpus)
 inline constexpr std::string_view kProofFileMagic{"FNRPRF\r\n", 8}; // solve --proof
 inline constexpr std::uint32_t kProofFileVersion = 1;
 

@@ -3,8 +3,7 @@
 #include <cstring>
 #include <fstream>
 
-#include <zlib.h>
-
+#include "selfplay/formats/binary_bytes.h"
 #include "selfplay/formats/formats.h"
 
 namespace fanorona {
@@ -14,17 +13,8 @@ namespace {
 constexpr std::uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" little-endian
 constexpr std::uint32_t kMaxChunkRecords = 1u << 20;
 
-void put_le(std::uint8_t* out, std::uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out[i] = std::uint8_t(v >> (8 * i));
-}
-std::uint64_t get_le(const std::uint8_t* in, int bytes) {
-    std::uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i) v |= std::uint64_t(in[i]) << (8 * i);
-    return v;
-}
-
 std::uint32_t checksum(const std::uint8_t* data, std::size_t n) {
-    return std::uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(data), uInt(n)));
+    return crc32_of(data, n);
 }
 
 } // namespace
