@@ -19,6 +19,7 @@
 #include "core/board/perft.h"
 #include "core/board/symmetry.h"
 #include "core/search.h"
+#include "selfplay/formats/corpus_file.h"
 #include "selfplay/formats/net_file.h"
 #include "tests/cli_helpers.h"
 #include "tuner/position_stream.h"
@@ -94,6 +95,21 @@ double csv_value(const std::string& net, int epoch, int column) {
     }
     FAIL("no epoch " << epoch << " in " << net << ".csv");
     return 0;
+}
+
+// `fanorona corpus convert LOG --out PATH`: the corpus of a positions log.
+void convert_to_corpus(const std::string& log, const std::string& path) {
+    const test_cli::Run r = test_cli::run_cli("corpus convert " + log + " --out " + path);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+}
+
+// Every record a stream yields.
+std::vector<PositionRecord> stream_records(const PositionStream& stream) {
+    std::vector<PositionRecord> out;
+    stream.for_each_game(
+        [&](const StreamGame& g) { out.insert(out.end(), g.records.begin(), g.records.end()); });
+    return out;
 }
 
 // The line of `output` that starts with `prefix`.
@@ -204,7 +220,7 @@ TEST_CASE("a position stream yields the logs' filtered games in order, the same 
 
 TEST_CASE("the validation split holds out a game by its file's content, index and seed alone",
           "[stream]") {
-    // A file's identity is its first game's: a copy elsewhere has the same, another log not.
+    // A file's identity is its first record's: a copy elsewhere has the same, another log not.
     const std::string a = labelled_log("split_a.bin", 3, 1);
     const std::string b = labelled_log("split_b.bin", 3, 2);
     std::filesystem::create_directories(temp_path("elsewhere"));
@@ -388,4 +404,91 @@ TEST_CASE("train with a buffer smaller than the data: the same bytes at 1 and 2 
                       m3)
                 .status == 0);
     CHECK(csv_value(m3, 0, 1) != Approx(csv_value(m1, 0, 1)).epsilon(1e-9));
+}
+
+TEST_CASE("a corpus file streams the positions of its log, and a folder its corpus files by name",
+          "[stream]") {
+    const std::string log = labelled_log("corpus_src.bin", 10, 4);
+    const std::string other = labelled_log("corpus_other.bin", 5, 5);
+    const std::string dir = test_cli::fresh_dir("stream_corpora");
+    std::filesystem::create_directories(dir);
+    convert_to_corpus(log, dir + "/b.fcorpus");
+    convert_to_corpus(other, dir + "/a.fcorpus");
+    std::ofstream(dir + "/notes.txt") << "not a corpus\n";
+
+    // The corpus of a log yields its records (without the depth, which a corpus does not keep),
+    // and has the log's identity.
+    const PositionStream from_log({log}, DataFilter{});
+    const PositionStream from_corpus({dir + "/b.fcorpus"}, DataFilter{});
+    std::vector<PositionRecord> expected = stream_records(from_log);
+    for (PositionRecord& r : expected) {
+        r.depth = 0;
+        r.ruleset = RuleSet::Standard;
+    }
+    CHECK(stream_records(from_corpus) == expected);
+    CHECK(from_corpus.identities() == from_log.identities());
+    CHECK(from_corpus.rules() == from_log.rules());
+
+    // A folder: its corpus files sorted by name, nothing else.
+    const PositionStream folder({dir}, DataFilter{});
+    CHECK(folder.files() == std::vector<std::string>{dir + "/a.fcorpus", dir + "/b.fcorpus"});
+    CHECK(stream_records(folder).size() ==
+          stream_records(PositionStream({other}, DataFilter{})).size() + expected.size());
+    // ... given with a file of it: that file twice.
+    CHECK_THROWS_WITH(PositionStream({dir, dir + "/a.fcorpus"}, DataFilter{}),
+                      Catch::Contains("given twice"));
+    const std::string empty = test_cli::fresh_dir("stream_no_corpora");
+    std::filesystem::create_directories(empty);
+    CHECK_THROWS_WITH(PositionStream({empty}, DataFilter{}),
+                      Catch::Contains(empty + ": no corpus files (*.fcorpus)"));
+
+    // A self-play corpus: the positions with a score are used, the others (the opening's random
+    // turns) counted apart.
+    const std::string run = test_cli::fresh_dir("stream_selfplay");
+    REQUIRE(test_cli::run_cli("selfplay --games 4 --depth 1 --openings random:4 --corpus --quiet "
+                              "--out " +
+                              run)
+                .status == 0);
+    std::uint64_t scored = 0, unscored = 0;
+    CorpusPositionReader reader(run + "/corpus.fcorpus");
+    for (CorpusPosition p; reader.next(p);) ++(p.score ? scored : unscored);
+    REQUIRE(unscored > 0);
+    DataFilter keep_all;
+    keep_all.skip_decisive = false;
+    const StreamPass pass =
+        PositionStream({run + "/corpus.fcorpus"}, keep_all).for_each_game([](const StreamGame&) {});
+    CHECK(pass.read == scored);
+    CHECK(pass.positions == scored);
+    CHECK(pass.unscored == unscored);
+}
+
+TEST_CASE("train on a corpus trains as on its positions log; a folder of corpora trains",
+          "[stream][train][cli]") {
+    using namespace test_cli;
+    const std::string log = labelled_log("corpus_train.bin", 30, 6);
+    const std::string dir = fresh_dir("stream_train_corpora");
+    std::filesystem::create_directories(dir);
+    convert_to_corpus(log, dir + "/run.fcorpus");
+    const std::string args = " --hidden 16 --buckets 2 --batch 256 --epochs 2 --k 0.004 --quiet "
+                             "--threads 2 --out ";
+    const std::string a = temp_path("from_log.net"), b = temp_path("from_corpus.net"),
+                      c = temp_path("from_folder.net");
+    REQUIRE(run_cli("train " + log + args + a).status == 0);
+    const Run corpus = run_cli("train " + dir + "/run.fcorpus" + args + b);
+    INFO(corpus.output);
+    REQUIRE(corpus.status == 0);
+    CHECK(read_net_file(a).net == read_net_file(b).net);
+    const Run folder = run_cli("train " + dir + args + c);
+    INFO(folder.output);
+    REQUIRE(folder.status == 0);
+    CHECK(read_net_file(c).net == read_net_file(b).net);
+    CHECK(read_net_file(c).provenance.data_files == std::vector<std::string>{dir});
+    // A log and a corpus of other boards are refused together, naming both.
+    const std::string dimy = temp_path("dimy.bin");
+    write_position_log(dimy, {Variant::Dimy, RuleSet::Standard},
+                       {random_playout_game(Rules{Variant::Dimy}, 0, 1, 20)});
+    const Run mixed = run_cli("train " + dir + " " + dimy + args + temp_path("mixed.net"));
+    CHECK(mixed.status != 0);
+    CHECK_THAT(mixed.output,
+               Catch::Contains(dimy + ": header:") && Catch::Contains(dir + "/run.fcorpus"));
 }

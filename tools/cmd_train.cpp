@@ -95,9 +95,12 @@ void add_train_command(CLI::App& app) {
     auto o = std::make_shared<TrainOptions>();
     NetTrainConfig& c = o->config;
     auto* cmd = app.add_subcommand(
-        "train", "Train a network (fanorona-net 1) on positions logs: Adam on sigmoid(K * eval) "
-                 "against a blend of the search score and the game result");
-    cmd->add_option("positions", c.data, "Positions logs (positions.bin of selfplay runs)")
+        "train", "Train a network (fanorona-net 1) on positions logs or corpus files: Adam on "
+                 "sigmoid(K * eval) against a blend of the search score and the game result");
+    cmd->add_option("positions", c.data,
+                    "Positions logs (positions.bin), corpus files (corpus.fcorpus; their positions "
+                    "with a search score) or folders of corpus files (every *.fcorpus inside, "
+                    "sorted by name), read as a stream")
         ->required()
         ->expected(1, -1);
     cmd->add_option("--out", c.out,

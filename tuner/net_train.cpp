@@ -235,7 +235,7 @@ Survey survey_net_data(const NetTrainConfig& config, const PositionStream& strea
 }
 
 // The data's counts into the report, and a line of them (and the warnings) to the log.
-void count_net_data(const NetTrainConfig& config, const StreamPass& data, NetTrainReport& report,
+void count_net_data(const PositionStream& stream, const StreamPass& data, NetTrainReport& report,
                     const std::function<void(const std::string&)>& log) {
     for (const std::string& w : data.warnings) log("warning: " + w);
     report.positions_read = data.read;
@@ -245,10 +245,14 @@ void count_net_data(const NetTrainConfig& config, const StreamPass& data, NetTra
     report.relabelled = data.relabelled;
     report.positions = data.positions;
     report.games = data.games;
-    log(format("read %llu positions of %zu files; using %llu positions of %llu games (%llu "
+    log(format("read %llu positions of %zu files%s; using %llu positions of %llu games (%llu "
                "skipped for decisive scores, %llu where the side to move can capture, %llu in "
                "the tables of which %llu relabelled)",
-               (unsigned long long)data.read, config.data.size(),
+               (unsigned long long)data.read, stream.files().size(),
+               data.unscored ? format(" (and %llu corpus positions without a search score)",
+                                      (unsigned long long)data.unscored)
+                                   .c_str()
+                             : "",
                (unsigned long long)report.positions, (unsigned long long)report.games,
                (unsigned long long)data.skipped_decisive, (unsigned long long)data.skipped_captures,
                (unsigned long long)data.table_positions, (unsigned long long)data.relabelled));
@@ -618,7 +622,7 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     const nnue::Architecture arch = net_architecture(config, stream.rules().variant);
     GameSplit split(stream.identities(), config.valid_fraction, config.seed);
     const Survey survey = survey_net_data(config, stream, split);
-    count_net_data(config, survey.pass, report, log);
+    count_net_data(stream, survey.pass, report, log);
     count_net_split(config, split, report, log);
     fit_net_k(config, survey, report, log);
 

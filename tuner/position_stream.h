@@ -1,7 +1,8 @@
 #pragma once
-// The network trainer's data as a stream: the positions of its inputs game after game, read one
-// game at a time in a fixed order (so the memory a pass takes does not grow with the data), and
-// the validation split by game, decided game by game from a hash.
+// The network trainer's data as a stream: the positions of its inputs (positions logs, corpus
+// files, folders of corpus files) game after game, read one game at a time in a fixed order (so
+// the memory a pass takes does not grow with the data), and the validation split by game, decided
+// game by game from a hash.
 
 #include <cstdint>
 #include <functional>
@@ -14,46 +15,63 @@
 namespace fanorona {
 
 // One game of a stream: the file it comes from (an index into PositionStream::files()), its index
-// in its run (a positions log's game_index), and its records that passed the filter, in order
-// (never none).
+// in its run (a positions log's game_index, a corpus game's index), and its records that passed
+// the filter, in order (never none).
 struct StreamGame {
     std::uint32_t file = 0;
     std::uint64_t index = 0;
     std::span<const PositionRecord> records;
 };
 
-// What one pass over a stream read: the filter's counts, the positions and games it yielded, and
-// the warnings (a torn tail that was dropped).
+// What one pass over a stream read: the filter's counts, the positions and games it yielded, the
+// corpus positions without a search score (opening and exploration turns: not read, not used),
+// and the warnings (a torn tail that was dropped).
 struct StreamPass : FilterCounts {
     std::uint64_t positions = 0, games = 0;
+    std::uint64_t unscored = 0;
     std::vector<std::string> warnings;
 };
 
-// The positions of some positions logs through a DataFilter, cut after `max_positions` (0: all;
-// the last game may be cut). A pass yields the files in the order given, each file's games in
-// order: every pass the same games with the same records, for each file is read up to its size
-// when the stream was made (a log that grows, a running self-play's, adds nothing after that).
-// Invariant: every file holds positions of one board and rules (rules()).
+// The positions of some inputs through a DataFilter, cut after `max_positions` (0: all; the last
+// game may be cut). An input is a positions log, a corpus file (docs/formats.md "Corpus file":
+// each position with a search score becomes a record, without depth), or a folder: every corpus
+// file (*.fcorpus) in it, sorted by name. A pass yields the files in that order, each file's
+// games in order: every pass the same games with the same records, for each file is read up to
+// its size when the stream was made (a file that grows, a running self-play's, adds nothing after
+// that). Invariant: every file holds positions of one board and rules (rules()).
 class PositionStream {
 public:
-    // Reads every file's header now. Throws TuneDataError (or PositionLogError) naming the file
-    // for no file, an unreadable one, a bad header, a file given twice, files of different
-    // boards or rules, and tables that hold none of the board.
-    PositionStream(std::vector<std::string> files, const DataFilter& filter,
+    // Reads every file's header now. Throws TuneDataError (or PositionLogError, CorpusError)
+    // naming the file for no input, an unreadable file, a bad header, a file given twice, a
+    // folder without corpus files, files of different boards or rules, and tables that hold none
+    // of the board.
+    PositionStream(const std::vector<std::string>& inputs, const DataFilter& filter,
                    std::uint64_t max_positions = 0);
 
     const Rules& rules() const { return rules_; }
+    // The files read, in order: the inputs, each folder replaced by its corpus files.
     const std::vector<std::string>& files() const { return files_; }
-    // Each file's identity: a hash of its first game's records as stored (before the filter), 0
-    // for a file without games. The same data has the same identity wherever it lies.
+    // Each file's identity: a hash of its first record as stored (before the filter; the depth
+    // and the rules' spelling left out), 0 for a file without one. The same data has the same
+    // identity wherever it lies, and a positions log the same as its corpus conversion.
     const std::vector<std::uint64_t>& identities() const { return identities_; }
 
-    // One pass: on_game for every game with a usable position. Throws PositionLogError for a
-    // file that changed into one that is not a positions log since the constructor.
+    // One pass: on_game for every game with a usable position. Throws PositionLogError or
+    // CorpusError for a file that changed into one that is not of its kind since the constructor.
     StreamPass for_each_game(const std::function<void(const StreamGame&)>& on_game) const;
 
 private:
+    // Calls on_game(index, records) for each game of file f as stored (a corpus game: its scored
+    // positions, counted in `unscored` otherwise) up to the file's size when the stream was made,
+    // until on_game returns false. Returns the problem of a torn tail read ("": none) and adds
+    // the intact games read to `games`.
+    std::string
+    read_file(std::size_t f, std::uint64_t& unscored, std::uint64_t& games,
+              const std::function<bool(std::uint64_t, const std::vector<PositionRecord>&)>& on_game)
+        const;
+
     std::vector<std::string> files_;
+    std::vector<bool> corpus_; // per file: a corpus file (else a positions log)
     std::vector<PositionLogHeader> headers_;
     std::vector<std::uint64_t> sizes_; // each file's size when the stream was made
     std::vector<std::uint64_t> identities_;
