@@ -427,6 +427,8 @@ TEST_CASE("a corpus file streams the positions of its log, and a folder its corp
     }
     CHECK(stream_records(from_corpus) == expected);
     CHECK(from_corpus.identities() == from_log.identities());
+    // (The log's games are cut into chains in the corpus, one game again in the stream.)
+    CHECK(from_corpus.for_each_game([](const StreamGame&) {}).games == 10);
     CHECK(from_corpus.rules() == from_log.rules());
 
     // A folder: its corpus files sorted by name, nothing else.
@@ -478,6 +480,7 @@ TEST_CASE("train on a corpus trains as on its positions log; a folder of corpora
     INFO(corpus.output);
     REQUIRE(corpus.status == 0);
     CHECK(read_net_file(a).net == read_net_file(b).net);
+    CHECK(read_net_file(a).provenance.games == read_net_file(b).provenance.games);
     const Run folder = run_cli("train " + dir + args + c);
     INFO(folder.output);
     REQUIRE(folder.status == 0);

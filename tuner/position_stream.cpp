@@ -108,19 +108,29 @@ std::string PositionStream::read_file(
     const std::function<bool(std::uint64_t, const std::vector<PositionRecord>&)>& on_game) const {
     const std::string& path = files_[f];
     if (corpus_[f]) {
+        // Consecutive corpus games of one index (the chains of a logged game) are one game.
         CorpusReader reader(path);
         CorpusGame game;
         std::vector<PositionRecord> records;
-        while (reader.next(game) && reader.valid_bytes() <= sizes_[f]) {
-            ++games;
-            records.clear();
+        std::uint64_t index = 0;
+        bool pending = false; // records holds game `index`, not passed on yet
+        while (true) {
+            const bool got = reader.next(game) && reader.valid_bytes() <= sizes_[f];
+            if (pending && (!got || game.index != index)) {
+                ++games;
+                if (!on_game(index, records)) return "";
+                records.clear();
+                pending = false;
+            }
+            if (!got) break;
+            index = game.index;
+            pending = true;
             for_each_position(game, [&](const CorpusPosition& p) {
                 if (p.score)
                     records.push_back(corpus_record(p));
                 else
                     ++unscored;
             });
-            if (!on_game(game.index, records)) return "";
         }
         return reader.tail_problem();
     }

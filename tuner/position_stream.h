@@ -62,7 +62,8 @@ public:
 
 private:
     // Calls on_game(index, records) for each game of file f as stored (a corpus game: its scored
-    // positions, counted in `unscored` otherwise) up to the file's size when the stream was made,
+    // positions, counted in `unscored` otherwise; consecutive corpus games of one index, the
+    // chains of a logged game, as one) up to the file's size when the stream was made,
     // until on_game returns false. Returns the problem of a torn tail read ("": none) and adds
     // the intact games read to `games`.
     std::string
