@@ -343,6 +343,12 @@ TEST_CASE("train with a buffer smaller than the data: the same bytes at 1 and 2 
     CHECK_THAT(read_net_file(a).provenance.command,
                Catch::Contains("--shuffle-buffer 300 --mirror"));
     CHECK_THAT(one.output, Catch::Contains("and their mirrors"));
+    // A resume needs the same buffer and mirroring (they decide the network).
+    for (const char* other : {" --shuffle-buffer 300", " --shuffle-buffer 301 --mirror"}) {
+        const Run resumed = run_shell(common + other + " --resume --threads 1 --out " + a);
+        CHECK(resumed.status != 0);
+        CHECK_THAT(resumed.output, Catch::Contains(a + ".ckpt: settings:"));
+    }
 
     // Another buffer, no mirror, another thread count: the same validation games and loss at
     // the start (the split does not depend on them).

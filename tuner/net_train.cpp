@@ -153,17 +153,13 @@ std::string settings_text(const NetTrainConfig& c, const nnue::Architecture& a, 
     std::string files;
     for (const std::string& f : c.data)
         files += (files.empty() ? "" : ",") + std::filesystem::path(f).lexically_normal().string();
-    // The stream's settings only when not the defaults: checkpoints from before they existed
-    // resume.
+    // split=hash: the validation split by a hash of the game (GameSplit); a checkpoint of the
+    // trainer before it (another split) is refused.
     return format("data=%s positions=%llu games=%llu arch=%s batch=%zu lr=%a lr_decay=%a "
-                  "lambda=%a k=%a validation=%a seed=%llu",
+                  "lambda=%a k=%a validation=%a seed=%llu split=hash shuffle_buffer=%zu mirror=%d",
                   files.c_str(), (unsigned long long)data.positions, (unsigned long long)data.games,
                   nnue::architecture_text(a).c_str(), c.batch, c.lr, c.lr_decay, c.lambda, k,
-                  c.valid_fraction, (unsigned long long)c.seed) +
-           (c.shuffle_buffer != kDefaultShuffleBuffer
-                ? format(" shuffle_buffer=%zu", c.shuffle_buffer)
-                : std::string()) +
-           (c.mirror ? " mirror=1" : "");
+                  c.valid_fraction, (unsigned long long)c.seed, c.shuffle_buffer, int(c.mirror));
 }
 
 std::string csv_text(const std::vector<NetEpoch>& history) {
