@@ -54,6 +54,7 @@ struct SearchLimits {
     int movetime_ms = 0;
     int time_ms[2] = {0, 0};
     int inc_ms[2] = {0, 0};
+    int movestogo = 0; // the side to move's turns left to its next time control (0: unknown)
     bool infinite = false;
     // When the limits were given (e.g. when a `go` command was read): movetime and clocks count
     // from it. Default (the epoch): from the start of search().

@@ -20,7 +20,8 @@ void TimeManager::start(const SearchLimits& limits, Color side, int overhead_ms)
         timed_ = true;
         const double left = limits.time_ms[s] / 1000.0, inc = limits.inc_ms[s] / 1000.0;
         const double usable = left - overhead;
-        const double share = std::min(usable / kClockMoves + inc * 0.75, usable * 0.5);
+        const int moves = limits.movestogo > 0 ? limits.movestogo : kClockMoves;
+        const double share = std::min(usable / moves + inc * 0.75, usable * 0.5);
         deadline_seconds_ = std::min(deadline_seconds_, share);
     }
     if (timed_) deadline_seconds_ = std::max(0.001, deadline_seconds_);

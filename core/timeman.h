@@ -38,9 +38,10 @@ class TimeManager {
 public:
     // Starts the clock for a search by `side` under `limits` (at limits.given when set, else
     // now), keeping `overhead_ms` back for communication. Movetime: the deadline is movetime -
-    // overhead. Clocks: the time left minus the overhead, divided by kClockMoves, plus 3/4 of the
-    // increment, at most half of what is left. Both given: the earlier. `infinite` ignores the
-    // clocks (analysis), not a movetime.
+    // overhead. Clocks: the time left minus the overhead, divided by the turns to the next time
+    // control (limits.movestogo) when given, else by kClockMoves, plus 3/4 of the increment, at
+    // most half of what is left. Both given: the earlier. `infinite` ignores the clocks
+    // (analysis), not a movetime.
     void start(const SearchLimits& limits, Color side, int overhead_ms);
 
     static constexpr int kClockMoves = 25; // a clock's time is shared out over this many moves

@@ -1,6 +1,7 @@
 #pragma once
 // Adjudication as small, separate rules, each watching a game turn by turn: a maximum length,
-// a win when both sides' scores agree beyond a margin for some turns, and the endgame tables. The
+// a win when both sides' scores agree beyond a margin for some turns, a draw when both sides'
+// scores stay near zero for some turns of a long enough game, and the endgame tables. The
 // draw rules of docs/rules.md (repetition, no-capture limit) are the Game's own outcome().
 
 #include <memory>
@@ -18,6 +19,9 @@ struct AdjudicationConfig {
     int win_turns = 4;      // consecutive turns of each side that must agree
     std::string tables_dir; // adjudicate by these endgame tables ("": off)
     std::shared_ptr<const EndgameProbe> tables; // opened from tables_dir
+    int draw_margin = 0; // centi-pieces: scores below it in size agree on a draw; 0: off
+    int draw_turns = 4;  // consecutive turns of each side that must agree
+    int draw_after = 40; // the game must have at least this many turns (the opening's included)
 };
 
 // Opens the tables folder `dir` for adjudication ("": none); throws std::invalid_argument naming
@@ -38,9 +42,6 @@ private:
     int max_turns_;
 };
 
-// Declares a winner when, for win_turns consecutive turns of each side, both sides' search
-// scores (seen from White) are beyond the margin in the same direction. A turn without a score
-// resets the count.
 // Ends a game as soon as its position is in the endgame tables (standard rules, the tables'
 // no-capture limit or none): the result is the tables' outcome with the game's no-capture counter
 // (a win that the limit turns into a draw is a draw), reason `tables`.
@@ -66,6 +67,9 @@ private:
     const EndgameProbe* tables_;
 };
 
+// Declares a winner when, for win_turns consecutive turns of each side, both sides' search
+// scores (seen from White) are beyond the margin in the same direction. A turn without a score
+// resets the count.
 class WinAdjudicator {
 public:
     WinAdjudicator(int margin, int turns) : margin_(margin), turns_(turns) {}
@@ -92,6 +96,32 @@ private:
     int turns_;
     int run_ = 0;
     int sign_ = 0;
+};
+
+// Declares a draw (reason `draw-adjudication`) once the game has at least `after` turns and, for
+// `turns` consecutive turns of each side, both sides' search scores were below the margin in size
+// (|score| < margin). A turn without a score resets the count.
+class DrawAdjudicator {
+public:
+    DrawAdjudicator(int after, int margin, int turns)
+        : after_(after), margin_(margin), turns_(turns) {}
+    // Feeds the score of the turn just chosen (from either side's point of view: only its size
+    // counts).
+    void record(std::optional<int> score) {
+        if (margin_ <= 0) return;
+        run_ = score && *score<margin_&& * score> - margin_ ? run_ + 1 : 0;
+    }
+    std::optional<Outcome> check(const Game& game) const {
+        if (margin_ <= 0 || run_ < 2 * turns_ || int(game.moves().size()) < after_)
+            return std::nullopt;
+        return Outcome{GameResult::Draw, EndReason::DrawAdjudication};
+    }
+
+private:
+    int after_;
+    int margin_;
+    int turns_;
+    int run_ = 0;
 };
 
 } // namespace fanorona

@@ -31,6 +31,8 @@ class RemotePlayers {
 public:
     virtual ~RemotePlayers() = default;
     virtual void serve(BatchQueue& queue) = 0;
+    // The processes that play the games, this one included (a game's PlayedGame::rank < ranks()).
+    virtual int ranks() const = 0;
 };
 
 struct BatchOptions {

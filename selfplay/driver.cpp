@@ -107,6 +107,7 @@ struct GameRun {
     std::atomic<bool> stop{false};       // no new game starts (the observer has seen enough)
     std::uint64_t done = 0;              // games in the folder
     std::uint64_t forfeits = 0;          // games forfeited in this session
+    GamesByRank by_rank; // this session's games by rank, when other ranks play (else empty)
 
     GameRun(const RunConfig& config, const Schedule& s, RunFolder& folder, GameObserver& o)
         : c(config), schedule(s), files(folder), observer(o) {
@@ -284,8 +285,10 @@ std::uint64_t GameRun::play_vela_series(ScheduledGames& scheduled, RemotePlayers
 void GameRun::write_game(PlayedGame&& game, ProgressLine& progress) {
     files.append(game);
     ++done;
+    if (!by_rank.empty()) count_game(by_rank, game);
     if (!game.fault.empty() && ++forfeits <= kForfeitWarnings)
-        progress.note("fanorona: warning: game " + std::to_string(game.record.index) + ": " +
+        progress.note("fanorona: warning: game " + std::to_string(game.record.index) +
+                      (by_rank.empty() ? "" : " (rank " + std::to_string(game.rank) + ")") + ": " +
                       game.fault);
     bool skipped = false;
     const GameSlot slot = real_slot(game.record.index, &skipped);
@@ -335,6 +338,10 @@ void RunConfig::validate() const {
     if (adjudication.win_margin < 0)
         throw std::invalid_argument("--win-margin must be at least 0 (0: off)");
     if (adjudication.win_turns < 1) throw std::invalid_argument("--win-turns must be at least 1");
+    if (adjudication.draw_margin < 0)
+        throw std::invalid_argument("--draw-margin must be at least 0 (0: off)");
+    if (adjudication.draw_turns < 1) throw std::invalid_argument("--draw-turns must be at least 1");
+    if (adjudication.draw_after < 0) throw std::invalid_argument("--draw-after must be at least 0");
     for (const EngineSpec& p : players) p.check_rules(rules);
     if (adjudication.tables)
         if (const std::string why = adjudication.tables->unusable_for(rules); !why.empty())
@@ -377,14 +384,60 @@ nlohmann::json settings_json(const RunConfig& c) {
     if (c.stage_games > 0) j["stage_games"] = c.stage_games;
     // absent: no table adjudication (as before tables existed)
     if (!c.adjudication.tables_dir.empty()) j["adjudicate_tables"] = c.adjudication.tables_dir;
+    if (c.adjudication.draw_margin > 0) { // absent: no draw adjudication (as before it existed)
+        j["draw_margin"] = c.adjudication.draw_margin;
+        j["draw_turns"] = c.adjudication.draw_turns;
+        j["draw_after"] = c.adjudication.draw_after;
+    }
     for (const auto& [key, value] : c.extra_settings.items()) j[key] = value;
     return j;
+}
+
+std::vector<FileUse> run_inputs(const RunConfig& c) {
+    std::vector<FileUse> inputs;
+    if (c.openings.kind == OpeningSpec::Kind::File)
+        inputs.push_back({"--openings", c.openings.path});
+    if (!c.adjudication.tables_dir.empty())
+        inputs.push_back({"--adjudicate-tables", c.adjudication.tables_dir});
+    for (const EngineSpec& p : c.players) {
+        const std::string who = "the player " + p.name + "'s";
+        for (const std::string* path :
+             {&p.weights_name, &p.vela_weights_name, &p.params_name, &p.net_path, &p.tables_dir})
+            if (!path->empty()) inputs.push_back({who + " file", *path});
+        if (!p.argv.empty()) inputs.push_back({who + " program", p.argv[0]});
+    }
+    return inputs;
+}
+
+std::shared_ptr<EngineLog> open_engine_log(const std::string& path, bool append,
+                                           const std::vector<FileUse>& inputs,
+                                           const std::string& out_dir,
+                                           const std::vector<FileUse>& other_outputs) {
+    std::vector<FileUse> outputs = {{"--log", path}};
+    if (!out_dir.empty())
+        for (const std::string& file :
+             {RunFolder::games_path(out_dir), RunFolder::settings_path(out_dir),
+              RunFolder::positions_path(out_dir)})
+            outputs.push_back({"--out", file});
+    outputs.insert(outputs.end(), other_outputs.begin(), other_outputs.end());
+    check_outputs(inputs, outputs);
+    return std::make_shared<EngineLog>(path, append);
 }
 
 RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinisher& finish) {
     c.validate();
     const ThreadLimit limit(c.threads);
     const Schedule schedule = c.schedule();
+    // The engine log first: a log that is one of the run's files is refused before any is written.
+    RunConfig played = c; // with the open log, for the players
+    if (!played.engine_log && !c.engine_log_path.empty()) {
+        std::vector<FileUse> outputs;
+        if (!c.live_path.empty()) outputs.push_back({"--live", c.live_path});
+        for (const std::string& name : c.summary_files)
+            outputs.push_back({"--out", c.out_dir + "/" + name});
+        played.engine_log =
+            open_engine_log(c.engine_log_path, c.resume, run_inputs(c), c.out_dir, outputs);
+    }
     RunFolder files(run_folder_spec(c));
     const std::vector<Opening> openings = load_run_openings(c, schedule);
     const std::vector<Opening> vela_openings = vela_series_openings(c, schedule);
@@ -401,12 +454,14 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     // Step 2. Play the rest on oneTBB workers, each with its own players, and on the other ranks
     // of an MPI job, which receive the settings and openings (a Vela series is one unit of two
     // games there too).
-    ScheduledGames scheduled(c, openings, vela_openings);
+    ScheduledGames scheduled(std::move(played), openings, vela_openings);
     const std::unique_ptr<RemotePlayers> remote =
         remote_link().players ? remote_link().players(scheduled) : nullptr;
+    if (remote) run.by_rank.resize(std::size_t(remote->ranks()));
 
     // Step 3. Write each game in order, then let the observer count it.
     run.play(scheduled, remote.get(), indices, existing, outcome);
+    outcome.by_rank = std::move(run.by_rank);
     files.flush(); // the corpus's last games
     outcome.interrupted = outcome.games < outcome.scheduled && !observer.finished();
     outcome.positions = files.positions_written();

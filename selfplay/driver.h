@@ -6,14 +6,18 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/files.h"
+#include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/formats/formats.h"
 #include "selfplay/game_runner.h"
+#include "selfplay/rank_games.h"
 #include "selfplay/run_folder.h"
 #include "selfplay/schedule.h"
 
@@ -56,6 +60,12 @@ struct RunConfig {
     std::string out_dir = "run";
     bool resume = false;
     bool quiet = false;
+    // The engine log (--log FILE; "": none): external engines' lines both ways and their standard
+    // error. run_games() opens it (emptied, or added to on a resume) unless `engine_log` is open
+    // already (the loop's, one log for all its runs). Neither changes a game: settings.json
+    // holds neither.
+    std::string engine_log_path;
+    std::shared_ptr<EngineLog> engine_log;
 
     Schedule schedule() const { return Schedule::make(pairing, int(players.size()), vela_series); }
     // The rules of a game: `rules`, or for the Vela game of a series the same with Vela.
@@ -70,6 +80,18 @@ struct RunConfig {
 
 // settings.json of a run: the format, the kind, and every field that decides the games.
 nlohmann::json settings_json(const RunConfig& config);
+
+// The files a run reads that exist (an opening suite; each player's weights, network, tables and
+// program), named by the option that gave them, for check_outputs (core/common/files.h).
+std::vector<FileUse> run_inputs(const RunConfig& config);
+
+// Opens the engine log `path` for a run (added to when `append`), after refusing (FileError) a
+// log that is one of `inputs` or of the files `out_dir` holds (games.tsv, settings.json,
+// positions.bin, `other_outputs`), before anything is written.
+std::shared_ptr<EngineLog> open_engine_log(const std::string& path, bool append,
+                                           const std::vector<FileUse>& inputs,
+                                           const std::string& out_dir,
+                                           const std::vector<FileUse>& other_outputs = {});
 
 // Receives the games of a run in game order, from one thread at a time.
 // In Vela series the slot of a Vela game carries its real colours (the beneficiary White), and a
@@ -100,6 +122,7 @@ struct RunOutcome {
     std::uint64_t new_positions = 0;
     double seconds = 0;
     bool interrupted = false; // stopped by a signal before the schedule (or the observer) ended
+    GamesByRank by_rank;      // this session's games by rank under MPI (empty: one process)
 };
 
 // Runs (or resumes) the games of `config` into config.out_dir (a RunFolder: locked, checked and

@@ -1,5 +1,6 @@
 #include "selfplay/folder_scan.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -36,12 +37,14 @@ void check_games_header_line(const std::string& line, const std::string& expecte
                              const std::string& where) {
     const auto w = words(line);
     if (w.size() < 3 || w[0] != "#" || w[1] != kGamesFormatName)
-        throw RunFolderError(
-            where + ": header: not a games file (expected '# " + std::string(kGamesFormatName) +
-            " " + std::string(kGamesFormatVersion) + " ...', found '" + line.substr(0, 60) + "')");
-    if (w[2] != kGamesFormatVersion && w[2] != kGamesSeriesFormatVersion)
+        throw RunFolderError(where + ": header: not a games file (expected '# " +
+                             std::string(kGamesFormatName) + " " +
+                             std::string(kGamesStatsFormatVersion) + " ...', found '" +
+                             line.substr(0, 60) + "')");
+    if (w[2] != kGamesFormatVersion && w[2] != kGamesSeriesFormatVersion &&
+        w[2] != kGamesStatsFormatVersion)
         throw RunFolderError(where + ": header: games file format version " + w[2] +
-                             " (this build reads and writes versions 1 and 2)");
+                             " (this build reads versions 1, 2 and 3)");
     if (line != expected)
         throw RunFolderError(where + ": header: '" + line + "', but this run writes '" + expected +
                              "' (another board, rules or series)");
@@ -55,20 +58,28 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
     if (!scan.exists) return scan;
     const std::string text = read_file(path);
     scan.size = text.size();
-    const std::string header = games_header_lines(expected);
-    if (text.size() < header.size() && header.compare(0, text.size(), text) == 0)
-        return scan; // empty, or the header itself was torn
+    std::string header = games_header_lines(expected);
+    GamesHeader old_layout = expected; // a file begun by an older build: versions 1 and 2
+    old_layout.move_stats = false;
+    const std::string old_header = games_header_lines(old_layout);
+    for (const std::string& h : {header, old_header})
+        if (text.size() < h.size() && h.compare(0, text.size(), text) == 0)
+            return scan; // empty, or the header itself was torn
     std::size_t pos = 0;
     int line_no = 0;
-    const std::size_t first_end = header.find('\n');
     while (pos < text.size()) {
         const std::size_t end = text.find('\n', pos);
         if (end == std::string::npos) break; // a torn tail
         const std::string line = text.substr(pos, end - pos);
         const std::string where = path + ":" + std::to_string(++line_no);
         if (line_no == 1) {
-            check_games_header_line(line, header.substr(0, first_end), where);
+            if (expected.move_stats && line == old_header.substr(0, old_header.find('\n'))) {
+                header = old_header; // its own layout: the lines follow its version
+                scan.move_stats = false;
+            }
+            check_games_header_line(line, header.substr(0, header.find('\n')), where);
         } else if (line_no == 2) {
+            const std::size_t first_end = header.find('\n');
             if (line != header.substr(first_end + 1, header.size() - first_end - 2))
                 throw RunFolderError(where + ": header: expected the column names line '#index\t"
                                              "white\t...'");
@@ -85,6 +96,10 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
             } catch (const GamesFileError& e) {
                 throw RunFolderError(e.what());
             }
+            const std::size_t want = (scan.move_stats ? expected : old_layout).columns();
+            if (std::size_t(std::count(line.begin(), line.end(), '\t')) + 1 != want)
+                throw RunFolderError(where + ": line: expected " + std::to_string(want) +
+                                     " tab-separated columns, as the header says");
             scan.ends.push_back(end + 1);
             scan.line.push_back(line_no);
         }
@@ -95,8 +110,8 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
         throw RunFolderError(path + ":2: header: torn, and not this run's header");
     } else if (line_no == 0) {
         throw RunFolderError(path + ":1: header: not a games file (no '# " +
-                             std::string(kGamesFormatName) + " " +
-                             std::string(kGamesFormatVersion) + "' line)");
+                             std::string(kGamesFormatName) + " " + std::string(expected.version()) +
+                             "' line)");
     }
     return scan;
 }

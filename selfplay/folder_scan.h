@@ -31,9 +31,13 @@ struct GamesScan {
     std::uint64_t size = 0;
     std::vector<std::uint64_t> ends, index;
     std::vector<int> line;
+    // The file's columns: false for a file of this run begun by an older build (version 1 or 2,
+    // without the per-move columns), which goes on in its own layout.
+    bool move_stats = true;
 };
 // Throws RunFolderError (FILE:LINE: field: problem) for a header of another format, version,
-// board or rules than `expected`, and for a malformed whole line.
+// board or rules than `expected` (a header of version 1 or 2 of the same board, rules and series
+// is `expected` without move_stats: accepted), and for a malformed whole line.
 GamesScan scan_games(const std::string& path, const GamesHeader& expected);
 
 // The positions log: its intact chunks. Invariant: ends[k] is the offset after chunk k, and

@@ -28,18 +28,27 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     rec.black = setup.black_name;
     rec.start = setup.opening.start.to_string();
 
+    // Room for a game of usual length: the per-move vectors grow at most a few times.
+    constexpr std::size_t kUsualTurns = 128;
+    rec.moves.reserve(kUsualTurns);
+    rec.scores.reserve(kUsualTurns);
+    rec.stats.reserve(kUsualTurns);
     Game game(setup.rules, setup.opening.start);
     for (const Move& m : setup.opening.moves) {
         rec.moves.push_back(move_to_string(game.position(), setup.rules, m));
         rec.scores.push_back(std::nullopt);
+        rec.stats.emplace_back();
         game.play(m);
     }
     rec.opening_turns = int(setup.opening.moves.size());
+    bool any_stats = false; // whether a player told anything of a move
 
-    white.new_game();
-    black.new_game();
+    white.new_game(setup.index);
+    black.new_game(setup.index);
     const LengthCap cap(setup.adjudication.max_turns);
     WinAdjudicator win(setup.adjudication.win_margin, setup.adjudication.win_turns);
+    DrawAdjudicator draw(setup.adjudication.draw_after, setup.adjudication.draw_margin,
+                         setup.adjudication.draw_turns);
     const TableAdjudicator by_tables(setup.adjudication.tables.get());
     Rng explore = Rng::derive(setup.seed, kExplorationStream, setup.index);
     Clock clock;
@@ -48,6 +57,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
     for (int c = 0; c < 2; ++c) {
         clock.time_ms[c] = tcs[c]->base_ms;
         clock.inc_ms[c] = tcs[c]->inc_ms;
+        clock.moves_to_go[c] = tcs[c]->moves;
     }
     Outcome outcome{GameResult::Ongoing, EndReason::None};
     int own_turns = 0;
@@ -93,6 +103,11 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                     break;
                 }
                 left = std::max(left, 0) + clock.inc_ms[int(mover)];
+                // Moves-in-time: the period's last turn played, the next period's time comes in.
+                if (int& to_go = clock.moves_to_go[int(mover)]; to_go > 0 && --to_go == 0) {
+                    left += tcs[int(mover)]->base_ms;
+                    to_go = tcs[int(mover)]->moves;
+                }
             }
         }
         if (choice.logged && choice.score) {
@@ -112,15 +127,21 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             choice.score
                 ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
                 : std::nullopt);
+        rec.stats.push_back(MoveStats{choice.time_ms, choice.depth, choice.nodes});
+        any_stats |= rec.stats.back().known();
         game.play(choice.move);
         ++own_turns;
         win.record(mover, choice.score);
+        draw.record(choice.score);
         outcome = game.outcome();
         if (!outcome.over())
             if (auto adjudicated = win.check()) outcome = *adjudicated;
         if (!outcome.over())
+            if (auto adjudicated = draw.check(game)) outcome = *adjudicated;
+        if (!outcome.over())
             if (auto decided = by_tables.check(game)) outcome = *decided;
     }
+    if (!any_stats) rec.stats.clear(); // as a games file reads back a game that tells nothing
     rec.result = outcome.result;
     if (rec.reason.empty()) rec.reason = std::string(end_reason_name(outcome.reason));
     for (PositionRecord& r : out.positions) r.result = rec.result;

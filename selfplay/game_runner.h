@@ -36,11 +36,12 @@ struct GameSetup {
 
 // A finished game, the positions it logged, and when a player forfeited it, why ("" otherwise):
 // "<player> forfeits (<reason>): <the fault's detail>", for a warning (the record keeps only the
-// short reason).
+// short reason); and the rank of an MPI job that played it (0: this process).
 struct PlayedGame {
     GameRecord record;
     std::vector<PositionRecord> positions;
     std::string fault;
+    int rank = 0;
 };
 
 // Plays the game to its end. A PlayerFault from a player ends the game as a loss for that player,

@@ -41,8 +41,9 @@ nlohmann::json read_json_object(const std::string& path) {
     return j;
 }
 
-// Cuts `path` to `bytes` if it is longer; returns how many bytes went.
-std::uint64_t cut(const std::string& path, std::uint64_t size, std::uint64_t bytes) {
+} // namespace
+
+std::uint64_t cut_tail(const std::string& path, std::uint64_t size, std::uint64_t bytes) {
     if (size <= bytes) return 0;
     std::error_code ec;
     fs::resize_file(path, bytes, ec);
@@ -50,14 +51,12 @@ std::uint64_t cut(const std::string& path, std::uint64_t size, std::uint64_t byt
     return size - bytes;
 }
 
-} // namespace
-
 const SettingOptions& run_setting_options() {
     static const SettingOptions options = {
         {"variant", "--variant"},
         {"rules", "--rules"},
-        {"players", "the engines (--engine, or --weights, --net, --depth, --nodes, --movetime, "
-                    "--hash, --tables, --params, --param)"},
+        {"players", "the engines (--player, --engines, or --weights, --net, --depth, --nodes, "
+                    "--movetime, --hash, --tables, --params, --param)"},
         {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
         {"net_fingerprints", "the networks (--net, or a network file changed since)"},
         {"pairing", "--pairing"},
@@ -75,9 +74,12 @@ const SettingOptions& run_setting_options() {
         {"series", "--series"},
         {"openings_order", "--openings-order"},
         {"adjudicate_tables", "--adjudicate-tables"},
+        {"draw_margin", "--draw-margin"},
+        {"draw_turns", "--draw-turns"},
+        {"draw_after", "--draw-after"},
         {"sprt", "--sprt"},
-        {"spsa.base", "the engine options (--weights, --depth, --nodes, --movetime, --hash, "
-                      "--tables, --params)"},
+        {"spsa.base", "the engine options (--player, --weights, --depth, --nodes, --movetime, "
+                      "--hash, --tables, --params)"},
         {"spsa.params", "--param"},
         {"spsa.pairs", "--games"},
         {"spsa.batch", "--iteration-pairs"},
@@ -91,7 +93,12 @@ const SettingOptions& run_setting_options() {
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys,
                            const SettingOptions& options) {
-    const std::string path = dir + "/settings.json";
+    check_resume_settings_file(dir + "/settings.json", now, free_keys, options);
+}
+
+void check_resume_settings_file(const std::string& path, const nlohmann::json& now,
+                                const std::vector<std::string>& free_keys,
+                                const SettingOptions& options) {
     const nlohmann::json before = read_json_object(path);
     if (now.contains("format") && before.value("format", nlohmann::json()) != now["format"])
         throw RunFolderError(path + ": cannot resume: format " +
@@ -267,7 +274,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         const std::uint64_t bytes = keep                   ? positions.ends[keep - 1]
                                     : positions.has_header ? std::uint64_t(kPositionLogHeaderBytes)
                                                            : 0;
-        say(ppath, cut(ppath, positions.size, bytes),
+        say(ppath, cut_tail(ppath, positions.size, bytes),
             keep < positions.ends.size() ? "positions of games not in games.tsv"
                                          : positions.tail_problem);
         positions_ = (bytes > std::uint64_t(kPositionLogHeaderBytes)
@@ -281,8 +288,10 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
     }
     {
         const std::uint64_t bytes = keep ? games.ends[keep - 1] : games.header_end;
-        say(gpath, cut(gpath, games.size, bytes), keep < g ? reason : "a torn last line");
+        say(gpath, cut_tail(gpath, games.size, bytes), keep < g ? reason : "a torn last line");
         games_file_ = AppendFile(gpath, !games.has_header);
+        // A file begun by an older build goes on in its layout (without the per-move columns).
+        spec_.header.move_stats = !games.has_header || games.move_stats;
         if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
     }
     if (spec_.corpus) {
@@ -294,7 +303,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         const std::uint64_t bytes = blocks              ? corpus.ends[blocks - 1]
                                     : corpus.has_header ? std::uint64_t(kCorpusHeaderBytes)
                                                         : 0;
-        say(cpath, cut(cpath, corpus.size, bytes),
+        say(cpath, cut_tail(cpath, corpus.size, bytes),
             blocks < corpus.ends.size() ? "blocks holding games not in games.tsv"
                                         : corpus.tail_problem);
         if (spec_.resume && !corpus.exists && keep > 0)
@@ -304,7 +313,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
     if (!lpath.empty()) {
         live_lines_ = std::min<std::uint64_t>(live.valid, keep / 2);
         const std::uint64_t bytes = live_lines_ ? live.ends[live_lines_ - 1] : 0;
-        say(lpath, cut(lpath, live.size, bytes),
+        say(lpath, cut_tail(lpath, live.size, bytes),
             live_lines_ < live.ends.size() ? "lines of game pairs not in games.tsv"
                                            : "a torn last line");
         live_file_ = AppendFile(lpath, live_lines_ == 0);
@@ -355,7 +364,8 @@ void RunFolder::append(const PlayedGame& game) {
     // The chunk first: a game counts once its games.tsv line is complete, and resume cuts a
     // chunk that has no line.
     if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
-    games_file_.append(format_game_record(game.record, spec_.header.series));
+    games_file_.append(
+        format_game_record(game.record, spec_.header.series, spec_.header.move_stats));
     // The corpus last: it is rebuilt from games.tsv on a resume.
     if (corpus_)
         corpus_->add(

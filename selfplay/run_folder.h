@@ -93,6 +93,10 @@ private:
     bool broken_ = false; // a write failed: nothing more is appended
 };
 
+// Cuts the file `path` of `size` bytes to its first `bytes` (a resume's repair); returns how many
+// bytes went (0 when it is not longer). Throws RunFolderError naming the file.
+std::uint64_t cut_tail(const std::string& path, std::uint64_t size, std::uint64_t bytes);
+
 // The user's option behind each settings key, for messages: {"games", "--games"}; a key of a
 // nested object as "outer.inner" ({"spsa.batch", "--iteration-pairs"}).
 using SettingOptions = std::vector<std::pair<std::string, std::string>>;
@@ -107,5 +111,9 @@ const SettingOptions& run_setting_options();
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys,
                            const SettingOptions& options = run_setting_options());
+// The same for a settings file of any name (`fanorona rescore`'s OUT.settings.json).
+void check_resume_settings_file(const std::string& path, const nlohmann::json& now,
+                                const std::vector<std::string>& free_keys,
+                                const SettingOptions& options);
 
 } // namespace fanorona

@@ -27,7 +27,9 @@ PlayedGame ScheduledGames::play_slot(std::uint64_t index, const GameSlot& slot) 
     const std::size_t base = slot.vela ? config_.players.size() : 0;
     const auto white = std::size_t(slot.white), black = std::size_t(slot.black);
     for (std::size_t p : {white, black})
-        if (!mine[base + p]) mine[base + p] = make_player(config_.players[p], rules, config_.seed);
+        if (!mine[base + p])
+            mine[base + p] =
+                make_player(config_.players[p], rules, config_.seed, config_.engine_log.get());
     GameSetup setup;
     setup.rules = rules;
     setup.opening = slot.vela ? vela_openings_[slot.opening % vela_openings_.size()]

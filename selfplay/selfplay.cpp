@@ -73,6 +73,7 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
         if (remote_link().traffic)
             if (nlohmann::json traffic = remote_link().traffic(); !traffic.is_null())
                 j["cluster"] = std::move(traffic);
+        if (!run.by_rank.empty()) j["cluster"]["by_rank"] = by_rank_json(run.by_rank);
         j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
         if (c.vela_series) j["series"] = counter.tally.to_json();
         folder.finish("summary.json", j.dump(2) + "\n");
@@ -157,6 +158,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
     spec.dir = out_dir;
     spec.settings = ordered;
     spec.header = *header;
+    spec.header.move_stats = true; // written as version 3, whatever the shards' versions
     spec.log_positions = log_positions;
     spec.corpus = corpus;
     spec.summary_files = {"summary.json"};

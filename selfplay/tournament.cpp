@@ -87,9 +87,11 @@ public:
             ++places;
             series_tally(s).add(g, s, c_.run.rules);
             if (!s.vela) standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
+            (void)ratings_due();
             return;
         }
         standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
+        (void)ratings_due();
     }
     void add(const PlayedGame& game, const GameSlot& s, RunFolder& folder) override {
         const int a = s.first, b = s.second;
@@ -110,6 +112,7 @@ public:
                          {"reasons", {game.record.reason}},
                          {"series", t.to_json()}};
             if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
+            if (auto r = ratings_due()) line["ratings"] = std::move(*r);
             folder.append_live(line);
             return;
         }
@@ -124,10 +127,13 @@ public:
             {"reasons", {game.record.reason}},
             {"pairing", stats::to_json(e)}};
         if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
+        if (auto r = ratings_due()) line["ratings"] = std::move(*r);
         folder.append_live(line);
     }
     std::string progress() const override {
-        if (names_.size() != 2) return std::to_string(standings.pairs) + " pairs";
+        if (names_.size() != 2)
+            return std::to_string(standings.pairs) + " pairs" +
+                   (ratings_text_.empty() ? "" : "  " + ratings_text_);
         const auto e = stats::estimate_elo(standings.results.pentanomial(0, 1));
         char buf[160];
         std::snprintf(buf, sizeof buf, "%s vs %s: Elo %+.1f +- %.1f", names_[0].c_str(),
@@ -149,9 +155,34 @@ public:
     SeriesTally& series_tally(const GameSlot& s) { return tally[s.pairing]; }
 
 private:
+    // The players' rows of the ratings table ("players" of stats::render_json) when the standings
+    // just reached a multiple of the rating interval not rated yet; also renews the progress
+    // line's ratings ("A +12 B -3 C -9", best first; "-" without ratings).
+    std::optional<Json> ratings_due() {
+        const std::uint64_t n = c_.rating_interval;
+        if (n == 0 || standings.pairs == 0 || standings.pairs % n != 0 ||
+            standings.pairs == rated_pairs_)
+            return std::nullopt;
+        rated_pairs_ = standings.pairs;
+        const stats::ResultsTable table = stats::make_results_table(standings.results);
+        std::string text;
+        for (const stats::PlayerRow& r : table.rows) {
+            char buf[32];
+            if (std::isfinite(r.elo))
+                std::snprintf(buf, sizeof buf, " %+.0f", r.elo);
+            else
+                std::snprintf(buf, sizeof buf, " -");
+            text += (text.empty() ? "" : " ") + r.name + buf;
+        }
+        ratings_text_ = text;
+        return stats::render_json(table)["players"];
+    }
+
     const TournamentConfig& c_;
     std::vector<std::string> names_;
     bool series_ = c_.run.vela_series;
+    std::uint64_t rated_pairs_ = 0; // the standings' pairs at the last ratings
+    std::string ratings_text_;      // the progress line's ratings ("" before the first)
 };
 
 // The Vela series block of results.txt for one pairing.
@@ -246,6 +277,11 @@ TournamentResult run_tournament(const TournamentConfig& c) {
                 text += series_text(names[std::size_t(a)], names[std::size_t(b)], t);
             }
             out["vela_series"] = by_pairing;
+        }
+        // Under MPI: each rank's games and forfeits of this session (a bad machine shows).
+        if (!outcome.by_rank.empty()) {
+            out["by_rank"] = by_rank_json(outcome.by_rank);
+            text += by_rank_text(outcome.by_rank);
         }
         folder.finish("results.json", out.dump(2) + "\n");
         folder.finish("results.txt", text);

@@ -3,6 +3,7 @@
 // robin) through the one game driver; results stream out live and end in a ratings table.
 // Resumable and extendable; an SPRT can stop it as soon as the test decides.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,9 @@ struct TournamentConfig {
     RunConfig run;
     std::optional<stats::SprtConfig> sprt; // two players only
     std::string live_path;                 // default: OUT/live.jsonl
+    // Every this many game pairs (all pairings together), the ratings of all players go on the
+    // progress line and into that pair's live line; 0: never.
+    std::uint64_t rating_interval = 0;
 
     TournamentConfig();
 };

@@ -128,4 +128,34 @@ inline std::string slurp(const std::string& path) {
     return s.str();
 }
 
+// A games file's text with its `times` column (version 3's measured milliseconds per move, which
+// depend on the machine and its load) made a lone '-': what is left is a pure function of the
+// run's settings, which runs that should play the same games compare.
+inline std::string without_times(const std::string& text) {
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(pos, end - pos);
+        const auto tabs = std::count(line.begin(), line.end(), '\t');
+        if (!line.empty() && line[0] != '#' && (tabs == 12 || tabs == 14)) {
+            std::size_t from = 0; // the start of column 11 (13 columns) or 13 (15 columns)
+            for (int k = 0; k < (tabs == 12 ? 10 : 12); ++k) from = line.find('\t', from) + 1;
+            out += line.substr(0, from) + "-" + line.substr(line.find('\t', from));
+        } else {
+            out += line;
+        }
+        if (end < text.size()) out += '\n';
+        pos = end + 1;
+    }
+    return out;
+}
+
+// A run's file as tests compare two runs' files: its bytes, a games file's without its times.
+inline std::string slurp_run_file(const std::string& path) {
+    const std::string text = slurp(path);
+    return path.ends_with("games.tsv") ? without_times(text) : text;
+}
+
 } // namespace test_cli

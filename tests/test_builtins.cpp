@@ -197,7 +197,7 @@ TEST_CASE("a bare --player is the default engine, weights=handset,params=handset
     auto games = [&](const std::string& name, const std::string& a, const std::string& b) {
         output_of("tournament --games 4 --openings random:4 --seed 3 --threads 1 --quiet --out " +
                   dir + "/" + name + " --player " + a + " --player " + b);
-        std::ifstream in(dir + "/" + name + "/games.tsv");
+        std::istringstream in(test_cli::slurp_run_file(dir + "/" + name + "/games.tsv"));
         std::string text, line;
         while (std::getline(in, line))
             if (!line.empty() && line[0] != '#') // the moves and results, not the descriptions

@@ -1,7 +1,7 @@
 // Runs under MPI: the same commands launched by mpirun spread their games over the ranks and
 // write exactly the files one process writes; a job that loses a rank resumes (with another
-// number of ranks) without losing or repeating a game. The encoding of what travels is checked
-// without MPI.
+// number of ranks) without losing or repeating a game; a rescore over the ranks writes the corpus
+// of one process. The encoding of what travels is checked without MPI.
 
 #include <catch2/catch.hpp>
 
@@ -9,13 +9,18 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <thread>
 #include <tuple>
 
+#include "core/tables/tablebase.h"
 #include "core/weights.h"
+#include "selfplay/formats/net_file.h"
 #include "selfplay/formats/weights_file.h"
+#include "selfplay/mpi/identity.h"
 #include "selfplay/mpi/job.h"
 #include "selfplay/mpi/pns_job.h"
+#include "selfplay/mpi/rescore_job.h"
 #include "selfplay/scheduled_games.h"
 #include "tests/cli_helpers.h"
 
@@ -41,11 +46,24 @@ Run run_mpi(int ranks, const std::string& args) {
                      std::to_string(ranks) + " " + std::string(FANORONA_BINARY) + " " + args);
 }
 
+// mpirun with several app contexts ("-np 1 PROG ARGS : -np 1 -wdir DIR PROG ARGS").
+Run run_mpmd(const std::string& contexts) {
+    return run_shell("env OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun "
+                     "--allow-run-as-root --oversubscribe " +
+                     contexts);
+}
+
+// The number that follows `before` in `text` (0 when there is none).
+std::uint64_t number_after(const std::string& text, const std::string& before) {
+    const std::size_t at = text.find(before);
+    return at == std::string::npos ? 0 : std::stoull(text.substr(at + before.size()));
+}
+
 void same_files(const std::string& a, const std::string& b,
                 std::initializer_list<const char*> names) {
     for (const char* n : names) {
         INFO(n);
-        CHECK(slurp(a + "/" + n) == slurp(b + "/" + n));
+        CHECK(slurp_run_file(a + "/" + n) == slurp_run_file(b + "/" + n));
     }
 }
 
@@ -86,7 +104,7 @@ TEST_CASE("a job travels between ranks and comes back the same", "[cluster]") {
     c.games = 10;
     c.seed = 9;
     c.exploration = {0.25, 3};
-    c.adjudication = {300, 500, 2, {}, {}};
+    c.adjudication = {300, 500, 2, {}, {}, 30, 3, 50};
     c.threads = 3;
     const auto openings = load_openings(OpeningSpec::parse("random:3"), c.rules, 5, 9);
     Rules vela = c.rules;
@@ -447,4 +465,312 @@ TEST_CASE("solve --method pns under mpirun gives each first move the value and n
         CHECK(p2["moves"][i]["nodes"] == p1["moves"][i]["nodes"]);
     }
     CHECK(slurp(dir + "/part2.bin") == slurp(dir + "/part.bin"));
+}
+
+TEST_CASE("a job carries rank 0's fingerprints and is refused where a file read differs",
+          "[cluster]") {
+    using namespace fanorona;
+    const std::string dir = fresh_dir("fingerprint_job");
+    fs::create_directories(dir);
+    const std::string net = dir + "/x.net";
+    REQUIRE(run_cli("net random --seed 1 --out " + net).status == 0);
+    RunConfig c;
+    c.players = {EngineSpec::parse("name=a,depth=2,net=" + net),
+                 EngineSpec::parse("name=b,depth=1,LmrBase=80"),
+                 EngineSpec::parse("name=r,builtin=random")};
+    c.pairing = Pairing::Gauntlet;
+    c.games = 4;
+    const nlohmann::json job = encode_job(c, {}, {});
+    // What each rank compares: every engine's weights, search parameters and network, in order.
+    const Fingerprints sent = job.at("fingerprints").get<Fingerprints>();
+    REQUIRE(sent.size() == 6);
+    CHECK(sent[0].first == "player a's weights " + c.players[0].weights_name);
+    CHECK(sent[2] == Fingerprints::value_type("player a's net " + net,
+                                              net_fingerprint(read_net_file(net).net)));
+    CHECK(sent[4].first == "player b's search parameters " + c.players[1].params_name);
+    CHECK(sent[4].second != sent[1].second); // LmrBase=80 is other parameters
+    CHECK_NOTHROW(decode_job(job));
+
+    // The same path, another network (as on a machine with another copy of the file).
+    const std::string before = sent[2].second;
+    REQUIRE(run_cli("net random --seed 2 --out " + net).status == 0);
+    const std::string after = net_fingerprint(read_net_file(net).net);
+    REQUIRE(after != before);
+    CHECK_THROWS_WITH(decode_job(job), "player a's net " + net + " fingerprint " + after +
+                                           " differs from rank 0's " + before);
+
+    // The comparison names the first difference, or what only one side read.
+    const Fingerprints mine = {{"w", "1"}, {"n", "2"}};
+    CHECK(fingerprint_difference(mine, mine).empty());
+    CHECK(fingerprint_difference(mine, {{"w", "1"}, {"n", "3"}}) ==
+          "n fingerprint 2 differs from rank 0's 3");
+    CHECK(fingerprint_difference(mine, {{"w", "1"}}) == "n: read here, not by rank 0");
+    CHECK(fingerprint_difference({{"w", "1"}}, mine) == "n: read by rank 0, not here");
+    CHECK(fingerprint_difference(mine, {{"w", "1"}, {"m", "2"}}) == "n: rank 0 read m instead");
+}
+
+TEST_CASE("a tables folder's fingerprint follows its files", "[cluster]") {
+    using namespace fanorona;
+    const std::string dir = fresh_dir("fingerprint_tables");
+    fs::create_directories(dir);
+    REQUIRE(run_cli("tables build --variant 3x5 --pieces 3 --threads 1 --tables " + dir + "/t3")
+                .status == 0);
+    fs::copy(dir + "/t3", dir + "/copy");
+    REQUIRE(run_cli("tables build --variant 3x5 --pieces 4 --threads 1 --tables " + dir + "/t4")
+                .status == 0);
+    const std::string t3 = tables_fingerprint(*tables::open_tables(dir + "/t3"));
+    CHECK(t3.size() == 16);
+    CHECK(tables_fingerprint(*tables::open_tables(dir + "/copy")) == t3);
+    CHECK(tables_fingerprint(*tables::open_tables(dir + "/t4")) != t3);
+}
+
+TEST_CASE("games and forfeits are counted by rank", "[cluster]") {
+    using namespace fanorona;
+    GamesByRank ranks(3);
+    PlayedGame g;
+    g.record.reason = "capture-all";
+    count_game(ranks, g);
+    g.rank = 2;
+    count_game(ranks, g);
+    g.record.reason = "crash";
+    g.fault = "ext forfeits (crash): engine exited during start-up";
+    count_game(ranks, g);
+    g.record.reason = "timeout";
+    count_game(ranks, g);
+    g.record.kind = GameKind::Skipped; // a skipped Vela place is no game
+    count_game(ranks, g);
+    CHECK(ranks[0].games == 1);
+    CHECK(ranks[1].games == 0);
+    CHECK(ranks[2].games == 3);
+    CHECK(ranks[2].forfeit_count() == 2);
+    CHECK(by_rank_text(ranks) == "forfeits by rank (this session): rank 0: 0 of 1 games; rank 1: "
+                                 "0 of 0 games; rank 2: 2 of 3 games (crash 1, timeout 1)\n");
+    const nlohmann::json j = by_rank_json(ranks);
+    REQUIRE(j.size() == 3);
+    CHECK(j[2] == nlohmann::json::parse(R"({"rank": 2, "games": 3, "forfeits": 2,
+                                            "forfeit_reasons": {"crash": 1, "timeout": 1}})"));
+    CHECK(j[0]["forfeit_reasons"] == nlohmann::json::object());
+    CHECK(by_rank_text(GamesByRank(2)).empty());
+    g.rank = 3;
+    CHECK_THROWS(count_game(ranks, g));
+}
+
+TEST_CASE("a rank with another bench signature or another network file is refused and named",
+          "[cluster][mpi]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    const std::string bin = FANORONA_BINARY;
+    const std::string dir = fresh_dir("mpi_refuse");
+    fs::create_directories(dir + "/A");
+    fs::create_directories(dir + "/B");
+    // Another build on rank 2 (the tests have one: the hook adds 4 to its signature).
+    const std::string t = " tournament --games 8 --threads 1 --quiet --player name=a,depth=2 "
+                          "--player name=b,depth=1 --out " +
+                          dir + "/bench";
+    const Run r =
+        run_mpmd("-np 2 " + bin + t + " : -np 1 env FANORONA_TEST_BENCH_OFFSET=4 " + bin + t);
+    INFO(r.output);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output, Catch::Contains("fanorona: rank 2: bench signature "));
+    CHECK(number_after(r.output, "rank 2: bench signature ") ==
+          number_after(r.output, "differs from rank 0's ") + 4);
+    CHECK(number_after(r.output, "differs from rank 0's ") > 0);
+    CHECK_THAT(r.output, !Catch::Contains("rank 1:"));
+    CHECK(!fs::exists(dir + "/bench")); // no command ran
+
+    // The same relative network path, another file on rank 1 (its own working folder).
+    REQUIRE(run_cli("net random --seed 1 --out " + dir + "/A/x.net").status == 0);
+    REQUIRE(run_cli("net random --seed 2 --out " + dir + "/B/x.net").status == 0);
+    const std::string a = fanorona::net_fingerprint(fanorona::read_net_file(dir + "/A/x.net").net);
+    const std::string b = fanorona::net_fingerprint(fanorona::read_net_file(dir + "/B/x.net").net);
+    const std::string n = " tournament --games 8 --threads 1 --quiet --player name=a,depth=2,"
+                          "net=x.net --player name=b,depth=1 --out " +
+                          dir + "/net";
+    const Run rn = run_mpmd("-np 1 -wdir " + dir + "/A " + bin + n + " : -np 1 -wdir " + dir +
+                            "/B " + bin + n);
+    INFO(rn.output);
+    CHECK(rn.status != 0);
+    CHECK_THAT(rn.output, Catch::Contains("fanorona: rank 1: player a's net x.net fingerprint " +
+                                          b + " differs from rank 0's " + a));
+    // Nothing is damaged: with the same file on both ranks the run resumes and completes.
+    const Run again = run_mpmd("-np 1 -wdir " + dir + "/A " + bin + n + " --resume : -np 1 -wdir " +
+                               dir + "/A " + bin + n + " --resume");
+    INFO(again.output);
+    REQUIRE(again.status == 0);
+    const auto results = nlohmann::json::parse(slurp(dir + "/net/results.json"));
+    CHECK(results["games"] == 8);
+    CHECK(results["complete"] == true);
+}
+
+TEST_CASE("forfeits are counted per rank in the results under mpirun", "[cluster][mpi]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    // An engine that cannot start on rank 1 only (a machine without it); on rank 0 it is this
+    // program's engine, which, started by a rank, runs as one process.
+    const std::string dir = fresh_dir("mpi_forfeits");
+    fs::create_directories(dir);
+    const std::string script = dir + "/engine.sh";
+    std::ofstream(script) << "#!/bin/sh\n[ \"$OMPI_COMM_WORLD_RANK\" = 1 ] && exit 3\nexec "
+                          << FANORONA_BINARY << " engine \"$@\"\n";
+    fs::permissions(script, fs::perms::owner_all);
+    const std::string t =
+        "tournament --games 24 --threads 1 --quiet --player name=ext,cmd=" + script +
+        ",depth=2 --player name=b,depth=1 --out ";
+    const Run r = run_mpi(2, t + dir + "/t");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto results = nlohmann::json::parse(slurp(dir + "/t/results.json"));
+    const auto& ranks = results["by_rank"];
+    REQUIRE(ranks.size() == 2);
+    const std::uint64_t games0 = ranks[0]["games"], games1 = ranks[1]["games"];
+    CHECK(games0 + games1 == 24);
+    CHECK(ranks[0]["forfeits"] == 0);
+    REQUIRE(games1 > 0);
+    CHECK(ranks[1]["forfeits"] == games1);
+    CHECK(ranks[1]["forfeit_reasons"] == nlohmann::json{{"crash", games1}});
+    std::uint64_t crashes = 0;
+    std::istringstream games(slurp(dir + "/t/games.tsv"));
+    for (std::string line; std::getline(games, line);)
+        if (line.find("\tcrash\t") != std::string::npos) ++crashes;
+    CHECK(crashes == games1);
+    CHECK_THAT(slurp(dir + "/t/results.txt"),
+               Catch::Contains(
+                   "forfeits by rank (this session): rank 0: 0 of " + std::to_string(games0) +
+                   " games; rank 1: " + std::to_string(games1) + " of " + std::to_string(games1) +
+                   " games (crash " + std::to_string(games1) + ")\n"));
+    CHECK_THAT(r.output, Catch::Contains("(rank 1): ext forfeits (crash)"));
+    // One process: no forfeit, no count by rank.
+    REQUIRE(run_cli(t + dir + "/one").status == 0);
+    CHECK(!nlohmann::json::parse(slurp(dir + "/one/results.json")).contains("by_rank"));
+    CHECK_THAT(slurp(dir + "/one/results.txt"), !Catch::Contains("forfeits by rank"));
+
+    // Self-play: summary.json's cluster counts each rank's games.
+    const Run sp =
+        run_mpi(2, "selfplay --games 6 --depth 1 --threads 1 --quiet --out " + dir + "/sp");
+    INFO(sp.output);
+    REQUIRE(sp.status == 0);
+    const auto summary = nlohmann::json::parse(slurp(dir + "/sp/summary.json"));
+    const auto& sp_ranks = summary["cluster"]["by_rank"];
+    REQUIRE(sp_ranks.size() == 2);
+    CHECK(sp_ranks[0]["games"].get<int>() + sp_ranks[1]["games"].get<int>() == 6);
+    CHECK(sp_ranks[1]["forfeits"] == 0);
+}
+
+TEST_CASE("a rescore job, its games and their new scores travel between ranks and come back the "
+          "same",
+          "[cluster][rescore]") {
+    using namespace fanorona;
+    Rules rules;
+    rules.variant = *parse_variant("dimy");
+    RescoreSettings settings;
+    settings.engine = EngineSpec::parse("name=r,depth=3,hash=4,LmrBase=80");
+    settings.all = true;
+    const nlohmann::json j = nlohmann::json::parse(encode_rescore_job(rules, settings, 3).dump());
+    CHECK(j["kind"] == "rescore");
+    const RescoreJob back = decode_rescore_job(j);
+    CHECK(back.rules == rules);
+    CHECK(back.threads == 3);
+    CHECK(back.settings.all);
+    CHECK(back.settings.engine.description() == settings.engine.description());
+
+    // A Vela game from a position of its own with scores here and there and an end score.
+    CorpusGame g;
+    g.index = 41;
+    g.ruleset = RuleSet::Vela;
+    g.start = Position::from_string("BBBBB/BBBBB/BW1WB/WWWWW/WWWWW b", rules.variant);
+    Position p = g.start;
+    Rules vela = rules;
+    vela.ruleset = RuleSet::Vela;
+    MoveList list;
+    for (int i = 0; i < 6; ++i) {
+        generate_moves(p, vela, list);
+        REQUIRE(list.size() > 0);
+        g.moves.push_back(list[i % list.size()]);
+        g.scores.push_back(i % 3 ? std::optional<int>(10 * i) : std::nullopt);
+        p.make_move(g.moves.back());
+    }
+    g.end_score = 5;
+    for (const bool all : {false, true}) {
+        INFO("all " << all);
+        std::vector<std::uint64_t> words = {99};
+        append_game_words(words, g, all);
+        append_game_words(words, g, all);
+        std::size_t at = 1;
+        const CorpusGame a = take_game_words(words, at, rules);
+        const CorpusGame b = take_game_words(words, at, rules);
+        CHECK(at == words.size());
+        CHECK(a == b);
+        CHECK(a.index == 41);
+        CHECK(a.ruleset == RuleSet::Vela);
+        CHECK(a.start == g.start);
+        CHECK(a.moves == g.moves);
+        for (std::size_t i = 0; i < g.moves.size(); ++i)
+            CHECK(a.scores[i].has_value() == rescored(g, i, all));
+        CHECK(a.end_score.has_value());
+        std::vector<std::uint64_t> cut(words.begin(), words.end() - 1);
+        at = 1 + (words.size() - 1) / 2;
+        CHECK_THROWS(take_game_words(cut, at, rules));
+        std::vector<std::uint64_t> illegal = words;
+        illegal[1 + 8] ^= 0xFF; // the first turn's start point: off the board
+        at = 1;
+        CHECK_THROWS(take_game_words(illegal, at, rules));
+
+        // The scores back: at the searched positions only, in order.
+        CorpusGame searched = a;
+        int next = 100;
+        for (auto& s : searched.scores)
+            if (s) s = next++;
+        searched.end_score = next++;
+        std::string bytes;
+        append_rescore_result(bytes, 7, searched, {5, 1234});
+        const auto results = decode_rescore_results(bytes);
+        REQUIRE(results.size() == 1);
+        CHECK(results[0].k == 7);
+        CHECK(results[0].count.positions == 5);
+        CHECK(results[0].count.nodes == 1234);
+        const CorpusGame applied = apply_rescore_result(g, results[0], all);
+        CHECK(applied.scores == searched.scores);
+        CHECK(applied.end_score == searched.end_score);
+        CHECK(applied.moves == g.moves);
+        CHECK_THROWS(decode_rescore_results(bytes.substr(0, bytes.size() - 1)));
+        RescoreResult fewer = results[0];
+        fewer.scores.pop_back();
+        CHECK_THROWS(apply_rescore_result(g, fewer, all));
+    }
+}
+
+TEST_CASE("a rescore under mpirun writes the corpus of one process", "[cluster][mpi][rescore]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    const std::string dir = fresh_dir("mpi_rescore");
+    REQUIRE(run_cli("selfplay --games 8 --depth 2 --openings random:3 --seed 7 --corpus "
+                    "--no-positions --threads 1 --quiet --out " +
+                    dir)
+                .status == 0);
+    const std::string args = "rescore " + dir +
+                             "/corpus.fcorpus --nodes 2000 --all "
+                             "--block-games 3 --threads 1 --quiet --out " +
+                             dir;
+    REQUIRE(run_cli(args + "/one.fc").status == 0);
+    const Run r3 = run_mpi(3, args + "/three.fc");
+    INFO(r3.output);
+    REQUIRE(r3.status == 0);
+    CHECK(slurp(dir + "/one.fc") == slurp(dir + "/three.fc"));
+    const auto summary = nlohmann::json::parse(slurp(dir + "/three.fc.summary.json"));
+    CHECK(summary["cluster"]["ranks"] == 3);
+    CHECK(summary["cluster"]["remote_games"].get<int>() > 0);
+    // A resume under mpirun with 2 ranks of a run cut after its first block.
+    const fanorona::CorpusScan scan = fanorona::scan_corpus(dir + "/three.fc");
+    REQUIRE(scan.ends.size() == 3);
+    fs::resize_file(dir + "/three.fc", scan.ends[0] + 9);
+    const Run r2 = run_mpi(2, args + "/three.fc --resume");
+    INFO(r2.output);
+    REQUIRE(r2.status == 0);
+    CHECK(slurp(dir + "/one.fc") == slurp(dir + "/three.fc"));
 }

@@ -466,7 +466,7 @@ TEST_CASE("selfplay --corpus: a resume neither loses nor repeats a game", "[corp
     const auto resume_and_check = [&](const std::string& dir) {
         const Run r = run_cli("selfplay --games 10" + settings + " --resume --out " + dir);
         REQUIRE(r.status == 0);
-        CHECK(slurp(dir + "/games.tsv") == slurp(ref + "/games.tsv"));
+        CHECK(slurp_run_file(dir + "/games.tsv") == slurp_run_file(ref + "/games.tsv"));
         std::string tail;
         CHECK(read_all(dir + "/corpus.fcorpus", &tail) == want);
         CHECK(tail.empty());

@@ -11,6 +11,7 @@
 using namespace fanorona;
 using test_cli::fresh_dir;
 using test_cli::slurp;
+using test_cli::slurp_run_file;
 
 namespace {
 
@@ -66,7 +67,7 @@ TEST_CASE("the driver plays the same games on any number of threads", "[driver]"
     Counter two;
     run_games(c, two);
     CHECK(one.whites == two.whites);
-    CHECK(slurp(dir_one + "/games.tsv") == slurp(c.out_dir + "/games.tsv"));
+    CHECK(slurp_run_file(dir_one + "/games.tsv") == slurp_run_file(c.out_dir + "/games.tsv"));
     CHECK(slurp(dir_one + "/positions.bin") == slurp(c.out_dir + "/positions.bin"));
 }
 
@@ -130,5 +131,5 @@ TEST_CASE("a tournament logs positions for the tuner when asked", "[driver][tour
         dir);
     CHECK(cli.status == 0);
     CHECK(slurp(dir + "/positions.bin") == slurp(t.run.out_dir + "/positions.bin"));
-    CHECK(slurp(dir + "/games.tsv") == slurp(t.run.out_dir + "/games.tsv"));
+    CHECK(slurp_run_file(dir + "/games.tsv") == slurp_run_file(t.run.out_dir + "/games.tsv"));
 }

@@ -218,6 +218,13 @@ TEST_CASE("Vela games search with the Vela weights when the engine has them", "[
     const auto with_default = run_protocol(vela_game);
     CHECK(infos(with_vela) == infos(with_weak));
     CHECK(infos(with_vela) != infos(with_default)); // the premise: the weights matter here
+    // Its advertised default, <Weights>, takes Vela games back to the normal weights.
+    const auto back = run_protocol("setoption name VelaWeights value <Weights>\n" + vela_game);
+    CHECK(count_prefix(back, "info string error") == 0);
+    CHECK(infos(back) == infos(with_default));
+    CHECK(infos(run_protocol("setoption name VelaWeights value " + weak +
+                             "\nsetoption name VelaWeights value <Weights>\n" + vela_game)) ==
+          infos(run_protocol("setoption name Weights value tuned\n" + vela_game)));
     // A normal game keeps the normal weights (Vela weights, chosen weights, play without the
     // default network: the comparison is with the tuned weights chosen too).
     const std::string normal_game = "position startpos\ngo depth 4\n";

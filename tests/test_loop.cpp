@@ -170,7 +170,7 @@ TEST_CASE("a loop resumes where it stopped and refuses to overwrite", "[loop]") 
         0);
     for (const char* f : {"iter-1/selfplay/games.tsv", "iter-2/selfplay/positions.bin",
                           "iter-2/match/games.tsv", "final/games.tsv"})
-        CHECK(slurp(full + "/" + f) == slurp(part + "/" + f));
+        CHECK(slurp_run_file(full + "/" + f) == slurp_run_file(part + "/" + f));
     // The tuned files name their folder in a comment; the weights themselves are the same.
     auto weights_only = [](std::string text) {
         std::string out, line;
@@ -253,7 +253,7 @@ TEST_CASE("a loop killed at random moments, also while resuming, resumes to the 
          {"settings.json", "start.txt", "iter-1/selfplay/games.tsv",
           "iter-1/selfplay/positions.bin", "iter-1/match/games.tsv", "iter-1/match/live.jsonl",
           "final/games.tsv", "final/live.jsonl", "history.txt"})
-        CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+        CHECK(slurp_run_file(ref + "/" + f) == slurp_run_file(dir + "/" + f));
     // (tune/loss.csv has a seconds column, and weights files name their folder in a comment.)
     CHECK(fanorona::load_weights_file(ref + "/iter-1/tune/weights.txt") ==
           fanorona::load_weights_file(dir + "/iter-1/tune/weights.txt"));
@@ -408,7 +408,7 @@ TEST_CASE("a network loop killed at random moments resumes to the networks of an
     CHECK(r.kills >= 1);
     for (const char* f : {"iter-1/selfplay/games.tsv", "iter-1/selfplay/positions.bin",
                           "iter-1/match/games.tsv", "final/games.tsv", "history.txt"})
-        CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+        CHECK(slurp_run_file(ref + "/" + f) == slurp_run_file(dir + "/" + f));
     // (A network file records when it was written; its parameters are the same.)
     const auto net_of = [](const std::string& path) { return fanorona::read_net_file(path).net; };
     CHECK(net_of(ref + "/start.net") == net_of(dir + "/start.net"));

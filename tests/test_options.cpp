@@ -94,7 +94,7 @@ std::string stdout_of(const std::string& args) {
 
 // The lines of a file that are not comments.
 std::string data_lines(const std::string& path) {
-    std::istringstream in(slurp(path));
+    std::istringstream in(slurp_run_file(path));
     std::string out, line;
     while (std::getline(in, line))
         if (!line.empty() && line[0] != '#') out += line + "\n";
@@ -158,7 +158,7 @@ TEST_CASE("every option name is a flag in every command or takes a value in ever
     }
     // The meanings the names settled on.
     for (const auto& [command, takes_value] : kinds.at("--json")) CHECK_FALSE(takes_value);
-    CHECK(kinds.at("--json-out").size() == 3); // solve, frontier, timeuse: a file
+    CHECK(kinds.at("--json-out").size() == 5); // solve, frontier, timeuse, check-engine, rescore
     CHECK(kinds.at("--games").count("openings") == 0);
     CHECK(kinds.at("--game-rules").size() == 2); // tune, openings
     CHECK(kinds.at("--spsa-param").size() == 2); // spsa, loop

@@ -44,7 +44,7 @@ std::map<std::string, std::string> contents(const std::string& dir) {
 }
 
 void expect_same_selfplay(const std::string& a, const std::string& b) {
-    CHECK(slurp(a + "/games.tsv") == slurp(b + "/games.tsv"));
+    CHECK(slurp_run_file(a + "/games.tsv") == slurp_run_file(b + "/games.tsv"));
     CHECK(slurp(a + "/positions.bin") == slurp(b + "/positions.bin"));
     CHECK(slurp(a + "/settings.json") == slurp(b + "/settings.json"));
     const auto sa = nlohmann::json::parse(slurp(a + "/summary.json"));
@@ -55,7 +55,7 @@ void expect_same_selfplay(const std::string& a, const std::string& b) {
 }
 
 void expect_same_tournament(const std::string& a, const std::string& b) {
-    CHECK(slurp(a + "/games.tsv") == slurp(b + "/games.tsv"));
+    CHECK(slurp_run_file(a + "/games.tsv") == slurp_run_file(b + "/games.tsv"));
     CHECK(slurp(a + "/live.jsonl") == slurp(b + "/live.jsonl"));
     CHECK(slurp(a + "/settings.json") == slurp(b + "/settings.json"));
     CHECK(slurp(a + "/results.txt") == slurp(b + "/results.txt"));
@@ -363,15 +363,15 @@ TEST_CASE("a resume refuses a folder whose files disagree: it names the file and
         expect_refused(resume, dir, {dir + "/games.tsv:5: index: game 3 where game 2"});
     }
     SECTION("a games file of another format version") {
-        // Version 2 (Vela series) is read; a later one is not.
+        // Versions 1, 2 (Vela series) and 3 (per-move columns) are read; a later one is not.
         const std::string dir = partial_selfplay("rf_games_version");
         std::string text = slurp(dir + "/games.tsv");
-        text.replace(0, 18, "# fanorona-games 3");
+        text.replace(0, 18, "# fanorona-games 4");
         write_bytes(dir + "/games.tsv", text);
-        expect_refused(resume, dir, {dir + "/games.tsv:1: header: games file format version 3"});
+        expect_refused(resume, dir, {dir + "/games.tsv:1: header: games file format version 4"});
         CHECK_THROWS_WITH(fanorona::read_games_file(dir + "/games.tsv"),
                           Catch::Contains(dir + "/games.tsv:1: header") &&
-                              Catch::Contains("version 3"));
+                              Catch::Contains("version 4"));
     }
     SECTION("a run without series does not resume a folder of Vela series") {
         const std::string dir = partial_selfplay("rf_games_series");

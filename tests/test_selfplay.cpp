@@ -19,7 +19,7 @@ namespace {
 const std::string kSettings = "--games 8 --depth 2 --openings random:3 --seed 5 --quiet";
 
 void expect_same_run(const std::string& a, const std::string& b) {
-    CHECK(slurp(a + "/games.tsv") == slurp(b + "/games.tsv"));
+    CHECK(slurp_run_file(a + "/games.tsv") == slurp_run_file(b + "/games.tsv"));
     CHECK(slurp(a + "/positions.bin") == slurp(b + "/positions.bin"));
     CHECK(slurp(a + "/settings.json") == slurp(b + "/settings.json"));
 }

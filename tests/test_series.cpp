@@ -17,6 +17,7 @@
 using namespace fanorona;
 using test_cli::fresh_dir;
 using test_cli::slurp;
+using test_cli::slurp_run_file;
 
 namespace {
 
@@ -104,12 +105,13 @@ TEST_CASE("series: the games file records kind and beneficiary; version 1 files 
     r.start = Position::start(Variant::Tsivy).to_string();
     r.kind = GameKind::Vela;
     r.beneficiary = r.white;
-    const std::string line = format_game_record(r, true);
+    // Version 2's layout (version 3 adds the per-move columns last: tests/test_move_stats.cpp).
+    const std::string line = format_game_record(r, true, false);
     CHECK(line.find("\tvela\tb(depth=2)\n") != std::string::npos);
     std::string body = line.substr(0, line.size() - 1);
     CHECK(parse_game_record(body, "x:3") == r);
     // Without series the line is version 1's: 10 columns.
-    CHECK(format_game_record(r).find("\tvela") == std::string::npos);
+    CHECK(format_game_record(r, false, false).find("\tvela") == std::string::npos);
     CHECK_THROWS_WITH(parse_game_record(body.substr(0, body.rfind('\t')) + "\ta(depth=1)", "x:3"),
                       "x:3: beneficiary: a Vela game's beneficiary is its White player");
     CHECK_THROWS_WITH(parse_game_record(body.substr(0, body.rfind("vela")) + "odd\t-", "x:4"),
@@ -118,18 +120,22 @@ TEST_CASE("series: the games file records kind and beneficiary; version 1 files 
     std::filesystem::create_directories(dir);
     GamesHeader h;
     h.series = true;
+    h.move_stats = false;
     std::ofstream(dir + "/v2.tsv") << games_header_lines(h) << line;
     const GamesFile f = read_games_file(dir + "/v2.tsv");
     CHECK(f.header.series);
     REQUIRE(f.games.size() == 1);
     CHECK(f.games[0].kind == GameKind::Vela);
     CHECK(f.games[0].rules(f.header.rules()).ruleset == RuleSet::Vela);
-    std::ofstream(dir + "/v1.tsv") << games_header_lines(GamesHeader{}) << format_game_record(r);
+    GamesHeader v1;
+    v1.move_stats = false;
+    std::ofstream(dir + "/v1.tsv") << games_header_lines(v1) << format_game_record(r, false, false);
     const GamesFile old = read_games_file(dir + "/v1.tsv");
     CHECK_FALSE(old.header.series);
     CHECK(old.games[0].kind == GameKind::Normal);
     // A version 2 file's lines have 12 columns.
-    std::ofstream(dir + "/mixed.tsv") << games_header_lines(h) << format_game_record(r);
+    std::ofstream(dir + "/mixed.tsv")
+        << games_header_lines(h) << format_game_record(r, false, false);
     CHECK_THROWS_WITH(read_games_file(dir + "/mixed.tsv"),
                       Catch::Contains("mixed.tsv:3: line: expected 12 tab-separated columns"));
 }
@@ -179,7 +185,7 @@ TEST_CASE("series: a match follows the series rules, the same on any thread coun
     two.out_dir = fresh_dir("series_match_three");
     Recorder three;
     run_games(two, three);
-    CHECK(slurp(c.out_dir + "/games.tsv") == slurp(two.out_dir + "/games.tsv"));
+    CHECK(slurp_run_file(c.out_dir + "/games.tsv") == slurp_run_file(two.out_dir + "/games.tsv"));
     CHECK(slurp(c.out_dir + "/positions.bin") == slurp(two.out_dir + "/positions.bin"));
     // Each position records its game's rules.
     const PositionLog log = read_position_log(c.out_dir + "/positions.bin");
@@ -214,7 +220,7 @@ TEST_CASE("series: resume between the two games of a series plays the same Vela 
     Recorder resumed;
     run_games(r, resumed);
     CHECK(resumed.replayed == cut);
-    CHECK(slurp(c.out_dir + "/games.tsv") == slurp(r.out_dir + "/games.tsv"));
+    CHECK(slurp_run_file(c.out_dir + "/games.tsv") == slurp_run_file(r.out_dir + "/games.tsv"));
     CHECK(slurp(c.out_dir + "/positions.bin") == slurp(r.out_dir + "/positions.bin"));
     // The resumed Vela game's slot has the normal game's loser White.
     CHECK(resumed.slots[std::size_t(cut)].white == full.slots[std::size_t(cut)].white);

@@ -189,7 +189,7 @@ TEST_CASE("an SPSA run: the same history on 1 and 2 threads, and a resume equals
     CHECK(a.games == 24);
     const std::string csv = slurp(one + "/spsa.csv");
     CHECK(csv == slurp(two + "/spsa.csv"));
-    CHECK(slurp(one + "/games.tsv") == slurp(two + "/games.tsv"));
+    CHECK(slurp_run_file(one + "/games.tsv") == slurp_run_file(two + "/games.tsv"));
     CHECK(slurp(one + "/params.txt") == slurp(two + "/params.txt"));
     // 7 rows (the start and 6 iterations) under the header; theta moved.
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 8);
@@ -226,7 +226,7 @@ TEST_CASE("an SPSA run: the same history on 1 and 2 threads, and a resume equals
         const SpsaResult r = run_spsa(c);
         CHECK(r.played_now == std::uint64_t(24 - kept));
         CHECK(slurp(dir + "/spsa.csv") == csv);
-        CHECK(slurp(dir + "/games.tsv") == slurp(one + "/games.tsv"));
+        CHECK(slurp_run_file(dir + "/games.tsv") == slurp_run_file(one + "/games.tsv"));
         CHECK(slurp(dir + "/params.txt") == slurp(one + "/params.txt"));
     }
 

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -116,7 +118,7 @@ TEST_CASE("a tournament resumes and extends to the files of one longer run", "[t
     const Run again = run_cli("tournament --games 4" + players + " --out " + part);
     CHECK(again.status != 0);
     REQUIRE(run_cli("tournament --games 4" + players + " --resume --out " + part).status == 0);
-    CHECK(slurp(full + "/games.tsv") == slurp(part + "/games.tsv"));
+    CHECK(slurp_run_file(full + "/games.tsv") == slurp_run_file(part + "/games.tsv"));
     CHECK(slurp(full + "/live.jsonl") == slurp(part + "/live.jsonl"));
     const auto results = nlohmann::json::parse(slurp(part + "/results.json"));
     CHECK(results["games"] == 12);
@@ -259,6 +261,45 @@ TEST_CASE("a tournament killed at random moments, also while resuming, resumes t
         REQUIRE(r.last.status == 0);
         CHECK(r.kills >= 1);
         for (const char* f : {"games.tsv", "live.jsonl", "settings.json", "results.txt"})
-            CHECK(slurp(ref + "/" + f) == slurp(dir + "/" + f));
+            CHECK(slurp_run_file(ref + "/" + f) == slurp_run_file(dir + "/" + f));
     }
+}
+
+TEST_CASE("a rating interval puts the ratings of all players into the live stream",
+          "[tournament]") {
+    const std::string players = " --quiet --format roundrobin --max-turns 40 --rating-interval 2 "
+                                "--player name=a,depth=1 --player name=g,builtin=greedy "
+                                "--player name=r,builtin=random --out ";
+    const std::string dir = fresh_dir("rating_interval");
+    const Run r = run_cli("tournament --games 4" + players + dir);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    std::istringstream live(slurp(dir + "/live.jsonl"));
+    int k = 0;
+    for (std::string line; std::getline(live, line); ++k) {
+        const auto j = nlohmann::json::parse(line);
+        INFO("pair " << k);
+        CHECK(j["pair"] == k);
+        // Every second pair (all pairings together): the ratings table's players, best first.
+        CHECK(j.contains("ratings") == ((k + 1) % 2 == 0));
+        if (!j.contains("ratings")) continue;
+        REQUIRE(j["ratings"].size() == 3);
+        std::set<std::string> names;
+        std::uint64_t games = 0;
+        for (std::size_t i = 0; i < 3; ++i) {
+            CHECK(j["ratings"][i]["rank"] == i + 1);
+            names.insert(j["ratings"][i]["name"].get<std::string>());
+            games += j["ratings"][i]["games"].get<std::uint64_t>();
+            CHECK(j["ratings"][i].contains("elo"));
+            CHECK(j["ratings"][i].contains("error95"));
+        }
+        CHECK(names == std::set<std::string>{"a", "g", "r"});
+        CHECK(games == 2 * j["games"].get<std::uint64_t>()); // each game counts for both
+    }
+    CHECK(k == 6);
+    // A resumed run writes the same lines.
+    const std::string part = fresh_dir("rating_interval_part");
+    REQUIRE(run_cli("tournament --games 2" + players + part).status == 0);
+    REQUIRE(run_cli("tournament --games 4 --resume" + players + part).status == 0);
+    CHECK(slurp(part + "/live.jsonl") == slurp(dir + "/live.jsonl"));
 }

@@ -159,10 +159,9 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
     EngineSpec s = EngineSpec::parse("name=A,net=" + dir + "/n.net,weights=" + dir +
                                      "/pat.txt,vela_weights=" + dir +
                                      "/vela.txt,material_eg=131,LmrBase=77,AspWindow=31,depth=7,"
-                                     "nodes=12345,movetime=250,tc=3+0.02,hash=3,timeout=777,"
-                                     "startup=888,tables=" +
+                                     "nodes=12345,movetime=250,tc=30/3+0.02,hash=3,"
+                                     "timeout=777,startup=888,timemargin=42,tables=" +
                                      tables);
-    s.time_control.margin_ms = 42;
     const EngineSpec b = round_trip(s);
     CHECK(b.kind == s.kind);
     CHECK(b.name == s.name);
@@ -181,6 +180,7 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
     CHECK(b.time_control.base_ms == 3000);
     CHECK(b.time_control.inc_ms == 20);
     CHECK(b.time_control.margin_ms == 42);
+    CHECK(b.time_control.moves == 30);
     CHECK(b.hash_mb == 3);
     CHECK(b.params == s.params);
     CHECK(b.params.size() == 2);
@@ -223,6 +223,12 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
     }
 
     Json j = Json(s);
+    // A spec written before moves-in-time controls: three numbers, one period.
+    j["tc"] = {3000, 20, 42};
+    CHECK(j.get<EngineSpec>().time_control.moves == 0);
+    CHECK(j.get<EngineSpec>().time_control.margin_ms == 42);
+    j["tc"] = {3000, 20};
+    CHECK_THROWS_WITH(j.get<EngineSpec>(), Catch::Contains("[base_ms, inc_ms, margin_ms, moves]"));
     j.erase("tc");
     CHECK_THROWS_WITH(j.get<EngineSpec>(), "engine spec: missing \"tc\"");
     j = Json(s);

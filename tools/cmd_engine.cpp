@@ -16,10 +16,20 @@ void add_engine_command(CLI::App& app) {
         "Speak the engine protocol (docs/rules.md, UCI-like) on standard input and output");
     auto engine = std::make_shared<EngineOptions>();
     engine->add_to(*cmd); // the start settings; setoption Hash / Weights / NAME change them
+    auto log_path = std::make_shared<std::string>();
+    add_engine_log_option(*cmd, *log_path,
+                          "every line this engine reads and writes (game and player '-'); "
+                          "added to, never emptied, since a referee may start the engine again");
     cmd->footer("--depth, --nodes and --movetime are the limits of a bare 'go'.");
-    cmd->callback([engine] {
+    cmd->callback([engine, log_path] {
         EngineSpec spec;
         engine->apply(spec);
+        std::shared_ptr<EngineLog> log;
+        if (!log_path->empty()) {
+            RunConfig files; // what the engine reads, which the log must not be
+            files.players = {spec};
+            log = open_engine_log(*log_path, true, run_inputs(files), "");
+        }
         std::ios::sync_with_stdio(false);
         // Reading std::cin must not flush std::cout from the reading thread while the search
         // thread writes (torn or doubled lines): every line goes out through one locked write.
@@ -28,6 +38,7 @@ void add_engine_command(CLI::App& app) {
         allocate_for(
             "--hash " + std::to_string(spec.hash_mb), std::uint64_t(spec.hash_mb) << 20,
             [&] { protocol = std::make_unique<EngineProtocol>(std::cin, std::cout, spec); });
+        protocol->set_log(log.get());
         protocol->run();
     });
 }

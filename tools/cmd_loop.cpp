@@ -19,6 +19,7 @@ namespace {
 struct LoopOptions {
     BoardOptions board;
     EngineOptions engine;
+    BaseEngineOptions base; // --player, --engines
     LoopConfig config;
     std::string sprt;
     NetTrainingOptions training; // loop --net only
@@ -55,6 +56,7 @@ void run(LoopOptions& o) {
                                             ": tunes weights or parameters, not with --net");
     o.training.apply(c.train);
     c.rules = o.board.make_rules();
+    o.base.apply(c.engine);
     o.engine.apply(c.engine);
     o.engine.check_rules(c.engine, c.rules);
     if (!o.sprt.empty()) c.sprt = stats::SprtConfig::parse(o.sprt);
@@ -100,6 +102,7 @@ void add_loop_command(CLI::App& app) {
         "network on its board; on other boards, with --weights, or with --net none from a "
         "random network (as `net random --seed SEED`). Without --net the loop tunes and plays "
         "weights, without the default network");
+    o->base.add_to(*cmd);
     cmd->add_option("--verify-games", o->config.verify_games,
                     "Games of each verification match (the most, with --sprt)")
         ->capture_default_str()
@@ -159,6 +162,7 @@ void add_loop_command(CLI::App& app) {
     add_seed_option(*cmd, o->config.seed);
     add_threads_option(*cmd, o->config.threads);
     add_folder_options(*cmd, o->config.out_dir, o->config.resume, o->config.quiet, "--iterations");
+    add_engine_log_option(*cmd, o->config.engine_log_path, kRunEngineLogWhat);
     cmd->callback([o] { run(*o); });
 }
 

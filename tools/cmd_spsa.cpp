@@ -18,6 +18,7 @@ namespace {
 struct SpsaOptions {
     BoardOptions board;
     EngineOptions engine;
+    BaseEngineOptions base; // --player, --engines
     RunOptions run_options;
     SpsaConfig config;
     std::vector<std::string> params;
@@ -37,6 +38,7 @@ void run(SpsaOptions& o) {
                           "--spsa-param (--param is NAME=VALUE, a fixed value, in every command)");
     o.params.insert(o.params.end(), old, fixed.end());
     fixed.erase(old, fixed.end());
+    o.base.apply(c.base);
     o.engine.apply(c.base);
     o.engine.check_rules(c.base, c.run.rules);
     c.base.name = "base";
@@ -111,6 +113,7 @@ void add_spsa_command(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 30));
     o->engine.add_to(*cmd); // --param NAME=VALUE: fixed values, as in every command
+    o->base.add_to(*cmd);
     o->config.run.out_dir = "spsa";
     o->run_options.add_to(*cmd, o->config.run);
     cmd->footer("Fixed values of the engine go in --params FILE or --param NAME=VALUE; every game "

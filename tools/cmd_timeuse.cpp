@@ -24,7 +24,16 @@ struct TimeUseOptions {
     std::vector<std::string> positions;
     int repeat = 2;
     std::string json;
+    std::vector<std::string> games; // games files or run folders: read, no engine started
 };
+
+// Time use from the per-move columns of games files, per player.
+void run_games_timeuse(const TimeUseOptions& o) {
+    const std::vector<PlayerTimeUse> players = games_time_use(o.games);
+    std::printf("%s", games_time_use_table(players).c_str());
+    if (!o.json.empty())
+        write_file_atomically(o.json, games_time_use_json(o.games, players).dump(1) + "\n");
+}
 
 // The path of the running program (for the JSON record and for starting its engine).
 std::string this_program() {
@@ -34,6 +43,7 @@ std::string this_program() {
 }
 
 void run_timeuse(const TimeUseOptions& o) {
+    if (!o.games.empty()) return run_games_timeuse(o);
     TimeUseConfig config;
     config.argv = o.engine.empty() ? std::vector<std::string>{this_program(), "engine"}
                                    : split_words(o.engine);
@@ -66,32 +76,45 @@ void add_timeuse_command(CLI::App& app) {
     auto o = std::make_shared<TimeUseOptions>();
     auto* cmd = app.add_subcommand(
         "timeuse", "Measure from outside, as a referee would, the time an engine takes per move "
-                   "under 'go movetime T' (from 'go' written to 'bestmove' read)");
+                   "under 'go movetime T' (from 'go' written to 'bestmove' read); or, given games "
+                   "files, the time, depth and nodes per move of their players");
     o->board.add_to(*cmd, false);
-    cmd->add_option("--engine", o->engine,
-                    "The engine command and its arguments, split at spaces (default: this "
-                    "program's 'engine' subcommand)");
-    cmd->add_option("--option", o->options,
-                    "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");
-    cmd->add_option("--movetimes", o->movetimes, "The movetimes to measure, ms (comma-separated)")
-        ->delimiter(',')
-        ->capture_default_str()
-        ->check(CLI::Range(1, 3600000));
+    auto* games = cmd->add_option(
+        "games", o->games,
+        "Games files (or run folders holding games.tsv) of version 3: print each player's time, "
+        "depth and nodes per move from their per-move columns instead of measuring an engine "
+        "(the files give the board)");
+    auto* engine = cmd->add_option("--engine", o->engine,
+                                   "The engine command and its arguments, split at spaces "
+                                   "(default: this program's 'engine' subcommand)");
+    auto* option =
+        cmd->add_option("--option", o->options,
+                        "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");
+    auto* movetimes = cmd->add_option("--movetimes", o->movetimes,
+                                      "The movetimes to measure, ms (comma-separated)")
+                          ->delimiter(',')
+                          ->capture_default_str()
+                          ->check(CLI::Range(1, 3600000));
     add_old_spelling(*cmd, "--movetime", o->movetimes,
                      "--movetimes (--movetime is one limit in every other command)",
                      CLI::Range(1, 3600000))
         ->delimiter(',');
-    cmd->add_option("--position", o->positions,
-                    "A position string of --variant to search (repeatable; default: the "
-                    "positions of 'fanorona bench' on that board, or its start position)");
-    cmd->add_option("--repeat", o->repeat, "Searches of each position per movetime")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+    auto* position =
+        cmd->add_option("--position", o->positions,
+                        "A position string of --variant to search (repeatable; default: the "
+                        "positions of 'fanorona bench' on that board, or its start position)");
+    auto* repeat = cmd->add_option("--repeat", o->repeat, "Searches of each position per movetime")
+                       ->capture_default_str()
+                       ->check(CLI::Range(1, 1000));
+    for (CLI::Option* measuring : {engine, option, movetimes, position, repeat})
+        games->excludes(measuring);
     cmd->add_option("--json-out", o->json, "Also write the results to this JSON file");
     add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");
     cmd->footer("Columns: the movetime given, moves timed, mean/min/max time per move, the mean "
                 "as a share of the movetime, moves longer than the movetime, the mean last "
-                "'info depth'. One untimed warm-up move comes first.");
+                "'info depth'. One untimed warm-up move comes first. With games files: per "
+                "player, its moves, those with a time, mean and longest time (ms), mean depth, "
+                "mean nodes and nodes per second ('-' where no move told it).");
     cmd->callback([o] { run_timeuse(*o); });
 }
 

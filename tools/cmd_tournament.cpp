@@ -17,6 +17,7 @@ struct TournamentOptions {
     RunOptions run_options;
     TournamentConfig config;
     std::vector<std::string> players;
+    std::string engines; // --engines FILE ("": none)
     std::string format = "gauntlet";
     std::uint64_t games = 0;
     std::uint64_t rounds = 0;
@@ -26,13 +27,7 @@ struct TournamentOptions {
 void run(TournamentOptions& o) {
     RunConfig& c = o.config.run;
     c.rules = o.board.make_rules();
-    for (const auto& p : o.players) {
-        try {
-            c.players.push_back(EngineSpec::parse(p));
-        } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument("--player: " + std::string(e.what()));
-        }
-    }
+    c.players = player_specs(o.players, o.engines);
     c.pairing = o.format == "roundrobin" ? Pairing::RoundRobin : Pairing::Gauntlet;
     std::uint64_t rounds = 10;
     if (o.games)
@@ -76,8 +71,11 @@ void add_tournament_command(CLI::App& app) {
                     "searches to depth " +
                         std::to_string(EngineSpec::kDefaultDepth) +
                         "; a bare engine plays the default network on its board, weights=tuned "
-                        "or net=none the tuned linear evaluation)")
+                        "or net=none the tuned linear evaluation; tc=40/60+0.5 is 40 turns in 60 "
+                        "s plus 0.5 s a turn, timemargin=MS the clock's grace; conf=NAME plays "
+                        "engine NAME of --engines, the other keys over it)")
         ->required();
+    add_engines_option(*cmd, o->engines);
     cmd->add_option("--format", o->format,
                     "gauntlet (first player against each other) or roundrobin")
         ->check(CLI::IsMember({"gauntlet", "roundrobin"}))
@@ -95,6 +93,12 @@ void add_tournament_command(CLI::App& app) {
     cmd->add_option(
         "--live", o->config.live_path,
         "JSON lines stream of results, one line per game pair (default OUT/live.jsonl)");
+    cmd->add_option("--rating-interval", o->config.rating_interval,
+                    "Every N game pairs (all pairings together), the ratings of all players on "
+                    "the progress line (with more than two players) and in that pair's line of "
+                    "the live stream (`ratings`); 0: never")
+        ->capture_default_str()
+        ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 30));
     cmd->add_flag("--log-positions", o->config.run.log_positions,
                   "Also log every searched position to OUT/positions.bin (for the tuner)");
     add_old_flag_spelling(*cmd, "--positions", o->config.run.log_positions, "--log-positions");

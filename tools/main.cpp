@@ -47,6 +47,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_selfplay_command(app);
     fanorona::cli::add_dump_command(app);
     fanorona::cli::add_corpus_command(app);
+    fanorona::cli::add_rescore_command(app);
     fanorona::cli::add_merge_command(app);
     fanorona::cli::add_tournament_command(app);
     fanorona::cli::add_loop_command(app);
@@ -57,6 +58,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_spsa_command(app);
     fanorona::cli::add_tables_command(app);
     fanorona::cli::add_timeuse_command(app);
+    fanorona::cli::add_check_engine_command(app);
     fanorona::cli::add_solve_command(app);
     fanorona::cli::add_frontier_command(app);
     fanorona::cli::add_net_command(app);

@@ -18,6 +18,7 @@
 #include "core/common/memory.h"
 #include "core/nnue/architecture.h"
 #include "selfplay/driver.h"
+#include "selfplay/engine/engine_file.h"
 #include "selfplay/engine/engine_spec.h"
 
 namespace fanorona::cli {
@@ -170,7 +171,8 @@ struct EngineOptions {
     std::vector<std::string> params;
 
     void add_to(CLI::App& cmd, bool with_limits = true);
-    // Sets each given option on `spec`; throws std::invalid_argument "--OPTION: why" (--hash
+    // Sets each given option on `spec` (a limit given replaces the spec's limits: --nodes over a
+    // --player's depth plays nodes alone); throws std::invalid_argument "--OPTION: why" (--hash
     // beyond the machine's memory too).
     void apply(EngineSpec& spec) const;
     // Refuses --net of another board than `rules`' and --tables under `rules` the tables do not
@@ -239,6 +241,11 @@ inline void EngineOptions::apply(EngineSpec& spec) const {
             throw std::invalid_argument(std::string(option) + ": " + e.what());
         }
     };
+    if (!depth.empty() || !nodes.empty() || !movetime.empty()) {
+        spec.limits.depth = 0;
+        spec.limits.nodes = 0;
+        spec.limits.movetime_ms = 0;
+    }
     set("--weights", "weights", weights);
     set("--depth", "depth", depth);
     set("--nodes", "nodes", nodes);
@@ -283,6 +290,67 @@ inline void EngineOptions::check_rules(const EngineSpec& spec, const Rules& rule
 
 namespace fanorona::cli {
 
+// --player SPEC and --engines FILE of a command that tunes one engine (spsa, loop): the engine
+// as a --player spec (e.g. conf=NAME of the engines file), the engine options applied over it.
+struct BaseEngineOptions {
+    std::string player, engines;
+
+    void add_to(CLI::App& cmd);
+    // The spec of --player ("": `spec` as it is); throws std::invalid_argument.
+    void apply(EngineSpec& spec) const;
+};
+
+// --engines FILE: the engines file that --player conf=NAME takes engines from.
+inline CLI::Option* add_engines_option(CLI::App& cmd, std::string& engines_path) {
+    return cmd.add_option("--engines", engines_path,
+                          "Engines file (JSON, docs/formats.md): named engine configurations "
+                          "that --player conf=NAME[,key=value...] plays, the keys after conf= "
+                          "applied over the file's");
+}
+
+// The specs of --player texts (EngineSpec::parse's language, or conf=NAME with keys over engine
+// NAME of the engines file at `engines_path`; "": none), in order. The one reader of --player and
+// --engines for every command; throws std::invalid_argument "--engines: ..." or
+// "--player: ...".
+inline std::vector<EngineSpec> player_specs(const std::vector<std::string>& players,
+                                            const std::string& engines_path) {
+    std::optional<EngineFile> file;
+    if (!engines_path.empty()) {
+        try {
+            file = read_engine_file(engines_path);
+        } catch (const std::exception& e) {
+            throw std::invalid_argument("--engines: " + std::string(e.what()));
+        }
+    }
+    std::vector<EngineSpec> specs;
+    for (const std::string& p : players) {
+        try {
+            specs.push_back(player_spec(p, file ? &*file : nullptr));
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("--player: " + std::string(e.what()));
+        }
+    }
+    return specs;
+}
+
+inline void BaseEngineOptions::apply(EngineSpec& spec) const {
+    if (player.empty()) {
+        if (!engines.empty())
+            throw std::invalid_argument(
+                "--engines: give --player conf=NAME to play one of its engines");
+        return;
+    }
+    spec = player_specs({player}, engines).front();
+}
+
+inline void BaseEngineOptions::add_to(CLI::App& cmd) {
+    cmd.add_option("--player", player,
+                   "The engine as a --player spec (the toolkit's engine: weights=, depth=, "
+                   "PARAM=V...; conf=NAME plays engine NAME of --engines); the engine options "
+                   "apply over it");
+    add_engines_option(cmd, engines);
+}
+
 // The defaults of the options that decide games, the same in every command that plays them
 // (selfplay, tournament, spsa, the loop): openings of 6 random turns and, in self-play, a random
 // move with chance 0.1 in each side's first 12 turns after the opening. Without exploration the
@@ -323,6 +391,17 @@ inline void add_folder_options(CLI::App& cmd, std::string& out_dir, bool& resume
     cmd.add_flag("--quiet", quiet, "No progress output");
 }
 
+// --log FILE: the engine log (selfplay/engine/engine_log.h, docs/formats.md), one meaning in
+// every command: the lines between a referee and an engine, one tab-separated line each with the
+// milliseconds since the start. `what` says whose lines (the run's external engines, or in
+// `fanorona engine` its own) and whether the file is emptied.
+inline void add_engine_log_option(CLI::App& cmd, std::string& path, const std::string& what) {
+    cmd.add_option("--log", path,
+                   "Engine log (one tab-separated line each, with the milliseconds since the "
+                   "start; docs/formats.md): " +
+                       what);
+}
+
 // --epsilon and --explore-turns: self-play exploration, with the defaults above.
 inline void add_exploration_options(CLI::App& cmd, double& epsilon, int& turns) {
     epsilon = kDefaultEpsilon;
@@ -338,9 +417,16 @@ inline void add_exploration_options(CLI::App& cmd, double& epsilon, int& turns) 
         ->check(CLI::Range(0, 1000));
 }
 
+// What --log writes in the commands that play games (external engines; built-in players have
+// no lines).
+inline constexpr const char* kRunEngineLogWhat =
+    "every line sent to and received from each external engine (cmd=) and what it writes to its "
+    "standard error, with the game and the player; a forfeit's message names the log. Emptied "
+    "at the start, added to by --resume";
+
 // The options of every command that plays games through the driver (selfplay, tournament,
-// spsa): openings, seed, Vela series, adjudication, threads, the output folder, resume and
-// quiet. The loop declares the ones it passes on to its runs with the functions above.
+// spsa): openings, seed, Vela series, adjudication, threads, the output folder, resume, quiet
+// and the engine log. The loop declares the ones it passes on to its runs with the functions above.
 struct RunOptions {
     std::string openings = kDefaultOpenings;
     std::string openings_order = "sequential";
@@ -392,9 +478,23 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
                    "... for this many consecutive turns of each side")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000));
+    cmd.add_option("--draw-margin", run.adjudication.draw_margin,
+                   "Adjudicate a draw (draw-adjudication) when both sides' scores stay below "
+                   "this many centi-pieces in size (0: off)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000));
+    cmd.add_option("--draw-turns", run.adjudication.draw_turns,
+                   "... for this many consecutive turns of each side")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    cmd.add_option("--draw-after", run.adjudication.draw_after,
+                   "... in a game of at least this many turns (the opening's included)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100000));
     cmd.add_option("--adjudicate-tables", adjudicate_tables,
                    "End a game as soon as its position is in these endgame tables, with the "
                    "tables' result (reason 'tables'; standard rules only)");
+    add_engine_log_option(cmd, run.engine_log_path, kRunEngineLogWhat);
 }
 
 // The value of a --k option (the sigmoid scale of tune and train): empty for "auto", else the

@@ -339,6 +339,7 @@ SpsaResult run_spsa(const SpsaConfig& given) {
              {"params_file", "params.txt"},
              {"history", "spsa.csv"},
              {"verification", nullptr}};
+        if (!outcome.by_rank.empty()) s["by_rank"] = by_rank_json(outcome.by_rank); // under MPI
         folder.finish("spsa.json", s.dump(2) + "\n");
         if (!complete || c.verify_games == 0) return;
         const TournamentResult v = verify(c, result.values);

@@ -38,6 +38,8 @@ std::string_view end_reason_name(EndReason r) {
         return "tables";
     case EndReason::ThreeInRow:
         return "three-in-a-row";
+    case EndReason::DrawAdjudication:
+        return "draw-adjudication";
     case EndReason::None:
         break;
     }

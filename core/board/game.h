@@ -12,14 +12,15 @@ namespace fanorona {
 enum class GameResult : std::uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
 enum class EndReason : std::uint8_t {
     None,
-    CaptureAll,     // the loser has no pieces left
-    NoMoves,        // the loser has pieces but no legal move
-    Repetition,     // the same position, same side to move, for the repetition_count-th time
-    NoCaptureLimit, // no_capture_limit consecutive turns without capture
-    LengthCap,      // a driver's maximum game length
-    Adjudication,   // a driver decided the result from the engines' scores
-    Tables,         // a driver decided the result from endgame tables
-    ThreeInRow,     // Fanoron-telo: the winner has three in a row on a line
+    CaptureAll,       // the loser has no pieces left
+    NoMoves,          // the loser has pieces but no legal move
+    Repetition,       // the same position, same side to move, for the repetition_count-th time
+    NoCaptureLimit,   // no_capture_limit consecutive turns without capture
+    LengthCap,        // a driver's maximum game length
+    Adjudication,     // a driver decided the result from the engines' scores
+    Tables,           // a driver decided the result from endgame tables
+    ThreeInRow,       // Fanoron-telo: the winner has three in a row on a line
+    DrawAdjudication, // a driver declared a draw from the engines' scores
 };
 
 struct Outcome {

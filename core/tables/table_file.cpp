@@ -387,12 +387,17 @@ const std::vector<DistanceException>& TableFile::exceptions() const {
     return exceptions_;
 }
 
-void TableFile::check_file_checksum() const {
-    const std::string all = read_range(0, file_size_);
+std::uint32_t TableFile::stored_checksum() const {
+    const std::string last = read_range(file_size_ - 4, 4);
     std::uint32_t stored = 0;
     for (int i = 0; i < 4; ++i)
-        stored |= std::uint32_t(std::uint8_t(all[file_size_ - 4 + i])) << (8 * i);
-    if (crc(all.data(), all.size() - 4) != stored)
+        stored |= std::uint32_t(std::uint8_t(last[std::size_t(i)])) << (8 * i);
+    return stored;
+}
+
+void TableFile::check_file_checksum() const {
+    const std::string all = read_range(0, file_size_);
+    if (crc(all.data(), all.size() - 4) != stored_checksum())
         throw FileError(path_ + ": file checksum mismatch (corrupt file)");
 }
 

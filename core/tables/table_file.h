@@ -104,6 +104,8 @@ public:
     const std::vector<DistanceException>& exceptions() const;
     // Reads the whole file and checks its CRC-32; throws FileError on a mismatch.
     void check_file_checksum() const;
+    // The CRC-32 the file ends with (of every byte before it), as stored: not checked.
+    std::uint32_t stored_checksum() const;
     // Every code, after checking the whole file: its checksum, every block, the header's counts,
     // longest win and loss against the codes, and the exception list against the cursed codes
     // (sorted, one per cursed or blessed position), the unused codes against the index's unused

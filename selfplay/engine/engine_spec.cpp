@@ -19,6 +19,8 @@ namespace fanorona {
 
 namespace {
 
+constexpr long long kMaxTcMoves = 10000; // turns per period of a moves-in-time control
+
 const SpecRange& range_of(std::string_view key) {
     for (const SpecRange& r : EngineSpec::ranges())
         if (key == r.key) return r;
@@ -49,11 +51,30 @@ long long parse_ranged(std::string_view key, std::string_view value) {
     return parse_whole(key, value, r.min, r.max);
 }
 
-// "10+0.1" seconds (base + increment) into a TimeControl.
-TimeControl parse_tc(std::string_view key, std::string_view value) {
-    const std::string text(value);
+// "10+0.1" seconds (base + increment), "40/60+0.5" (40 turns of the side in 60 s, then 60 s
+// more, and so on, plus 0.5 s a turn), or the same in milliseconds with "ms" (as description()
+// writes a time control), onto the clock fields of `tc` (its margin stays).
+TimeControl parse_tc(std::string_view key, std::string_view value, TimeControl tc) {
+    const char* const form = "expected [turns/]seconds[+increment] such as 10+0.1 or 40/60+0.5, "
+                             "or 10000ms+100ms (at most a day)";
+    std::string text(value);
+    tc.moves = 0;
+    if (const auto slash = text.find('/'); slash != std::string::npos) {
+        const std::string moves = text.substr(0, slash);
+        std::size_t used = 0;
+        long long m = 0;
+        try {
+            m = std::stoll(moves, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (moves.empty() || used != moves.size() || moves[0] == '+' || m < 1 || m > kMaxTcMoves)
+            bad(key, value, std::string(form) + "; turns from 1 to " + std::to_string(kMaxTcMoves));
+        tc.moves = int(m);
+        text.erase(0, slash + 1);
+    }
     const auto plus = text.find('+');
-    // Seconds, or milliseconds with "ms" (as description() writes a time control).
+    // Seconds, or milliseconds with "ms".
     auto seconds = [&](std::string part, bool positive) {
         double scale = 1000;
         if (part.size() > 2 && part.ends_with("ms")) {
@@ -69,13 +90,11 @@ TimeControl parse_tc(std::string_view key, std::string_view value) {
         }
         if (part.empty() || used != part.size() || !(positive ? s > 0 : s >= 0) ||
             s * scale > 86400000)
-            bad(key, value,
-                "expected seconds+increment such as 10+0.1, or 10000ms+100ms (at most a day)");
+            bad(key, value, form);
         return int(s * scale);
     };
-    TimeControl tc;
     tc.base_ms = std::max(1, seconds(text.substr(0, plus), true));
-    if (plus != std::string::npos) tc.inc_ms = seconds(text.substr(plus + 1), false);
+    tc.inc_ms = plus != std::string::npos ? seconds(text.substr(plus + 1), false) : 0;
     return tc;
 }
 
@@ -86,7 +105,7 @@ public:
         : searcher_(spec.hash_mb), player_(searcher_, spec.search_limits()) {
         spec.configure(searcher_, rules);
     }
-    void new_game() override { player_.new_game(); }
+    void new_game(std::uint64_t game) override { player_.new_game(game); }
     MoveChoice choose(const Game& game, const Clock& clock) override {
         return player_.choose(game, clock);
     }
@@ -142,6 +161,7 @@ const std::vector<SpecRange>& EngineSpec::ranges() {
         {"hash", 1, 65536, "MB"},
         {"timeout", 1, 86400000, "milliseconds"},
         {"startup", 1, 600000, "milliseconds"},
+        {"timemargin", 0, 86400000, "milliseconds"},
     };
     return table;
 }
@@ -188,7 +208,13 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
     } else if (key == "hash") {
         hash_mb = std::size_t(parse_ranged(key, value));
     } else if (key == "tc") {
-        time_control = parse_tc(key, value);
+        if (value == "none") { // no clock (e.g. over an engines file's tc)
+            time_control.base_ms = time_control.inc_ms = time_control.moves = 0;
+            return;
+        }
+        time_control = parse_tc(key, value, time_control);
+    } else if (key == "timemargin") {
+        time_control.margin_ms = int(parse_ranged(key, value));
     } else if (key == "timeout") {
         timeout_ms = int(parse_ranged(key, value));
     } else if (key == "startup") {
@@ -203,7 +229,13 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         for (std::string& w : split_words(value)) argv.push_back(std::move(w));
     } else if (key.rfind("option.", 0) == 0) {
         if (key.size() == 7) bad(key, value, "expected option.NAME=VALUE");
-        options.emplace_back(std::string(key.substr(7)), std::string(value));
+        // A later value of the same option replaces the earlier one, in its place.
+        const std::string option(key.substr(7));
+        auto same = [&](const auto& kv) { return kv.first == option; };
+        if (auto it = std::find_if(options.begin(), options.end(), same); it != options.end())
+            it->second = std::string(value);
+        else
+            options.emplace_back(option, std::string(value));
     } else if (key == "tables") {
         if (value.empty() || value == "none") {
             tables.reset();
@@ -244,10 +276,9 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         if (!t)
             throw std::invalid_argument(
                 "unknown key '" + std::string(key) +
-                "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, hash, cmd, "
-                "args, "
-                "option.NAME, timeout, startup, builtin, tables, net, a search parameter or a "
-                "weight)");
+                "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, "
+                "timemargin, hash, cmd, args, option.NAME, timeout, startup, builtin, tables, "
+                "net, a search parameter or a weight)");
         const int v = int(parse_whole(t->name, value, t->min, t->max));
         if (t->weight) {
             put(weight_values, t->name, v);
@@ -259,7 +290,29 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
     }
 }
 
+SpecSettings split_settings(const std::string& text) {
+    SpecSettings out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        if (item.empty()) continue;
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument("'" + item + "' is not key=value");
+        out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
+    return out;
+}
+
 EngineSpec EngineSpec::parse(const std::string& text) {
+    return from_settings(split_settings(text));
+}
+
+EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* failed) {
+    std::size_t unused = 0;
+    std::size_t& at = failed ? *failed : unused;
+    at = settings.size();
+    std::string text; // the settings as a --player would write them, for errors
+    for (const auto& [key, value] : settings) text += (text.empty() ? "" : ",") + key + "=" + value;
     // A spec is written as JSON (run settings, MPI jobs), which holds UTF-8 text only.
     try {
         (void)nlohmann::json(text).dump();
@@ -271,26 +324,29 @@ EngineSpec EngineSpec::parse(const std::string& text) {
     bool has_cmd = false, has_builtin = false;
     std::string args;
     bool has_args = false;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) {
-        if (item.empty()) continue;
-        const auto eq = item.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw std::invalid_argument("'" + item + "' is not key=value");
-        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-        if (key == "args") { // applied after cmd, wherever it stands
+    std::size_t args_at = 0;
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+        const auto& [key, value] = settings[i];
+        if (key == "args") { // applied after cmd, wherever it stands; the last one counts
             args = value;
+            args_at = i;
             has_args = true;
             continue;
         }
         has_cmd |= key == "cmd";
         has_builtin |= key == "builtin";
+        at = i;
         s.set(key, value);
     }
+    at = settings.size();
     if (s.name.empty()) throw std::invalid_argument("'" + text + "': name=... is required");
     if (has_cmd && has_builtin)
         throw std::invalid_argument(s.name + ": cmd and builtin exclude each other");
-    if (has_args) s.set("args", args);
+    if (has_args) {
+        at = args_at;
+        s.set("args", args);
+        at = settings.size();
+    }
     s.validate();
     return s;
 }
@@ -337,8 +393,13 @@ std::string EngineSpec::description() const {
         if (limits.nodes) add("nodes=" + std::to_string(limits.nodes));
         if (limits.movetime_ms) add("movetime=" + std::to_string(limits.movetime_ms));
         if (time_control.base_ms)
-            add("tc=" + std::to_string(time_control.base_ms) + "ms+" +
-                std::to_string(time_control.inc_ms) + "ms");
+            add("tc=" +
+                (time_control.moves ? std::to_string(time_control.moves) + "/" : std::string()) +
+                std::to_string(time_control.base_ms) + "ms+" + std::to_string(time_control.inc_ms) +
+                "ms");
+        // Only when not the default, so that older specs keep their descriptions.
+        if (time_control.margin_ms != TimeMargins::kClockGraceMs)
+            add("timemargin=" + std::to_string(time_control.margin_ms));
     }
     if (kind == Kind::Engine && hash_mb != kDefaultHashMb) add("hash=" + std::to_string(hash_mb));
     if (kind == Kind::Engine && tables) add("tables=" + tables_dir);
@@ -389,8 +450,8 @@ void EngineSpec::check_rules(const Rules& rules) const {
         throw std::invalid_argument(name + ": tables=" + tables_dir + ": " + why);
 }
 
-std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,
-                                    std::uint64_t seed) {
+std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, std::uint64_t seed,
+                                    EngineLog* log) {
     switch (spec.kind) {
     case EngineSpec::Kind::Engine:
         return std::make_unique<EnginePlayer>(spec, rules);
@@ -405,14 +466,12 @@ std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules,
         c.limits = spec.limits;
         c.fixed_limit_timeout_ms = spec.timeout_ms;
         c.startup_timeout_ms = spec.startup_timeout_ms;
+        c.clock_margin_ms = spec.time_control.margin_ms;
+        c.log = {log, spec.name};
         return std::make_unique<ExternalPlayer>(c, rules);
     }
     }
     return nullptr;
-}
-
-std::string player_name_of(const std::string& description) {
-    return description.substr(0, description.find('('));
 }
 
 } // namespace fanorona

@@ -4,6 +4,7 @@
 // name. Every place that configures an engine maps onto these fields through set():
 //   the --player key=value language      name=A,weights=FILE,depth=4,hash=16,LmrBase=80,tables=DIR
 //                                         name=B,cmd=PATH,args=-x -y,option.Hash=32,depth=6
+//                                         name=C,tc=40/60+0.5,timemargin=200
 //                                         name=R,builtin=random | builtin=greedy
 //                                         name=T,params=tuned.txt,material_mg=104
 //   command-line options                  --weights, --depth, --nodes, --movetime, --hash,
@@ -11,7 +12,8 @@
 //   the engine protocol's setoption       Hash, Weights, Params, Tables, Net, and each search
 //                                         parameter (and net=FILE|NAME|none, --net for a network)
 // A parameters file (selfplay/formats/params_file.h) is a list of NAME VALUE settings of search
-// parameters and evaluation weights, each applied through set() like a --param.
+// parameters and evaluation weights, each applied through set() like a --param; an engines file
+// (selfplay/engine/engine_file.h) holds the settings of named specs, played by conf=NAME.
 // One set of ranges and defaults lives here (kRanges), for all of them. With no options the spec
 // plays the engine's defaults, core/builtins.h (the default network on its board, the
 // tuned weights elsewhere, the tuned search parameters); net=none plays the tuned weights
@@ -29,7 +31,9 @@
 #include "core/builtins.h"
 #include "core/evaluate.h"
 #include "core/search.h"
+#include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/player.h"
+#include "selfplay/formats/games_file.h" // player_name_of: a description's name
 #include "selfplay/formats/weights_file.h"
 
 namespace fanorona {
@@ -43,6 +47,12 @@ struct TunableInfo {
 };
 // The tunable value called `name` (search parameters case-insensitively), or nullopt.
 std::optional<TunableInfo> find_tunable(std::string_view name);
+
+// A spec's settings as given, (key, value) in order: what "key=value,key=value" holds.
+using SpecSettings = std::vector<std::pair<std::string, std::string>>;
+// Splits "key=value,key=value" (empty items skipped); throws std::invalid_argument for an item
+// that is not key=value.
+SpecSettings split_settings(const std::string& text);
 
 // The accepted range of a numeric key.
 struct SpecRange {
@@ -68,8 +78,8 @@ struct EngineSpec {
     // unset: `weights` in every game.
     std::optional<Weights> vela_weights;
     std::string vela_weights_name;
-    SearchLimits limits; // depth, nodes, movetime (clocks come from tc)
-    TimeControl time_control;
+    SearchLimits limits;      // depth, nodes, movetime (clocks come from tc)
+    TimeControl time_control; // tc= (base, increment, turns per period), timemargin= (margin)
     std::size_t hash_mb = kDefaultHashMb;
     // The built-in search parameters (params=NAME: handset, tuned) that `params` apply over,
     // whatever the order (as weight_values over weights).
@@ -78,8 +88,9 @@ struct EngineSpec {
     // Evaluation weights set by name, as given; already in `weights`, and applied again over a
     // weights file set later (a named weight wins over the file whatever the order).
     std::vector<std::pair<std::string, int>> weight_values;
-    std::vector<std::string> argv;                            // external: program and arguments
-    std::vector<std::pair<std::string, std::string>> options; // external: setoption pairs
+    std::vector<std::string> argv; // external: program and arguments
+    // External: setoption pairs, one per option name (a later value replaces an earlier one).
+    std::vector<std::pair<std::string, std::string>> options;
     int timeout_ms = 60000;        // external: longest wait for a depth/node-limited move
     int startup_timeout_ms = 5000; // external: longest wait for uciok / readyok
     std::string tables_dir;        // endgame tables folder ("" none), opened at set()
@@ -101,8 +112,15 @@ struct EngineSpec {
     // out of range; a weights or parameters file (params=FILE) is read at once (errors name the
     // file and line).
     void set(std::string_view key, std::string_view value);
-    // Parses "key=value,key=value" onto a default spec and validates it.
+    // Parses "key=value,key=value" onto a default spec and validates it: from_settings of
+    // split_settings(text).
     static EngineSpec parse(const std::string& text);
+    // The one parser of settings: each goes through set() in order (a later value of a key wins;
+    // args after cmd wherever it stands), then the spec is validated. name is required; cmd and
+    // builtin exclude each other. Throws what set() throws (std::invalid_argument; FileError for
+    // a weights file that cannot be read) and std::invalid_argument for the spec as a whole; with
+    // `failed`, *failed is then the index of the setting at fault (settings.size(): the whole).
+    static EngineSpec from_settings(const SpecSettings& settings, std::size_t* failed = nullptr);
     // Checks the fields together (kinds, args without cmd) and fills the default depth.
     void validate();
 
@@ -132,10 +150,9 @@ struct EngineSpec {
 };
 
 // A player object for one worker, built from a spec (each worker owns its own searchers and
-// external processes).
-std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, std::uint64_t seed);
-
-// The name part of a description: "A(depth=4)" -> "A".
-std::string player_name_of(const std::string& description);
+// external processes). An external engine writes its lines to `log` (none: nullptr) under the
+// spec's name.
+std::unique_ptr<Player> make_player(const EngineSpec& spec, const Rules& rules, std::uint64_t seed,
+                                    EngineLog* log = nullptr);
 
 } // namespace fanorona

@@ -59,7 +59,9 @@ void to_json(nlohmann::json& j, const EngineSpec& s) {
          {"depth", s.limits.depth},
          {"nodes", s.limits.nodes},
          {"movetime", s.limits.movetime_ms},
-         {"tc", {s.time_control.base_ms, s.time_control.inc_ms, s.time_control.margin_ms}},
+         {"tc",
+          {s.time_control.base_ms, s.time_control.inc_ms, s.time_control.margin_ms,
+           s.time_control.moves}},
          {"hash", s.hash_mb},
          {"params_name", s.params_name},
          {"params", s.params},
@@ -87,9 +89,10 @@ void from_json(const nlohmann::json& j, EngineSpec& spec) {
     s.limits.nodes = spec_member<std::uint64_t>(j, "nodes");
     s.limits.movetime_ms = spec_member<int>(j, "movetime");
     const auto tc = spec_member<std::vector<int>>(j, "tc");
-    if (tc.size() != 3)
-        throw std::invalid_argument("engine spec: \"tc\": expected [base_ms, inc_ms, margin_ms]");
-    s.time_control = {tc[0], tc[1], tc[2]};
+    if (tc.size() != 3 && tc.size() != 4) // 3: written before moves-in-time controls
+        throw std::invalid_argument(
+            "engine spec: \"tc\": expected [base_ms, inc_ms, margin_ms, moves]");
+    s.time_control = {tc[0], tc[1], tc[2], tc.size() == 4 ? tc[3] : 0};
     s.hash_mb = spec_member<std::size_t>(j, "hash");
     s.params_name = spec_member<std::string>(j, "params_name");
     if (const BuiltinFile* b = find_builtin("params", s.params_name);

@@ -4,7 +4,7 @@
 //   {"kind": "engine" | "external" | "random" | "greedy", "name": "A",
 //    "weights": <Weights, selfplay/formats/weights_json.h>, "weights_name": "new.txt",
 //    "vela_weights": <Weights> or null, "vela_weights_name": "",
-//    "depth": 4, "nodes": 0, "movetime": 0, "tc": [base_ms, inc_ms, margin_ms], "hash": 16,
+//    "depth": 4, "nodes": 0, "movetime": 0, "tc": [base_ms, inc_ms, margin_ms, moves], "hash": 16,
 //    "params_name": "tuned", "params": [["LmrBase", 80], ...], "weight_values": [["material_mg",
 //    104], ...], "argv": ["prog", "-x"], "options": [["Hash", "32"], ...], "timeout": 60000,
 //    "startup": 5000, "tables": "DIR" or ""}

@@ -1,5 +1,8 @@
 #include "selfplay/engine/external_player.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "core/timeman.h"
 
 namespace fanorona {
@@ -17,7 +20,11 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
         go += " wtime " + std::to_string(clock.time_ms[0]) + " btime " +
               std::to_string(clock.time_ms[1]) + " winc " + std::to_string(clock.inc_ms[0]) +
               " binc " + std::to_string(clock.inc_ms[1]);
-        wait_ms = clock.time_ms[mover] + TimeMargins::kReplyGraceMs;
+        if (clock.moves_to_go[mover] > 0)
+            go += " movestogo " + std::to_string(clock.moves_to_go[mover]);
+        // Waited for at least as long as its clock's margin forgives.
+        wait_ms =
+            clock.time_ms[mover] + std::max(TimeMargins::kReplyGraceMs, config_.clock_margin_ms);
     } else if (config_.limits.movetime_ms) {
         go += " movetime " + std::to_string(config_.limits.movetime_ms);
         wait_ms = config_.limits.movetime_ms + TimeMargins::kReplyGraceMs;
@@ -31,6 +38,9 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     choice.move = reply.move;
     choice.score = reply.score;
     choice.depth = reply.depth;
+    choice.nodes = reply.nodes;
+    choice.time_ms = int(
+        std::chrono::duration_cast<std::chrono::milliseconds>(reply.received - reply.sent).count());
     return choice;
 }
 

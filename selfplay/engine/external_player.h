@@ -14,21 +14,28 @@
 namespace fanorona {
 
 // The program and what it is asked: its limits per move unless the game has clocks. A timed
-// move (clock or movetime) may answer TimeMargins::kReplyGraceMs late (core/timeman.h).
+// move (clock or movetime) may answer TimeMargins::kReplyGraceMs late (core/timeman.h), a clocked
+// one at least its clock's margin late.
 struct ExternalEngineConfig {
     std::vector<std::string> argv;                            // program and arguments
     std::vector<std::pair<std::string, std::string>> options; // sent with setoption
     SearchLimits limits;                // depth, nodes or movetime per move (clocks come per game)
     int startup_timeout_ms = 5000;      // for uciok and readyok
     int fixed_limit_timeout_ms = 60000; // a depth or node limited move must answer within this
+    int clock_margin_ms = TimeMargins::kClockGraceMs; // its TimeControl's margin_ms
+    EngineLogTarget log; // the run's engine log and this player's name, or none
 };
 
 class ExternalPlayer : public Player {
 public:
     ExternalPlayer(ExternalEngineConfig config, const Rules& rules)
         : config_(std::move(config)),
-          client_({config_.argv, config_.options, rules, config_.startup_timeout_ms}) {}
-    void new_game() override { need_new_game_ = true; }
+          client_({config_.argv, config_.options, rules, config_.startup_timeout_ms, config_.log}) {
+    }
+    void new_game(std::uint64_t game) override {
+        need_new_game_ = true;
+        client_.set_game(game);
+    }
     MoveChoice choose(const Game& game, const Clock& clock) override;
     const std::string& engine_name() const { return client_.engine_name(); }
     int restarts() const { return client_.restarts(); }

@@ -17,7 +17,7 @@ class SearchPlayer : public Player {
 public:
     SearchPlayer(Searcher& searcher, const SearchLimits& limits)
         : searcher_(searcher), limits_(limits) {}
-    void new_game() override { searcher_.clear(); }
+    void new_game(std::uint64_t) override { searcher_.clear(); }
     MoveChoice choose(const Game& game, const Clock& clock) override {
         SearchLimits limits = limits_;
         if (clock.enabled) {
@@ -25,9 +25,11 @@ public:
                 limits.time_ms[c] = std::max(1, clock.time_ms[c]);
                 limits.inc_ms[c] = clock.inc_ms[c];
             }
+            limits.movestogo = clock.moves_to_go[int(game.position().side_to_move())];
         }
         const SearchResult r = searcher_.search(game, limits);
-        return MoveChoice{r.best, r.score, r.depth, true};
+        return MoveChoice{
+            r.best, r.score, r.depth, true, int(r.seconds * 1000), std::int64_t(r.nodes)};
     }
 
 private:
@@ -46,7 +48,7 @@ public:
             seed_ * 0x9E3779B97F4A7C15ULL ^ game.position().hash() ^ game.moves().size();
         const Move m = kind_ == Kind::Random ? random_move(game.position(), game.rules(), s)
                                              : greedy_move(game.position(), game.rules(), s);
-        return MoveChoice{m, std::nullopt, 0, false};
+        return MoveChoice{m, std::nullopt, -1, false}; // no search: nothing to tell
     }
 
 private:

@@ -24,6 +24,22 @@ void ChildProcess::clear_error_log() {
     if (error_log_ < 0) return;
     // The child shares the file offset: back to 0, so that its next line starts the file.
     if (ftruncate(error_log_, 0) == 0) lseek(error_log_, 0, SEEK_SET);
+    errors_read_ = 0;
+}
+
+bool ChildProcess::read_new_errors(std::string& out) {
+    struct stat st {};
+    if (error_log_ < 0 || fstat(error_log_, &st) != 0 || st.st_size <= errors_read_) return false;
+    const std::size_t before = out.size();
+    char chunk[4096];
+    while (errors_read_ < st.st_size) {
+        const ssize_t n = pread(error_log_, chunk, sizeof chunk, errors_read_);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        out.append(chunk, std::size_t(n));
+        errors_read_ += n;
+    }
+    return out.size() > before;
 }
 
 std::string ChildProcess::last_error_line() const {
@@ -132,6 +148,24 @@ ChildProcess::ReadStatus ChildProcess::read_line(std::string& line, int timeout_
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return ReadStatus::Closed;
         buffer_.append(chunk, std::size_t(n));
+    }
+}
+
+std::optional<int> ChildProcess::wait_exit(int wait_ms) {
+    if (pid_ <= 0) return std::nullopt;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+    while (true) {
+        int status = 0;
+        const pid_t r = waitpid(pid_, &status, WNOHANG);
+        if (r == pid_) {
+            ::kill(-pid_, SIGKILL); // what it started and left in its group goes with it
+            pid_ = -1;              // reaped: kill() only closes the pipes
+            kill();
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        if (r < 0 && errno != EINTR) return std::nullopt;
+        if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+        usleep(2000);
     }
 }
 

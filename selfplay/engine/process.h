@@ -1,6 +1,7 @@
 #pragma once
 // A child process with pipes to its standard input and output, read line by line with timeouts.
 
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -27,12 +28,18 @@ public:
     // Forgets what the child wrote to its standard error so far (a chatty engine's log does
     // not grow without end: the external player clears it at each new game).
     void clear_error_log();
+    // Appends to `out` what the child wrote to its standard error since the last call (or since
+    // it was started or the log cleared); false when it wrote nothing new.
+    bool read_new_errors(std::string& out);
     bool running() const { return pid_ > 0; }
     // Writes one line; false when the child no longer reads (it died).
     bool write_line(const std::string& line);
     enum class ReadStatus { Line, Timeout, Closed };
     // Reads the next line (without '\n') waiting at most timeout_ms.
     ReadStatus read_line(std::string& line, int timeout_ms);
+    // Waits at most wait_ms for the child to end by itself, then reaps it: its exit code (128 +
+    // the signal that ended it), or nullopt when it still runs (it keeps running) or none runs.
+    std::optional<int> wait_exit(int wait_ms);
     // Kills (SIGKILL) the child's whole process group (what it started dies with it) and reaps
     // the child.
     void kill();
@@ -41,7 +48,8 @@ private:
     pid_t pid_ = -1;
     int to_child_ = -1;
     int from_child_ = -1;
-    int error_log_ = -1; // the anonymous file the child's standard error goes to (or -1)
+    int error_log_ = -1;    // the anonymous file the child's standard error goes to (or -1)
+    off_t errors_read_ = 0; // the bytes of it that read_new_errors() has returned
     std::string buffer_;
 };
 

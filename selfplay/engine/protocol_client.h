@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/board/game.h"
+#include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/player.h"
 #include "selfplay/engine/process.h"
 
@@ -22,15 +23,18 @@ struct ProtocolClientConfig {
     std::vector<std::pair<std::string, std::string>> options; // sent with setoption at start
     Rules rules;
     int startup_timeout_ms = 5000; // for uciok and each readyok
+    EngineLogTarget log;           // every line both ways and the engine's standard error, or none
 };
 
 // An engine's answer to `go`. `sent` is when the go line was written and `received` when the
-// bestmove line was read (a referee's view of the time used); depth and score are the last ones
-// its `info` lines gave (score in centi-pieces for the side to move, `cp` scores only).
+// bestmove line was read (a referee's view of the time used); depth, nodes and score are the last
+// ones its `info` lines gave (-1 and none when they gave none; score in centi-pieces for the side
+// to move, `cp` scores only).
 struct EngineReply {
     Move move{0, 0, 0};
     std::optional<int> score;
-    int depth = 0;
+    int depth = -1;
+    std::int64_t nodes = -1;
     std::string line; // the bestmove line
     std::chrono::steady_clock::time_point sent, received;
 };
@@ -38,8 +42,10 @@ struct EngineReply {
 // One engine program, started on demand. Every failure throws PlayerFault with its reason
 // ("crash": it could not start, exited or closed its input; "hang": no uciok or readyok in time;
 // "timeout": no bestmove in time; "illegal-move": a malformed or illegal bestmove) and kills the
-// process first (its standard error's last line is added to the detail), so the next start()
-// starts it again.
+// process first (its standard error's last line is added to the detail, and with a log "see the
+// engine log FILE"), so the next start() starts it again. With a log (config.log) every line
+// written and read goes to it, and what the engine wrote to its standard error is logged as it is
+// found: before each line read from the engine, and before a fault.
 class ProtocolClient {
 public:
     explicit ProtocolClient(ProtocolClientConfig config) : config_(std::move(config)) {}
@@ -58,7 +64,9 @@ public:
     // move is checked legal in the game's position.
     EngineReply go(const Game& game, const std::string& go_line, int wait_ms);
     // Sends `quit` (the process is reaped when the client goes).
-    void quit() { process_.write_line("quit"); }
+    void quit() { send("quit"); }
+    // The game the lines logged from now on belong to (none until set).
+    void set_game(std::uint64_t game) { game_ = game; }
 
     // The engine's `id name` (empty until it sent one).
     const std::string& engine_name() const { return engine_name_; }
@@ -68,11 +76,21 @@ public:
 private:
     [[noreturn]] void fault(const std::string& reason, const std::string& detail);
     std::string expect(const std::string& token, int timeout_ms, const std::string& step);
+    // Writes a line to the engine (and the log); false when the engine no longer reads.
+    bool send(const std::string& line);
+    // Reads a line from the engine, logging first its standard error so far, then the line.
+    ChildProcess::ReadStatus receive(std::string& line, int timeout_ms);
+    // Logs the whole lines the engine wrote to its standard error since the last call (with
+    // `all` a last unfinished one too).
+    void log_errors(bool all);
+    void log(LogDirection direction, std::string_view text);
 
     ProtocolClientConfig config_;
     ChildProcess process_;
     std::string engine_name_;
     int restarts_ = -1; // the first start is not a restart
+    std::optional<std::uint64_t> game_;
+    std::string errors_; // standard error read but not logged yet (an unfinished line)
 };
 
 } // namespace fanorona

@@ -62,6 +62,7 @@ void EngineProtocol::send(const std::string& line) {
     std::string whole = line; // built first: one write of the whole line, then one flush
     whole += '\n';
     std::lock_guard lock(out_mutex_);
+    if (log_) log_->write(std::nullopt, "", LogDirection::FromEngine, line);
     out_.write(whole.data(), std::streamsize(whole.size()));
     out_.flush();
 }
@@ -101,6 +102,7 @@ void EngineProtocol::run() {
     std::string line;
     bool too_long = false;
     while (read_capped_line(in_, line, too_long)) {
+        if (log_) log_->write(std::nullopt, "", LogDirection::ToEngine, line);
         if (too_long) {
             error("a line of more than " + std::to_string(kMaxLineBytes >> 20) + " MB, ignored");
             continue;
@@ -217,7 +219,10 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
         next.set(key, value);
     else if (key == "net")
         next.set(key, value == "<empty>" ? "none" : value);
-    else if (key == "velaweights")
+    else if (key == "velaweights" && value == "<Weights>") {
+        next.vela_weights.reset(); // the default it advertises: Vela games play `Weights`
+        next.vela_weights_name.clear();
+    } else if (key == "velaweights")
         next.set("vela_weights", value);
     else if (key == "tables") {
         next.set(key, value == "<empty>" ? "" : value);
@@ -335,6 +340,7 @@ void EngineProtocol::cmd_go(const std::vector<std::string>& words) {
         if (w == "btime") limits.time_ms[int(Color::Black)] = std::max(clipped, 1);
         if (w == "winc") limits.inc_ms[int(Color::White)] = clipped;
         if (w == "binc") limits.inc_ms[int(Color::Black)] = clipped;
+        if (w == "movestogo") limits.movestogo = clipped;
     }
     if (thread_.joinable()) thread_.join();
     {

@@ -12,6 +12,7 @@
 
 #include "core/board/game.h"
 #include "core/search.h"
+#include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/engine_spec.h"
 
 namespace fanorona {
@@ -35,6 +36,10 @@ public:
     // Handles one command line; returns false for `quit`.
     bool handle(const std::string& line);
 
+    // Writes every line read (">", to the engine) and written ("<") to `log` from now on (game
+    // and player "-"); nullptr: none. The log must outlive the session.
+    void set_log(EngineLog* log) { log_ = log; }
+
 private:
     void send(const std::string& line);
     void error(const std::string& message);
@@ -56,6 +61,7 @@ private:
     std::istream& in_;
     std::ostream& out_;
     std::mutex out_mutex_;
+    EngineLog* log_ = nullptr;
     EngineSpec spec_; // what the searcher is set to (Hash, Weights, parameters)
     Searcher searcher_;
     Rules rules_;

@@ -19,6 +19,9 @@ namespace fanorona {
 inline constexpr std::string_view kGamesFormatName = "fanorona-games"; // "# fanorona-games 1 ..."
 inline constexpr std::string_view kGamesFormatVersion = "1";           // one game per line
 inline constexpr std::string_view kGamesSeriesFormatVersion = "2"; // Vela series: 2 more columns
+inline constexpr std::string_view kGamesStatsFormatVersion = "3";  // times, depths, nodes per move
+// The engine log (`--log FILE`): "# fanorona-engine-log 1", then one tab-separated line per line.
+inline constexpr std::string_view kEngineLogFormat = "fanorona-engine-log 1";
 inline constexpr std::string_view kParamsMagic = "fanorona-params";
 inline constexpr int kParamsFormatVersion = 1;
 // kWeightsMagic ("fanorona-weights", versions 1 and 2): core/weights.h, included above.
@@ -40,5 +43,7 @@ inline constexpr const char* kLoopSettingsFormat = "fanorona-loop-settings 2"; /
 inline constexpr const char* kTuneFormat = "fanorona-tune 1";                  // tune.json
 inline constexpr const char* kSpsaSummaryFormat = "fanorona-spsa 1";           // spsa.json
 inline constexpr const char* kTimeuseFormat = "fanorona-timeuse 1";            // timeuse --json
+inline constexpr const char* kCheckEngineFormat = "fanorona-check-engine 1";   // check-engine
+inline constexpr const char* kTimeuseGamesFormat = "fanorona-timeuse-games 1"; // timeuse GAMES
 
 } // namespace fanorona

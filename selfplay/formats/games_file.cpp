@@ -1,6 +1,7 @@
 #include "selfplay/formats/games_file.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <fstream>
 #include <span>
@@ -62,17 +63,75 @@ std::string_view game_kind_name(GameKind k) {
     return k == GameKind::Normal ? "normal" : k == GameKind::Vela ? "vela" : "skipped";
 }
 
+std::string_view GamesHeader::version() const {
+    return move_stats ? kGamesStatsFormatVersion
+           : series   ? kGamesSeriesFormatVersion
+                      : kGamesFormatVersion;
+}
+
 std::string games_header_lines(const GamesHeader& header) {
-    return "# " + std::string(kGamesFormatName) + " " +
-           std::string(header.series ? kGamesSeriesFormatVersion : kGamesFormatVersion) +
+    return "# " + std::string(kGamesFormatName) + " " + std::string(header.version()) +
            " variant=" + std::string(variant_name(header.variant)) +
            " rules=" + std::string(ruleset_name(header.ruleset)) +
            (header.series ? " series=vela" : "") +
            "\n#index\twhite\tblack\tresult\treason\tturns\topening_turns\tstart\tmoves\tscores" +
-           (header.series ? "\tkind\tbeneficiary" : "") + "\n";
+           (header.series ? "\tkind\tbeneficiary" : "") +
+           (header.move_stats ? "\ttimes\tdepths\tnodes" : "") + "\n";
 }
 
-std::string format_game_record(const GameRecord& r, bool series) {
+namespace {
+
+// One per-move column: the entries separated by spaces, '-' for an unknown one (below 0); a lone
+// '-' when no entry is known.
+template <class Value>
+void append_stats_column(std::string& line, const std::vector<MoveStats>& stats, Value value) {
+    line += '\t';
+    if (stats.empty()) {
+        line += '-';
+        return;
+    }
+    bool any = false;
+    for (const MoveStats& s : stats) any |= value(s) >= 0;
+    if (!any) {
+        line += '-';
+        return;
+    }
+    char buffer[24];
+    for (std::size_t i = 0; i < stats.size(); ++i) {
+        if (i) line += ' ';
+        const std::int64_t v = value(stats[i]);
+        if (v < 0) {
+            line += '-';
+            continue;
+        }
+        const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, v);
+        line.append(buffer, end);
+    }
+}
+
+// Reads one per-move column into the field `field` of stats (sized to the moves by the caller):
+// '-' alone (nothing known), or one whole number or '-' per move.
+template <class T>
+void parse_stats_column(const std::string& text, std::vector<MoveStats>& stats, T MoveStats::*field,
+                        std::int64_t max, const std::string& where, const char* name) {
+    if (text == "-") return;
+    const auto entries = words(text);
+    if (entries.size() != stats.size())
+        fail(where, name,
+             "has " + std::to_string(entries.size()) + " entries for " +
+                 std::to_string(stats.size()) + " moves");
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (entries[i] == "-") continue;
+        const std::uint64_t v = parse_unsigned(entries[i], where, name);
+        if (v > std::uint64_t(max))
+            fail(where, name, "'" + entries[i] + "' is larger than " + std::to_string(max));
+        stats[i].*field = T(v);
+    }
+}
+
+} // namespace
+
+std::string format_game_record(const GameRecord& r, bool series, bool move_stats) {
     std::string line = std::to_string(r.index) + '\t' + r.white + '\t' + r.black + '\t' +
                        std::string(result_name(r.result)) + '\t' + r.reason + '\t' +
                        std::to_string(r.moves.size()) + '\t' + std::to_string(r.opening_turns) +
@@ -91,15 +150,22 @@ std::string format_game_record(const GameRecord& r, bool series) {
     if (series)
         line += '\t' + std::string(game_kind_name(r.kind)) + '\t' +
                 (r.beneficiary.empty() ? std::string("-") : r.beneficiary);
+    if (move_stats) {
+        append_stats_column(line, r.stats, [](const MoveStats& s) { return s.time_ms; });
+        append_stats_column(line, r.stats, [](const MoveStats& s) { return s.depth; });
+        append_stats_column(line, r.stats, [](const MoveStats& s) { return s.nodes; });
+    }
     return line + '\n';
 }
 
 GameRecord parse_game_record(const std::string& line, const std::string& where) {
     const auto cols = split_on(line, '\t');
-    if (cols.size() != 10 && cols.size() != 12)
+    if (cols.size() != 10 && cols.size() != 12 && cols.size() != 13 && cols.size() != 15)
         fail(where, "line",
-             "expected 10 (or, in a version 2 file, 12) tab-separated columns, found " +
+             "expected 10 (version 1), 12 (version 2), 13 or 15 (version 3) tab-separated "
+             "columns, found " +
                  std::to_string(cols.size()));
+    const bool series = cols.size() == 12 || cols.size() == 15;
     GameRecord r;
     r.index = parse_unsigned(cols[0], where, "index");
     r.white = cols[1];
@@ -144,7 +210,7 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
         if (std::none_of(r.scores.begin(), r.scores.end(), [](const auto& v) { return v; }))
             r.scores.clear();
     }
-    if (cols.size() == 12) {
+    if (series) {
         if (cols[10] == "normal")
             r.kind = GameKind::Normal;
         else if (cols[10] == "vela")
@@ -158,6 +224,19 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
             fail(where, "beneficiary", "a Vela game's beneficiary is its White player");
         if (r.kind != GameKind::Vela && !r.beneficiary.empty())
             fail(where, "beneficiary", "only a Vela game has one ('-')");
+    }
+    if (cols.size() >= 13) {
+        const std::size_t first = series ? 12 : 10;
+        r.stats.resize(r.moves.size());
+        parse_stats_column(cols[first], r.stats, &MoveStats::time_ms, 1000000000, where, "times");
+        parse_stats_column(cols[first + 1], r.stats, &MoveStats::depth, 1000000000, where,
+                           "depths");
+        parse_stats_column(cols[first + 2], r.stats, &MoveStats::nodes,
+                           std::int64_t(999999999999999999), where, "nodes");
+        // Entries all '-' say what three lone '-' say (and what the writer writes then).
+        if (std::none_of(r.stats.begin(), r.stats.end(),
+                         [](const MoveStats& s) { return s.known(); }))
+            r.stats.clear();
     }
     return r;
 }
@@ -187,11 +266,13 @@ GamesFile read_games_file(const std::string& path) {
                 fail(where, "header",
                      "expected '# " + std::string(kGamesFormatName) + " " +
                          std::string(kGamesFormatVersion) + " variant=... rules=...'");
-            if (head[2] != kGamesFormatVersion && head[2] != kGamesSeriesFormatVersion)
+            if (head[2] != kGamesFormatVersion && head[2] != kGamesSeriesFormatVersion &&
+                head[2] != kGamesStatsFormatVersion)
                 fail(where, "header",
                      "games file format version " + head[2] +
-                         " (this build reads versions 1 and 2)");
+                         " (this build reads versions 1, 2 and 3)");
             file.header.series = head[2] == kGamesSeriesFormatVersion;
+            file.header.move_stats = head[2] == kGamesStatsFormatVersion;
             if (header_seen || line_no != 1)
                 fail(where, "header",
                      "the '# " + std::string(kGamesFormatName) +
@@ -218,13 +299,12 @@ GamesFile read_games_file(const std::string& path) {
         if (!header_seen)
             fail(where, "header", "missing '# " + std::string(kGamesFormatName) + "' header line");
         file.games.push_back(parse_game_record(line, where));
-        const std::size_t want = file.header.series ? 12 : 10;
+        const std::size_t want = file.header.columns();
         if (std::size_t(std::count(line.begin(), line.end(), '\t')) + 1 != want)
             fail(where, "line",
                  "expected " + std::to_string(want) + " tab-separated columns in a version " +
-                     std::string(file.header.series ? kGamesSeriesFormatVersion
-                                                    : kGamesFormatVersion) +
-                     " file");
+                     std::string(file.header.version()) +
+                     (file.header.series ? " file of series" : " file"));
     }
     if (!header_seen)
         throw GamesFileError(path + ":1: header: missing '# " + std::string(kGamesFormatName) +
@@ -247,6 +327,10 @@ Game replay_game(const GameRecord& record, const Rules& rules, const std::string
         fail(where, "moves", e.what());
     }
     return game;
+}
+
+std::string player_name_of(const std::string& description) {
+    return description.substr(0, description.find('('));
 }
 
 } // namespace fanorona

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/board/game.h"
@@ -18,8 +19,22 @@ namespace fanorona {
 enum class GameKind { Normal, Vela, Skipped };
 std::string_view game_kind_name(GameKind k); // "normal", "vela", "skipped"
 
+// What a player told of one move: the milliseconds it took (the referee's measure for an external
+// engine: `go` written to `bestmove` read; the search's own time for the built-in engine), the
+// depth it searched and the nodes; -1 where nothing was told (an opening move, a random
+// exploration move, a baseline mover, an engine without `info depth` or `info nodes`).
+struct MoveStats {
+    int time_ms = -1;
+    int depth = -1;
+    std::int64_t nodes = -1;
+    bool known() const { return time_ms >= 0 || depth >= 0 || nodes >= 0; }
+    friend bool operator==(const MoveStats&, const MoveStats&) = default;
+};
+
 // One finished game as stored in a games file. `moves` are in notation; `scores` has one entry
-// per move (std::nullopt where the mover gave no score) or is empty.
+// per move (std::nullopt where the mover gave no score) or is empty; `stats` likewise has one
+// entry per move, at least one of them known(), or is empty (a file of version 1 or 2, or a game
+// in which no move told anything).
 struct GameRecord {
     std::uint64_t index = 0;
     std::string white;
@@ -30,6 +45,7 @@ struct GameRecord {
     std::string start;              // position string
     std::vector<std::string> moves; // in notation
     std::vector<std::optional<int>> scores;
+    std::vector<MoveStats> stats;
     GameKind kind = GameKind::Normal; // Normal in a version-1 file
     std::string beneficiary;          // a Vela game's beneficiary (always its White); else ""
 
@@ -43,12 +59,17 @@ struct GameRecord {
     friend bool operator==(const GameRecord&, const GameRecord&) = default;
 };
 
-// A games file's header values. A file of Vela series (series == true) is format version 2, with
-// the columns kind and beneficiary; every other file is version 1 (10 columns), as before.
+// A games file's header values and its columns: the 10 of version 1; with `series` the columns
+// kind and beneficiary after them; with `move_stats` the columns times, depths and nodes last.
+// Files are written as version 3 (move_stats; `series=vela` in the header says series); a file of
+// version 1 (10 columns) or 2 (series, 12 columns) reads with move_stats false.
 struct GamesHeader {
     Variant variant = Variant::Tsivy;
     RuleSet ruleset = RuleSet::Standard; // the rules of the normal games
     bool series = false;                 // games come in Vela series (`series=vela`)
+    bool move_stats = true;              // version 3: the per-move columns times, depths, nodes
+    std::size_t columns() const { return 10 + (series ? 2 : 0) + (move_stats ? 3 : 0); }
+    std::string_view version() const; // "1", "2" or "3"
     Rules rules() const {
         Rules r;
         r.variant = variant;
@@ -63,11 +84,12 @@ struct GamesFileError : std::runtime_error {
 };
 
 std::string games_header_lines(const GamesHeader& header);
-// One line, ending in '\n'; with `series` the two columns of version 2 are added.
-std::string format_game_record(const GameRecord& record, bool series = false);
+// One line, ending in '\n', with the columns GamesHeader says for `series` and `move_stats`.
+std::string format_game_record(const GameRecord& record, bool series = false,
+                               bool move_stats = true);
 
-// Parses one data line (without its '\n'): 10 columns (version 1) or 12 (version 2); `where` is
-// "FILE:LINE" for error messages.
+// Parses one data line (without its '\n'): 10 columns (version 1), 12 (version 2), 13 or 15
+// (version 3, without and with series); `where` is "FILE:LINE" for error messages.
 GameRecord parse_game_record(const std::string& line, const std::string& where);
 
 // Reads a whole games file; a last line without '\n' (a torn write) is dropped.
@@ -82,5 +104,8 @@ GamesFile read_games_file(const std::string& path);
 // "WHERE: moves: move N 'X': why" on failure.
 Game replay_game(const GameRecord& record, const Rules& rules, const std::string& where,
                  std::size_t max_moves = SIZE_MAX);
+
+// The name part of a player's description in a games file: "A(depth=4)" -> "A".
+std::string player_name_of(const std::string& description);
 
 } // namespace fanorona

@@ -28,8 +28,10 @@
 #include "core/tables/tablebase.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/formats/weights_json.h"
+#include "selfplay/mpi/identity.h"
 #include "selfplay/mpi/job.h"
 #include "selfplay/mpi/pns_job.h"
+#include "selfplay/mpi/rescore_job.h"
 #endif
 
 namespace fanorona::cluster {
@@ -38,7 +40,8 @@ namespace {
 
 // The process's place in an MPI job. Written once by start(), before any other thread exists.
 struct State {
-    bool mpi = false; // MPI was started (finish() must end it)
+    bool mpi = false;     // MPI was started (finish() must end it)
+    bool refused = false; // the ranks do not all run the same program: every rank ends
     int rank = 0, size = 1;
     std::uint64_t next_job = 1;
     std::atomic<std::uint64_t> sent{0}, received{0}, remote_games{0};
@@ -50,8 +53,15 @@ State& state() {
     return s;
 }
 
-// Set by mpirun (Open MPI), by PMI launchers (MPICH, Slurm) and by PMIx launchers (srun).
+// Set by start() in the environment of a rank, which every program the rank starts inherits:
+// an external engine that is this program (`cmd=fanorona,args=engine`) then runs as one process
+// instead of joining the job (which hung it).
+constexpr const char* kRankMarker = "FANORONA_MPI_RANK";
+
+// Set by mpirun (Open MPI), by PMI launchers (MPICH, Slurm) and by PMIx launchers (srun), and
+// not started by a rank.
 bool launched_by_mpi() {
+    if (std::getenv(kRankMarker)) return false;
     for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
         if (std::getenv(v)) return true;
     return false;
@@ -89,6 +99,8 @@ void score_openings_remotely(
     std::vector<ScoredOpening>&, const OpeningScoring&,
     const std::function<std::pair<std::size_t, std::size_t>(std::size_t)>&) {}
 void solve_pns_remotely(const PnsUnitJob&, const PnsUnitSource&) {}
+void rescore_remotely(const std::vector<CorpusGame>&, const Rules&, const RescoreSettings&, int,
+                      const RescoreClaim&, const RescoreDeliver&) {}
 
 #else
 
@@ -162,12 +174,12 @@ using Claim = std::function<std::pair<std::size_t, std::size_t>(std::size_t)>;
 // Rank 0's side of one job: sends `text` to every other rank, then answers their requests
 // ([job, how many positions it wants, how many units it still has in flight]) with blocks:
 // `next_block(n)` gives what follows the job word (empty when none is left), and hands each
-// results message, without its job word, to `deliver`. A rank is done when it gets an empty
-// block with nothing in flight; a rank's error goes to `fail`. Returns when every other rank is
-// done.
+// results message, without its job word, to `deliver` with the rank that sent it. A rank is done
+// when it gets an empty block with nothing in flight; a rank's error goes to `fail`. Returns when
+// every other rank is done.
 void serve_job(std::uint64_t job, const std::string& text,
                const std::function<std::vector<std::uint64_t>(std::size_t)>& next_block,
-               const std::function<void(const std::string&)>& deliver,
+               const std::function<void(const std::string&, int rank)>& deliver,
                const std::function<void(std::exception_ptr)>& fail) {
     State& s = state();
     for (int w = 1; w < s.size; ++w) {
@@ -191,7 +203,7 @@ void serve_job(std::uint64_t job, const std::string& text,
         } else if (st.MPI_TAG == kResults) {
             const std::string bytes = receive_bytes(st);
             s.received += bytes.size();
-            deliver(bytes.substr(8));
+            deliver(bytes.substr(8), st.MPI_SOURCE);
         } else if (st.MPI_TAG == kError) {
             const std::string why = receive_bytes(st);
             fail(std::make_exception_ptr(
@@ -222,6 +234,7 @@ position_blocks(const Claim& claim, const std::function<std::uint64_t(std::size_
 class MpiPlayers : public RemotePlayers {
 public:
     explicit MpiPlayers(ScheduledGames& games) : games_(games) {}
+    int ranks() const override { return state().size; }
 
     void serve(BatchQueue& queue) override {
         State& s = state();
@@ -232,13 +245,15 @@ public:
             job, j.dump(),
             position_blocks([&](std::size_t n) { return queue.claim(n); },
                             [&](std::size_t p) { return queue.indices()[p]; }),
-            [&](const std::string& bytes) {
+            [&](const std::string& bytes, int rank) {
                 auto games = decode_game_bytes(bytes);
                 for (std::size_t k = 0; k < games.size();) {
                     const std::uint64_t position = games[k].first;
                     std::vector<PlayedGame> unit;
-                    for (; k < games.size() && games[k].first == position; ++k)
+                    for (; k < games.size() && games[k].first == position; ++k) {
                         unit.push_back(std::move(games[k].second));
+                        unit.back().rank = rank;
+                    }
                     s.remote_games += unit.size();
                     queue.deliver(std::size_t(position), std::move(unit));
                 }
@@ -350,10 +365,32 @@ void work_on_openings(const nlohmann::json& j, std::uint64_t job) {
     });
 }
 
+// Rescores the games of a rescore job's blocks ([first position, the games as words]) on this
+// rank's workers and sends back their scores.
+void work_on_rescore(const nlohmann::json& j, std::uint64_t job) {
+    const RescoreJob decoded = decode_rescore_job(j);
+    const int threads = decoded.threads > 0 ? decoded.threads : tbb::info::default_concurrency();
+    RescoreSettings settings = decoded.settings;
+    settings.all = false; // the words mark the positions to search with a placeholder score
+    GameRescorer rescorer(decoded.rules, settings, threads);
+    work_on_blocks(job, threads, [&](const std::vector<std::uint64_t>& block) {
+        std::vector<CorpusGame> games, results;
+        for (std::size_t at = 2; at < block.size();)
+            games.push_back(take_game_words(block, at, decoded.rules));
+        std::vector<RescoreCount> counts(games.size());
+        rescorer.rescore(games, results,
+                         [&](std::size_t k, const RescoreCount& c) { counts[k] = c; });
+        std::string bytes;
+        for (std::size_t k = 0; k < games.size(); ++k)
+            append_rescore_result(bytes, block[1] + k, results[k], counts[k]);
+        return bytes;
+    });
+}
+
 // Solves the units of a `solve --method pns` job: up to `threads` at once, each on a thread of
 // its own, requested one at a time (so fast ranks take more) and sent back as each finishes.
 // After an empty block it asks again only once nothing is in flight: rank 0 then counts it done.
-void work_on_pns(const std::string& text) {
+void work_on_pns(const std::string& text, const nlohmann::json& header) {
     std::uint64_t job = 0;
     std::vector<ProvenBound> initial;
     PnsUnitJob pns = decode_pns_job(text, job, initial);
@@ -361,6 +398,15 @@ void work_on_pns(const std::string& text) {
         if (!pns.tables_dir.empty()) pns.settings.tables = tables::open_tables(pns.tables_dir);
     } catch (const std::exception& e) {
         send_bytes("--tables: " + std::string(e.what()), 0, kError);
+        return;
+    }
+    // The tables read here must be rank 0's.
+    const std::string what = "--tables " + pns.tables_dir;
+    const std::string why = fingerprint_difference(
+        {{what, pns.settings.tables ? tables_fingerprint(*pns.settings.tables) : "-"}},
+        {{what, header.at("tables_fingerprint").get<std::string>()}});
+    if (!why.empty()) {
+        send_bytes(why, 0, kError);
         return;
     }
     const std::size_t threads =
@@ -435,9 +481,11 @@ void work_on_job(const std::string& text) {
         const nlohmann::json j = nlohmann::json::parse(text.substr(0, text.find('\0')));
         const std::uint64_t job = j.at("job").get<std::uint64_t>();
         if (j.value("kind", "games") == "pns")
-            work_on_pns(text);
+            work_on_pns(text, j);
         else if (j.value("kind", "games") == "openings")
             work_on_openings(j, job);
+        else if (j.value("kind", "games") == "rescore")
+            work_on_rescore(j, job);
         else
             work_on_games(j, job);
     } catch (const std::exception& e) {
@@ -445,11 +493,40 @@ void work_on_job(const std::string& text) {
     }
 }
 
+// At start-up, on every rank at once: each computes its bench signature and all compare. When a
+// rank's differs from rank 0's, every rank ends MPI (state().refused) and rank 0 throws, naming
+// the first such rank. A hook for the tests: FANORONA_TEST_BENCH_OFFSET, when set, is added to
+// this rank's signature (the tests cannot run two builds).
+void check_same_program() {
+    State& s = state();
+    std::uint64_t mine = bench_signature();
+    if (const char* offset = std::getenv("FANORONA_TEST_BENCH_OFFSET"))
+        mine += std::strtoull(offset, nullptr, 10);
+    std::vector<std::uint64_t> all(static_cast<std::size_t>(s.size));
+    check(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD),
+          "allgather");
+    int first = 0, differ = 0;
+    for (int r = 1; r < s.size; ++r)
+        if (all[std::size_t(r)] != all[0] && ++differ == 1) first = r;
+    if (differ == 0) return;
+    s.refused = true;
+    s.mpi = false;
+    MPI_Finalize();
+    if (s.rank == 0)
+        throw std::runtime_error(
+            "rank " + std::to_string(first) + ": bench signature " +
+            std::to_string(all[std::size_t(first)]) + " differs from rank 0's " +
+            std::to_string(all[0]) +
+            (differ > 1 ? " (and " + std::to_string(differ - 1) + " more ranks differ)" : "") +
+            ": every machine must run the same build (`fanorona bench` prints its signature)");
+}
+
 } // namespace
 
 int start(int& argc, char**& argv) {
     State& s = state();
     if (!launched_by_mpi()) return 0;
+    setenv(kRankMarker, "1", 1); // before MPI starts threads
     int provided = 0;
     check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "init");
     s.mpi = true;
@@ -461,11 +538,13 @@ int start(int& argc, char**& argv) {
                                  "than one thread (MPI_THREAD_SERIALIZED)\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    if (s.size > 1) check_same_program();
     return s.rank;
 }
 
 int serve_as_worker() {
-    std::signal(SIGINT, SIG_IGN); // rank 0 decides when to stop; its games in flight finish
+    if (state().refused) return 1; // rank 0 names the difference
+    std::signal(SIGINT, SIG_IGN);  // rank 0 decides when to stop; its games in flight finish
     int status = 0;
     while (true) {
         const MPI_Status st = wait_message(0, MPI_ANY_TAG);
@@ -504,7 +583,7 @@ void score_openings_remotely(std::vector<ScoredOpening>& openings, const Opening
     std::exception_ptr failure;
     serve_job(
         job, j.dump(), position_blocks(claim, [](std::size_t p) { return std::uint64_t(p); }),
-        [&](const std::string& bytes) {
+        [&](const std::string& bytes, int) {
             if (bytes.size() % 16) throw std::runtime_error("openings message: truncated");
             for (std::size_t at = 0; at < bytes.size(); at += 16) {
                 std::uint64_t position;
@@ -520,6 +599,41 @@ void score_openings_remotely(std::vector<ScoredOpening>& openings, const Opening
         [&](std::exception_ptr e) {
             if (!failure) failure = e;
             claim(openings.size()); // no new block for anyone
+        });
+    if (failure) std::rethrow_exception(failure);
+}
+
+void rescore_remotely(const std::vector<CorpusGame>& games, const Rules& corpus_rules,
+                      const RescoreSettings& settings, int threads, const RescoreClaim& claim,
+                      const RescoreDeliver& deliver) {
+    if (!has_workers()) return;
+    State& s = state();
+    const std::uint64_t job = s.next_job++;
+    nlohmann::json j = encode_rescore_job(corpus_rules, settings, threads);
+    j["job"] = job;
+    std::exception_ptr failure;
+    serve_job(
+        job, j.dump(),
+        [&](std::size_t want) {
+            std::vector<std::uint64_t> block;
+            if (failure) return block; // no new block for anyone
+            const auto [first, last] = claim(want);
+            if (first == last) return block;
+            block.push_back(first);
+            for (std::size_t p = first; p < last; ++p)
+                append_game_words(block, games[p], settings.all);
+            return block;
+        },
+        [&](const std::string& bytes, int) {
+            for (const RescoreResult& r : decode_rescore_results(bytes)) {
+                if (r.k >= games.size()) throw std::runtime_error("rescore result: no such game");
+                ++s.remote_games;
+                deliver(std::size_t(r.k), apply_rescore_result(games[r.k], r, settings.all),
+                        r.count);
+            }
+        },
+        [&](std::exception_ptr e) {
+            if (!failure) failure = e;
         });
     if (failure) std::rethrow_exception(failure);
 }
@@ -550,7 +664,7 @@ void solve_pns_remotely(const PnsUnitJob& pns, const PnsUnitSource& source) {
             stop_if_stopped();
             return block;
         },
-        [&](const std::string& bytes) {
+        [&](const std::string& bytes, int) {
             for (auto& [unit, result] : decode_pns_results(bytes)) {
                 if (unit >= pns.units.size()) throw std::runtime_error("pns result: no such unit");
                 ++s.remote_games;
@@ -585,6 +699,8 @@ void install() {
          .score =
              [](std::vector<ScoredOpening>& openings, const OpeningScoring& scoring,
                 const OpeningClaim& claim) { score_openings_remotely(openings, scoring, claim); }});
+    Seam<RemoteRescorer>::install(
+        {.available = [] { return has_workers(); }, .rescore = rescore_remotely});
 }
 
 } // namespace fanorona::cluster

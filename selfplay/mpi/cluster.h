@@ -14,15 +14,20 @@
 #include "core/solver/pns_unit.h"
 #include "selfplay/openings/remote_scoring.h"
 #include "selfplay/remote_link.h"
+#include "selfplay/rescore.h"
 #include "selfplay/scheduled_games.h"
 
 namespace fanorona::cluster {
 
 // Starts MPI when the launcher's environment says this process is one rank of a job with more
-// than one rank; returns this process's rank (0 when not under MPI).
+// than one rank; returns this process's rank (0 when not under MPI). Every rank then checks that
+// it runs the same program as rank 0 (selfplay/mpi/identity.h: the bench signature): when one
+// does not, MPI ends, rank 0 throws std::runtime_error naming the rank and both signatures, and
+// serve_as_worker() returns 1 on the other ranks.
 int start(int& argc, char**& argv);
-// Plugs the other ranks into the seams (core/common/seam.h) of the driver (selfplay/remote_link.h)
-// and of the openings scorer (selfplay/openings/remote_scoring.h); called once by main() at
+// Plugs the other ranks into the seams (core/common/seam.h) of the driver (selfplay/remote_link.h),
+// of the openings scorer (selfplay/openings/remote_scoring.h) and of rescoring
+// (selfplay/rescore.h); called once by main() at
 // start-up, on rank 0, before any thread starts.
 void install();
 // True when this process is rank 0 of a job with other ranks.
@@ -43,6 +48,14 @@ std::unique_ptr<RemotePlayers> remote_players(ScheduledGames& games);
 void score_openings_remotely(
     std::vector<ScoredOpening>& openings, const OpeningScoring& scoring,
     const std::function<std::pair<std::size_t, std::size_t>(std::size_t)>& claim);
+
+// Rank 0 of `rescore`: has the other ranks rescore the games of `games` that `claim(n)` hands out
+// (each rank with `threads` workers, 0: all its cores) and hands each result to `deliver`;
+// returns when every rank is done, then throws the first rank's error. Does nothing without
+// other ranks.
+void rescore_remotely(const std::vector<CorpusGame>& games, const Rules& corpus_rules,
+                      const RescoreSettings& settings, int threads, const RescoreClaim& claim,
+                      const RescoreDeliver& deliver);
 
 // Rank 0 of `solve --method pns`: has the other ranks solve the units `source.claim` hands out
 // (one at a time per searcher; each rank runs `job.threads` searchers, 0: all its cores) with the

@@ -7,6 +7,7 @@
 #include "selfplay/engine/engine_spec_json.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/mpi/bytes.h"
+#include "selfplay/mpi/identity.h"
 
 namespace fanorona {
 
@@ -55,7 +56,8 @@ Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
               {"games", c.games},
               {"seed", c.seed},
               {"adjudication",
-               {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns}},
+               {c.adjudication.max_turns, c.adjudication.win_margin, c.adjudication.win_turns,
+                c.adjudication.draw_margin, c.adjudication.draw_turns, c.adjudication.draw_after}},
               {"adjudicate_tables", c.adjudication.tables_dir},
               {"epsilon", c.exploration.epsilon},
               {"explore_turns", c.exploration.turns},
@@ -63,7 +65,8 @@ Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
               {"threads", c.threads},
               {"vela_series", c.vela_series},
               {"openings", encode_openings(openings, c.rules)},
-              {"vela_openings", encode_openings(vela_openings, vela_rules)}};
+              {"vela_openings", encode_openings(vela_openings, vela_rules)},
+              {"fingerprints", run_fingerprints(c)}};
     put_rules(j, c.rules);
     return j;
 }
@@ -77,8 +80,14 @@ GamesJob decode_job(const Json& j) {
     c.games = j.at("games").get<std::uint64_t>();
     c.seed = j.at("seed").get<std::uint64_t>();
     const auto adj = j.at("adjudication").get<std::vector<int>>();
-    if (adj.size() != 3) throw std::invalid_argument("job: adjudication needs three numbers");
-    c.adjudication = {adj[0], adj[1], adj[2], {}, {}};
+    if (adj.size() != 6) throw std::invalid_argument("job: adjudication needs six numbers");
+    c.adjudication = AdjudicationConfig{};
+    c.adjudication.max_turns = adj[0];
+    c.adjudication.win_margin = adj[1];
+    c.adjudication.win_turns = adj[2];
+    c.adjudication.draw_margin = adj[3];
+    c.adjudication.draw_turns = adj[4];
+    c.adjudication.draw_after = adj[5];
     if (j.contains("adjudicate_tables"))
         open_adjudication_tables(c.adjudication, j.at("adjudicate_tables").get<std::string>());
     c.exploration.epsilon = j.at("epsilon").get<double>();
@@ -90,6 +99,10 @@ GamesJob decode_job(const Json& j) {
     vela_rules.ruleset = RuleSet::Vela;
     job.openings = decode_openings(j.at("openings"), c.rules);
     job.vela_openings = decode_openings(j.at("vela_openings"), vela_rules);
+    // What the players and adjudication read here (a network, tables) must be what rank 0 read.
+    const std::string why =
+        fingerprint_difference(run_fingerprints(c), j.at("fingerprints").get<Fingerprints>());
+    if (!why.empty()) throw std::runtime_error(why);
     return job;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "selfplay/mpi/bytes.h"
+#include "selfplay/mpi/identity.h"
 
 namespace fanorona {
 
@@ -40,6 +41,9 @@ std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number) {
                               {"pn2", job.settings.pn2},
                               {"graph", job.settings.graph},
                               {"tables", job.tables_dir},
+                              {"tables_fingerprint", job.settings.tables
+                                                         ? tables_fingerprint(*job.settings.tables)
+                                                         : std::string("-")},
                               {"threads", job.threads}};
     std::string out = j.dump();
     out.push_back('\0'); // JSON text never holds a raw zero byte

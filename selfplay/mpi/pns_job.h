@@ -13,7 +13,8 @@
 
 namespace fanorona {
 
-// The job (its tables as their folder) with rank 0's job number.
+// The job (its tables as their folder, with the fingerprint of rank 0's, "tables_fingerprint":
+// selfplay/mpi/identity.h) with rank 0's job number.
 std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number);
 // Decodes a job; its settings' initial bounds are `initial` (which must outlive the job); the
 // tables are not opened (settings.tables stays null). Throws std::runtime_error when damaged.

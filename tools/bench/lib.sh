@@ -19,3 +19,6 @@ build_commit() {
     fi
     echo "$bin"
 }
+# A games file ($1) with its `times` column (version 3's measured milliseconds, which depend on
+# the machine) made '-': what two runs that play the same games have in common.
+without_times() { awk -F'\t' -v OFS='\t' '!/^#/ && NF == 13 {$11 = "-"} !/^#/ && NF == 15 {$13 = "-"} {print}' "$1"; }

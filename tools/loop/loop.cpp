@@ -9,6 +9,7 @@
 #include "core/common/files.h"
 #include "core/common/folder_lock.h"
 #include "core/common/thread_limit.h"
+#include "selfplay/driver.h"
 #include "selfplay/formats/formats.h"
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/rules_json.h"
@@ -197,6 +198,7 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const Engine
     }
     t.run.resume = true;
     t.run.quiet = c.quiet;
+    t.run.engine_log = c.engine_log;
     TournamentResult r = run_tournament(t);
     if (r.interrupted) throw std::runtime_error("interrupted: run again with --resume");
     return r;
@@ -295,6 +297,7 @@ SpsaConfig spsa_config(const LoopConfig& c, const NamedWeights& current,
     s.run.out_dir = c.out_dir + "/spsa";
     s.run.resume = true;
     s.run.quiet = c.quiet;
+    s.run.engine_log = c.engine_log;
     return s;
 }
 
@@ -369,6 +372,7 @@ SelfplaySummary selfplay_step(const LoopConfig& c, int n, const NamedWeights& cu
     sp.out_dir = c.out_dir + "/iter-" + std::to_string(n) + "/selfplay";
     sp.resume = true;
     sp.quiet = c.quiet;
+    sp.engine_log = c.engine_log;
     const SelfplaySummary played = run_selfplay(sp);
     if (played.interrupted) throw std::runtime_error("interrupted: run again with --resume");
     return played;
@@ -600,6 +604,18 @@ Json run_loop(const LoopConfig& config, const std::function<void(const std::stri
     };
     const ThreadLimit limit(c.threads); // self-play, opening scoring, tuning and matches
     const FolderLock lock(c.out_dir);   // creates the folder; one loop at a time in it
+    if (!c.engine_log_path.empty() && !c.engine_log) {
+        RunConfig engine;
+        engine.players = {c.engine};
+        std::vector<FileUse> inputs = run_inputs(engine);
+        inputs.push_back({"--openings", c.selfplay_openings});
+        inputs.push_back({"--match-openings", c.match_openings});
+        std::vector<FileUse> outputs;
+        for (const char* name : {"history.json", "history.txt", "report.html", "start.txt",
+                                 "openings.txt", "final_weights.txt", "final_params.txt"})
+            outputs.push_back({"--out", c.out_dir + "/" + name});
+        c.engine_log = open_engine_log(c.engine_log_path, c.resume, inputs, c.out_dir, outputs);
+    }
     const Json settings = loop_settings(c);
     write_loop_settings(c, settings);
     const NamedWeights start = copy_start_weights(c);

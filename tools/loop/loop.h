@@ -8,12 +8,14 @@
 // stopped.
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/stats/sprt.h"
 #include "tuner/net_train.h"
@@ -72,6 +74,10 @@ struct LoopConfig {
     int threads = 0; // the limit of every step, tuning included (0: all cores)
     bool resume = false;
     bool quiet = false;
+    // The engine log (--log FILE; "": none), one for every run of games of the loop: run_loop()
+    // opens it (added to on a resume) into `engine_log`. Neither changes a game.
+    std::string engine_log_path;
+    std::shared_ptr<EngineLog> engine_log;
 
     // Throws std::invalid_argument naming the bad setting.
     void validate() const;

@@ -7,12 +7,101 @@
 
 #include "core/board/notation.h"
 #include "core/board/replay.h"
+#include "selfplay/formats/time_use.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"
 #include "tools/report/svg_chart.h"
 
 namespace fanorona::report {
+
+namespace {
+
+// The colours of players' lines in a chart, in turn.
+const char* const kPlayerColors[] = {"#2f6db8", "#b8452f", "#3a8a3a",
+                                     "#8a4fb0", "#c08a1a", "#4a9aa0"};
+
+// What a move told of its search, for its frame's caption: ", 12 ms, depth 5, 3400 nodes".
+std::string stats_caption(const MoveStats& s) {
+    std::string out;
+    if (s.time_ms >= 0) out += fmt(", %d ms", s.time_ms);
+    if (s.depth >= 0) out += fmt(", depth %d", s.depth);
+    if (s.nodes >= 0) out += fmt(", %lld nodes", static_cast<long long>(s.nodes));
+    return out;
+}
+
+// The time of each move of one game, by colour (the per-move `times` column).
+std::string game_time_chart(const GameRecord& game, Color first, const std::string& id) {
+    Series white{"White: " + player_name_of(game.white), kPlayerColors[0], {}, {}, {}, {}, true};
+    Series black{"Black: " + player_name_of(game.black), kPlayerColors[1], {}, {}, {}, {}, true};
+    for (std::size_t i = 0; i < game.stats.size(); ++i) {
+        if (game.stats[i].time_ms < 0) continue;
+        Series& s = (i % 2 == 0) == (first == Color::White) ? white : black;
+        s.x.push_back(double(i + 1));
+        s.y.push_back(double(game.stats[i].time_ms));
+    }
+    if (white.x.empty() && black.x.empty()) return "";
+    Chart c;
+    c.id = id + "-times";
+    c.title = "Time per move of game " + std::to_string(game.index) + " (ms)";
+    c.x_label = "turn";
+    c.y_label = "ms";
+    c.integer_x = true;
+    c.height = 220;
+    for (Series* s : {&white, &black})
+        if (!s->x.empty()) c.series.push_back(std::move(*s));
+    return chart_svg(c);
+}
+
+// Each player's time, depth and nodes per move over the games (their per-move columns), as a
+// table and a chart of the mean time by turn; "" when no move has any.
+std::string time_use_part(const std::vector<GameRecord>& games, Variant variant,
+                          const std::string& id_prefix) {
+    const std::vector<PlayerTimeUse> players = time_use_by_player(games, variant);
+    bool any = false;
+    for (const PlayerTimeUse& p : players) any |= p.timed || p.with_depth || p.with_nodes;
+    if (!any) return "";
+    auto known = [](double v, int decimals) {
+        return v < 0 ? std::string("&ndash;") : num(v, decimals);
+    };
+    std::string out = "<h3>Time use</h3>\n<table class=\"data\" id=\"" + esc(id_prefix) +
+                      "-timeuse\"><thead><tr><th>player</th><th>moves</th><th>timed</th>"
+                      "<th>mean ms</th><th>max ms</th><th>mean depth</th><th>mean nodes</th>"
+                      "<th>nodes/s</th></tr></thead><tbody>";
+    for (const PlayerTimeUse& p : players)
+        out += "<tr><td>" + esc(p.name) + "</td><td class=\"num\">" + std::to_string(p.moves) +
+               "</td><td class=\"num\">" + std::to_string(p.timed) + "</td><td class=\"num\">" +
+               known(p.mean_ms(), 2) + "</td><td class=\"num\">" +
+               (p.timed ? std::to_string(p.max_ms) : std::string("&ndash;")) +
+               "</td><td class=\"num\">" + known(p.mean_depth(), 2) + "</td><td class=\"num\">" +
+               known(p.mean_nodes(), 0) + "</td><td class=\"num\">" +
+               known(p.nodes_per_second(), 0) + "</td></tr>";
+    out += "</tbody></table>\n";
+    Chart c;
+    c.id = id_prefix + "-time-by-turn";
+    c.title = "Mean time per move by turn, per player (ms)";
+    c.x_label = "turn";
+    c.y_label = "ms";
+    c.integer_x = true;
+    std::size_t colour = 0;
+    for (const PlayerTimeUse& p : players) {
+        Series s{p.name, kPlayerColors[colour++ % std::size(kPlayerColors)], {}, {}, {}, {}, false};
+        for (std::size_t t = 0; t < p.ms_by_turn.size(); ++t) {
+            if (p.timed_by_turn[t] <= 0) continue;
+            s.x.push_back(double(t + 1));
+            s.y.push_back(p.ms_by_turn[t]);
+        }
+        s.markers = s.x.size() == 1;
+        if (!s.x.empty()) c.series.push_back(std::move(s));
+    }
+    if (!c.series.empty()) out += chart_svg(c);
+    out += "<p class=\"note\">From the games file's per-move columns: times are the engine's "
+           "own search time (external engines: from <code>go</code> written to "
+           "<code>bestmove</code> read), in whole milliseconds.</p>\n";
+    return out;
+}
+
+} // namespace
 
 std::string game_viewer(const GameRecord& game, const Rules& rules, const std::string& id,
                         int max_frames, Notes& notes) {
@@ -32,6 +121,7 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
                notes.problem("game " + std::to_string(game.index) + ": start: " + e.what()) +
                "</div>\n";
     }
+    const Color first = pos.side_to_move(); // the mover of the first turn
     auto frame = [&](int turn, const BoardMarks& marks, const std::string& caption) {
         return fmt("<figure class=\"frame%s\" data-turn=\"%d\">", turn == 0 ? " current" : "",
                    turn) +
@@ -58,6 +148,8 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
         if (m.captured) caption += fmt(" (captures %d)", popcount(m.captured));
         if (std::size_t(i) < game.scores.size() && game.scores[std::size_t(i)])
             caption += fmt(", score %+d", *game.scores[std::size_t(i)]);
+        if (std::size_t(i) < game.stats.size())
+            caption += stats_caption(game.stats[std::size_t(i)]);
         out += frame(i + 1, marks, caption);
     }
     out += "</div>\n";
@@ -103,6 +195,7 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
             out += "<p class=\"note\">Scores beyond &plusmn;1500 (found wins and losses) are "
                    "drawn at &plusmn;1500.</p>\n";
     }
+    out += game_time_chart(game, first, id);
     return out + "</div>\n";
 }
 
@@ -149,6 +242,7 @@ std::string games_overview(const GamesFile& file, const std::string& id_prefix, 
     out += bar_chart_svg(id_prefix + "-lengths",
                          "Game lengths (bars of " + std::to_string(width) + " turns)",
                          "turns (bar start)", labels, counts);
+    out += time_use_part(games, file.header.variant, id_prefix);
     // A viewer of the first decisive game (or the first game).
     std::size_t pick = 0;
     for (std::size_t i = 0; i < games.size(); ++i)

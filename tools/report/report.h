@@ -20,7 +20,8 @@
 // --selfplay DIR
 //   summary.json   `games`, `results` {white_wins, draws, black_wins}, `positions`, `seconds`,
 //                  `games_per_second`, `settings` {...}; any other scalar fields are listed too
-//   games.tsv      the games file: results, reasons, lengths, and a game viewer
+//   games.tsv      the games file: results, reasons, lengths, each player's time use (the
+//                  per-move columns of version 3), and a game viewer
 // --tournament DIR
 //   results.json   `games`, `pairs`, `scheduled_games`, `complete`, `players` [description...],
 //                  `table` {`players` [{rank, name, elo, error95, games, wdl {wins, draws,

@@ -67,12 +67,15 @@ std::string loss_rows(const nlohmann::json& j);
 // A horizontal bar of White wins / draws / Black wins.
 std::string wdl_bar(double white, double draws, double black);
 
-// Results, reasons and lengths of a games file, and a viewer of its first game.
+// Results, reasons and lengths of a games file, each player's time use (its per-move columns:
+// a table and a chart of the mean time by turn, with ids ID_PREFIX-timeuse and
+// ID_PREFIX-time-by-turn, when any move told one), and a viewer of its first decisive game.
 std::string games_overview(const GamesFile& file, const std::string& id_prefix, int max_frames,
                            Notes& notes);
 
-// The viewer of one game: every position with the last move and its captures marked, stepped
-// through with buttons (or the arrow keys), and its scores over the game.
+// The viewer of one game: every position with the last move and its captures marked (each
+// caption with the move's score, ms, depth and nodes when told), stepped through with buttons
+// (or the arrow keys), its scores over the game, and each move's time (chart ID-times).
 std::string game_viewer(const GameRecord& game, const Rules& rules, const std::string& id,
                         int max_frames, Notes& notes);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "core/bench.h"
@@ -59,7 +61,7 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
     for (int t : config.movetimes_ms)
         if (t < 1) throw std::invalid_argument("timeuse: a movetime must be at least 1 ms");
     const std::vector<Position> positions = load_positions(config);
-    ProtocolClient engine({config.argv, config.options, config.rules, kTimeUseStartupMs});
+    ProtocolClient engine({config.argv, config.options, config.rules, kTimeUseStartupMs, {}});
     try {
         engine.start();
         engine.sync("setting the options");
@@ -75,7 +77,7 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
             engine.send_position(game);
             engine.sync("setting a position");
             const EngineReply reply = engine.go(game, go, movetime + TimeMargins::kMeasureGraceMs);
-            *depth = reply.depth;
+            *depth = std::max(reply.depth, 0); // 0 for an engine that gave none
             return std::chrono::duration<double, std::milli>(reply.received - reply.sent).count();
         } catch (const PlayerFault& e) {
             throw std::runtime_error("timeuse: '" + go + "' in " + p.to_string() + ": " + e.what());
@@ -130,6 +132,79 @@ nlohmann::json time_use_json(const TimeUseConfig& config, const std::vector<Time
                        {"mean_depth", r.mean_depth}});
     j["rows"] = out;
     return j;
+}
+
+std::vector<PlayerTimeUse> games_time_use(const std::vector<std::string>& paths) {
+    std::vector<GameRecord> games;
+    std::optional<Variant> variant;
+    for (const std::string& given : paths) {
+        const std::string path =
+            std::filesystem::is_directory(given) ? given + "/games.tsv" : given;
+        GamesFile file;
+        try {
+            file = read_games_file(path);
+        } catch (const GamesFileError& e) {
+            throw std::runtime_error(e.what());
+        }
+        if (variant && *variant != file.header.variant)
+            throw std::runtime_error(
+                path + ":1: variant: " + std::string(variant_name(file.header.variant)) +
+                ", but the files before are " + std::string(variant_name(*variant)));
+        variant = file.header.variant;
+        for (GameRecord& g : file.games) games.push_back(std::move(g));
+    }
+    return time_use_by_player(games, variant.value_or(Variant::Tsivy));
+}
+
+namespace {
+
+// A value for the table: '-' when unknown (below 0).
+std::string cell(double v, int decimals) {
+    if (v < 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, v);
+    return text;
+}
+
+nlohmann::json json_or_null(double v) {
+    return v < 0 ? nlohmann::json() : nlohmann::json(v);
+}
+
+} // namespace
+
+std::string games_time_use_table(const std::vector<PlayerTimeUse>& players) {
+    std::size_t width = 6;
+    for (const PlayerTimeUse& p : players) width = std::max(width, p.name.size());
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-*s %7s %7s %9s %7s %6s %11s %11s\n", int(width), "player",
+                  "moves", "timed", "mean ms", "max ms", "depth", "nodes", "nodes/s");
+    out += line;
+    for (const PlayerTimeUse& p : players) {
+        std::snprintf(line, sizeof line, "%-*s %7llu %7llu %9s %7s %6s %11s %11s\n", int(width),
+                      p.name.c_str(), static_cast<unsigned long long>(p.moves),
+                      static_cast<unsigned long long>(p.timed), cell(p.mean_ms(), 2).c_str(),
+                      p.timed ? std::to_string(p.max_ms).c_str() : "-",
+                      cell(p.mean_depth(), 2).c_str(), cell(p.mean_nodes(), 0).c_str(),
+                      cell(p.nodes_per_second(), 0).c_str());
+        out += line;
+    }
+    return out;
+}
+
+nlohmann::json games_time_use_json(const std::vector<std::string>& paths,
+                                   const std::vector<PlayerTimeUse>& players) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const PlayerTimeUse& p : players)
+        rows.push_back({{"player", p.name},
+                        {"moves", p.moves},
+                        {"timed", p.timed},
+                        {"mean_ms", json_or_null(p.mean_ms())},
+                        {"max_ms", p.timed ? nlohmann::json(p.max_ms) : nlohmann::json()},
+                        {"mean_depth", json_or_null(p.mean_depth())},
+                        {"mean_nodes", json_or_null(p.mean_nodes())},
+                        {"nodes_per_second", json_or_null(p.nodes_per_second())}});
+    return {{"format", kTimeuseGamesFormat}, {"games", paths}, {"players", rows}};
 }
 
 } // namespace fanorona

@@ -1,7 +1,8 @@
 #pragma once
 // The time an engine takes per move, measured from outside as a referee would: `fanorona
 // timeuse` starts the engine program, sends `position fen ...` and `isready`, and times from the
-// moment `go movetime T` is written until its `bestmove` line is read.
+// moment `go movetime T` is written until its `bestmove` line is read. Or, given games files,
+// the time, depth and nodes per move their players used (their per-move columns).
 
 #include <functional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/board/movegen.h"
+#include "selfplay/formats/time_use.h"
 
 namespace fanorona {
 
@@ -50,5 +52,18 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
 // The rows and the configuration (with the variant and rule set) as JSON ("format":
 // "fanorona-timeuse 1").
 nlohmann::json time_use_json(const TimeUseConfig& config, const std::vector<TimeUseRow>& rows);
+
+// The players of games files (each a games file or a run folder holding games.tsv), their moves
+// summed up by player name over all the files (selfplay/formats/time_use.h). Throws
+// std::runtime_error naming the file that cannot be read.
+std::vector<PlayerTimeUse> games_time_use(const std::vector<std::string>& paths);
+
+// The players as a table for people: player, moves, timed moves, mean/max ms, mean depth, mean
+// nodes, nodes per second ('-' for what no move told).
+std::string games_time_use_table(const std::vector<PlayerTimeUse>& players);
+
+// The same as JSON ("format": "fanorona-timeuse-games 1"), with the files read.
+nlohmann::json games_time_use_json(const std::vector<std::string>& paths,
+                                   const std::vector<PlayerTimeUse>& players);
 
 } // namespace fanorona
