@@ -47,19 +47,8 @@ Rules tsivy() {
     return r;
 }
 
-// Random-playout games whose results are drawn from the default weights' evaluation and whose
-// scores are that evaluation (so both halves of the target carry the same signal).
 std::vector<std::vector<PositionRecord>> labelled_games(int games, std::uint64_t seed) {
-    const Rules rules = tsivy();
-    std::vector<std::vector<PositionRecord>> out;
-    for (int g = 0; g < games; ++g)
-        out.push_back(random_playout_game(rules, std::uint32_t(g), seed, 120));
-    label_from_weights(out, rules, handset_weights(), 0.004, seed);
-    for (auto& game : out)
-        for (PositionRecord& r : game)
-            r.score = std::int16_t(std::clamp(
-                evaluate(r.position(rules.variant), rules, handset_weights()), -2000, 2000));
-    return out;
+    return labelled_playout_games(tsivy(), games, seed);
 }
 
 std::vector<Position> sample_positions(int games) {

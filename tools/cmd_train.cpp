@@ -46,6 +46,8 @@ std::string canonical_command(const TrainOptions& o) {
       << " --seed " << c.seed;
     if (!c.init.empty()) s << " --init " << c.init;
     if (c.max_positions) s << " --max-positions " << c.max_positions;
+    if (c.shuffle_buffer != kDefaultShuffleBuffer) s << " --shuffle-buffer " << c.shuffle_buffer;
+    if (c.mirror) s << " --mirror";
     if (o.training.keep_decisive) s << " --keep-decisive";
     if (c.filter.skip_captures) s << " --skip-captures";
     if (!o.tables.empty())
@@ -93,9 +95,12 @@ void add_train_command(CLI::App& app) {
     auto o = std::make_shared<TrainOptions>();
     NetTrainConfig& c = o->config;
     auto* cmd = app.add_subcommand(
-        "train", "Train a network (fanorona-net 1) on positions logs: Adam on sigmoid(K * eval) "
-                 "against a blend of the search score and the game result");
-    cmd->add_option("positions", c.data, "Positions logs (positions.bin of selfplay runs)")
+        "train", "Train a network (fanorona-net 1) on positions logs or corpus files: Adam on "
+                 "sigmoid(K * eval) against a blend of the search score and the game result");
+    cmd->add_option("positions", c.data,
+                    "Positions logs (positions.bin), corpus files (corpus.fcorpus; their positions "
+                    "with a search score) or folders of corpus files (every *.fcorpus inside, "
+                    "sorted by name), read as a stream")
         ->required()
         ->expected(1, -1);
     cmd->add_option("--out", c.out,

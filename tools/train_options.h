@@ -1,7 +1,7 @@
 #pragma once
 // The training options `fanorona train` and `fanorona loop --net` share (one declaration, one
 // meaning): epochs, mini-batch, step size and its decay, the target's blend, K, the validation
-// split, early stopping and which positions are used.
+// split, early stopping, the shuffle buffer, mirroring and which positions are used.
 
 #include <string>
 #include <vector>
@@ -79,6 +79,17 @@ inline void NetTrainingOptions::add_to(CLI::App& cmd, NetTrainConfig& c) {
     declared.push_back(cmd.add_option("--max-positions", c.max_positions,
                                       "Use only the first games up to this many positions (0: all)")
                            ->capture_default_str());
+    declared.push_back(
+        cmd.add_option("--shuffle-buffer", c.shuffle_buffer,
+                       "Positions an epoch's shuffle buffer holds (24 bytes each): the data is "
+                       "read as a stream, each training position put into the buffer takes a "
+                       "random one out into the mini-batches; data no larger is shuffled whole")
+            ->check(CLI::Range(std::size_t(1), std::size_t(1) << 32))
+            ->capture_default_str());
+    declared.push_back(cmd.add_flag("--mirror", c.mirror,
+                                    "Also train on each training position's left-right mirror "
+                                    "(same score and result: the rules are symmetric); the "
+                                    "validation positions are not mirrored"));
     declared.push_back(cmd.add_flag("--keep-decisive", keep_decisive,
                                     "Also use positions whose search score is a forced win or "
                                     "loss (skipped by default)"));

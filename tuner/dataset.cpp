@@ -19,9 +19,76 @@ std::string rules_text(const PositionLogHeader& h) {
            std::string(ruleset_name(h.ruleset));
 }
 
-// Fisher-Yates with the project's portable generator (same order on every platform).
-
 } // namespace
+
+RecordFilter::RecordFilter(const DataFilter& filter, const PositionLogHeader& header,
+                           const std::string& path)
+    : filter_(filter), header_(header),
+      use_tables_(filter.tables && filter.table_positions != DataFilter::TablePositions::Keep) {
+    // Tables that cannot relabel this log's board are refused, not silently unused.
+    if (use_tables_ && filter.tables->max_pieces(header.variant) < 2)
+        throw TuneDataError(path + ": positions of the " +
+                            std::string(variant_name(header.variant)) + " board, but the tables " +
+                            filter.tables_dir + " hold none of that board");
+}
+
+bool RecordFilter::keep(PositionRecord& r, FilterCounts& counts) const {
+    ++counts.read;
+    const Variant variant = header_.variant;
+    if (filter_.only_rules && r.rules_or(header_.ruleset) != *filter_.only_rules) return false;
+    Rules table_rules{variant};
+    table_rules.ruleset = r.rules_or(header_.ruleset);
+    GameResult result = r.result;
+    if (use_tables_ && filter_.tables->serve(table_rules) &&
+        popcount(r.white | r.black) <= filter_.tables->max_pieces(variant)) {
+        if (const auto v = filter_.tables->probe(r.position(variant))) {
+            ++counts.table_positions;
+            if (filter_.table_positions == DataFilter::TablePositions::Skip) return false;
+            const int o = table_outcome(*v, table_rules, r.turns_since_capture);
+            const bool white = r.side_to_move == Color::White;
+            result = o == 0             ? GameResult::Draw
+                     : (o > 0) == white ? GameResult::WhiteWins
+                                        : GameResult::BlackWins;
+            counts.relabelled += result != r.result;
+        }
+    }
+    if (filter_.skip_decisive && is_decisive(r.score)) {
+        ++counts.skipped_decisive;
+        return false;
+    }
+    if (filter_.skip_captures && capturing_pieces(r.position(variant))) {
+        ++counts.skipped_captures;
+        return false;
+    }
+    r.result = result;
+    return true;
+}
+
+void check_not_given_twice(const std::vector<std::string>& files, std::size_t f) {
+    for (std::size_t g = 0; g < f; ++g)
+        if (files[g] == files[f]) throw TuneDataError(files[f] + ": positions log given twice");
+}
+
+void check_same_rules(const std::string& path, const PositionLogHeader& header,
+                      const std::string& first_path, const PositionLogHeader& first) {
+    if (!(header == first))
+        throw TuneDataError(path + ": header: " + rules_text(header) + ", but " + first_path +
+                            " has " + rules_text(first) +
+                            " (all logs of one tuning run must agree)");
+}
+
+TuneDataError no_positions_error(const std::vector<std::string>& files, const FilterCounts& counts,
+                                 const DataFilter& filter) {
+    std::string list;
+    for (const auto& f : files) list += (list.empty() ? "" : ", ") + f;
+    return TuneDataError(list + ": no positions to tune on (" + std::to_string(counts.read) +
+                         " read, " + std::to_string(counts.skipped_decisive) +
+                         " skipped for decisive scores" +
+                         (filter.skip_captures ? ", " + std::to_string(counts.skipped_captures) +
+                                                     " where the side to move can capture"
+                                               : std::string()) +
+                         ")");
+}
 
 Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& filter) {
     if (files.empty()) throw TuneDataError("no positions log given (--data FILE...)");
@@ -39,60 +106,21 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
     PositionLogHeader first_header;
     for (std::size_t f = 0; f < files.size(); ++f) {
         const std::string& path = files[f];
-        for (std::size_t g = 0; g < f; ++g)
-            if (files[g] == path) throw TuneDataError(path + ": positions log given twice");
+        check_not_given_twice(files, f);
         const auto file = std::uint32_t(f);
         const PositionLogHeader log_header = read_position_log_header(path);
-        const RuleSet log_ruleset = log_header.ruleset;
-        const Variant log_variant = log_header.variant;
-        const bool use_tables =
-            filter.tables && filter.table_positions != DataFilter::TablePositions::Keep;
-        // Tables that cannot relabel this log's board are refused, not silently unused.
-        if (use_tables && filter.tables->max_pieces(log_variant) < 2)
-            throw TuneDataError(path + ": positions of the " +
-                                std::string(variant_name(log_variant)) + " board, but the tables " +
-                                filter.tables_dir + " hold none of that board");
+        const RecordFilter keep(filter, log_header, path);
         const PositionLog log = scan_position_log(path, [&](const std::vector<PositionRecord>& c) {
             GameSpan game{file, c.empty() ? 0 : c.front().game_index, data.records.size(), 0};
-            for (const PositionRecord& r : c) {
-                ++data.read;
-                if (filter.only_rules && r.rules_or(log_ruleset) != *filter.only_rules) continue;
-                PositionRecord kept = r;
-                Rules table_rules{log_variant};
-                table_rules.ruleset = r.rules_or(log_ruleset);
-                if (use_tables && filter.tables->serve(table_rules) &&
-                    popcount(r.white | r.black) <= filter.tables->max_pieces(log_variant)) {
-                    if (const auto v = filter.tables->probe(r.position(log_variant))) {
-                        ++data.table_positions;
-                        if (filter.table_positions == DataFilter::TablePositions::Skip) continue;
-                        const int o = table_outcome(*v, table_rules, r.turns_since_capture);
-                        const bool white = r.side_to_move == Color::White;
-                        kept.result = o == 0             ? GameResult::Draw
-                                      : (o > 0) == white ? GameResult::WhiteWins
-                                                         : GameResult::BlackWins;
-                        data.relabelled += kept.result != r.result;
-                    }
-                }
-                if (filter.skip_decisive && is_decisive(r.score)) {
-                    ++data.skipped_decisive;
-                    continue;
-                }
-                if (filter.skip_captures && capturing_pieces(r.position(log_variant))) {
-                    ++data.skipped_captures;
-                    continue;
-                }
-                data.records.push_back(kept);
+            for (PositionRecord r : c) {
+                if (!keep.keep(r, data)) continue;
+                data.records.push_back(r);
                 ++game.count;
             }
             if (game.count) data.games.push_back(game);
         });
-        if (f == 0) {
-            first_header = log.header;
-        } else if (!(log.header == first_header)) {
-            throw TuneDataError(path + ": header: " + rules_text(log.header) + ", but " + files[0] +
-                                " has " + rules_text(first_header) +
-                                " (all logs of one tuning run must agree)");
-        }
+        if (f == 0) first_header = log.header;
+        check_same_rules(path, log.header, files[0], first_header);
         if (!log.tail_problem.empty())
             data.warnings.push_back(path + ": " + log.tail_problem + "; the " +
                                     std::to_string(log.chunks) +
@@ -101,17 +129,7 @@ Dataset load_dataset(const std::vector<std::string>& files, const DataFilter& fi
     }
     data.rules.variant = first_header.variant;
     data.rules.ruleset = first_header.ruleset;
-    if (data.records.empty()) {
-        std::string list;
-        for (const auto& f : files) list += (list.empty() ? "" : ", ") + f;
-        throw TuneDataError(list + ": no positions to tune on (" + std::to_string(data.read) +
-                            " read, " + std::to_string(data.skipped_decisive) +
-                            " skipped for decisive scores" +
-                            (filter.skip_captures ? ", " + std::to_string(data.skipped_captures) +
-                                                        " where the side to move can capture"
-                                                  : std::string()) +
-                            ")");
-    }
+    if (data.records.empty()) throw no_positions_error(files, data, filter);
     if (data.records.size() > std::numeric_limits<std::uint32_t>::max())
         throw TuneDataError("too many positions (more than 2^32)");
     // Shrinking copies the records: worth it only when filters left much of the room unused.

@@ -47,19 +47,51 @@ struct GameSpan {
     std::uint32_t count = 0;
 };
 
-// The usable positions of some logs, game after game. Every game holds at least one record,
-// all of one chunk (one game) of one file; all files share one variant and rule set.
-struct Dataset {
-    Rules rules;
-    std::vector<std::string> files;
-    std::vector<PositionRecord> records;
-    std::vector<GameSpan> games;
+// What reading records through a DataFilter counted.
+struct FilterCounts {
     std::uint64_t read = 0;             // records read, before filtering
     std::uint64_t skipped_decisive = 0; // records dropped by DataFilter::skip_decisive
     std::uint64_t skipped_captures = 0; // records dropped by DataFilter::skip_captures
     std::uint64_t table_positions = 0;  // records found in the tables (skipped or relabelled)
     std::uint64_t relabelled = 0;       // ... whose result the tables changed
-    std::vector<std::string> warnings;  // e.g. a torn tail that was dropped
+};
+
+// A DataFilter applied to the records of one log (of the header's board and rules): the one place
+// that decides which records the tuners use and relabels them from the tables.
+class RecordFilter {
+public:
+    // Throws TuneDataError naming `path` when the filter would relabel or skip table positions
+    // but its tables hold none of the log's board.
+    RecordFilter(const DataFilter& filter, const PositionLogHeader& header,
+                 const std::string& path);
+    // Whether `r` is used; a used record may have been given the tables' result. Counts `r` (read,
+    // and why it was dropped or relabelled) in `counts`.
+    bool keep(PositionRecord& r, FilterCounts& counts) const;
+
+private:
+    const DataFilter& filter_;
+    PositionLogHeader header_;
+    bool use_tables_ = false;
+};
+
+// Throws TuneDataError naming files[f] when an earlier file has the same name.
+void check_not_given_twice(const std::vector<std::string>& files, std::size_t f);
+// Throws TuneDataError naming both files unless `path`'s header (board and rules) is `first`'s.
+void check_same_rules(const std::string& path, const PositionLogHeader& header,
+                      const std::string& first_path, const PositionLogHeader& first);
+
+// The error when no position is left: the inputs and the counts of what was dropped.
+TuneDataError no_positions_error(const std::vector<std::string>& files, const FilterCounts& counts,
+                                 const DataFilter& filter);
+
+// The usable positions of some logs, game after game. Every game holds at least one record,
+// all of one chunk (one game) of one file; all files share one variant and rule set.
+struct Dataset : FilterCounts {
+    Rules rules;
+    std::vector<std::string> files;
+    std::vector<PositionRecord> records;
+    std::vector<GameSpan> games;
+    std::vector<std::string> warnings; // e.g. a torn tail that was dropped
 };
 
 // Reads the logs. Throws TuneDataError (or PositionLogError) naming the file for an unreadable

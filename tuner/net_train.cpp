@@ -10,6 +10,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "core/board/symmetry.h"
 #include "core/common/files.h"
 #include "core/common/fork_join.h"
 #include "core/common/rng.h"
@@ -17,6 +18,7 @@
 #include "tuner/adam_rule.h"
 #include "tuner/loss.h"
 #include "tuner/net_model.h"
+#include "tuner/shuffle_buffer.h"
 
 namespace fanorona {
 
@@ -36,8 +38,13 @@ std::string format(const char* fmt, auto... args) {
 // gradient buffer, summed in chunk order: the numbers do not depend on the thread count.
 constexpr std::size_t kBatchChunks = 16;
 constexpr std::size_t kMinChunkRows = 64;
-// Rows per chunk of a loss pass over a whole set (validation, epoch 0).
+// Rows per chunk of a loss pass over a whole set (validation, epoch 0), and rows a loss pass
+// holds before it evaluates them.
 constexpr std::size_t kPassChunkRows = 4096;
+constexpr std::size_t kPassBlockRows = kPassChunkRows * 16;
+// At most this many training positions' scores and results are kept to fit K (a seeded sample
+// when there are more).
+constexpr std::size_t kKSampleRows = std::size_t(1) << 20;
 constexpr AdamRule kAdam{.epsilon = 1e-10};
 
 double result_for_side(const PositionRecord& r) {
@@ -46,26 +53,25 @@ double result_for_side(const PositionRecord& r) {
     return white_won == (r.side_to_move == Color::White) ? 1.0 : 0.0;
 }
 
-// Keeps the first games of `data` up to `max` positions (the last kept game may be cut).
-void cap_positions(Dataset& data, std::uint64_t max) {
-    if (max == 0 || data.records.size() <= max) return;
-    std::uint64_t kept = 0;
-    std::size_t games = 0;
-    for (GameSpan& g : data.games) {
-        if (kept >= max) break;
-        g.count = std::uint32_t(std::min<std::uint64_t>(g.count, max - kept));
-        kept += g.count;
-        ++games;
-    }
-    data.games.resize(games);
-    data.records.resize(std::size_t(kept));
-}
+// One training position as the trainer holds it (in the shuffle buffer, a mini-batch, a block of
+// a loss pass): the pieces, the side to move and the target. 24 bytes.
+struct TrainSample {
+    Bitboard white = 0, black = 0;
+    float target = 0;
+    Color side = Color::White;
 
-// The pieces of a pass: the model, the data and the sigmoid's scale.
+    Position position(Variant v) const { return Position::from_pieces(v, white, black, side); }
+    // The left-right mirror (the same target: the rules are symmetric).
+    TrainSample mirrored(Variant v) const {
+        return {mirror_files(white, v), mirror_files(black, v), target, side};
+    }
+};
+static_assert(sizeof(TrainSample) == 24);
+
+// The pieces of a pass: the model, the data's board and the sigmoid's scale.
 struct PassContext {
     const nnue::FloatNetwork& model;
-    const Dataset& data;
-    const std::vector<float>& target;
+    Variant variant;
     double k;
 };
 
@@ -77,16 +83,14 @@ struct Chunk {
     double loss = 0;
 };
 
-// Adds the loss (and with `grad`, the gradient) of rows[from, to) to `c`.
-void run_rows(const PassContext& p, std::span<const std::uint32_t> rows, Chunk& c, bool grad) {
+// Adds the loss (and with `grad`, the gradient) of `rows` to `c`. Allocates nothing.
+void run_rows(const PassContext& p, std::span<const TrainSample> rows, Chunk& c, bool grad) {
     const double scale = p.model.arch.scale;
-    const Variant v = p.data.rules.variant;
-    for (const std::uint32_t row : rows) {
-        const PositionRecord& r = p.data.records[row];
-        make_sample(p.model.arch, r.position(v), c.sample);
+    for (const TrainSample& row : rows) {
+        make_sample(p.model.arch, row.position(p.variant), c.sample);
         const double y = net_forward(p.model, c.sample, c.scratch);
         const double s = sigmoid(p.k * y * scale);
-        const double diff = s - double(p.target[row]);
+        const double diff = s - double(row.target);
         c.loss += diff * diff;
         if (grad)
             net_backward(p.model, c.sample, 2 * diff * s * (1 - s) * p.k * scale, c.scratch,
@@ -94,40 +98,68 @@ void run_rows(const PassContext& p, std::span<const std::uint32_t> rows, Chunk& 
     }
 }
 
-// The mean loss over `rows`, in fixed chunks summed in order.
-double mean_loss(const PassContext& p, std::span<const std::uint32_t> rows,
-                 std::vector<Chunk>& chunks) {
-    if (rows.empty()) return std::numeric_limits<double>::quiet_NaN();
+// The mean loss over a stream of rows: add() them one by one; they are evaluated in blocks of
+// kPassBlockRows, each cut into chunks of kPassChunkRows whose losses are summed in order (the
+// same sum at any thread count). Holds one block.
+class LossPass {
+public:
+    LossPass(const PassContext& p, std::vector<Chunk>& chunks) : p_(p), chunks_(chunks) {
+        block_.reserve(kPassBlockRows);
+    }
+    void add(const TrainSample& row) {
+        block_.push_back(row);
+        if (block_.size() == kPassBlockRows) flush();
+    }
+    // The mean loss of the rows added (NaN for none).
+    double mean() {
+        flush();
+        return rows_ ? sum_ / double(rows_) : std::numeric_limits<double>::quiet_NaN();
+    }
+
+private:
+    void flush();
+
+    const PassContext& p_;
+    std::vector<Chunk>& chunks_;
+    std::vector<TrainSample> block_;
+    double sum_ = 0;
+    std::uint64_t rows_ = 0;
+};
+
+void LossPass::flush() {
+    const std::span<const TrainSample> rows(block_);
     const std::size_t n = (rows.size() + kPassChunkRows - 1) / kPassChunkRows;
-    if (chunks.size() < n) chunks.resize(n);
+    if (chunks_.size() < n) chunks_.resize(n);
     const ForkJoin fork_join;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1),
                       fork_join.body([&](const tbb::blocked_range<std::size_t>& r) {
                           for (std::size_t i = r.begin(); i != r.end(); ++i) {
                               const std::size_t from = i * kPassChunkRows;
                               const std::size_t to = std::min(rows.size(), from + kPassChunkRows);
-                              chunks[i].loss = 0;
-                              run_rows(p, rows.subspan(from, to - from), chunks[i], false);
+                              chunks_[i].loss = 0;
+                              run_rows(p_, rows.subspan(from, to - from), chunks_[i], false);
                           }
                       }));
     fork_join.joined();
-    double sum = 0;
-    for (std::size_t i = 0; i < n; ++i) sum += chunks[i].loss;
-    return sum / double(rows.size());
+    for (std::size_t i = 0; i < n; ++i) sum_ += chunks_[i].loss;
+    rows_ += rows.size();
+    block_.clear();
 }
 
 std::string settings_text(const NetTrainConfig& c, const nnue::Architecture& a, double k,
-                          const Dataset& data) {
+                          const StreamPass& data) {
     // The data's paths as spelled lexically normal: a resume naming ./x where the run named x
     // (or a/../x) is the same run; the counts below tell other content apart.
     std::string files;
     for (const std::string& f : c.data)
         files += (files.empty() ? "" : ",") + std::filesystem::path(f).lexically_normal().string();
-    return format("data=%s positions=%zu games=%zu arch=%s batch=%zu lr=%a lr_decay=%a "
-                  "lambda=%a k=%a validation=%a seed=%llu",
-                  files.c_str(), data.records.size(), data.games.size(),
+    // split=hash: the validation split by a hash of the game (GameSplit); a checkpoint of the
+    // trainer before it (another split) is refused.
+    return format("data=%s positions=%llu games=%llu arch=%s batch=%zu lr=%a lr_decay=%a "
+                  "lambda=%a k=%a validation=%a seed=%llu split=hash shuffle_buffer=%zu mirror=%d",
+                  files.c_str(), (unsigned long long)data.positions, (unsigned long long)data.games,
                   nnue::architecture_text(a).c_str(), c.batch, c.lr, c.lr_decay, c.lambda, k,
-                  c.valid_fraction, (unsigned long long)c.seed);
+                  c.valid_fraction, (unsigned long long)c.seed, c.shuffle_buffer, int(c.mirror));
 }
 
 std::string csv_text(const std::vector<NetEpoch>& history) {
@@ -147,18 +179,11 @@ void check_net_train_config(const NetTrainConfig& config) {
     if (!(config.lr > 0)) throw std::invalid_argument("--lr must be positive");
     if (config.k && !(*config.k > 0)) throw std::invalid_argument("--k must be positive");
     if (config.epochs < 1) throw std::invalid_argument("--epochs must be at least 1");
+    if (config.shuffle_buffer == 0)
+        throw std::invalid_argument("--shuffle-buffer must be positive");
     check_writable(config.out);
     check_writable(checkpoint_path(config.out));
     check_writable(loss_csv_path(config.out));
-}
-
-// The positions logs as filtered, cut at --max-positions; their warnings go to the log.
-Dataset load_net_data(const NetTrainConfig& config,
-                      const std::function<void(const std::string&)>& log) {
-    Dataset data = load_dataset(config.data, config.filter);
-    for (const std::string& w : data.warnings) log("warning: " + w);
-    cap_positions(data, config.max_positions);
-    return data;
 }
 
 // The network trained: the data's board with the configured shape. Throws std::invalid_argument
@@ -170,56 +195,93 @@ nnue::Architecture net_architecture(const NetTrainConfig& config, Variant varian
     return arch;
 }
 
-// The data's counts into the report, and a line of them to the log.
-void count_net_data(const Dataset& data, NetTrainReport& report,
+// What the first pass over the data found: its counts, and the search scores and results of the
+// training positions K is fitted to (all of them, or a seeded sample of kKSampleRows).
+struct Survey {
+    StreamPass pass;
+    std::vector<double> scores, results;
+};
+
+// The first pass: the data's counts and the split's (settled: see GameSplit), and the scores for
+// K. Throws TuneDataError when no position is left or the split has too few games.
+Survey survey_net_data(const NetTrainConfig& config, const PositionStream& stream,
+                       GameSplit& split) {
+    Survey s;
+    std::uint64_t seen = 0; // training positions offered to the K sample
+    Rng rng = Rng::derive(config.seed, 0x5C0E, 0);
+    s.pass = stream.for_each_game([&](const StreamGame& g) {
+        split.see(g.file, g.index, g.records.size());
+        if (split.validation(g.file, g.index)) return;
+        for (const PositionRecord& r : g.records) {
+            std::size_t at = s.scores.size();
+            if (seen >= kKSampleRows) at = std::size_t(rng.below(seen + 1));
+            ++seen;
+            if (at == s.scores.size()) {
+                s.scores.push_back(r.score);
+                s.results.push_back(result_for_side(r));
+            } else if (at < kKSampleRows) {
+                s.scores[at] = r.score;
+                s.results[at] = result_for_side(r);
+            }
+        }
+    });
+    if (s.pass.positions == 0) throw no_positions_error(config.data, s.pass, config.filter);
+    split.settle();
+    return s;
+}
+
+// The data's counts into the report, and a line of them (and the warnings) to the log.
+void count_net_data(const PositionStream& stream, const StreamPass& data, NetTrainReport& report,
                     const std::function<void(const std::string&)>& log) {
+    for (const std::string& w : data.warnings) log("warning: " + w);
     report.positions_read = data.read;
     report.skipped_decisive = data.skipped_decisive;
     report.skipped_captures = data.skipped_captures;
     report.table_positions = data.table_positions;
     report.relabelled = data.relabelled;
-    report.positions = data.records.size();
-    report.games = data.games.size();
-    log(format("read %llu positions of %zu files; using %llu positions of %llu games (%llu "
+    report.positions = data.positions;
+    report.games = data.games;
+    log(format("read %llu positions of %zu files%s; using %llu positions of %llu games (%llu "
                "skipped for decisive scores, %llu where the side to move can capture, %llu in "
                "the tables of which %llu relabelled)",
-               (unsigned long long)data.read, data.files.size(),
+               (unsigned long long)data.read, stream.files().size(),
+               data.unscored ? format(" (and %llu corpus positions without a search score)",
+                                      (unsigned long long)data.unscored)
+                                   .c_str()
+                             : "",
                (unsigned long long)report.positions, (unsigned long long)report.games,
                (unsigned long long)data.skipped_decisive, (unsigned long long)data.skipped_captures,
                (unsigned long long)data.table_positions, (unsigned long long)data.relabelled));
 }
 
-// The split into training and validation games (--valid-fraction, --seed), with its counts in
-// the report and the log.
-DataSplit split_net_data(const NetTrainConfig& config, const Dataset& data, NetTrainReport& report,
-                         const std::function<void(const std::string&)>& log) {
-    DataSplit split = split_by_game(data, config.valid_fraction, config.seed);
-    report.train_positions = split.train.size();
-    report.validation_positions = split.validation.size();
+// The split's counts into the report and the log.
+void count_net_split(const NetTrainConfig& config, const GameSplit& split, NetTrainReport& report,
+                     const std::function<void(const std::string&)>& log) {
+    report.train_positions = split.train_positions;
+    report.validation_positions = split.validation_positions;
     report.train_games = split.train_games;
     report.validation_games = split.validation_games;
-    log(format("training on %zu positions of %llu games, validating on %zu positions of %llu "
+    report.train_samples = split.train_positions * (config.mirror ? 2 : 1);
+    log(format("training on %llu positions of %llu games%s, validating on %llu positions of %llu "
                "games",
-               split.train.size(), (unsigned long long)split.train_games, split.validation.size(),
+               (unsigned long long)split.train_positions, (unsigned long long)split.train_games,
+               config.mirror ? " and their mirrors" : "",
+               (unsigned long long)split.validation_positions,
                (unsigned long long)split.validation_games));
-    return split;
 }
 
-// K into the report: given, or fitted to the training positions' search scores against their
-// results. Throws TuneDataError when every score is 0 (nothing to fit).
-void fit_net_k(const NetTrainConfig& config, const Dataset& data, const DataSplit& split,
-               NetTrainReport& report, const std::function<void(const std::string&)>& log) {
+// K into the report: given, or fitted to the sampled training positions' search scores against
+// their results. Throws TuneDataError when every score is 0 (nothing to fit).
+void fit_net_k(const NetTrainConfig& config, const Survey& survey, NetTrainReport& report,
+               const std::function<void(const std::string&)>& log) {
     report.k_fitted = !config.k;
     if (config.k) {
         report.k = *config.k;
     } else {
-        Eigen::VectorXd e(Eigen::Index(split.train.size())), y(e.size());
-        for (std::size_t i = 0; i < split.train.size(); ++i) {
-            const PositionRecord& r = data.records[split.train[i]];
-            e[Eigen::Index(i)] = r.score;
-            y[Eigen::Index(i)] = result_for_side(r);
-        }
-        if (e.cwiseAbs().maxCoeff() == 0)
+        const auto n = Eigen::Index(survey.scores.size());
+        const Eigen::VectorXd e = Eigen::Map<const Eigen::VectorXd>(survey.scores.data(), n);
+        const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(survey.results.data(), n);
+        if (n == 0 || e.cwiseAbs().maxCoeff() == 0)
             throw TuneDataError("cannot fit K: every logged score is 0 (give --k VALUE)");
         report.k = fit_k_to(e, y, LossKind::Mse);
     }
@@ -229,18 +291,7 @@ void fit_net_k(const NetTrainConfig& config, const Dataset& data, const DataSpli
                config.lambda, 1 - config.lambda));
 }
 
-// Every record's target: lambda * sigmoid(K * score) + (1 - lambda) * result.
-std::vector<float> net_targets(const NetTrainConfig& config, const Dataset& data, double k) {
-    std::vector<float> target(data.records.size());
-    for (std::size_t i = 0; i < data.records.size(); ++i) {
-        const PositionRecord& r = data.records[i];
-        target[i] =
-            float(config.lambda * sigmoid(k * r.score) + (1 - config.lambda) * result_for_side(r));
-    }
-    return target;
-}
-
-// One training between its steps: the settings, data, split and targets (fixed), the model and
+// One training between its steps: the settings, data stream and split (fixed), the model and
 // Adam's moments, the best epoch's parameters and the counters (what a checkpoint holds: after
 // every epoch the checkpoint and the loss CSV are the state), and the report it fills.
 struct NetTraining {
@@ -248,10 +299,10 @@ struct NetTraining {
     const std::function<void(const std::string&)>& log;
     NetTrainReport& report;
     const nnue::Architecture arch;
-    const Dataset& data;
-    const DataSplit& split;
-    const std::vector<float>& target;
-    const bool has_validation = !split.validation.empty();
+    const PositionStream& stream;
+    const GameSplit& split;
+    const StreamPass& data; // the first pass's counts
+    const bool has_validation = split.validation_games > 0;
     std::string settings; // the checkpoint's settings: a resume must have the same
     nnue::FloatNetwork model;
     // Adam's state beside the parameters: the two moments of every parameter (the step count and
@@ -267,12 +318,31 @@ struct NetTraining {
     std::vector<Chunk> chunks; // the loss passes' work areas
 
     NetTraining(const NetTrainConfig& c, const std::function<void(const std::string&)>& l,
-                NetTrainReport& r, const nnue::Architecture& a, const Dataset& d,
-                const DataSplit& s, const std::vector<float>& t)
-        : config(c), log(l), report(r), arch(a), data(d), split(s), target(t),
+                NetTrainReport& r, const nnue::Architecture& a, const PositionStream& st,
+                const GameSplit& sp, const StreamPass& d)
+        : config(c), log(l), report(r), arch(a), stream(st), split(sp), data(d),
           model(nnue::make_float_network(a)) {}
 
-    PassContext pass() const { return {model, data, target, report.k}; }
+    PassContext pass() const { return {model, stream.rules().variant, report.k}; }
+    // A record as a training row: its pieces and its target, lambda * sigmoid(K * score) +
+    // (1 - lambda) * result.
+    TrainSample sample(const PositionRecord& r) const {
+        const double t =
+            config.lambda * sigmoid(report.k * r.score) + (1 - config.lambda) * result_for_side(r);
+        return {r.white, r.black, float(t), r.side_to_move};
+    }
+    // Calls row(const TrainSample&) for each training row of a game (none for a validation
+    // game): every position, and after it its mirror with --mirror.
+    template <class Row> void training_rows(const StreamGame& g, Row&& row) const {
+        if (split.validation(g.file, g.index)) return;
+        const Variant v = stream.rules().variant;
+        for (const PositionRecord& r : g.records) {
+            const TrainSample x = sample(r);
+            row(x);
+            if (config.mirror) row(x.mirrored(v));
+        }
+    }
+    double validation_loss();
     double elapsed() const {
         return seconds_before + std::chrono::duration<double>(Clock::now() - t_train).count();
     }
@@ -283,7 +353,7 @@ struct NetTraining {
     void first_epoch();
     void run_epochs();
     double train_epoch(int epoch, std::size_t batch, std::vector<Chunk>& batch_chunks);
-    void compute_gradients(std::span<const std::uint32_t> b, std::vector<Chunk>& batch_chunks);
+    void compute_gradients(std::span<const TrainSample> b, std::vector<Chunk>& batch_chunks);
     void adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks);
     void end_epoch(int epoch, double train_loss);
     TrainCheckpoint checkpoint() const;
@@ -343,11 +413,31 @@ void NetTraining::resume() {
                report.history.back().epoch));
 }
 
-// Epoch 0: the start parameters' losses, the first best loss (validation, else training).
+// The mean loss of the validation games' positions (never mirrored), NaN without any: a pass.
+double NetTraining::validation_loss() {
+    const PassContext p = pass();
+    LossPass loss(p, chunks);
+    if (has_validation)
+        stream.for_each_game([&](const StreamGame& g) {
+            if (!split.validation(g.file, g.index)) return;
+            for (const PositionRecord& r : g.records) loss.add(sample(r));
+        });
+    return loss.mean();
+}
+
+// Epoch 0: the start parameters' losses (one pass over training and validation rows), the first
+// best loss (validation, else training).
 void NetTraining::first_epoch() {
     NetEpoch e0;
-    e0.train_loss = mean_loss(pass(), split.train, chunks);
-    e0.validation_loss = mean_loss(pass(), split.validation, chunks);
+    const PassContext p = pass();
+    LossPass train(p, chunks), validation(p, chunks);
+    stream.for_each_game([&](const StreamGame& g) {
+        training_rows(g, [&](const TrainSample& x) { train.add(x); });
+        if (split.validation(g.file, g.index))
+            for (const PositionRecord& r : g.records) validation.add(sample(r));
+    });
+    e0.train_loss = train.mean();
+    e0.validation_loss = validation.mean();
     best_loss = has_validation ? e0.validation_loss : e0.train_loss;
     report.history.push_back(e0);
     log(format("epoch 0: train %.6f validation %.6f", e0.train_loss, e0.validation_loss));
@@ -357,7 +447,8 @@ void NetTraining::first_epoch() {
 // best parameters are those of the best epoch, or the last ones when no epoch beat the start.
 void NetTraining::run_epochs() {
     t_train = Clock::now();
-    const std::size_t batch = std::min(config.batch, split.train.size());
+    const std::size_t batch =
+        std::size_t(std::min<std::uint64_t>(config.batch, report.train_samples));
     const std::size_t per_batch =
         std::clamp<std::size_t>(batch / kMinChunkRows, std::size_t(1), kBatchChunks);
     std::vector<Chunk> batch_chunks(per_batch);
@@ -371,23 +462,38 @@ void NetTraining::run_epochs() {
     write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
 }
 
-// One epoch's mini-batches in the epoch's own order (--seed); returns the mean loss of the
-// training rows, each taken before its batch's step.
+// One epoch: a pass whose training rows go through the epoch's shuffle buffer (drawing from
+// --seed and the epoch) into mini-batches of `batch` rows (the last may hold fewer), each a step.
+// Returns the mean loss of the training rows, each taken before its batch's step.
 double NetTraining::train_epoch(int epoch, std::size_t batch, std::vector<Chunk>& batch_chunks) {
-    std::vector<std::uint32_t> order = split.train;
-    Rng::derive(config.seed, 0x7EA1, std::uint64_t(epoch)).shuffle(order);
+    ShuffleBuffer<TrainSample> buffer(config.shuffle_buffer,
+                                      Rng::derive(config.seed, 0x7EA1, std::uint64_t(epoch)),
+                                      std::size_t(report.train_samples));
+    std::vector<TrainSample> rows;
+    rows.reserve(batch);
     double epoch_loss = 0;
-    for (std::size_t at = 0; at < order.size(); at += batch) {
-        const std::size_t rows = std::min(batch, order.size() - at);
-        compute_gradients(std::span<const std::uint32_t>(order.data() + at, rows), batch_chunks);
+    std::uint64_t count = 0;
+    auto run_batch = [&] {
+        compute_gradients(rows, batch_chunks);
         for (const Chunk& c : batch_chunks) epoch_loss += c.loss;
-        adam_step(rows, batch_chunks);
-    }
-    return epoch_loss / double(order.size());
+        adam_step(rows.size(), batch_chunks);
+        count += rows.size();
+        rows.clear();
+    };
+    auto take = [&](const TrainSample& x) {
+        rows.push_back(x);
+        if (rows.size() == batch) run_batch();
+    };
+    stream.for_each_game([&](const StreamGame& g) {
+        training_rows(g, [&](const TrainSample& x) { buffer.push(x, take); });
+    });
+    buffer.drain(take);
+    if (!rows.empty()) run_batch();
+    return epoch_loss / double(count);
 }
 
 // The loss and gradient of mini-batch `b`, cut into the chunks (each its own share of the rows).
-void NetTraining::compute_gradients(std::span<const std::uint32_t> b,
+void NetTraining::compute_gradients(std::span<const TrainSample> b,
                                     std::vector<Chunk>& batch_chunks) {
     const std::size_t rows = b.size(), per_batch = batch_chunks.size();
     const PassContext p = pass();
@@ -430,7 +536,7 @@ void NetTraining::end_epoch(int epoch, double train_loss) {
     NetEpoch e;
     e.epoch = epoch;
     e.train_loss = train_loss;
-    e.validation_loss = mean_loss(pass(), split.validation, chunks);
+    e.validation_loss = validation_loss();
     e.seconds = elapsed();
     report.history.push_back(e);
     const double watched = has_validation ? e.validation_loss : e.train_loss;
@@ -507,16 +613,17 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     NetTrainReport report;
     check_net_train_config(config);
 
-    // The data, the network's shape, the split, K and the targets.
-    const Dataset data = load_net_data(config, log);
-    const nnue::Architecture arch = net_architecture(config, data.rules.variant);
-    count_net_data(data, report, log);
-    const DataSplit split = split_net_data(config, data, report, log);
-    fit_net_k(config, data, split, report, log);
-    const std::vector<float> target = net_targets(config, data, report.k);
+    // The data, the network's shape, the split and K (a first pass over the data).
+    const PositionStream stream(config.data, config.filter, config.max_positions);
+    const nnue::Architecture arch = net_architecture(config, stream.rules().variant);
+    GameSplit split(stream.identities(), config.valid_fraction, config.seed);
+    const Survey survey = survey_net_data(config, stream, split);
+    count_net_data(stream, survey.pass, report, log);
+    count_net_split(config, split, report, log);
+    fit_net_k(config, survey, report, log);
 
     // The state: random, --init's network, or the checkpoint's.
-    NetTraining training(config, log, report, arch, data, split, target);
+    NetTraining training(config, log, report, arch, stream, split, survey.pass);
     training.start_parameters();
     if (config.resume)
         training.resume();

@@ -11,9 +11,17 @@
 // Texel tuner's sigmoid scale (`fanorona tune --k`): fitted to the logged scores against the
 // results unless given.
 //
-// Deterministic for a seed at any thread count: the row order of every epoch comes from the
-// seed, each mini-batch is cut into a fixed number of chunks whose gradients are summed in chunk
-// order, and losses are summed the same way.
+// The data is a stream (tuner/position_stream.h): every pass reads the inputs game by game, so the
+// memory does not grow with the data. A first pass counts the positions, settles the validation
+// split (by game, from a hash of the game's file, index and the seed) and samples the scores K is
+// fitted to; every epoch is then a pass whose training positions (with --mirror also their
+// left-right mirrors) go through a shuffle buffer of --shuffle-buffer positions into the
+// mini-batches, and a pass over the validation games. Memory: the buffer, a mini-batch, a block
+// of the loss passes and the model.
+//
+// Deterministic for a seed at any thread count: the stream is read on one thread in a fixed order,
+// the shuffle buffer of every epoch draws from the seed, each mini-batch is cut into a fixed number
+// of chunks whose gradients are summed in chunk order, and losses are summed the same way.
 
 #include <cstdint>
 #include <functional>
@@ -24,8 +32,12 @@
 #include "core/nnue/architecture.h"
 #include "selfplay/formats/net_file.h"
 #include "tuner/dataset.h"
+#include "tuner/position_stream.h"
 
 namespace fanorona {
+
+// The default capacity of the shuffle buffer, in positions (24 bytes each: 96 MB).
+inline constexpr std::size_t kDefaultShuffleBuffer = 4000000;
 
 // Every setting of `fanorona train`.
 struct NetTrainConfig {
@@ -59,6 +71,9 @@ struct NetTrainConfig {
     // random.
     std::string init;
     std::uint64_t max_positions = 0; // 0: all; else the first games up to this many positions
+    // The positions an epoch's shuffle buffer holds (data no larger is shuffled whole).
+    std::size_t shuffle_buffer = kDefaultShuffleBuffer;
+    bool mirror = false; // also train on each training position's left-right mirror
     DataFilter filter;
     bool resume = false; // continue from NET.ckpt
     std::string command; // for the provenance: the settings that decide the result
@@ -80,6 +95,7 @@ struct NetTrainReport {
     std::uint64_t positions = 0, games = 0; // used, after filters and --max-positions
     std::uint64_t train_positions = 0, validation_positions = 0;
     std::uint64_t train_games = 0, validation_games = 0;
+    std::uint64_t train_samples = 0; // per epoch: the training positions, with their mirrors
     double k = 0;
     bool k_fitted = false;
     std::vector<NetEpoch> history;

@@ -1,5 +1,6 @@
 #include "tuner/synthetic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -58,6 +59,19 @@ void label_from_weights(std::vector<std::vector<PositionRecord>>& games, const R
             const bool white_wins = mover_wins == (r.side_to_move == Color::White);
             r.result = white_wins ? GameResult::WhiteWins : GameResult::BlackWins;
         }
+}
+
+std::vector<std::vector<PositionRecord>> labelled_playout_games(const Rules& rules, int games,
+                                                                std::uint64_t seed, int max_turns) {
+    std::vector<std::vector<PositionRecord>> out;
+    for (int g = 0; g < games; ++g)
+        out.push_back(random_playout_game(rules, std::uint32_t(g), seed, max_turns));
+    label_from_weights(out, rules, handset_weights(), 0.004, seed);
+    for (auto& game : out)
+        for (PositionRecord& r : game)
+            r.score = std::int16_t(std::clamp(
+                evaluate(r.position(rules.variant), rules, handset_weights()), -2000, 2000));
+    return out;
 }
 
 } // namespace fanorona

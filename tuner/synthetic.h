@@ -27,4 +27,10 @@ void write_position_log(const std::string& path, const PositionLogHeader& header
 void label_from_weights(std::vector<std::vector<PositionRecord>>& games, const Rules& rules,
                         const Weights& w, double k, std::uint64_t seed);
 
+// `games` random-playout games of `rules` (at most `max_turns` turns, seeded) labelled from the
+// hand-set weights: each record's result drawn by label_from_weights (k 0.004) and its score that
+// evaluation, clamped to +-2000 (so both halves of a training target carry the same signal).
+std::vector<std::vector<PositionRecord>>
+labelled_playout_games(const Rules& rules, int games, std::uint64_t seed, int max_turns = 120);
+
 } // namespace fanorona

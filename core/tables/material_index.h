@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/board/bitboard.h"
+#include "core/board/symmetry.h"
 
 namespace fanorona::tables {
 
@@ -41,20 +42,9 @@ inline std::uint64_t next_combination(std::uint64_t x) {
 std::uint64_t rank_subset(std::uint64_t dense);
 std::uint64_t unrank_subset(std::uint64_t rank, int k);
 
-// The symmetries of a board that map its lines onto lines (identity first): the left-right and
-// top-bottom mirrors and their product on every board (all sizes are odd, so the strong points
-// stay strong), and on square boards also the four transpositions and rotations. Each maps a
-// point index to a point index.
-struct BoardSymmetries {
-    int count = 1;
-    std::array<std::array<std::int8_t, 64>, 8> map{};
-    Bitboard apply(int g, Bitboard bb) const {
-        Bitboard out = 0;
-        while (bb) out |= Bitboard(1) << map[std::size_t(g)][std::size_t(pop_lsb(bb))];
-        return out;
-    }
-};
-const BoardSymmetries& board_symmetries(Variant v);
+// The board's symmetries (core/board/symmetry.h), by which a folded index folds.
+using fanorona::board_symmetries;
+using fanorona::BoardSymmetries;
 
 // The canonical mover sets of one board and piece count (shared by every index that uses them).
 struct MoverFold;

@@ -66,6 +66,9 @@ Json net_settings(const LoopConfig& c) {
               {"max_positions", t.max_positions},
               {"keep_decisive", !t.filter.skip_decisive},
               {"skip_captures", t.filter.skip_captures}};
+    // Absent at their defaults: older loop folders still resume.
+    if (t.shuffle_buffer != kDefaultShuffleBuffer) s["shuffle_buffer"] = t.shuffle_buffer;
+    if (t.mirror) s["mirror"] = true;
     return s;
 }
 
@@ -134,7 +137,8 @@ const SettingOptions& loop_setting_options() {
         {"final_movetime_ms", "--final-movetime"},
         {"net", "--net (the start network, or its file changed since) or the training options "
                 "(--epochs, --batch, --lr, --lr-decay, --lambda, --k, --valid-fraction, "
-                "--patience, --max-positions, --keep-decisive, --skip-captures)"},
+                "--patience, --max-positions, --shuffle-buffer, --mirror, --keep-decisive, "
+                "--skip-captures)"},
     };
     return options;
 }
