@@ -1,10 +1,49 @@
 #include "selfplay/adjudication.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/tables/tablebase.h"
 
 namespace fanorona {
+
+void parse_draw_adjudication(std::string_view text, AdjudicationConfig& config) {
+    const auto bad = [&text](const std::string& why) {
+        return std::invalid_argument("--draw-adjudicate '" + std::string(text) + "': " + why +
+                                     " (give after=N,turns=M,score=S, e.g. "
+                                     "after=40,turns=8,score=20)");
+    };
+    int score = 20;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', at), text.size());
+        const std::string_view part = text.substr(at, comma - at);
+        at = comma + 1;
+        const std::size_t eq = part.find('=');
+        if (eq == std::string_view::npos) throw bad("'" + std::string(part) + "' is not KEY=VALUE");
+        const std::string key(part.substr(0, eq)), value(part.substr(eq + 1));
+        std::size_t used = 0;
+        long long v = -1;
+        try {
+            v = std::stoll(value, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != value.size() || v < 0 || v > 100000)
+            throw bad(key + "=" + value + ": not a whole number from 0 to 100000");
+        if (key == "after" || key == "movenumber")
+            config.draw_after = int(v);
+        else if (key == "turns" || key == "movecount") {
+            if (v < 1 || v > 1000) throw bad(key + "=" + value + ": not from 1 to 1000");
+            config.draw_turns = int(v);
+        } else if (key == "score") {
+            if (v < 1) throw bad(key + "=" + value + ": 0 would turn it off");
+            score = int(v);
+        } else
+            throw bad("unknown key '" + key + "'");
+    }
+    config.draw_margin = score;
+}
 
 void open_adjudication_tables(AdjudicationConfig& config, const std::string& dir) {
     if (dir.empty()) {

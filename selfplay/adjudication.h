@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/board/game.h"
 #include "core/endgame.h"
@@ -23,6 +24,12 @@ struct AdjudicationConfig {
     int draw_turns = 4;  // consecutive turns of each side that must agree
     int draw_after = 40; // the game must have at least this many turns (the opening's included)
 };
+
+// Sets the draw adjudication from `--draw-adjudicate` text: comma-separated KEY=VALUE of
+// after=N (the game's turns; fastchess's and cutechess's movenumber=), turns=M (each side's
+// consecutive turns; movecount=) and score=S (centi-pieces; 20 when not given); the keys not
+// given keep their values. Throws std::invalid_argument naming the key and the value.
+void parse_draw_adjudication(std::string_view text, AdjudicationConfig& config);
 
 // Opens the tables folder `dir` for adjudication ("": none); throws std::invalid_argument naming
 // the folder when it holds no usable tables.

@@ -145,7 +145,8 @@ PositionsScan scan_positions(const std::string& path, const PositionLogHeader& e
         throw RunFolderError(path + ": header: variant " +
                              std::string(variant_name(log.header.variant)) + ", rules " +
                              std::string(ruleset_name(log.header.ruleset)) + ", but this run is " +
-                             rules_name(expected));
+                             std::string(variant_name(expected.variant)) + ", " +
+                             std::string(ruleset_name(expected.ruleset)));
     scan.has_header = true;
     scan.tail_problem = log.tail_problem;
     return scan;

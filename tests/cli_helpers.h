@@ -19,6 +19,34 @@
 
 namespace test_cli {
 
+// Whether this build runs under AddressSanitizer or ThreadSanitizer (clang's __has_feature,
+// GCC's macros).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kThreadSanitizer = true;
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+#else
+inline constexpr bool kThreadSanitizer = false;
+#endif
+// How many times slower the program may run in this build than in an optimised one: waits
+// that a correct program meets with room to spare in Release are scaled by it.
+inline constexpr int kSlowdown = kAddressSanitizer || kThreadSanitizer ? 20 : 1;
+
 struct Run {
     int status = -1;    // exit code
     std::string output; // stdout and stderr

@@ -131,3 +131,42 @@ TEST_CASE("draw adjudication settings are validated with the run's", "[adjudicat
     c.adjudication.draw_margin = -1;
     CHECK_THROWS_WITH(c.validate(), "--draw-margin must be at least 0 (0: off)");
 }
+
+TEST_CASE("--draw-adjudicate sets the three draw options in one, as fastchess's -draw",
+          "[adjudication][cli]") {
+    AdjudicationConfig a;
+    parse_draw_adjudication("after=30,turns=6,score=25", a);
+    CHECK(a.draw_after == 30);
+    CHECK(a.draw_turns == 6);
+    CHECK(a.draw_margin == 25);
+    AdjudicationConfig b;
+    parse_draw_adjudication("movenumber=12,movecount=2", b);
+    CHECK(b.draw_after == 12);
+    CHECK(b.draw_turns == 2);
+    CHECK(b.draw_margin == 20);
+    CHECK_THROWS_WITH(parse_draw_adjudication("after=30,turns", b),
+                      Catch::Contains("'turns' is not KEY=VALUE"));
+    CHECK_THROWS_WITH(parse_draw_adjudication("score=-3", b),
+                      Catch::Contains("score=-3: not a whole number"));
+    CHECK_THROWS_WITH(parse_draw_adjudication("margin=3", b), Catch::Contains("unknown key"));
+
+    // The same games and settings as the three options spelled out.
+    const std::string one = test_cli::fresh_dir("draw_one"), three = test_cli::fresh_dir("draw_3");
+    const std::string args = "selfplay --quiet --games 2 --depth 1 --epsilon 0 --openings start ";
+    REQUIRE(test_cli::run_cli(args + "--draw-adjudicate after=12,turns=3,score=100000 --out " + one)
+                .status == 0);
+    REQUIRE(test_cli::run_cli(args + "--draw-margin 100000 --draw-turns 3 --draw-after 12 --out " +
+                              three)
+                .status == 0);
+    CHECK(test_cli::without_times(test_cli::slurp(one + "/games.tsv")) ==
+          test_cli::without_times(test_cli::slurp(three + "/games.tsv")));
+    CHECK(test_cli::slurp(one + "/settings.json") == test_cli::slurp(three + "/settings.json"));
+    const test_cli::Run both = test_cli::run_cli(
+        args + "--draw-adjudicate score=5 --draw-margin 5 --out " + test_cli::fresh_dir("draw_x"));
+    CHECK(both.status != 0);
+    CHECK_THAT(both.output, Catch::Contains("excludes"));
+    const test_cli::Run bad = test_cli::run_cli(args + "--draw-adjudicate after=x --out " +
+                                                test_cli::fresh_dir("draw_bad"));
+    CHECK(bad.status == 1);
+    CHECK_THAT(bad.output, Catch::Contains("--draw-adjudicate 'after=x': after=x: not a whole"));
+}

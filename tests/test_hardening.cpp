@@ -28,18 +28,7 @@ using test_cli::run_cli;
 using test_cli::slurp;
 namespace fs = std::filesystem;
 
-// Whether this build runs under AddressSanitizer (clang's __has_feature, GCC's macro).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+using test_cli::kAddressSanitizer;
 
 namespace {
 

@@ -1,5 +1,6 @@
 // The `fanorona` command line: one subcommand per job.
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -11,6 +12,14 @@
 #include "tools/solve/remote_pns.h"
 
 namespace {
+
+// Writes `fanorona: LINE` and its newline to standard error in one write (unbuffered, `<<` by
+// `<<` would be several, and mpirun's or another rank's lines could land inside the line).
+void print_error_line(const std::string& line) {
+    const std::string text = "fanorona: " + line + "\n";
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+}
 
 // Prints `fanorona: MESSAGE` as one line (any line breaks in the message become "; ") and returns
 // the exit status of every error, 1.
@@ -25,7 +34,7 @@ int fail(const std::string& message) {
         if (!part.empty()) line += (line.empty() ? "" : "; ") + part;
         start = end + 1;
     }
-    std::cerr << "fanorona: " << (line.empty() ? "error" : line) << std::endl;
+    print_error_line(line.empty() ? "error" : line);
     return 1;
 }
 
@@ -98,7 +107,7 @@ int main(int argc, char** argv) {
     try {
         rank = fanorona::cluster::start(argc, argv);
     } catch (const std::exception& e) {
-        std::cerr << "fanorona: " << e.what() << "\n";
+        print_error_line(e.what());
         return 1;
     }
     if (rank != 0) return fanorona::cluster::serve_as_worker();

@@ -17,6 +17,7 @@
 #include "core/builtins.h"
 #include "core/common/memory.h"
 #include "core/nnue/architecture.h"
+#include "selfplay/adjudication.h"
 #include "selfplay/driver.h"
 #include "selfplay/engine/engine_file.h"
 #include "selfplay/engine/engine_spec.h"
@@ -491,6 +492,16 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
                    "... in a game of at least this many turns (the opening's included)")
         ->capture_default_str()
         ->check(CLI::Range(0, 100000));
+    cmd.add_option_function<std::string>(
+           "--draw-adjudicate",
+           [&run](const std::string& text) { parse_draw_adjudication(text, run.adjudication); },
+           "The draw adjudication in one option, as fastchess's and cutechess's -draw: "
+           "after=N,turns=M,score=S (movenumber= and movecount= too; score 20 when not given), "
+           "e.g. after=40,turns=8,score=20 (the same as --draw-after 40 --draw-turns 8 "
+           "--draw-margin 20)")
+        ->excludes("--draw-margin")
+        ->excludes("--draw-turns")
+        ->excludes("--draw-after");
     cmd.add_option("--adjudicate-tables", adjudicate_tables,
                    "End a game as soon as its position is in these endgame tables, with the "
                    "tables' result (reason 'tables'; standard rules only)");
