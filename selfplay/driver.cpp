@@ -109,6 +109,8 @@ struct GameRun {
     std::uint64_t forfeits = 0;          // games forfeited in this session
     GamesByRank by_rank; // this session's games by rank, when other ranks play (else empty)
 
+    std::shared_ptr<EngineLog> engine_log; // the run's open engine log, or none
+
     GameRun(const RunConfig& config, const Schedule& s, RunFolder& folder, GameObserver& o)
         : c(config), schedule(s), files(folder), observer(o) {
         for (const EngineSpec& p : c.players) descriptions.push_back(p.description());
@@ -286,10 +288,14 @@ void GameRun::write_game(PlayedGame&& game, ProgressLine& progress) {
     files.append(game);
     ++done;
     if (!by_rank.empty()) count_game(by_rank, game);
+    // A fault the protocol client reported names the log already; a loss on the clock, which
+    // the referee decides, gets it here.
+    const bool name_log = engine_log && game.record.reason == "timeout" &&
+                          game.fault.find("see the engine log") == std::string::npos;
     if (!game.fault.empty() && ++forfeits <= kForfeitWarnings)
         progress.note("fanorona: warning: game " + std::to_string(game.record.index) +
                       (by_rank.empty() ? "" : " (rank " + std::to_string(game.rank) + ")") + ": " +
-                      game.fault);
+                      game.fault + (name_log ? "; see the engine log " + engine_log->path() : ""));
     bool skipped = false;
     const GameSlot slot = real_slot(game.record.index, &skipped);
     note_game(game.record, slot);
@@ -442,6 +448,7 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     const std::vector<Opening> openings = load_run_openings(c, schedule);
     const std::vector<Opening> vela_openings = vela_series_openings(c, schedule);
     GameRun run(c, schedule, files, observer);
+    run.engine_log = played.engine_log;
 
     // Step 1. The games already in the folder: each must be the scheduled game at its place.
     std::vector<std::uint64_t> indices = shard_indices(c);

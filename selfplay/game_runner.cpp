@@ -100,6 +100,12 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                 if (left < -tcs[int(mover)]->margin_ms) {
                     outcome = Outcome{loss_for(mover), EndReason::None};
                     rec.reason = "timeout";
+                    const std::string& player = mover == Color::White ? rec.white : rec.black;
+                    out.fault = player_name_of(player) +
+                                " loses on time (timeout): its move took " + std::to_string(used) +
+                                " ms with " + std::to_string(left + int(used)) +
+                                " ms on its clock (margin " +
+                                std::to_string(tcs[int(mover)]->margin_ms) + " ms)";
                     break;
                 }
                 left = std::max(left, 0) + clock.inc_ms[int(mover)];

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "selfplay/formats/games_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
@@ -212,4 +213,27 @@ TEST_CASE("the engine log: --log is the same option in every command that has it
     CHECK(output.status != 0);
     CHECK_THAT(output.output, Catch::Contains("the same file as the output --log"));
     CHECK_FALSE(std::filesystem::exists(dir + "/u/games.tsv"));
+}
+
+TEST_CASE("a loss on time is warned of and names the engine log", "[engine_log][tournament]") {
+    // The random mover told to answer after 300 ms, on a clock of 100 ms and no increment: it
+    // loses on time at its first move (the referee's margin is 100 ms).
+    const std::string dir = fresh_dir("engine_log_time");
+    std::filesystem::create_directories(dir);
+    const std::string log = dir + "/engines.log";
+    const std::string slow = std::string(" --player 'name=slow,cmd=") + FANORONA_RANDOM_ENGINE +
+                             ",args=--fault slow,tc=0.1'";
+    const Run r = run_cli("tournament --quiet --games 2 --out " + dir + "/t --log " + log +
+                          " --player name=a,depth=1" + slow);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK_THAT(r.output, Catch::Contains("slow loses on time (timeout): its move took "));
+    CHECK_THAT(r.output,
+               Catch::Contains("ms on its clock (margin 100 ms); see the engine log " + log));
+    for (const fanorona::GameRecord& g : fanorona::read_games_file(dir + "/t/games.tsv").games)
+        CHECK(g.reason == "timeout");
+    const Run plain = run_cli("tournament --quiet --games 2 --out " + dir +
+                              "/plain --player name=a,depth=1" + slow);
+    CHECK_THAT(plain.output, Catch::Contains("slow loses on time (timeout)"));
+    CHECK(plain.output.find("engine log") == std::string::npos);
 }

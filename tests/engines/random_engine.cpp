@@ -11,6 +11,7 @@
 //   no-quit        `quit` is ignored
 //   bad-option     an option line without a type is advertised
 //   two-answers    every `go` but an infinite one is answered by two bestmove lines
+//   slow           every `go` but an infinite one is answered after 300 ms, whatever its clock
 // tests/test_check_engine.cpp runs `fanorona check-engine` on it.
 
 #include <chrono>
@@ -137,6 +138,7 @@ struct Engine {
             std::this_thread::sleep_for(std::chrono::milliseconds(movetime + 1500));
         if (fault == "blocking" && movetime > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(movetime * 9 / 10));
+        if (fault == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
         say(answer);
         if (fault == "two-answers") say(answer);
     }
