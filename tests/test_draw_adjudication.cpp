@@ -132,7 +132,7 @@ TEST_CASE("draw adjudication settings are validated with the run's", "[adjudicat
     CHECK_THROWS_WITH(c.validate(), "--draw-margin must be at least 0 (0: off)");
 }
 
-TEST_CASE("--draw-adjudicate sets the three draw options in one, as fastchess's -draw",
+TEST_CASE("draw adjudication in one option: --draw-adjudicate, as fastchess's -draw",
           "[adjudication][cli]") {
     AdjudicationConfig a;
     parse_draw_adjudication("after=30,turns=6,score=25", a);

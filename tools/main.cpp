@@ -13,9 +13,13 @@
 
 namespace {
 
-// Writes `fanorona: LINE` and its newline to standard error in one write (unbuffered, `<<` by
-// `<<` would be several, and mpirun's or another rank's lines could land inside the line).
+// Writes `fanorona: LINE` and its newline to standard error in one write (stderr is unbuffered:
+// `<<` by `<<` would be several writes, and mpirun's or another rank's lines could land inside
+// the line), after what the command printed to standard output (as std::cerr, tied to
+// std::cout, did).
 void print_error_line(const std::string& line) {
+    std::cout.flush();
+    std::fflush(stdout);
     const std::string text = "fanorona: " + line + "\n";
     std::fwrite(text.data(), 1, text.size(), stderr);
     std::fflush(stderr);
