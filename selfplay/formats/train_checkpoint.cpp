@@ -1,10 +1,12 @@
 #include "selfplay/formats/train_checkpoint.h"
 
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <zlib.h>
@@ -51,12 +53,19 @@ public:
         if (text.empty() || *end != '\0') fail(key, "'" + text + "' is not a number");
         return v;
     }
-    std::uint64_t count(const std::string& key, const std::string& text) const {
+    // A whole number from 0 to `max` (an int field's: INT_MAX), else an error naming the key.
+    std::uint64_t count(const std::string& key, const std::string& text,
+                        std::uint64_t max = ~std::uint64_t(0)) const {
         char* end = nullptr;
+        errno = 0;
         const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-        if (text.empty() || *end != '\0' || text[0] == '-')
+        if (text.empty() || *end != '\0' || text[0] == '-' || text[0] == '+' || errno == ERANGE)
             fail(key, "'" + text + "' is not a count");
+        if (v > max) fail(key, "'" + text + "' is above " + std::to_string(max));
         return v;
+    }
+    int int_count(const std::string& key, const std::string& text) const {
+        return int(count(key, text, std::uint64_t(std::numeric_limits<int>::max())));
     }
     std::size_t at() const { return at_; }
     void skip(std::size_t n) { at_ += n; }
@@ -110,16 +119,16 @@ TrainCheckpoint parse_checkpoint(const std::string& bytes, const std::string& na
     c.settings = in.value("settings");
     c.step = in.count("step", in.value("step"));
     c.lr = in.number("lr", in.value("lr"));
-    c.best_epoch = int(in.count("best_epoch", in.value("best_epoch")));
+    c.best_epoch = in.int_count("best_epoch", in.value("best_epoch"));
     c.best_loss = in.number("best_loss", in.value("best_loss"));
-    c.since_best = int(in.count("since_best", in.value("since_best")));
+    c.since_best = in.int_count("since_best", in.value("since_best"));
     while (in.next_is("epoch")) {
         std::istringstream fields(in.value("epoch"));
         std::string e, t, v, s, extra;
         if (!(fields >> e >> t >> v >> s) || (fields >> extra))
             in.fail("epoch", "expected 4 fields");
-        c.history.push_back({int(in.count("epoch", e)), in.number("epoch", t),
-                             in.number("epoch", v), in.number("epoch", s)});
+        c.history.push_back({in.int_count("epoch", e), in.number("epoch", t), in.number("epoch", v),
+                             in.number("epoch", s)});
     }
     const std::uint64_t n = in.count("parameters", in.value("parameters"));
     const std::size_t body = in.at();
