@@ -116,18 +116,9 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                 }
             }
         }
-        if (choice.logged && choice.score) {
-            PositionRecord r;
-            r.white = pos.pieces(Color::White);
-            r.black = pos.pieces(Color::Black);
-            r.game_index = std::uint32_t(setup.index);
-            r.turn = std::uint16_t(std::min(pos.turn(), 65535));
-            r.score = std::int16_t(std::clamp(*choice.score, -32767, 32767));
-            r.depth = std::uint8_t(std::clamp(choice.depth, 0, 255));
-            r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
-            r.side_to_move = mover;
-            out.positions.push_back(r);
-        }
+        if (choice.logged && choice.score)
+            out.positions.push_back(
+                PositionRecord::of(pos, setup.index, *choice.score, choice.depth));
         rec.moves.push_back(move_to_string(pos, setup.rules, choice.move));
         rec.scores.push_back(
             choice.score

@@ -47,15 +47,7 @@ bool is_corpus_file(const std::string& path) {
 
 // A corpus position with a score as a positions log's record (depth 0: a corpus has none).
 PositionRecord corpus_record(const CorpusPosition& p) {
-    const Position& pos = p.position;
-    PositionRecord r;
-    r.white = pos.pieces(Color::White);
-    r.black = pos.pieces(Color::Black);
-    r.game_index = std::uint32_t(p.game);
-    r.turn = std::uint16_t(std::min(pos.turn(), 65535));
-    r.score = std::int16_t(std::clamp(*p.score, -32767, 32767));
-    r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
-    r.side_to_move = pos.side_to_move();
+    PositionRecord r = PositionRecord::of(p.position, p.game, *p.score);
     r.result = p.result;
     r.ruleset = p.ruleset;
     return r;

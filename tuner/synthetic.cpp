@@ -18,15 +18,7 @@ std::vector<PositionRecord> random_playout_game(const Rules& rules, std::uint32_
         return rng.below(std::uint64_t(moves.size()));
     };
     random_playout(game, {.max_turns = max_turns}, choose, [&](const Game& at) {
-        const Position& pos = at.position();
-        PositionRecord r;
-        r.white = pos.pieces(Color::White);
-        r.black = pos.pieces(Color::Black);
-        r.game_index = game_index;
-        r.turn = std::uint16_t(pos.turn());
-        r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
-        r.side_to_move = pos.side_to_move();
-        records.push_back(r);
+        records.push_back(PositionRecord::of(at.position(), game_index));
     });
     const GameResult result = game.outcome().over() ? game.outcome().result : GameResult::Draw;
     for (PositionRecord& r : records) r.result = result;

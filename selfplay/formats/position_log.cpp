@@ -1,5 +1,6 @@
 #include "selfplay/formats/position_log.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
@@ -18,6 +19,19 @@ std::uint32_t checksum(const std::uint8_t* data, std::size_t n) {
 }
 
 } // namespace
+
+PositionRecord PositionRecord::of(const Position& pos, std::uint64_t game, int score, int depth) {
+    PositionRecord r;
+    r.white = pos.pieces(Color::White);
+    r.black = pos.pieces(Color::Black);
+    r.game_index = std::uint32_t(game);
+    r.turn = std::uint16_t(std::min(pos.turn(), 65535));
+    r.score = std::int16_t(std::clamp(score, -32767, 32767));
+    r.depth = std::uint8_t(std::clamp(depth, 0, 255));
+    r.turns_since_capture = std::uint8_t(std::min(pos.turns_since_capture(), 255));
+    r.side_to_move = pos.side_to_move();
+    return r;
+}
 
 Position PositionRecord::position(Variant v) const {
     return Position::from_pieces(v, white, black, side_to_move, turns_since_capture, turn);

@@ -36,6 +36,9 @@ struct PositionRecord {
     GameResult result = GameResult::Draw;
     std::optional<RuleSet> ruleset;
 
+    // The record of `pos` in game `game` with its search `score` and `depth`, each clamped to
+    // its field (turn, score, depth, turns since capture); the result is for the caller to set.
+    static PositionRecord of(const Position& pos, std::uint64_t game, int score = 0, int depth = 0);
     Position position(Variant v) const;
     RuleSet rules_or(RuleSet header) const { return ruleset ? *ruleset : header; }
     friend bool operator==(const PositionRecord&, const PositionRecord&) = default;
