@@ -83,7 +83,11 @@ bool ProtocolClient::start() {
     }
     errors_.clear();
     ++restarts_;
-    if (!send("uci")) fault("crash", "engine closed its input at start-up");
+    // An engine that ends at once (a bad option on its command line) may be gone before "uci" is
+    // written: that is the same crash as its exit while we wait for uciok, and is named so.
+    if (!send("uci"))
+        fault("crash", process_.wait_exit(1000) ? "engine exited during start-up"
+                                                : "engine closed its input at start-up");
     expect("uciok", config_.startup_timeout_ms, "start-up");
     std::vector<std::pair<std::string, std::string>> options = config_.options;
     if (config_.rules.variant != Variant::Tsivy)

@@ -543,8 +543,10 @@ int start(int& argc, char**& argv) {
 }
 
 int serve_as_worker() {
-    if (state().refused) return 1; // rank 0 names the difference
-    std::signal(SIGINT, SIG_IGN);  // rank 0 decides when to stop; its games in flight finish
+    // Refused at start-up: rank 0 names the difference and exits with 1. This rank ends with 0,
+    // or mpirun could see its failure first and kill rank 0 before it has said why.
+    if (state().refused) return 0;
+    std::signal(SIGINT, SIG_IGN); // rank 0 decides when to stop; its games in flight finish
     int status = 0;
     while (true) {
         const MPI_Status st = wait_message(0, MPI_ANY_TAG);
