@@ -1,6 +1,7 @@
 #pragma once
 // The options that choose a network's shape, shared by `fanorona train` and `fanorona net random`
-// (one declaration, one meaning): --features, --activation, --hidden, --layer2 and --buckets.
+// (one declaration, one meaning): --features, --activation, --hidden, --layer2, --layer2-weights
+// and --buckets.
 
 #include <stdexcept>
 #include <string>
@@ -22,17 +23,20 @@ struct ArchitectureOptions {
     std::string activation = "crelu";
     int hidden = nnue::kDefaultHidden;
     int layer2 = 0;
+    std::string layer2_weights = "int16";
     int buckets = nnue::kDefaultBuckets;
     CLI::Option *features_option = nullptr, *activation_option = nullptr, *hidden_option = nullptr,
-                *layer2_option = nullptr, *buckets_option = nullptr;
+                *layer2_option = nullptr, *layer2_weights_option = nullptr,
+                *buckets_option = nullptr;
 
     void add_to(CLI::App& cmd);
     // The options not given on the command line take `a`'s values (a start network's shape).
     void default_to(const nnue::Architecture& a);
     // The shape on `variant`; an unknown feature set is a std::invalid_argument naming --features.
     nnue::Architecture architecture(Variant variant) const;
-    // The options as a command line: " --features F [--activation A] --hidden H [--layer2 L]
-    // --buckets B" (the activation and second layer only when not the default).
+    // The options as a command line: " --features F [--activation A] --hidden H [--layer2 L
+    // [--layer2-weights int8]] --buckets B" (the activation and second layer only when not the
+    // default).
     std::string command_text() const;
 };
 
@@ -57,6 +61,12 @@ inline void ArchitectureOptions::add_to(CLI::App& cmd) {
                                    "the output (0: none; crelu only)")
                         ->check(CLI::Range(0, nnue::kMaxLayer2))
                         ->capture_default_str();
+    layer2_weights_option =
+        cmd.add_option("--layer2-weights", layer2_weights,
+                       "The second layer's weights: int16 (1/1024) or int8 (1/32 within +-2: "
+                       "half the multiplies; training sees the rounding)")
+            ->check(CLI::IsMember({"int16", "int8"}))
+            ->capture_default_str();
     buckets_option = cmd.add_option("--buckets", buckets,
                                     "Output buckets by piece count (1 to " +
                                         std::to_string(nnue::kMaxBuckets) + ")")
@@ -68,6 +78,7 @@ inline void ArchitectureOptions::default_to(const nnue::Architecture& a) {
     if (activation_option->count() == 0) activation = nnue::activation_name(a.activation);
     if (hidden_option->count() == 0) hidden = a.hidden;
     if (layer2_option->count() == 0) layer2 = a.layer2;
+    if (layer2_weights_option->count() == 0) layer2_weights = a.layer2_int8 ? "int8" : "int16";
     if (buckets_option->count() == 0) buckets = a.buckets;
 }
 
@@ -82,6 +93,7 @@ inline nnue::Architecture ArchitectureOptions::architecture(Variant variant) con
     a.activation = *nnue::parse_activation(activation); // checked by the option
     a.hidden = hidden;
     a.layer2 = layer2;
+    a.layer2_int8 = layer2_weights == "int8";
     a.buckets = buckets;
     return a;
 }
@@ -90,7 +102,8 @@ inline std::string ArchitectureOptions::command_text() const {
     return " --features " + features +
            (activation == "crelu" ? "" : " --activation " + activation) + " --hidden " +
            std::to_string(hidden) + (layer2 == 0 ? "" : " --layer2 " + std::to_string(layer2)) +
-           " --buckets " + std::to_string(buckets);
+           (layer2_weights == "int8" ? " --layer2-weights int8" : "") + " --buckets " +
+           std::to_string(buckets);
 }
 
 } // namespace fanorona::cli

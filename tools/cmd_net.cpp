@@ -49,6 +49,7 @@ void run_net_info(const NetOptions& o) {
                                   {"inputs", nnue::input_count(a)},
                                   {"hidden", a.hidden},
                                   {"layer2", a.layer2},
+                                  {"layer2_weights", a.layer2_int8 ? "int8" : "int16"},
                                   {"buckets", a.buckets},
                                   {"qa", a.qa},
                                   {"qb", a.qb},
@@ -71,8 +72,9 @@ void run_net_info(const NetOptions& o) {
     std::printf("file            %s (fanorona-net 1)\n", o.file.c_str());
     std::printf("architecture    %s (hash %s)\n", nnue::architecture_text(a).c_str(),
                 net_hex(nnue::architecture_hash(a)).c_str());
-    const std::string layer2 =
-        a.layer2 > 0 ? " -> " + std::to_string(a.layer2) + " hidden (crelu)" : std::string();
+    const std::string layer2 = a.layer2 > 0 ? " -> " + std::to_string(a.layer2) + " hidden (crelu" +
+                                                  (a.layer2_int8 ? ", int8 weights" : "") + ")"
+                                            : std::string();
     std::printf("layers          %d inputs (%s) -> 2 x %d hidden (%s)%s -> 1 output, %d "
                 "bucket%s by pieces on the board\n",
                 nnue::input_count(a), std::string(nnue::feature_set_name(a.features)).c_str(),

@@ -155,12 +155,23 @@ void clip_network(nnue::FloatNetwork& net, double limit) {
         second = second.cwiseMax(-w2_limit).cwiseMin(w2_limit);
     }
     if (a.layer2 > 0) {
-        const double w2_limit = double(nnue::kLayer2MaxW2q) / nnue::kQL2, w3_limit = 32767.0 / a.qb;
+        const double w2_limit = double(nnue::max_w2q(a)) / nnue::w2_scale(a),
+                     w3_limit = 32767.0 / a.qb;
         auto second = theta.segment(Eigen::Index(l.w2), Eigen::Index(l.b2 - l.w2));
         second = second.cwiseMax(-w2_limit).cwiseMin(w2_limit);
         auto third = theta.segment(Eigen::Index(l.w3), Eigen::Index(l.b3 - l.w3));
         third = third.cwiseMax(-w3_limit).cwiseMin(w3_limit);
     }
+}
+
+void rounded_for_training(const nnue::FloatNetwork& from, nnue::FloatNetwork& to) {
+    to.arch = from.arch;
+    to.params.assign(from.params.begin(), from.params.end());
+    if (!from.arch.layer2_int8) return;
+    const nnue::ParamLayout l(from.arch);
+    const double q2 = nnue::w2_scale(from.arch), limit = nnue::max_w2q(from.arch);
+    for (double& x : to.slice(l.w2, l.b2))
+        x = float(std::clamp(std::round(double(float(x)) * q2), -limit, limit) / q2);
 }
 
 } // namespace fanorona

@@ -51,8 +51,16 @@ void net_backward(const nnue::FloatNetwork& net, const NetSample& x, double dy, 
 
 // W1 and b1 into [-limit, limit] (quantised int16 accumulators cannot overflow); with SCReLU also
 // W2 into +-kScreluMaxW2q / QB (the integer kernel's int16 products); with a second layer W2 into
-// +-kLayer2MaxW2q / kQL2 and W3 into int16's range at QB.
+// +-max_w2q / w2_scale (kLayer2MaxW2q / kQL2, or kLayer2Int8MaxW2q / kQL2Int8 in int8) and W3 into
+// int16's range at QB.
 void clip_network(nnue::FloatNetwork& net, double limit);
+
+// Quantisation-aware training of an int8 second layer: `to` becomes `from` with W2 rounded to the
+// values the integer network will hold (nnue::quantise()'s rounding at kQL2Int8, dequantised), so
+// that the passes see the int8 layer while the steps go to `from`'s unrounded weights (the
+// straight-through estimator). For other architectures `to` is `from`. Allocates only when `to`
+// has another size.
+void rounded_for_training(const nnue::FloatNetwork& from, nnue::FloatNetwork& to);
 
 // The clip range of W1 and b1 (NNUE_SPEC.md): 1.98 * QA = 505 per weight, 44 pieces of one
 // perspective plus the bias stay inside int16.

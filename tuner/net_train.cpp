@@ -305,6 +305,9 @@ struct NetTraining {
     const bool has_validation = split.validation_games > 0;
     std::string settings; // the checkpoint's settings: a resume must have the same
     nnue::FloatNetwork model;
+    // What the passes evaluate: the model, with an int8 second layer's weights rounded as the
+    // integer network will hold them (rounded_for_training); kept in step by set_forward().
+    nnue::FloatNetwork forward;
     // Adam's state beside the parameters: the two moments of every parameter (the step count and
     // the step size below); and the best epoch's parameters.
     std::vector<double> mean, square;
@@ -323,7 +326,8 @@ struct NetTraining {
         : config(c), log(l), report(r), arch(a), stream(st), split(sp), data(d),
           model(nnue::make_float_network(a)) {}
 
-    PassContext pass() const { return {model, stream.rules().variant, report.k}; }
+    PassContext pass() const { return {forward, stream.rules().variant, report.k}; }
+    void set_forward() { rounded_for_training(model, forward); }
     // A record as a training row: its pieces and its target, lambda * sigmoid(K * score) +
     // (1 - lambda) * result.
     TrainSample sample(const PositionRecord& r) const {
@@ -367,17 +371,22 @@ void NetTraining::start_parameters() {
     model = random_start_network(arch, config.seed);
     if (!config.init.empty()) {
         const NetFile start = read_net_file(config.init);
-        if (start.net.arch != arch)
+        // A 16-bit second layer may start an int8 one (its weights are clipped and rounded).
+        nnue::Architecture start_arch = start.net.arch;
+        start_arch.layer2_int8 = arch.layer2_int8;
+        if (start_arch != arch)
             throw std::invalid_argument(
                 config.init + ": architecture: the network is " +
                 nnue::architecture_text(start.net.arch) + ", the training's " +
                 nnue::architecture_text(arch) +
                 " (the data's board, --features, --activation, --hidden, --layer2, --buckets)");
         model = nnue::dequantise(start.net);
+        model.arch = arch;
         settings += " init=" + net_fingerprint(start.net);
         log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");
     }
     clip_network(model, net_weight_clip(arch));
+    set_forward();
     mean.assign(model.params.size(), 0.0);
     square = mean;
     best = model.params;
@@ -396,6 +405,7 @@ void NetTraining::resume() {
         throw std::invalid_argument(checkpoint_path(config.out) +
                                     ": parameters: wrong count for this network");
     model.params = c.params;
+    set_forward();
     mean = c.mean;
     square = c.square;
     best = c.best;
@@ -528,6 +538,7 @@ void NetTraining::adam_step(std::size_t rows, const std::vector<Chunk>& batch_ch
                       }));
     fork_join.joined();
     clip_network(model, net_weight_clip(arch));
+    set_forward();
 }
 
 // Records an epoch: its losses and time in the history, the best epoch so far, the step size's

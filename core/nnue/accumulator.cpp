@@ -71,11 +71,15 @@ int evaluate(const Network& net, const Accumulator& a, Color stm, int pieces) {
     } else {
         const std::int16_t* w3 = net.w3.data() + std::size_t(bucket * arch.layer2);
         std::array<std::int32_t, kMaxLayer2> z;
-        crelu_rows(z.data(), own, other, net.w2.data(), arch.layer2, h, arch.qa);
+        if (arch.layer2_int8)
+            crelu_rows_int8(z.data(), own, other, net.w2_int8.data(), arch.layer2, h, arch.qa);
+        else
+            crelu_rows(z.data(), own, other, net.w2.data(), arch.layer2, h, arch.qa);
+        const std::int64_t q2 = w2_scale(arch);
         out = net.b3[std::size_t(bucket)];
         for (int i = 0; i < arch.layer2; ++i) {
             const std::int64_t zq = net.b2[std::size_t(i)] + z[std::size_t(i)];
-            out += std::clamp<std::int64_t>((zq + kQL2 / 2) / kQL2, 0, arch.qa) * w3[i];
+            out += std::clamp<std::int64_t>((zq + q2 / 2) / q2, 0, arch.qa) * w3[i];
         }
     }
     return int(out * arch.scale / (std::int64_t(arch.qa) * arch.qb));

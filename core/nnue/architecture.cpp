@@ -42,7 +42,7 @@ std::optional<Activation> parse_activation(std::string_view name) {
 }
 
 int max_w2q(const Architecture& a) {
-    if (a.layer2 > 0) return kLayer2MaxW2q;
+    if (a.layer2 > 0) return a.layer2_int8 ? kLayer2Int8MaxW2q : kLayer2MaxW2q;
     return a.activation == Activation::SCReLU ? kScreluMaxW2q : 32767;
 }
 
@@ -61,6 +61,7 @@ std::string architecture_problem(const Architecture& a) {
                "]";
     if (a.layer2 > 0 && a.activation != Activation::CReLU)
         return "a second layer (layer2) needs the crelu activation";
+    if (a.layer2_int8 && a.layer2 == 0) return "int8 second-layer weights need a second layer";
     if (a.buckets < 1 || a.buckets > kMaxBuckets)
         return "buckets " + std::to_string(a.buckets) + " not in [1, " +
                std::to_string(kMaxBuckets) + "]";
@@ -106,7 +107,8 @@ std::string architecture_text(const Architecture& a) {
            (a.activation == Activation::CReLU
                 ? std::string()
                 : " activation=" + std::string(activation_name(a.activation))) +
-           (a.layer2 == 0 ? std::string() : " layer2=" + std::to_string(a.layer2));
+           (a.layer2 == 0 ? std::string() : " layer2=" + std::to_string(a.layer2)) +
+           (a.layer2_int8 ? " int8" : "");
 }
 
 std::uint64_t architecture_hash(const Architecture& a) {

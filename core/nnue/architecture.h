@@ -31,6 +31,11 @@ inline constexpr int kScreluMaxW2q = 127;
 // A second layer's weights lie within +-kLayer2MaxW2q (|W2| < 4 at kQL2), so that the integer
 // kernel's sums fit int32 (simd.h's crelu_rows).
 inline constexpr int kLayer2MaxW2q = 4095;
+// An int8 second layer (Architecture::layer2_int8) keeps its weights at 1/kQL2Int8 within
+// +-kLayer2Int8MaxW2q (|W2| <= 2): a pair of products of activations up to QA = 255 then fits
+// int16 (2 * 255 * 64 < 32768), which the 8-bit kernel (simd.h's crelu_rows_int8) needs.
+inline constexpr int kQL2Int8 = 32;
+inline constexpr int kLayer2Int8MaxW2q = 64;
 
 inline constexpr int kQA = 255; // accumulator scale: W1q = round(W1 * QA)
 inline constexpr int kQB = 64;  // output weight scale: W2q = round(W2 * QB)
@@ -67,6 +72,9 @@ struct Architecture {
     // the accumulators' activations feed the output directly). Shared by the buckets; its own
     // activation is clamp(x, 0, 1).
     int layer2 = 0;
+    // The second layer's weights in 8 bits (1/kQL2Int8, within +-kLayer2Int8MaxW2q) instead of 16
+    // (1/kQL2): half the multiplies. Only with layer2 > 0.
+    bool layer2_int8 = false;
     int buckets = kDefaultBuckets;
     int qa = kQA;
     int qb = kQB;
@@ -75,7 +83,8 @@ struct Architecture {
 };
 
 // Why `a` is not a shape this program can run ("" when it is): H a multiple of kHiddenStep in
-// [16, kMaxHidden], layer2 in [0, kMaxLayer2] (and CReLU when it is not 0), B in [1, kMaxBuckets],
+// [16, kMaxHidden], layer2 in [0, kMaxLayer2] (and CReLU when it is not 0; layer2_int8 only with
+// it), B in [1, kMaxBuckets],
 // qa == kQA, qb == kQB, scale in [1, kMaxScale].
 std::string architecture_problem(const Architecture& a);
 
@@ -101,11 +110,12 @@ constexpr int output_bucket(int pieces, int buckets, int start) {
 }
 
 // The largest magnitude of a quantised w2 weight: int16's for CReLU, kScreluMaxW2q for SCReLU,
-// kLayer2MaxW2q for a second layer.
+// kLayer2MaxW2q for a second layer (kLayer2Int8MaxW2q in int8).
 int max_w2q(const Architecture& a);
-// The scale of w2 and b2: kQB, or kQL2 for a second layer's weights.
+// The scale of w2 and b2: kQB, or kQL2 for a second layer's weights (kQL2Int8 in int8).
 inline int w2_scale(const Architecture& a) {
-    return a.layer2 > 0 ? kQL2 : a.qb;
+    if (a.layer2 == 0) return a.qb;
+    return a.layer2_int8 ? kQL2Int8 : kQL2;
 }
 
 // A 64-bit FNV-1a hash of the architecture's canonical text (architecture_text()): two networks
@@ -114,7 +124,8 @@ std::uint64_t architecture_hash(const Architecture& a);
 // "fanorona-net 1 variant=tsivy features=points inputs=90 hidden=128 buckets=8 qa=255 qb=64
 // scale=400": what architecture_hash() hashes; " activation=screlu" follows for SCReLU (CReLU,
 // the first activation, is not named, so the hashes of earlier networks stay), then " layer2=L"
-// for a second hidden layer of L units (none is not named, for the same reason).
+// for a second hidden layer of L units (none is not named, for the same reason), then " int8"
+// when its weights are in 8 bits.
 std::string architecture_text(const Architecture& a);
 
 } // namespace fanorona::nnue

@@ -29,6 +29,12 @@ std::string nnue_sizes_problem(const Network& net) {
         if (w < -limit || w > limit)
             return "an output weight " + std::to_string(w) + " is outside +-" +
                    std::to_string(limit) + " (" + std::string(activation_name(a.activation)) + ")";
+    Network narrowed;
+    narrowed.arch = a;
+    narrowed.w2 = net.w2;
+    narrow_layer2(narrowed);
+    if (net.w2_int8 != narrowed.w2_int8)
+        return "the 8-bit copy of the second layer's weights does not match them";
     return "";
 }
 
@@ -195,6 +201,14 @@ std::string network_problem(const FloatNetwork& net) {
     return "";
 }
 
+void narrow_layer2(Network& net) {
+    net.w2_int8.clear();
+    if (!net.arch.layer2_int8) return;
+    net.w2_int8.reserve(net.w2.size());
+    for (const std::int16_t w : net.w2)
+        net.w2_int8.push_back(std::int8_t(std::clamp<int>(w, -128, 127)));
+}
+
 Network make_network(const Architecture& a) {
     const ParamLayout l(a);
     Network net;
@@ -205,6 +219,7 @@ Network make_network(const Architecture& a) {
     net.b2.assign(l.w3 - l.b2, 0);
     net.w3.assign(l.b3 - l.w3, 0);
     net.b3.assign(l.size - l.b3, 0);
+    narrow_layer2(net);
     return net;
 }
 
@@ -231,6 +246,7 @@ Network quantise(const FloatNetwork& f) {
         q.w3.push_back(nnue_round_saturate<std::int16_t>(float(x) * qb));
     for (const double x : f.slice(l.b3, l.size))
         q.b3.push_back(nnue_round_saturate<std::int32_t>(float(x) * qa * qb));
+    narrow_layer2(q);
     return q;
 }
 

@@ -18,9 +18,9 @@
 // (64-bit; SCReLU: b2q + (sum clamp(aq, 0, QA)^2 W2q) / QA, truncated toward zero),
 // evaluation = out * scale / (QA QB), truncated toward zero.
 // With layer2 (CReLU only): W2q = round(W2 QL2), b2q = round(b2 QA QL2) (QL2 = kQL2, finer than
-// QB), zq_i = b2q[i] + sum clamp(aq, 0, QA) W2q[i] over both halves, h_i = clamp((zq_i + QL2 / 2)
-// / QL2, 0, QA) (truncated: z_i rounded to 1 / QA), W3q = round(W3 QB) (int16), b3q =
-// round(b3 QA QB) (int32), out = b3q[b] + sum_i h_i W3q[b][i].
+// QB; kQL2Int8 for an int8 second layer), zq_i = b2q[i] + sum clamp(aq, 0, QA) W2q[i] over both
+// halves, h_i = clamp((zq_i + QL2 / 2) / QL2, 0, QA) (truncated: z_i rounded to 1 / QA), W3q =
+// round(W3 QB) (int16), b3q = round(b3 QA QB) (int32), out = b3q[b] + sum_i h_i W3q[b][i].
 
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +37,8 @@ namespace fanorona::nnue {
 // (row r; k < H: side to move's half, k >= H: the other side's), b2[r], where the rows are the
 // output buckets b, or with layer2 L > 0 the second layer's units i; then w3[b * L + i] and b3[b]
 // (empty without layer2). Valid when network_problem() is "": the sizes match the architecture,
-// and every w2 lies within +-max_w2q(arch).
+// every w2 lies within +-max_w2q(arch), and w2_int8 is w2 narrowed (narrow_layer2()) for an int8
+// second layer, else empty.
 struct Network {
     Architecture arch;
     std::vector<std::int16_t> w1;
@@ -46,8 +47,14 @@ struct Network {
     std::vector<std::int32_t> b2;
     std::vector<std::int16_t> w3;
     std::vector<std::int32_t> b3;
+    std::vector<std::int8_t> w2_int8; // the 8-bit kernel's copy of w2 (arch.layer2_int8 only)
     friend bool operator==(const Network&, const Network&) = default;
 };
+
+// Sets net.w2_int8 from net.w2 when net.arch.layer2_int8 (each weight, within
+// +-kLayer2Int8MaxW2q when the network is valid, saturated to int8), else empties it. quantise()
+// and the file reader call it; code that changes w2 by hand calls it again.
+void narrow_layer2(Network& net);
 
 // The rows of w2 and b2: the output buckets, or the second layer's units.
 inline int w2_rows(const Architecture& a) {

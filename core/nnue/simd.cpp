@@ -56,6 +56,18 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
     }
 }
 
+void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                     const std::int8_t* w, int rows, int n, int qa) {
+    for (int r = 0; r < rows; ++r) {
+        const std::int8_t* row = w + std::size_t(r) * 2 * std::size_t(n);
+        std::int32_t sum = 0;
+        for (int j = 0; j < n; ++j)
+            sum += std::clamp<int>(own[j], 0, qa) * row[j] +
+                   std::clamp<int>(other[j], 0, qa) * row[n + j];
+        out[r] = sum;
+    }
+}
+
 } // namespace scalar
 
 namespace {
@@ -186,6 +198,75 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
     }
 }
 
+// The inputs clipped to 0..qa once, as unsigned bytes (2n of them), then 4 rows at a time: each
+// 32 inputs take one maddubs per row (pairs of u8 x s8 products summed in int16: at most 2 * 255 *
+// 64, no saturation) and one madd by ones into int32 lanes. A row's sum fits int32 (at most
+// 2 * 512 * 255 * 64), so its lanes and their sum are exact.
+void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                     const std::int8_t* w, int rows, int n, int qa) {
+    alignas(32) std::array<std::uint8_t, 2 * kMaxHidden> x;
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i top = _mm256_set1_epi16(std::int16_t(qa));
+    const auto clip = [&](const std::int16_t* from, std::uint8_t* to) {
+        for (int j = 0; j < n; j += 32) {
+            const auto load = [&](int k) {
+                const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + k));
+                return _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
+            };
+            // packus interleaves the 128-bit halves: the permute puts the bytes back in order.
+            const __m256i packed =
+                _mm256_permute4x64_epi64(_mm256_packus_epi16(load(j), load(j + 16)), 0xD8);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(to + j), packed);
+        }
+    };
+    const int width = 2 * n;
+    if (n % 32 == 0) {
+        clip(own, x.data());
+        clip(other, x.data() + n);
+    } else {
+        for (int j = 0; j < n; ++j) {
+            x[std::size_t(j)] = std::uint8_t(std::clamp<int>(own[j], 0, qa));
+            x[std::size_t(n + j)] = std::uint8_t(std::clamp<int>(other[j], 0, qa));
+        }
+    }
+    const __m256i ones = _mm256_set1_epi16(1);
+    const auto load8 = [](const void* p) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    };
+    int r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        const std::int8_t* w0 = w + std::size_t(r) * std::size_t(width);
+        __m256i s[4];
+        for (auto& v : s) v = _mm256_setzero_si256();
+        int j = 0;
+        for (; j + 32 <= width; j += 32) {
+            const __m256i xv = _mm256_load_si256(reinterpret_cast<const __m256i*>(x.data() + j));
+            for (int k = 0; k < 4; ++k)
+                s[k] = _mm256_add_epi32(
+                    s[k],
+                    _mm256_madd_epi16(_mm256_maddubs_epi16(xv, load8(w0 + k * width + j)), ones));
+        }
+        const __m256i s01 = _mm256_hadd_epi32(s[0], s[1]);
+        const __m256i s23 = _mm256_hadd_epi32(s[2], s[3]);
+        const __m256i s0123 = _mm256_hadd_epi32(s01, s23);
+        const __m128i sums =
+            _mm_add_epi32(_mm256_castsi256_si128(s0123), _mm256_extracti128_si256(s0123, 1));
+        alignas(16) std::int32_t lanes[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sums);
+        for (int k = 0; k < 4; ++k) {
+            std::int32_t v = lanes[k];
+            for (int t = j; t < width; ++t) v += int(x[std::size_t(t)]) * w0[k * width + t];
+            out[r + k] = v;
+        }
+    }
+    for (; r < rows; ++r) {
+        const std::int8_t* row = w + std::size_t(r) * std::size_t(width);
+        std::int32_t v = 0;
+        for (int t = 0; t < width; ++t) v += int(x[std::size_t(t)]) * row[t];
+        out[r] = v;
+    }
+}
+
 #elif defined(__SSE2__)
 
 const char* simd_path() {
@@ -263,6 +344,12 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
     }
 }
 
+// SSE2 has no u8 x s8 multiply (maddubs is SSSE3): the scalar loop.
+void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                     const std::int8_t* w, int rows, int n, int qa) {
+    scalar::crelu_rows_int8(out, own, other, w, rows, n, qa);
+}
+
 #else
 
 const char* simd_path() {
@@ -281,6 +368,10 @@ std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int
 void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
                 const std::int16_t* w, int rows, int n, int qa) {
     scalar::crelu_rows(out, own, other, w, rows, n, qa);
+}
+void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                     const std::int8_t* w, int rows, int n, int qa) {
+    scalar::crelu_rows_int8(out, own, other, w, rows, n, qa);
 }
 
 #endif

@@ -29,6 +29,11 @@ std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int
 // 255 and |w| <= kLayer2MaxW2q, so that every sum fits int32 (2 * 512 * 255 * 4095 < 2^31).
 void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
                 const std::int16_t* w, int rows, int n, int qa);
+// The same layer with 8-bit weights, for qa <= 255 and |w| <= kLayer2Int8MaxW2q (64), so that
+// two products add up in int16 (the vector path's maddubs): the same numbers as crelu_rows with
+// the weights widened.
+void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                     const std::int8_t* w, int rows, int n, int qa);
 } // namespace scalar
 
 // The fastest path the compiler targets (scalar when no vector instructions are available).
@@ -38,6 +43,8 @@ std::int64_t crelu_dot(const std::int16_t* a, const std::int16_t* w, int n, int 
 std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int qa);
 void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
                 const std::int16_t* w, int rows, int n, int qa);
+void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
+                     const std::int8_t* w, int rows, int n, int qa);
 // "avx2", "sse2" or "scalar": the path apply_rows and crelu_dot take.
 const char* simd_path();
 

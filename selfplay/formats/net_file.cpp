@@ -116,6 +116,8 @@ std::string format_net_file(const NetFile& file) {
     out += "hidden " + std::to_string(a.hidden) + "\n";
     // No second layer is not named either (the files before it stay as they were).
     if (a.layer2 > 0) out += "layer2 " + std::to_string(a.layer2) + "\n";
+    // Nor are 16-bit second-layer weights (stored as int16 either way).
+    if (a.layer2_int8) out += "layer2_weights int8\n";
     out += "buckets " + std::to_string(a.buckets) + "\n";
     out += "qa " + std::to_string(a.qa) + "\n";
     out += "qb " + std::to_string(a.qb) + "\n";
@@ -176,10 +178,10 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
             break;
         }
         static const std::set<std::string> kKeys = {
-            "variant",      "features",        "activation", "inputs",  "hidden",
-            "layer2",       "buckets",         "qa",         "qb",      "scale",
-            "architecture", "data_file",       "positions",  "games",   "epochs",
-            "train_loss",   "validation_loss", "seed",       "command", "created"};
+            "variant",        "features",  "activation", "inputs", "hidden",     "layer2",
+            "layer2_weights", "buckets",   "qa",         "qb",     "scale",      "architecture",
+            "data_file",      "positions", "games",      "epochs", "train_loss", "validation_loss",
+            "seed",           "command",   "created"};
         if (!kKeys.count(key)) net_fail(name, printable(key), "unknown header field");
         if (key == "data_file") {
             file.provenance.data_files.push_back(value);
@@ -217,6 +219,13 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
                      fields["layer2"] + " not in [1, " + std::to_string(nnue::kMaxLayer2) +
                          "] (no second layer: leave the field out)");
         a.layer2 = int(l2);
+    }
+    if (fields.count("layer2_weights")) {
+        if (fields["layer2_weights"] != "int8")
+            net_fail(name, "layer2_weights",
+                     "'" + printable(fields["layer2_weights"]) +
+                         "' is not int8 (16-bit weights: leave the field out)");
+        a.layer2_int8 = true;
     }
     a.buckets = int(net_parse_int(name, "buckets", field("buckets")));
     a.qa = int(net_parse_int(name, "qa", field("qa")));
@@ -270,6 +279,7 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
     for (auto& v : n.b2) v = net_get_le<std::int32_t>(p), p += 4;
     for (auto& v : n.w3) v = net_get_le<std::int16_t>(p), p += 2;
     for (auto& v : n.b3) v = net_get_le<std::int32_t>(p), p += 4;
+    nnue::narrow_layer2(n);
     pos += param_bytes;
     const std::size_t summed = pos;
     if (bytes.compare(pos, 1, "\n") != 0)
