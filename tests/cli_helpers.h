@@ -149,6 +149,15 @@ inline KillRun run_with_kills(const std::string& args, std::uint64_t seed, int s
     return r;
 }
 
+// A path for the file NAME in this test process's folder GROUP under the temporary directory
+// (the folder is created; CTest runs test cases in parallel processes, so each has its own).
+inline std::string temp_file(const std::string& group, const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / "fanorona_cli_tests" /
+                     std::to_string(::getpid()) / group;
+    std::filesystem::create_directories(dir);
+    return (dir / name).string();
+}
+
 inline std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream s;

@@ -28,17 +28,7 @@ using namespace fanorona;
 namespace {
 
 std::string temp_path(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "fanorona_tests" / "net_train" /
-                     std::to_string(::getpid());
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
-}
-
-std::string read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return test_cli::temp_file("net_train", name);
 }
 
 Rules tsivy() {
@@ -330,7 +320,7 @@ TEST_CASE("fanorona train lowers the loss, writes the same file at 1 and 2 threa
     REQUIRE(one.status == 0);
     const Run two = run_shell(common + " --epochs 4 --threads 2 --out " + b);
     REQUIRE(two.status == 0);
-    CHECK(read_bytes(a) == read_bytes(b));
+    CHECK(test_cli::slurp(a) == test_cli::slurp(b));
 
     // The loss curve: epochs 0..4, each training loss below the start's, the last the lowest.
     std::ifstream csv(a + ".csv");
@@ -353,11 +343,11 @@ TEST_CASE("fanorona train lowers the loss, writes the same file at 1 and 2 threa
 
     // Stopped after 2 epochs, then resumed to 4: the same network, byte for byte.
     REQUIRE(run_shell(common + " --epochs 2 --threads 2 --out " + c).status == 0);
-    CHECK(read_bytes(c) != read_bytes(a));
+    CHECK(test_cli::slurp(c) != test_cli::slurp(a));
     const Run resumed = run_shell(common + " --epochs 4 --threads 1 --resume --out " + c);
     INFO(resumed.output);
     REQUIRE(resumed.status == 0);
-    CHECK(read_bytes(c) == read_bytes(a));
+    CHECK(test_cli::slurp(c) == test_cli::slurp(a));
 
     // The provenance says what made it.
     const NetFile f = read_net_file(a);

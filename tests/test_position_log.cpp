@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/cli_helpers.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -13,9 +15,7 @@ using namespace fanorona;
 namespace {
 
 std::string temp_path(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "fanorona_tests";
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
+    return test_cli::temp_file("position_log", name);
 }
 
 PositionRecord sample(std::uint32_t game, int i) {

@@ -31,17 +31,7 @@ using namespace fanorona;
 namespace {
 
 std::string temp_path(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "fanorona_tests" / "train_stream" /
-                     std::to_string(::getpid());
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
-}
-
-std::string read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return test_cli::temp_file("train_stream", name);
 }
 
 Rules tsivy() {
@@ -339,7 +329,7 @@ TEST_CASE("train with a buffer smaller than the data: the same bytes at 1 and 2 
     REQUIRE(one.status == 0);
     const Run two = run_shell(common + " --shuffle-buffer 300 --mirror --threads 2 --out " + b);
     REQUIRE(two.status == 0);
-    CHECK(read_bytes(a) == read_bytes(b));
+    CHECK(test_cli::slurp(a) == test_cli::slurp(b));
     CHECK_THAT(read_net_file(a).provenance.command,
                Catch::Contains("--shuffle-buffer 300 --mirror"));
     CHECK_THAT(one.output, Catch::Contains("and their mirrors"));
@@ -354,7 +344,7 @@ TEST_CASE("train with a buffer smaller than the data: the same bytes at 1 and 2 
     // the start (the split does not depend on them).
     const Run plain = run_shell(common + " --threads 2 --out " + c);
     REQUIRE(plain.status == 0);
-    CHECK(read_bytes(c) != read_bytes(a));
+    CHECK(test_cli::slurp(c) != test_cli::slurp(a));
     auto validating = [](const std::string& output) {
         const std::string line = line_of(output, "training on ");
         return line.substr(std::min(line.size(), line.find("validating")));

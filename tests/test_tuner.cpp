@@ -25,9 +25,7 @@ using namespace fanorona;
 namespace {
 
 std::string temp_path(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "fanorona_tests" / "tuner";
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
+    return test_cli::temp_file("tuner", name);
 }
 
 Rules make_rules(Variant v, RuleSet r = RuleSet::Standard) {

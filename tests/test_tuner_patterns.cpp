@@ -22,9 +22,7 @@ using namespace fanorona;
 namespace {
 
 std::string temp_path(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "fanorona_tests" / "tuner_patterns";
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
+    return test_cli::temp_file("tuner_patterns", name);
 }
 
 // A log of random-playout games; returns its path.
