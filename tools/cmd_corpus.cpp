@@ -25,7 +25,7 @@ struct CorpusOptions {
     // next-chunk: the run folder, the chunks' folder and name, the chunk's bounds, the cap on
     // the folder's corpus files.
     std::string run, into = "data/corpus", name;
-    std::uint64_t min_games = 1000, max_games = 5000;
+    std::uint64_t min_games = 1000, max_games = 20000;
     std::uint64_t max_bytes = std::uint64_t(64) << 20;
     std::string file;
     bool json = false;
