@@ -54,7 +54,7 @@ TEST_CASE("the default network is the shipped file, compiled in and parsed once"
     CHECK(read_net_file("tsivy").net == read_net_file(kNetFile).net);
     CHECK(load_net_file("tsivy") == load_net_file("default")); // one parse, shared
     CHECK(load_net_file("tsivy").get() != load_net_file(kNetFile).get());
-    CHECK(builtin_display_name("net", kNetFile) == "tsivy-points-h128-l16-gen4.net");
+    CHECK(builtin_display_name("net", kNetFile) == "tsivy-points-h128-l16-int8-gen5.net");
     CHECK(builtin_display_name("net", "default") == "tsivy");
     // Every default spec shares the one network.
     CHECK(EngineSpec{}.net.get() == EngineSpec{}.net.get());
@@ -108,9 +108,8 @@ TEST_CASE("weights chosen explicitly play without the default network", "[defaul
     const EngineSpec file = EngineSpec::parse("name=a,material_mg=104,net=" + kNetFile);
     REQUIRE(file.net);
     CHECK(*file.net == *a.net);
-    CHECK(
-        file.description() ==
-        "a(weights=tuned,params=tuned,net=tsivy-points-h128-l16-gen4.net,material_mg=104,depth=4)");
+    CHECK(file.description() == "a(weights=tuned,params=tuned,net=tsivy-points-h128-l16-int8-gen5."
+                                "net,material_mg=104,depth=4)");
     // net=none stays none whatever comes after.
     CHECK_FALSE(EngineSpec::parse("name=a,net=none,weights=tuned").net);
     CHECK_FALSE(EngineSpec::parse("name=a,weights=tuned,net=none").net);
@@ -240,4 +239,29 @@ TEST_CASE("the weights loop plays without the default network; loop --net starts
     // A network chosen explicitly is the loop's, whatever the weights.
     c.engine.set("net", "tsivy");
     CHECK(loop_engine(c).net);
+}
+
+// Issue 55: the default network is made from the repository alone. Its header's command, run
+// from the repository's top (with the file's creation time as SOURCE_DATE_EPOCH), writes the same
+// bytes: the corpus files and the start network it names are in the repository.
+TEST_CASE("the default network's own command rebuilds it byte for byte from the repository",
+          "[default_net][slow]") {
+    const NetFile shipped = read_net_file(kNetFile);
+    const std::filesystem::path top =
+        std::filesystem::path(kNetFile).parent_path().parent_path().parent_path();
+    REQUIRE(shipped.provenance.command.rfind("fanorona train ", 0) == 0);
+    for (const std::string& data : shipped.provenance.data_files) {
+        INFO(data);
+        CHECK(std::filesystem::path(data).is_relative());
+        CHECK(std::filesystem::is_regular_file(top / data));
+    }
+    const std::string out = test_cli::temp_file("default_net", "rebuilt.net");
+    const test_cli::Run r = test_cli::run_shell(
+        "cd '" + top.string() + "' && SOURCE_DATE_EPOCH=1796544000 " FANORONA_BINARY " " +
+        shipped.provenance.command.substr(std::string("fanorona ").size()) +
+        " --threads 2 --quiet --out " + out);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(read_net_file(out).net == shipped.net);
+    CHECK(test_cli::slurp(out) == read_text_file(kNetFile));
 }

@@ -200,6 +200,7 @@ TEST_CASE("The shipped networks read and value material", "[nnue][cli]") {
     const auto [file, features] = GENERATE(std::pair{"tsivy-points-h128-gen2.net", "points"},
                                            std::pair{"tsivy-points-h128-gen3.net", "points"},
                                            std::pair{"tsivy-points-h128-l16-gen4.net", "points"},
+                                           std::pair{"tsivy-points-h128-l16-int8-gen5.net", "points"},
                                            std::pair{"tsivy-points-h128.net", "points"},
                                            std::pair{"tsivy-lines-h128.net", "points+lines"});
     const std::string net = std::string(FANORONA_TEST_DATA) + "/../../data/nets/" + file;
