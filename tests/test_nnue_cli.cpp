@@ -197,12 +197,13 @@ TEST_CASE("The network reaches the engine through --net, net=FILE and setoption 
 // The networks shipped in data/nets/ (docs/network.md): their checksums verify, they are for the
 // 5x9 board, and they value an extra piece in an ending the right way round for both sides.
 TEST_CASE("The shipped networks read and value material", "[nnue][cli]") {
-    const auto [file, features] = GENERATE(std::pair{"tsivy-points-h128-gen2.net", "points"},
-                                           std::pair{"tsivy-points-h128-gen3.net", "points"},
-                                           std::pair{"tsivy-points-h128-l16-gen4.net", "points"},
-                                           std::pair{"tsivy-points-h128-l16-int8-gen5.net", "points"},
-                                           std::pair{"tsivy-points-h128.net", "points"},
-                                           std::pair{"tsivy-lines-h128.net", "points+lines"});
+    const auto [file, features] =
+        GENERATE(std::pair{"tsivy-points-h128-gen2.net", "points"},
+                 std::pair{"tsivy-points-h128-gen3.net", "points"},
+                 std::pair{"tsivy-points-h128-l16-gen4.net", "points"},
+                 std::pair{"tsivy-points-h128-l16-int8-gen5.net", "points"},
+                 std::pair{"tsivy-points-h128.net", "points"},
+                 std::pair{"tsivy-lines-h128.net", "points+lines"});
     const std::string net = std::string(FANORONA_TEST_DATA) + "/../../data/nets/" + file;
     const auto info = run_cli("net info " + net + " --json");
     INFO(info.output);
