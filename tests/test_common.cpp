@@ -79,6 +79,19 @@ TEST_CASE("read_text_file reads every byte and names a missing file", "[common]"
                       dir + "/none: cannot open for reading: No such file or directory");
 }
 
+TEST_CASE("a path with a NUL byte is refused, not read or written as the path before it",
+          "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_nul");
+    fs::create_directories(dir);
+    std::ofstream(dir + "/f") << "kept";
+    const std::string with_nul = dir + "/f" + std::string(1, '\0') + "x";
+    const std::string why = dir + "/f\\0x: a file name cannot hold a NUL byte; refused";
+    CHECK_THROWS_WITH(read_text_file(with_nul), why);
+    CHECK_THROWS_WITH(write_file_atomically(with_nul, "lost"), why);
+    CHECK_THROWS_WITH(check_writable(with_nul), why);
+    CHECK(read_text_file(dir + "/f") == "kept");
+}
+
 TEST_CASE("write_file_atomically replaces a file whole and leaves no temporary file", "[common]") {
     const std::string dir = test_cli::fresh_dir("common_atomic");
     fs::create_directories(dir);

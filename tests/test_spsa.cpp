@@ -91,6 +91,13 @@ TEST_CASE("a parameters file: header, lines, comments, errors with file and line
     CHECK_THROWS_WITH(spec.set("params", word), Catch::StartsWith(word + ":2: material_mg=ten"));
     CHECK_THROWS_WITH(spec.set("params", dir + "/missing.txt"),
                       dir + "/missing.txt: cannot open the parameters file");
+    // A path with a NUL byte (found by the engine_spec fuzzer): a one-line error, not a crash.
+    const std::string nul_path = dir + "/unknown.txt" + std::string(1, '\0');
+    CHECK_THROWS_WITH(spec.set("params", nul_path),
+                      dir + "/unknown.txt\\0: cannot open the parameters file (a file name cannot "
+                            "hold a NUL byte; refused)");
+    CHECK_THROWS_AS(EngineSpec::parse("params=AThtl" + std::string(3, '\0') + "d"),
+                    std::invalid_argument);
     // A failed file changes nothing.
     CHECK(spec.search_params()[Param::LmrBase] == 80);
 

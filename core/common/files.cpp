@@ -15,7 +15,18 @@
 
 namespace fanorona {
 
+namespace {
+
+// Refuses a path with a NUL byte (the system would read it only up to the NUL: another file).
+void refuse_nul_byte(const std::string& path) {
+    if (path.find('\0') != std::string::npos)
+        throw FileError(shown_path(path) + ": a file name cannot hold a NUL byte; refused");
+}
+
+} // namespace
+
 std::string read_file_bytes(const std::string& path) {
+    refuse_nul_byte(path);
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
         throw FileError(path + ": cannot open for reading: " + std::strerror(errno));
@@ -63,6 +74,7 @@ enum class Target { Replace, WriteThrough };
 // the device or FIFO to write through. Throws FileError naming `path` for what is refused.
 std::pair<std::string, Target> destination(const std::string& path) {
     if (path.empty()) throw FileError("(an empty path): names no file to write");
+    refuse_nul_byte(path);
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) {
         if (errno != ENOENT) throw FileError(path + ": " + std::strerror(errno));

@@ -14,6 +14,20 @@ struct FileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// `path` as an error message shows it: a NUL byte (which would end the message) as "\\0".
+inline std::string shown_path(const std::string& path) {
+    std::string out;
+    for (const char c : path) out += c == '\0' ? std::string("\\0") : std::string(1, c);
+    return out;
+}
+
+// A FileError message without its leading "PATH: ": the reason alone (the whole message when it
+// does not start with that path).
+inline std::string without_path(const std::string& message, const std::string& path) {
+    const std::string prefix = shown_path(path) + ": ";
+    return message.compare(0, prefix.size(), prefix) == 0 ? message.substr(prefix.size()) : message;
+}
+
 // The most read_file_bytes() reads of a file that is not a regular file (a device, a FIFO, a
 // /proc file): its end is not known before it is read, and /dev/zero has none.
 inline constexpr std::size_t kMaxStreamBytes = std::size_t(256) << 20;

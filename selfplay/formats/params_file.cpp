@@ -59,9 +59,9 @@ std::vector<ParamsLine> read_params_file(const std::string& path) {
         text = read_text_file(path);
     } catch (const FileError& e) {
         const std::string why = e.what(); // as load_weights_file
-        throw std::invalid_argument(path + ": cannot open the parameters file" +
+        throw std::invalid_argument(shown_path(path) + ": cannot open the parameters file" +
                                     (why.find("cannot open for reading") == std::string::npos
-                                         ? " (" + why.substr(path.size() + 2) + ")"
+                                         ? " (" + without_path(why, path) + ")"
                                          : ""));
     }
     return parse_params_text(text, path);

@@ -16,9 +16,9 @@ Weights load_weights_file(const std::string& path) {
         // A missing file keeps the short message; any other reason (a folder, a device read
         // past its cap) is told.
         const std::string why = e.what();
-        throw FileError(path + ": cannot open the weights file" +
+        throw FileError(shown_path(path) + ": cannot open the weights file" +
                         (why.find("cannot open for reading") == std::string::npos
-                             ? " (" + why.substr(path.size() + 2) + ")"
+                             ? " (" + without_path(why, path) + ")"
                              : ""));
     }
     return parse_weights(text, path);

@@ -1,7 +1,7 @@
 // Fuzz target: player specs (EngineSpec::parse, the --player key=value language). An accepted
 // spec keeps its invariants and its description parses back to the same description; a rejected
-// one is a one-line std::invalid_argument. Weights files other than the built-in names are not read
-// (the weights target covers their parser; a fuzzed path could name a device that never ends).
+// one is a one-line std::invalid_argument. Weights and parameters files other than the built-in
+// names are not read (the weights target covers their parser; a fuzzed path could name a device).
 
 #include "core/builtins.h"
 #include "selfplay/engine/engine_spec.h"
@@ -10,13 +10,14 @@
 
 namespace {
 
-// Whether every weights=VALUE item names compiled-in weights (core/builtins.h).
-bool only_builtin_weights(const std::string& text) {
-    for (std::size_t at = text.find("weights="); at != std::string::npos;
-         at = text.find("weights=", at + 1)) {
+// Whether every KIND=VALUE item (weights=, vela_weights=, params=) names a compiled-in file
+// (core/builtins.h).
+bool only_builtin(const std::string& text, const std::string& kind) {
+    const std::string key = kind + "=";
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
         const std::size_t end = std::min(text.find(',', at), text.size());
-        const std::string value = text.substr(at + 8, end - at - 8);
-        if (!fanorona::find_builtin("weights", value)) return false;
+        const std::string value = text.substr(at + key.size(), end - at - key.size());
+        if (!fanorona::find_builtin(kind, value)) return false;
     }
     return true;
 }
@@ -27,7 +28,9 @@ FUZZ_TARGET(engine_spec) {
     using namespace fanorona;
     const std::string text(fuzz::as_text(data, size));
     // A spec is one command-line argument or protocol line: no line breaks.
-    if (text.find_first_of("\n\r") != std::string::npos || !only_builtin_weights(text)) return 0;
+    if (text.find_first_of("\n\r") != std::string::npos || !only_builtin(text, "weights") ||
+        !only_builtin(text, "params"))
+        return 0;
     EngineSpec spec;
     try {
         spec = EngineSpec::parse(text);

@@ -55,4 +55,11 @@ done
 json+="]}"
 echo "$json" > "$build/fuzz.json"
 echo "(also in $build/fuzz.json)"
+# What a failing target found, where a CI log shows it: the report's first lines and the input.
+for name in $names; do
+    [ "$(cat "$build/fuzz-logs/$name.status")" = 0 ] && continue
+    echo "--- $name: $build/fuzz-logs/$name.log"
+    grep -m1 -A14 -E 'ERROR|fuzz check failed|runtime error' "$build/fuzz-logs/$name.log"
+    grep -E '^Base64:|Test unit written' "$build/fuzz-logs/$name.log"
+done
 exit $failed
