@@ -238,8 +238,8 @@ void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int1
         const std::int8_t* w0 = w + std::size_t(r) * std::size_t(width);
         __m256i s[4];
         for (auto& v : s) v = _mm256_setzero_si256();
-        int j = 0;
-        for (; j + 32 <= width; j += 32) {
+        // width = 2n is a multiple of 32 (the hidden size is a multiple of 16): no tail.
+        for (int j = 0; j < width; j += 32) {
             const __m256i xv = _mm256_load_si256(reinterpret_cast<const __m256i*>(x.data() + j));
             for (int k = 0; k < 4; ++k)
                 s[k] = _mm256_add_epi32(
@@ -253,11 +253,7 @@ void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int1
             _mm_add_epi32(_mm256_castsi256_si128(s0123), _mm256_extracti128_si256(s0123, 1));
         alignas(16) std::int32_t lanes[4];
         _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sums);
-        for (int k = 0; k < 4; ++k) {
-            std::int32_t v = lanes[k];
-            for (int t = j; t < width; ++t) v += int(x[std::size_t(t)]) * w0[k * width + t];
-            out[r + k] = v;
-        }
+        for (int k = 0; k < 4; ++k) out[r + k] = lanes[k];
     }
     for (; r < rows; ++r) {
         const std::int8_t* row = w + std::size_t(r) * std::size_t(width);

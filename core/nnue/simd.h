@@ -30,8 +30,8 @@ std::int64_t screlu_dot(const std::int16_t* a, const std::int16_t* w, int n, int
 void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
                 const std::int16_t* w, int rows, int n, int qa);
 // The same layer with 8-bit weights, for qa <= 255 and |w| <= kLayer2Int8MaxW2q (64), so that
-// two products add up in int16 (the vector path's maddubs): the same numbers as crelu_rows with
-// the weights widened.
+// two products add up in int16 (the vector path's maddubs), and n a multiple of 16 (as every
+// hidden size): the same numbers as crelu_rows with the weights widened.
 void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
                      const std::int8_t* w, int rows, int n, int qa);
 } // namespace scalar
