@@ -496,6 +496,17 @@ TEST_CASE("fanorona train --init starts from a network's parameters", "[train][c
     };
     CHECK(epoch0(b) == Approx(fa.provenance.validation_loss).epsilon(0.02));
     CHECK(epoch0(b) < epoch0(a) * 0.9);
+    // A fine-tune in which no epoch beats the start (a step size far too large) writes the start
+    // network back, as its log and provenance say (best epoch 0), not the last epoch's.
+    const std::string c = temp_path("init_c.net");
+    const Run worse = run_shell(FANORONA_BINARY " train " + log +
+                                " --batch 512 --lr 5 --patience 2 --epochs 4 "
+                                "--init " +
+                                a + " --out " + c);
+    INFO(worse.output);
+    REQUIRE(worse.status == 0);
+    CHECK_THAT(worse.output, Catch::Contains("best epoch 0"));
+    CHECK(net_fingerprint(read_net_file(c).net) == net_fingerprint(fa.net));
     // An architecture other than the network's is refused, naming the file.
     const Run bad = run_cli(common + " --epochs 1 --hidden 32 --init " + a + " --out " + b);
     CHECK(bad.status != 0);

@@ -1,6 +1,6 @@
 // `fanorona net`: network files. `net info FILE` prints the header (architecture, quantisation,
 // provenance, checksum); `net random` writes a network of random weights (for tests and speed
-// measurements until a trained one exists).
+// measurements until a trained one exists); `net loss` measures networks on data.
 
 #include <cinttypes>
 #include <cstdio>
@@ -10,11 +10,14 @@
 
 #include "core/board/rules.h"
 #include "core/builtins.h"
+#include "core/common/files.h"
 #include "core/nnue/network.h"
 #include "selfplay/formats/net_file.h"
 #include "tools/architecture_options.h"
 #include "tools/commands.h"
 #include "tools/options.h"
+#include "tools/train_options.h"
+#include "tuner/net_loss.h"
 
 namespace fanorona::cli {
 
@@ -28,6 +31,11 @@ struct NetOptions {
     std::uint64_t seed = 1;
     std::string variant = "tsivy";
     ArchitectureOptions architecture;
+    // net loss
+    NetLossConfig loss;
+    std::string k = "auto";
+    bool keep_decisive = false;
+    std::string json_out;
 };
 
 std::string net_hex(std::uint64_t v) {
@@ -112,6 +120,43 @@ void run_net_random(const NetOptions& o, const std::string& command) {
                 nnue::architecture_text(a).c_str(), static_cast<unsigned long long>(o.seed));
 }
 
+void run_net_loss(NetOptions& o) {
+    o.loss.k = parse_sigmoid_scale(o.k);
+    o.loss.filter.skip_decisive = !o.keep_decisive;
+    std::vector<FileUse> inputs;
+    for (const std::string& d : o.loss.data) inputs.push_back({"DATA", d});
+    for (const std::string& n : o.loss.nets) inputs.push_back({"--net", n});
+    check_outputs(inputs, {{"--json-out", o.json_out}});
+    const NetLossReport r = measure_net_loss(o.loss);
+    std::printf("%llu positions of %llu games; K = %.6g (%s); target = %g * sigmoid(K * score) + "
+                "%g * result\n",
+                static_cast<unsigned long long>(r.positions),
+                static_cast<unsigned long long>(r.games), r.k,
+                r.k_fitted ? "fitted to the scores" : "given", o.loss.lambda, 1 - o.loss.lambda);
+    std::printf("%-10s %-18s %s\n", "loss", "against results", "network");
+    for (const NetLossRow& row : r.rows)
+        std::printf("%-10.6f %-18.6f %s (%s)\n", row.loss, row.result_loss, row.net.c_str(),
+                    row.fingerprint.c_str());
+    std::printf("%-10s %-18.6f the data's own scores\n", "-", r.label_result_loss);
+    if (o.json_out.empty()) return;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const NetLossRow& row : r.rows)
+        rows.push_back({{"net", row.net},
+                        {"fingerprint", row.fingerprint},
+                        {"loss", row.loss},
+                        {"result_loss", row.result_loss}});
+    const nlohmann::json j = {{"format", "fanorona-net-loss 1"},
+                              {"data", o.loss.data},
+                              {"positions", r.positions},
+                              {"games", r.games},
+                              {"k", r.k},
+                              {"k_fitted", r.k_fitted},
+                              {"lambda", o.loss.lambda},
+                              {"label_result_loss", r.label_result_loss},
+                              {"networks", rows}};
+    write_file_atomically(o.json_out, j.dump(1) + "\n");
+}
+
 } // namespace
 
 void add_net_command(CLI::App& app) {
@@ -134,6 +179,24 @@ void add_net_command(CLI::App& app) {
     random->add_option("--seed", o->seed, "Random seed")->capture_default_str();
     random->add_option("--variant", o->variant, "The board it plays")->capture_default_str();
     o->architecture.add_to(*random);
+    auto* loss = cmd->add_subcommand(
+        "loss", "Measure networks on data held out from their training: the loss train reports "
+                "(the same target, K and positions), of the integer networks the engine plays, "
+                "and against the game results alone");
+    loss->add_option("data", o->loss.data,
+                     "Positions logs, corpus files or folders of corpus files (as train reads "
+                     "them)")
+        ->required();
+    loss->add_option("--net", o->loss.nets,
+                     "A network file, or a built-in network by name: " + builtin_names("net") +
+                         " (repeatable: each is measured on the same positions)")
+        ->required();
+    add_lambda_option(*loss, o->loss.lambda);
+    add_k_option(*loss, o->k);
+    add_keep_decisive_flag(*loss, o->keep_decisive);
+    add_skip_captures_flag(*loss, o->loss.filter.skip_captures);
+    loss->add_option("--json-out", o->json_out, "Also write the results to this JSON file");
+    loss->callback([o] { run_net_loss(*o); });
     random->callback([o] {
         run_net_random(*o, "fanorona net random --out " + o->out + " --seed " +
                                std::to_string(o->seed) + " --variant " + o->variant +

@@ -13,6 +13,32 @@
 
 namespace fanorona::cli {
 
+// The target and the positions used, as `train` fits them and `net loss` measures them.
+inline CLI::Option* add_lambda_option(CLI::App& cmd, double& lambda) {
+    return cmd
+        .add_option("--lambda", lambda,
+                    "Weight of the search score in the target: lambda * sigmoid(K * score) + "
+                    "(1 - lambda) * result")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+}
+inline CLI::Option* add_k_option(CLI::App& cmd, std::string& k) {
+    return cmd
+        .add_option("--k", k,
+                    "Sigmoid scale per centi-piece: auto (fitted to the logged scores against the "
+                    "results) or a value")
+        ->capture_default_str();
+}
+inline CLI::Option* add_keep_decisive_flag(CLI::App& cmd, bool& keep) {
+    return cmd.add_flag("--keep-decisive", keep,
+                        "Also use positions whose search score is a forced win or loss (skipped "
+                        "by default)");
+}
+inline CLI::Option* add_skip_captures_flag(CLI::App& cmd, bool& skip) {
+    return cmd.add_flag("--skip-captures", skip,
+                        "Skip positions where the side to move can capture (not quiet)");
+}
+
 // The shared training options as typed; add_to() binds the numeric ones to a NetTrainConfig
 // directly, apply() fills the fields that need parsing. `declared` lists the options added (a
 // command that accepts them only in one mode refuses them in the other).
@@ -56,16 +82,8 @@ inline void NetTrainingOptions::add_to(CLI::App& cmd, NetTrainConfig& c) {
                                       "The step size is multiplied by this after each epoch")
                            ->check(CLI::Range(0.0, 1.0))
                            ->capture_default_str());
-    declared.push_back(
-        cmd.add_option("--lambda", c.lambda,
-                       "Weight of the search score in the target: lambda * sigmoid(K * score) + "
-                       "(1 - lambda) * result")
-            ->check(CLI::Range(0.0, 1.0))
-            ->capture_default_str());
-    declared.push_back(cmd.add_option("--k", k,
-                                      "Sigmoid scale per centi-piece: auto (fitted to the logged "
-                                      "scores against the results) or a value")
-                           ->capture_default_str());
+    declared.push_back(add_lambda_option(cmd, c.lambda));
+    declared.push_back(add_k_option(cmd, k));
     declared.push_back(
         cmd.add_option("--valid-fraction,--validation", c.valid_fraction,
                        "Fraction of games held out for validation (0: none, no early stopping)")
@@ -90,12 +108,8 @@ inline void NetTrainingOptions::add_to(CLI::App& cmd, NetTrainConfig& c) {
                                     "Also train on each training position's left-right mirror "
                                     "(same score and result: the rules are symmetric); the "
                                     "validation positions are not mirrored"));
-    declared.push_back(cmd.add_flag("--keep-decisive", keep_decisive,
-                                    "Also use positions whose search score is a forced win or "
-                                    "loss (skipped by default)"));
-    declared.push_back(cmd.add_flag("--skip-captures", c.filter.skip_captures,
-                                    "Skip positions where the side to move can capture (not "
-                                    "quiet)"));
+    declared.push_back(add_keep_decisive_flag(cmd, keep_decisive));
+    declared.push_back(add_skip_captures_flag(cmd, c.filter.skip_captures));
 }
 
 } // namespace fanorona::cli

@@ -17,6 +17,7 @@
 #include "selfplay/formats/train_checkpoint.h"
 #include "tuner/adam_rule.h"
 #include "tuner/loss.h"
+#include "tuner/net_loss.h"
 #include "tuner/net_model.h"
 #include "tuner/shuffle_buffer.h"
 
@@ -46,12 +47,6 @@ constexpr std::size_t kPassBlockRows = kPassChunkRows * 16;
 // when there are more).
 constexpr std::size_t kKSampleRows = std::size_t(1) << 20;
 constexpr AdamRule kAdam{.epsilon = 1e-10};
-
-double result_for_side(const PositionRecord& r) {
-    if (r.result == GameResult::Draw) return 0.5;
-    const bool white_won = r.result == GameResult::WhiteWins;
-    return white_won == (r.side_to_move == Color::White) ? 1.0 : 0.0;
-}
 
 // One training position as the trainer holds it (in the shuffle buffer, a mini-batch, a block of
 // a loss pass): the pieces, the side to move and the target. 24 bytes.
@@ -454,7 +449,9 @@ void NetTraining::first_epoch() {
 }
 
 // The epochs after the last in the history up to --epochs, until --patience stops them; then the
-// best parameters are those of the best epoch, or the last ones when no epoch beat the start.
+// best parameters are those of the best epoch. When no epoch beat the start: a fine-tune keeps
+// its --init network's parameters (what the log and the provenance call epoch 0), a random start
+// the last ones.
 void NetTraining::run_epochs() {
     t_train = Clock::now();
     const std::size_t batch =
@@ -468,7 +465,7 @@ void NetTraining::run_epochs() {
     report.stopped_early = stopped();
     if (report.stopped_early)
         log(format("stopped early: no better validation loss for %d epochs", config.patience));
-    if (best_epoch == 0) best = model.params; // no epoch beat the start (or none ran)
+    if (best_epoch == 0 && config.init.empty()) best = model.params; // a random start: the last
     write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
 }
 
