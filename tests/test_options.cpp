@@ -158,7 +158,8 @@ TEST_CASE("every option name is a flag in every command or takes a value in ever
     }
     // The meanings the names settled on.
     for (const auto& [command, takes_value] : kinds.at("--json")) CHECK_FALSE(takes_value);
-    CHECK(kinds.at("--json-out").size() == 5); // solve, frontier, timeuse, check-engine, rescore
+    // solve, frontier, timeuse, check-engine, rescore, net loss
+    CHECK(kinds.at("--json-out").size() == 6);
     CHECK(kinds.at("--games").count("openings") == 0);
     CHECK(kinds.at("--game-rules").size() == 2); // tune, openings
     CHECK(kinds.at("--spsa-param").size() == 2); // spsa, loop
