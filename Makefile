@@ -13,7 +13,7 @@ TEST_PACKAGES := chromium
 # rebuilds the build folder with the other flags.
 WERROR   ?= OFF
 
-.PHONY: all deps test-deps configure build program run test bench asan-configure sanitize tsan fuzz format clean
+.PHONY: corpus corpus-status corpus-stop corpus-chunk all deps test-deps configure build program run test bench asan-configure sanitize tsan fuzz format clean
 
 all: build
 
@@ -47,6 +47,18 @@ program: configure
 # the program it runs (`make test` builds the tests).
 run: program
 	$(FANORONA) loop --weights data/weights/weak.txt --out runs/main --resume
+
+# The corpus self-play (data/corpus/README.md): `make corpus` starts or resumes it in the background
+# at the lowest priority on one thread and reports it; corpus-stop stops it (it resumes);
+# corpus-chunk stops it and writes its next chunk into data/corpus, to commit with its row.
+corpus: program
+	@tools/corpus.sh start
+corpus-status:
+	@tools/corpus.sh status
+corpus-stop:
+	@tools/corpus.sh stop
+corpus-chunk: program
+	@tools/corpus.sh chunk
 
 # Installs the test-only packages as root when missing; without root the browser test is skipped.
 test-deps:

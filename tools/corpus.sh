@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The corpus self-play (data/corpus/README.md) as one command: `make corpus` starts it, or resumes
+# it, in the background at the lowest priority on one thread, and reports how far it is;
+# `make corpus-stop` stops it (it resumes); `make corpus-chunk` stops it and writes its next
+# chunk into data/corpus (commit it with its row of data/corpus/README.md).
+#
+#   tools/corpus.sh start|status|stop|chunk
+#
+# The run folder is runs/corpus-sSEED (not in the repository). Its seed is the one of the run
+# folder this machine already has, else one past the largest seed of data/corpus's chunks, so a
+# new machine never replays a seed whose chunks are committed. FANORONA (default
+# build/tools/fanorona) is the program; THREADS (default 1) its threads.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FANORONA=${FANORONA:-build/tools/fanorona}
+THREADS=${THREADS:-1}
+NET_GEN=gen5 # the default network's generation (docs/network.md): the chunks' names say it
+NODES=20000
+
+# The seed of this machine's run folder, else the next seed after the committed chunks'.
+run_seed() {
+    local folder
+    folder=$(ls -d runs/corpus-s*/ 2>/dev/null | sed 's:/$::' | sort -t s -k3 -n | tail -1 || true)
+    if [ -n "$folder" ]; then
+        echo "${folder##*-s}"
+        return
+    fi
+    local largest
+    largest=$(ls data/corpus/*.fcorpus 2>/dev/null | sed -n 's/.*-s\([0-9]*\)-[0-9]*\.fcorpus$/\1/p' |
+        sort -n | tail -1)
+    echo $((${largest:-7} + 1))
+}
+
+SEED=$(run_seed)
+OUT=runs/corpus-s$SEED
+NAME=tsivy-$NET_GEN-n$NODES-s$SEED
+PIDFILE=$OUT/corpus.pid
+
+running() { [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
+
+games_done() {
+    if [ -f "$OUT/games.tsv" ]; then grep -vc '^#' "$OUT/games.tsv" || true; else echo 0; fi
+}
+
+status() {
+    local state=stopped
+    running && state="running (pid $(cat "$PIDFILE"))"
+    echo "corpus self-play: $OUT, $state, $(games_done) games played"
+    echo "chunks of this run in data/corpus: $(ls data/corpus/$NAME-*.fcorpus 2>/dev/null | wc -l)"
+    echo "data/corpus: $(ls data/corpus/*.fcorpus | wc -l) chunks, $(cat data/corpus/*.fcorpus | wc -c) bytes (cap 67108864)"
+}
+
+start() {
+    if running; then
+        status
+        return
+    fi
+    [ -x "$FANORONA" ] || { echo "corpus: $FANORONA is missing (run: make program)" >&2; exit 1; }
+    mkdir -p runs
+    local resume=()
+    [ -f "$OUT/settings.json" ] && resume=(--resume)
+    # Step 1. The documented command (data/corpus/README.md), at the lowest CPU and I/O priority.
+    nohup nice -n 19 ionice -c 3 "$FANORONA" selfplay --nodes $NODES --openings random:8 \
+        --games 200000 --threads "$THREADS" --seed "$SEED" --out "$OUT" "${resume[@]}" \
+        >"runs/corpus-s$SEED.log" 2>&1 &
+    local pid=$!
+    # Step 2. The pid goes into the run folder once it exists (selfplay makes it).
+    for _ in $(seq 50); do [ -d "$OUT" ] && break; sleep 0.1; done
+    mkdir -p "$OUT"
+    echo $pid >"$PIDFILE"
+    echo "corpus: started ${resume[*]:-afresh} (pid $pid, seed $SEED, log runs/corpus-s$SEED.log)"
+    status
+}
+
+stop() {
+    if running; then
+        kill -TERM "$(cat "$PIDFILE")"
+        for _ in $(seq 100); do running || break; sleep 0.2; done
+        echo "corpus: stopped (make corpus resumes it)"
+    fi
+    rm -f "$PIDFILE"
+}
+
+chunk() {
+    stop
+    "$FANORONA" corpus next-chunk "$OUT" --name "$NAME" --into data/corpus
+}
+
+case "${1:-start}" in
+start) start ;;
+status) status ;;
+stop) stop ;;
+chunk) chunk ;;
+*)
+    echo "usage: tools/corpus.sh start|status|stop|chunk" >&2
+    exit 2
+    ;;
+esac
