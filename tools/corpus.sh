@@ -61,14 +61,17 @@ start() {
     local resume=()
     [ -f "$OUT/settings.json" ] && resume=(--resume)
     # Step 1. The documented command (data/corpus/README.md), at the lowest CPU and I/O priority.
-    nohup nice -n 19 ionice -c 3 "$FANORONA" selfplay --nodes $NODES --openings random:8 \
+    # setsid: a session of its own, so that the kernel's autogroup scheduling (which shares
+    # the CPU between sessions whatever their nice values) can be told its lowest priority too.
+    setsid nice -n 19 ionice -c 3 "$FANORONA" selfplay --nodes $NODES --openings random:8 \
         --games 200000 --threads "$THREADS" --seed "$SEED" --out "$OUT" "${resume[@]}" \
-        >"runs/corpus-s$SEED.log" 2>&1 &
+        >"runs/corpus-s$SEED.log" 2>&1 </dev/null &
     local pid=$!
     # Step 2. The pid goes into the run folder once it exists (selfplay makes it).
     for _ in $(seq 50); do [ -d "$OUT" ] && break; sleep 0.1; done
     mkdir -p "$OUT"
     echo $pid >"$PIDFILE"
+    [ -w /proc/$pid/autogroup ] && echo 19 >/proc/$pid/autogroup 2>/dev/null || true
     echo "corpus: started ${resume[*]:-afresh} (pid $pid, seed $SEED, log runs/corpus-s$SEED.log)"
     status
 }
