@@ -25,7 +25,7 @@ namespace fanorona {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using TrainClock = std::chrono::steady_clock; // (not Clock: selfplay/engine/player.h has one)
 
 std::string format(const char* fmt, auto... args) {
     const int n = std::snprintf(nullptr, 0, fmt, args...);
@@ -338,9 +338,9 @@ struct NetTraining {
     const double final_lambda = config.final_lambda(); // the validation's
     int best_epoch = 0, since_best = 0;
     double best_loss = std::numeric_limits<double>::infinity();
-    double seconds_before = 0; // training time of the runs before a resume
-    Clock::time_point t_train; // the start of this run's epochs
-    std::vector<Chunk> chunks; // the loss passes' work areas
+    double seconds_before = 0;      // training time of the runs before a resume
+    TrainClock::time_point t_train; // the start of this run's epochs
+    std::vector<Chunk> chunks;      // the loss passes' work areas
 
     NetTraining(const NetTrainConfig& c, const std::function<void(const std::string&)>& l,
                 NetTrainReport& r, const nnue::Architecture& a, const PositionStream& st,
@@ -369,7 +369,7 @@ struct NetTraining {
     }
     double validation_loss();
     double elapsed() const {
-        return seconds_before + std::chrono::duration<double>(Clock::now() - t_train).count();
+        return seconds_before + std::chrono::duration<double>(TrainClock::now() - t_train).count();
     }
     bool stopped() const { return config.patience > 0 && since_best >= config.patience; }
 
@@ -382,7 +382,7 @@ struct NetTraining {
     void adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks);
     void end_epoch(int epoch, double train_loss);
     TrainCheckpoint checkpoint() const;
-    void write_network(Clock::time_point t_start);
+    void write_network(TrainClock::time_point t_start);
 };
 
 // The start: random parameters (--seed) or --init's network (whose architecture must be the
@@ -478,7 +478,7 @@ void NetTraining::first_epoch() {
 // its --init network's parameters (what the log and the provenance call epoch 0), a random start
 // the last ones.
 void NetTraining::run_epochs() {
-    t_train = Clock::now();
+    t_train = TrainClock::now();
     const std::size_t batch =
         std::size_t(std::min<std::uint64_t>(config.batch, report.train_samples));
     const std::size_t per_batch =
@@ -612,7 +612,7 @@ TrainCheckpoint NetTraining::checkpoint() const {
 
 // Quantises the best epoch's parameters and writes them with their provenance (the file also
 // goes into the report).
-void NetTraining::write_network(Clock::time_point t_start) {
+void NetTraining::write_network(TrainClock::time_point t_start) {
     report.best_epoch = best_epoch;
     NetFile& file = report.file;
     file.net = nnue::quantise({arch, std::move(best)});
@@ -628,7 +628,7 @@ void NetTraining::write_network(Clock::time_point t_start) {
     p.command = config.command;
     p.created = config.created;
     write_net_file(config.out, file);
-    report.seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
+    report.seconds = std::chrono::duration<double>(TrainClock::now() - t_start).count();
     log(format("wrote %s: best epoch %d (validation loss %.6f), %d epochs, %.1f s training",
                config.out.c_str(), best_epoch, at_best.validation_loss, p.epochs,
                report.history.back().seconds));
@@ -645,7 +645,7 @@ std::string loss_csv_path(const std::string& net_path) {
 
 NetTrainReport run_net_training(const NetTrainConfig& config,
                                 const std::function<void(const std::string&)>& log) {
-    const auto t_start = Clock::now();
+    const auto t_start = TrainClock::now();
     NetTrainReport report;
     check_net_train_config(config);
 

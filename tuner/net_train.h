@@ -16,7 +16,8 @@
 // --lr-warmup mini-batches; lambda moves linearly from --lambda at the first epoch to --lambda-end
 // at the last. An epoch's training loss is against its own lambda (epoch 0's: the first epoch's);
 // the validation loss, which picks the best epoch and stops early, always against the last
-// epoch's (the target the network is trained towards), so the epochs' validation losses compare.
+// epoch's (the target the network is trained towards), so the epochs' validation losses compare
+// (without a validation set the training losses pick the best epoch, each against its own lambda).
 //
 // The data is a stream (tuner/position_stream.h): every pass reads the inputs game by game, so the
 // memory does not grow with the data. A first pass counts the positions, settles the validation
