@@ -41,9 +41,20 @@ std::string canonical_command(const TrainOptions& o) {
     s << "fanorona train";
     for (const std::string& f : c.data) s << " " << f;
     s << o.architecture.command_text() << " --epochs " << c.epochs << " --batch " << c.batch
-      << " --lr " << c.lr << " --lr-decay " << c.lr_decay << " --lambda " << c.lambda << " --k "
-      << o.training.k << " --valid-fraction " << c.valid_fraction << " --patience " << c.patience
-      << " --seed " << c.seed;
+      << " --lr " << c.lr;
+    // The schedules as given, only where not the default (exp by --lr-decay, no warm-up, a
+    // constant lambda): the commands of networks trained before them stay as they were.
+    if (c.lr_shape.is_default_shape())
+        s << " --lr-decay " << c.lr_decay;
+    else
+        s << " --lr-schedule " << c.lr_shape.to_text();
+    if (c.lr_shape.shape == LrSchedule::Shape::Cosine && c.lr_min != 0)
+        s << " --lr-min " << round_trip_number(c.lr_min);
+    if (c.lr_warmup) s << " --lr-warmup " << c.lr_warmup;
+    s << " --lambda " << c.lambda;
+    if (c.final_lambda() != c.lambda) s << " --lambda-end " << round_trip_number(c.final_lambda());
+    s << " --k " << o.training.k << " --valid-fraction " << c.valid_fraction << " --patience "
+      << c.patience << " --seed " << c.seed;
     if (!c.init.empty()) s << " --init " << c.init;
     if (c.max_positions) s << " --max-positions " << c.max_positions;
     if (c.shuffle_buffer != kDefaultShuffleBuffer) s << " --shuffle-buffer " << c.shuffle_buffer;

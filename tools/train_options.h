@@ -1,7 +1,8 @@
 #pragma once
 // The training options `fanorona train` and `fanorona loop --net` share (one declaration, one
-// meaning): epochs, mini-batch, step size and its decay, the target's blend, K, the validation
-// split, early stopping, the shuffle buffer, mirroring and which positions are used.
+// meaning): epochs, mini-batch, step size and its schedule, the target's blend and its schedule,
+// K, the validation split, early stopping, the shuffle buffer, mirroring and which positions are
+// used.
 
 #include <string>
 #include <vector>
@@ -45,13 +46,30 @@ inline CLI::Option* add_skip_captures_flag(CLI::App& cmd, bool& skip) {
 struct NetTrainingOptions {
     std::string k = "auto";
     bool keep_decisive = false;
+    std::string lr_schedule = "exp";
+    double lambda_end = 0;
+    CLI::Option* lr_decay_option = nullptr;
+    CLI::Option* lr_min_option = nullptr;
+    CLI::Option* lambda_end_option = nullptr;
     std::vector<CLI::Option*> declared;
 
     void add_to(CLI::App& cmd, NetTrainConfig& c);
-    // K and the decisive-score filter; throws std::invalid_argument naming --k.
+    // K, the decisive-score filter and the schedules; throws std::invalid_argument naming the
+    // option (--k, --lr-schedule; --lr-decay given with a schedule other than exp, --lr-min with
+    // one other than cosine).
     void apply(NetTrainConfig& c) const {
         c.k = parse_sigmoid_scale(k);
         c.filter.skip_decisive = !keep_decisive;
+        c.lr_shape = LrSchedule::parse(lr_schedule);
+        if (c.lr_shape.shape != LrSchedule::Shape::Exp && lr_decay_option &&
+            lr_decay_option->count() > 0)
+            throw std::invalid_argument("--lr-decay applies to --lr-schedule exp only, not " +
+                                        c.lr_shape.to_text());
+        if (c.lr_shape.shape != LrSchedule::Shape::Cosine && lr_min_option &&
+            lr_min_option->count() > 0)
+            throw std::invalid_argument("--lr-min applies to --lr-schedule cosine only, not " +
+                                        c.lr_shape.to_text());
+        if (lambda_end_option && lambda_end_option->count() > 0) c.lambda_end = lambda_end;
     }
     // The first of `declared` given on the command line, or nullptr.
     const CLI::Option* first_given() const {
@@ -78,11 +96,35 @@ inline void NetTrainingOptions::add_to(CLI::App& cmd, NetTrainConfig& c) {
                                },
                                "POSITIVE"))
                            ->capture_default_str());
-    declared.push_back(cmd.add_option("--lr-decay", c.lr_decay,
-                                      "The step size is multiplied by this after each epoch")
-                           ->check(CLI::Range(0.0, 1.0))
+    lr_decay_option = cmd.add_option("--lr-decay", c.lr_decay,
+                                     "exp: the step size is multiplied by this after each epoch")
+                          ->check(CLI::Range(0.0, 1.0))
+                          ->capture_default_str();
+    declared.push_back(lr_decay_option);
+    declared.push_back(
+        cmd.add_option("--lr-schedule", lr_schedule,
+                       "The step size over the epochs: exp (multiplied by --lr-decay after each "
+                       "epoch), step:EVERY:GAMMA (multiplied by GAMMA every EVERY epochs) or "
+                       "cosine (annealed from --lr at the first epoch towards --lr-min over "
+                       "--epochs)")
+            ->capture_default_str());
+    lr_min_option = cmd.add_option("--lr-min", c.lr_min,
+                                   "cosine: the step size the annealing ends at (0 to --lr)")
+                        ->check(CLI::Range(0.0, 1e9))
+                        ->capture_default_str();
+    declared.push_back(lr_min_option);
+    declared.push_back(cmd.add_option("--lr-warmup", c.lr_warmup,
+                                      "Warm-up: the step size rises linearly over the first this "
+                                      "many mini-batches (step / N of the schedule's; 0: none)")
+                           ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 40))
                            ->capture_default_str());
     declared.push_back(add_lambda_option(cmd, c.lambda));
+    lambda_end_option =
+        cmd.add_option("--lambda-end", lambda_end,
+                       "lambda at the last epoch: it moves linearly from --lambda at the first "
+                       "(default: --lambda, constant); validation uses the last epoch's")
+            ->check(CLI::Range(0.0, 1.0));
+    declared.push_back(lambda_end_option);
     declared.push_back(add_k_option(cmd, k));
     declared.push_back(
         cmd.add_option("--valid-fraction,--validation", c.valid_fraction,

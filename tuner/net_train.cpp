@@ -25,7 +25,7 @@ namespace fanorona {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using TrainClock = std::chrono::steady_clock; // (not Clock: selfplay/engine/player.h has one)
 
 std::string format(const char* fmt, auto... args) {
     const int n = std::snprintf(nullptr, 0, fmt, args...);
@@ -150,11 +150,22 @@ std::string settings_text(const NetTrainConfig& c, const nnue::Architecture& a, 
         files += (files.empty() ? "" : ",") + std::filesystem::path(f).lexically_normal().string();
     // split=hash: the validation split by a hash of the game (GameSplit); a checkpoint of the
     // trainer before it (another split) is refused.
-    return format("data=%s positions=%llu games=%llu arch=%s batch=%zu lr=%a lr_decay=%a "
-                  "lambda=%a k=%a validation=%a seed=%llu split=hash shuffle_buffer=%zu mirror=%d",
-                  files.c_str(), (unsigned long long)data.positions, (unsigned long long)data.games,
-                  nnue::architecture_text(a).c_str(), c.batch, c.lr, c.lr_decay, c.lambda, k,
-                  c.valid_fraction, (unsigned long long)c.seed, c.shuffle_buffer, int(c.mirror));
+    std::string text =
+        format("data=%s positions=%llu games=%llu arch=%s batch=%zu lr=%a lr_decay=%a "
+               "lambda=%a k=%a validation=%a seed=%llu split=hash shuffle_buffer=%zu mirror=%d",
+               files.c_str(), (unsigned long long)data.positions, (unsigned long long)data.games,
+               nnue::architecture_text(a).c_str(), c.batch, c.lr, c.lr_decay, c.lambda, k,
+               c.valid_fraction, (unsigned long long)c.seed, c.shuffle_buffer, int(c.mirror));
+    // The schedules, only when not the default (a checkpoint made before them still resumes);
+    // --epochs too when a schedule spans them (a resume with other epochs would change it).
+    const bool lambda_moves = c.final_lambda() != c.lambda;
+    if (!c.lr_shape.is_default_shape()) text += " lr_schedule=" + c.lr_shape.to_text();
+    if (c.lr_shape.shape == LrSchedule::Shape::Cosine) text += format(" lr_min=%a", c.lr_min);
+    if (c.lr_warmup) text += format(" lr_warmup=%llu", (unsigned long long)c.lr_warmup);
+    if (lambda_moves) text += format(" lambda_end=%a", c.final_lambda());
+    if (lambda_moves || c.lr_shape.shape == LrSchedule::Shape::Cosine)
+        text += format(" epochs=%d", c.epochs);
+    return text;
 }
 
 std::string csv_text(const std::vector<NetEpoch>& history) {
@@ -171,9 +182,11 @@ void check_net_train_config(const NetTrainConfig& config) {
     if (config.batch == 0) throw std::invalid_argument("--batch must be positive");
     if (!(config.lambda >= 0 && config.lambda <= 1))
         throw std::invalid_argument("--lambda must be in [0, 1]");
-    if (!(config.lr > 0)) throw std::invalid_argument("--lr must be positive");
-    if (config.k && !(*config.k > 0)) throw std::invalid_argument("--k must be positive");
+    if (config.lambda_end && !(*config.lambda_end >= 0 && *config.lambda_end <= 1))
+        throw std::invalid_argument("--lambda-end must be in [0, 1]");
     if (config.epochs < 1) throw std::invalid_argument("--epochs must be at least 1");
+    config.lr_schedule().check();
+    if (config.k && !(*config.k > 0)) throw std::invalid_argument("--k must be positive");
     if (config.shuffle_buffer == 0)
         throw std::invalid_argument("--shuffle-buffer must be positive");
     check_writable(config.out);
@@ -284,6 +297,17 @@ void fit_net_k(const NetTrainConfig& config, const Survey& survey, NetTrainRepor
                "%g * result",
                report.k, 1 / report.k, report.k_fitted ? "fitted to the scores" : "given",
                config.lambda, 1 - config.lambda));
+    if (config.final_lambda() != config.lambda)
+        log(format("lambda moves linearly from %g at epoch 1 to %g at epoch %d (validation: %g)",
+                   config.lambda, config.final_lambda(), config.epochs, config.final_lambda()));
+    const LrSchedule lr = config.lr_schedule();
+    if (!lr.is_default_shape() || lr.warmup)
+        log(format(
+            "step size: %s from %g%s%s", lr.to_text().c_str(), lr.lr,
+            lr.shape == LrSchedule::Shape::Cosine ? format(" to %g", lr.lr_min).c_str() : "",
+            lr.warmup
+                ? format(", warm-up over %llu mini-batches", (unsigned long long)lr.warmup).c_str()
+                : ""));
 }
 
 // One training between its steps: the settings, data stream and split (fixed), the model and
@@ -308,12 +332,15 @@ struct NetTraining {
     std::vector<double> mean, square;
     std::vector<double> best;
     std::uint64_t step = 0;
-    double lr = config.lr;
+    const LrSchedule schedule = config.lr_schedule();
+    double lr = config.lr;                             // the current epoch's (before the warm-up)
+    double train_lambda = config.lambda;               // the current epoch's blend of the target
+    const double final_lambda = config.final_lambda(); // the validation's
     int best_epoch = 0, since_best = 0;
     double best_loss = std::numeric_limits<double>::infinity();
-    double seconds_before = 0; // training time of the runs before a resume
-    Clock::time_point t_train; // the start of this run's epochs
-    std::vector<Chunk> chunks; // the loss passes' work areas
+    double seconds_before = 0;      // training time of the runs before a resume
+    TrainClock::time_point t_train; // the start of this run's epochs
+    std::vector<Chunk> chunks;      // the loss passes' work areas
 
     NetTraining(const NetTrainConfig& c, const std::function<void(const std::string&)>& l,
                 NetTrainReport& r, const nnue::Architecture& a, const PositionStream& st,
@@ -323,11 +350,10 @@ struct NetTraining {
 
     PassContext pass() const { return {forward, stream.rules().variant, report.k}; }
     void set_forward() { rounded_for_training(model, forward); }
-    // A record as a training row: its pieces and its target, lambda * sigmoid(K * score) +
+    // A record as a row: its pieces and its target, lambda * sigmoid(K * score) +
     // (1 - lambda) * result.
-    TrainSample sample(const PositionRecord& r) const {
-        const double t =
-            config.lambda * sigmoid(report.k * r.score) + (1 - config.lambda) * result_for_side(r);
+    TrainSample sample(const PositionRecord& r, double lambda) const {
+        const double t = lambda * sigmoid(report.k * r.score) + (1 - lambda) * result_for_side(r);
         return {r.white, r.black, float(t), r.side_to_move};
     }
     // Calls row(const TrainSample&) for each training row of a game (none for a validation
@@ -336,14 +362,14 @@ struct NetTraining {
         if (split.validation(g.file, g.index)) return;
         const Variant v = stream.rules().variant;
         for (const PositionRecord& r : g.records) {
-            const TrainSample x = sample(r);
+            const TrainSample x = sample(r, train_lambda);
             row(x);
             if (config.mirror) row(x.mirrored(v));
         }
     }
     double validation_loss();
     double elapsed() const {
-        return seconds_before + std::chrono::duration<double>(Clock::now() - t_train).count();
+        return seconds_before + std::chrono::duration<double>(TrainClock::now() - t_train).count();
     }
     bool stopped() const { return config.patience > 0 && since_best >= config.patience; }
 
@@ -356,7 +382,7 @@ struct NetTraining {
     void adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks);
     void end_epoch(int epoch, double train_loss);
     TrainCheckpoint checkpoint() const;
-    void write_network(Clock::time_point t_start);
+    void write_network(TrainClock::time_point t_start);
 };
 
 // The start: random parameters (--seed) or --init's network (whose architecture must be the
@@ -404,8 +430,7 @@ void NetTraining::resume() {
     mean = c.mean;
     square = c.square;
     best = c.best;
-    step = c.step;
-    lr = c.lr;
+    step = c.step; // the warm-up goes on from here; the schedule from the epoch after the last
     best_epoch = c.best_epoch;
     best_loss = c.best_loss;
     since_best = c.since_best;
@@ -425,7 +450,7 @@ double NetTraining::validation_loss() {
     if (has_validation)
         stream.for_each_game([&](const StreamGame& g) {
             if (!split.validation(g.file, g.index)) return;
-            for (const PositionRecord& r : g.records) loss.add(sample(r));
+            for (const PositionRecord& r : g.records) loss.add(sample(r, final_lambda));
         });
     return loss.mean();
 }
@@ -439,7 +464,7 @@ void NetTraining::first_epoch() {
     stream.for_each_game([&](const StreamGame& g) {
         training_rows(g, [&](const TrainSample& x) { train.add(x); });
         if (split.validation(g.file, g.index))
-            for (const PositionRecord& r : g.records) validation.add(sample(r));
+            for (const PositionRecord& r : g.records) validation.add(sample(r, final_lambda));
     });
     e0.train_loss = train.mean();
     e0.validation_loss = validation.mean();
@@ -453,7 +478,7 @@ void NetTraining::first_epoch() {
 // its --init network's parameters (what the log and the provenance call epoch 0), a random start
 // the last ones.
 void NetTraining::run_epochs() {
-    t_train = Clock::now();
+    t_train = TrainClock::now();
     const std::size_t batch =
         std::size_t(std::min<std::uint64_t>(config.batch, report.train_samples));
     const std::size_t per_batch =
@@ -473,6 +498,8 @@ void NetTraining::run_epochs() {
 // --seed and the epoch) into mini-batches of `batch` rows (the last may hold fewer), each a step.
 // Returns the mean loss of the training rows, each taken before its batch's step.
 double NetTraining::train_epoch(int epoch, std::size_t batch, std::vector<Chunk>& batch_chunks) {
+    lr = schedule.epoch_lr(epoch);
+    train_lambda = config.lambda_at_epoch(epoch);
     ShuffleBuffer<TrainSample> buffer(config.shuffle_buffer,
                                       Rng::derive(config.seed, 0x7EA1, std::uint64_t(epoch)),
                                       std::size_t(report.train_samples));
@@ -522,7 +549,8 @@ void NetTraining::compute_gradients(std::span<const TrainSample> b,
 // Sums the chunks' gradients in order and takes Adam's step, in parallel over parameter ranges;
 // the parameters are then clipped.
 void NetTraining::adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks) {
-    const AdamStep adam(kAdam, ++step, lr);
+    ++step;
+    const AdamStep adam(kAdam, step, lr * schedule.warmup_factor(step));
     const double inv = 1.0 / double(rows);
     const ForkJoin fork_join;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, model.params.size(), 4096),
@@ -538,8 +566,8 @@ void NetTraining::adam_step(std::size_t rows, const std::vector<Chunk>& batch_ch
     set_forward();
 }
 
-// Records an epoch: its losses and time in the history, the best epoch so far, the step size's
-// decay; then the checkpoint and the loss CSV are written and a line logged.
+// Records an epoch: its losses and time in the history, the best epoch so far, the next epoch's
+// step size; then the checkpoint and the loss CSV are written and a line logged.
 void NetTraining::end_epoch(int epoch, double train_loss) {
     NetEpoch e;
     e.epoch = epoch;
@@ -557,7 +585,7 @@ void NetTraining::end_epoch(int epoch, double train_loss) {
     } else {
         ++since_best;
     }
-    lr *= config.lr_decay;
+    lr = schedule.epoch_lr(epoch + 1); // the checkpoint's: the next epoch's step size
     write_checkpoint(checkpoint_path(config.out), checkpoint());
     write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
     log(format("epoch %d/%d: train %.6f validation %.6f%s (%.1f s)", epoch, config.epochs,
@@ -584,7 +612,7 @@ TrainCheckpoint NetTraining::checkpoint() const {
 
 // Quantises the best epoch's parameters and writes them with their provenance (the file also
 // goes into the report).
-void NetTraining::write_network(Clock::time_point t_start) {
+void NetTraining::write_network(TrainClock::time_point t_start) {
     report.best_epoch = best_epoch;
     NetFile& file = report.file;
     file.net = nnue::quantise({arch, std::move(best)});
@@ -600,7 +628,7 @@ void NetTraining::write_network(Clock::time_point t_start) {
     p.command = config.command;
     p.created = config.created;
     write_net_file(config.out, file);
-    report.seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
+    report.seconds = std::chrono::duration<double>(TrainClock::now() - t_start).count();
     log(format("wrote %s: best epoch %d (validation loss %.6f), %d epochs, %.1f s training",
                config.out.c_str(), best_epoch, at_best.validation_loss, p.epochs,
                report.history.back().seconds));
@@ -617,7 +645,7 @@ std::string loss_csv_path(const std::string& net_path) {
 
 NetTrainReport run_net_training(const NetTrainConfig& config,
                                 const std::function<void(const std::string&)>& log) {
-    const auto t_start = Clock::now();
+    const auto t_start = TrainClock::now();
     NetTrainReport report;
     check_net_train_config(config);
 

@@ -11,6 +11,14 @@
 // Texel tuner's sigmoid scale (`fanorona tune --k`): fitted to the logged scores against the
 // results unless given.
 //
+// Schedules (tuner/lr_schedule.h): the step size of each mini-batch follows --lr-schedule (exp by
+// --lr-decay per epoch, the default; step; cosine) under an optional linear warm-up over the first
+// --lr-warmup mini-batches; lambda moves linearly from --lambda at the first epoch to --lambda-end
+// at the last. An epoch's training loss is against its own lambda (epoch 0's: the first epoch's);
+// the validation loss, which picks the best epoch and stops early, always against the last
+// epoch's (the target the network is trained towards), so the epochs' validation losses compare
+// (without a validation set the training losses pick the best epoch, each against its own lambda).
+//
 // The data is a stream (tuner/position_stream.h): every pass reads the inputs game by game, so the
 // memory does not grow with the data. A first pass counts the positions, settles the validation
 // split (by game, from a hash of the game's file, index and the seed) and samples the scores K is
@@ -32,6 +40,7 @@
 #include "core/nnue/architecture.h"
 #include "selfplay/formats/net_file.h"
 #include "tuner/dataset.h"
+#include "tuner/lr_schedule.h"
 #include "tuner/position_stream.h"
 
 namespace fanorona {
@@ -58,9 +67,32 @@ struct NetTrainConfig {
     }
     int epochs = 30;
     std::size_t batch = 16384;
-    double lr = 0.002;           // Adam's step size
-    double lr_decay = 0.92;      // the step size is multiplied by this after every epoch
-    double lambda = 0.5;         // weight of the search score in the target (1 - lambda: result)
+    double lr = 0.002;      // Adam's step size
+    double lr_decay = 0.92; // exp: the step size is multiplied by this after every epoch
+    // The step size's schedule: its shape (--lr-schedule; exp, the default, decays by lr_decay),
+    // where cosine annealing ends, and the mini-batches of the linear warm-up (0: none).
+    LrSchedule lr_shape;
+    double lr_min = 0;
+    std::uint64_t lr_warmup = 0;
+    double lambda = 0.5; // weight of the search score in the target (1 - lambda: result)
+    // The weight at the last epoch (lambda moves linearly from the first); empty: lambda.
+    std::optional<double> lambda_end;
+    // The step size's schedule with its numbers: lr_shape with lr, lr_decay, lr_min, epochs and
+    // lr_warmup.
+    LrSchedule lr_schedule() const {
+        LrSchedule s = lr_shape;
+        s.lr = lr;
+        s.decay = lr_decay;
+        s.lr_min = lr_min;
+        s.epochs = epochs;
+        s.warmup = lr_warmup;
+        return s;
+    }
+    // The target's blend at the last epoch, and at epoch `epoch` (from 1).
+    double final_lambda() const { return lambda_end.value_or(lambda); }
+    double lambda_at_epoch(int epoch) const {
+        return lambda_at(lambda, final_lambda(), epoch, epochs);
+    }
     std::optional<double> k;     // the sigmoid scale (per centi-piece); fitted when empty
     double valid_fraction = 0.1; // fraction of games held out
     int patience = 4;            // stop when the validation loss has not improved for this many

@@ -69,6 +69,10 @@ Json net_settings(const LoopConfig& c) {
     // Absent at their defaults: older loop folders still resume.
     if (t.shuffle_buffer != kDefaultShuffleBuffer) s["shuffle_buffer"] = t.shuffle_buffer;
     if (t.mirror) s["mirror"] = true;
+    if (!t.lr_shape.is_default_shape()) s["lr_schedule"] = t.lr_shape.to_text();
+    if (t.lr_shape.shape == LrSchedule::Shape::Cosine) s["lr_min"] = t.lr_min;
+    if (t.lr_warmup) s["lr_warmup"] = t.lr_warmup;
+    if (t.final_lambda() != t.lambda) s["lambda_end"] = t.final_lambda();
     return s;
 }
 
@@ -136,7 +140,8 @@ const SettingOptions& loop_setting_options() {
         {"spsa_nodes", "--spsa-nodes"},
         {"final_movetime_ms", "--final-movetime"},
         {"net", "--net (the start network, or its file changed since) or the training options "
-                "(--epochs, --batch, --lr, --lr-decay, --lambda, --k, --valid-fraction, "
+                "(--epochs, --batch, --lr, --lr-decay, --lr-schedule, --lr-min, --lr-warmup, "
+                "--lambda, --lambda-end, --k, --valid-fraction, "
                 "--patience, --max-positions, --shuffle-buffer, --mirror, --keep-decisive, "
                 "--skip-captures)"},
     };
