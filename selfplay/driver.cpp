@@ -270,7 +270,13 @@ std::uint64_t GameRun::play_vela_series(ScheduledGames& scheduled, RemotePlayers
     std::uint64_t played = 0;
     std::uint64_t first_series = existing / 2;
     if (existing % 2 == 1) {
-        for (PlayedGame& g : scheduled.play_series(first_series, last_normal->result)) {
+        std::vector<PlayedGame> rest;
+        try {
+            rest = scheduled.play_series(first_series, last_normal->result);
+        } catch (const Interrupted&) {
+            return played; // abandoned, not written
+        }
+        for (PlayedGame& g : rest) {
             sink(std::move(g));
             ++played;
         }
