@@ -167,6 +167,13 @@ const std::vector<SpecRange>& EngineSpec::ranges() {
 }
 
 void EngineSpec::set(std::string_view key, std::string_view value) {
+    // A NUL byte would cut the text where a program or a file name is made of it (C strings).
+    if (key.find('\0') != std::string_view::npos || value.find('\0') != std::string_view::npos) {
+        std::string shown(key);
+        for (char& ch : shown)
+            if (ch == '\0') ch = '?';
+        throw std::invalid_argument(shown + ": the key or its value contains a NUL byte");
+    }
     if (key == "name") {
         name = std::string(value);
     } else if (key == "weights") {

@@ -4,9 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <fcntl.h>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/board/position.h"
 #include "core/board/rules.h"
@@ -309,6 +312,18 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
 
 NetFile read_net_file(const std::string& path) {
     if (find_builtin("net", path)) return *load_net_file(path);
+    // A network is a regular file: a FIFO (whose open would wait for a writer) or a device is
+    // refused without blocking (opened with O_NONBLOCK, then looked at).
+    if (const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); fd >= 0) {
+        struct stat st {};
+        const bool regular = ::fstat(fd, &st) != 0 || S_ISREG(st.st_mode) ||
+                             S_ISDIR(st.st_mode); // (a folder: below)
+        ::close(fd);
+        if (!regular)
+            throw FileError(shown_path(path) +
+                            ": not a regular file (the network file: a FIFO or a device is not "
+                            "read)");
+    }
     std::string bytes;
     try {
         bytes = read_text_file(path);
