@@ -228,8 +228,8 @@ TEST_CASE("absurd engine numbers are clamped where they enter: every reader read
     const std::string engine =
         std::string("cmd=") + FANORONA_RANDOM_ENGINE + ",args=--fault absurd,depth=1";
     const std::string args = "tournament --quiet --games 4 --threads 1 --win-margin 100 "
-                             "--win-turns 1 --max-turns 30 --player name=a," +
-                             engine + " --player name=b," + engine + " --out " + dir;
+                             "--win-turns 1 --max-turns 30 '--player=name=a," +
+                             engine + "' '--player=name=b," + engine + "' --out " + dir;
     const Run r = run_cli(args);
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -238,9 +238,9 @@ TEST_CASE("absurd engine numbers are clamped where they enter: every reader read
     for (const auto& g : games) {
         CHECK(g.reason != "adjudication");
         REQUIRE_FALSE(g.stats.empty());
-        for (const auto& s : g.stats) {
-            CHECK(s.depth == fanorona::MoveNumberRanges::kMaxDepth);
-            CHECK(s.nodes == fanorona::MoveNumberRanges::kMaxNodes);
+        for (std::size_t i = std::size_t(g.opening_turns); i < g.stats.size(); ++i) {
+            CHECK(g.stats[i].depth == fanorona::MoveNumberRanges::kMaxDepth);
+            CHECK(g.stats[i].nodes == fanorona::MoveNumberRanges::kMaxNodes);
         }
         for (const auto& s : g.scores)
             if (s)
@@ -248,7 +248,8 @@ TEST_CASE("absurd engine numbers are clamped where they enter: every reader read
                        *s == -fanorona::MoveNumberRanges::kMaxScore));
     }
     for (const std::string& reader :
-         {"report " + dir, "timeuse " + dir, "openings " + dir + "/games.tsv --turns 2"}) {
+         {"report --tournament " + dir + " --out " + dir + "/report.html", "timeuse " + dir,
+          "openings " + dir + "/games.tsv --turns 2"}) {
         const Run read = run_cli(reader);
         INFO(reader << ": " << read.output);
         CHECK(read.status == 0);
@@ -284,7 +285,7 @@ TEST_CASE("an engine command that cannot start is refused before the run with on
     for (const auto& [cmd, why] : std::vector<std::pair<std::string, std::string>>{
              {"/no/such/engine", "No such file or directory"},
              {dir + "/folder", "is a folder, not a program"},
-             {engine_script("common"), "not executable"}}) {
+             {engine_script("common"), "Permission denied (the file is not executable)"}}) {
         const Run r = run_cli("tournament --quiet --games 2 --out " + dir +
                               "/t --player name=x,cmd=" + cmd + " --player name=r,builtin=random");
         INFO(r.output);
@@ -301,8 +302,8 @@ TEST_CASE("an engine command that cannot start is refused before the run with on
 TEST_CASE("NUL bytes in cmd, args and option values are refused with one line", "[deadlines]") {
     const std::string dir = fresh_dir("nul");
     std::filesystem::create_directories(dir);
-    for (const std::string field :
-         {R"("cmd":"/bin/tr\u0000ue")",
+    for (const std::string& field :
+         {std::string(R"("cmd":"/bin/tr\u0000ue")"),
           std::string(R"("cmd":")") + FANORONA_RANDOM_ENGINE + R"(","args":"a\u0000b")",
           std::string(R"("cmd":")") + FANORONA_RANDOM_ENGINE + R"(","option.X":"a\u0000b")"}) {
         const std::string engines = dir + "/engines.json";
