@@ -312,17 +312,15 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
 
 NetFile read_net_file(const std::string& path) {
     if (find_builtin("net", path)) return *load_net_file(path);
-    // A network is a regular file: a FIFO (whose open would wait for a writer) or a device is
-    // refused without blocking (opened with O_NONBLOCK, then looked at).
+    // A FIFO's open would wait for a writer, and its reads for its data: refused without
+    // blocking (opened with O_NONBLOCK, then looked at). Devices are read bounded (files.h).
     if (const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); fd >= 0) {
         struct stat st {};
-        const bool regular = ::fstat(fd, &st) != 0 || S_ISREG(st.st_mode) ||
-                             S_ISDIR(st.st_mode); // (a folder: below)
+        const bool fifo = ::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
         ::close(fd);
-        if (!regular)
+        if (fifo)
             throw FileError(shown_path(path) +
-                            ": not a regular file (the network file: a FIFO or a device is not "
-                            "read)");
+                            ": not a regular file (a FIFO: a network is not read from one)");
     }
     std::string bytes;
     try {
