@@ -4,6 +4,7 @@
 // scores stay near zero for some turns of a long enough game, and the endgame tables. The
 // draw rules of docs/rules.md (repetition, no-capture limit) are the Game's own outcome().
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,7 +88,9 @@ public:
             run_ = 0;
             return;
         }
-        const int white_view = mover == Color::White ? *score : -*score;
+        // In 64 bits: the negation of any int (INT_MIN included) does not overflow.
+        const std::int64_t white_view =
+            mover == Color::White ? std::int64_t(*score) : -std::int64_t(*score);
         const int sign = white_view >= margin_ ? 1 : white_view <= -margin_ ? -1 : 0;
         run_ = (sign != 0 && sign == sign_) ? run_ + 1 : (sign != 0 ? 1 : 0);
         sign_ = sign;

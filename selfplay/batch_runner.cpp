@@ -1,6 +1,5 @@
 #include "selfplay/batch_runner.h"
 
-#include <csignal>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -13,23 +12,6 @@
 #include "core/common/fork_join.h"
 
 namespace fanorona {
-
-std::atomic<bool>& interrupt_flag() {
-    static std::atomic<bool> flag{false};
-    return flag;
-}
-
-namespace {
-extern "C" void on_interrupt(int sig) {
-    interrupt_flag().store(true);
-    std::signal(sig, SIG_DFL); // a second Ctrl-C ends the program at once
-}
-} // namespace
-
-void install_interrupt_handlers() {
-    std::signal(SIGINT, on_interrupt);
-    std::signal(SIGTERM, on_interrupt);
-}
 
 std::pair<std::size_t, std::size_t> BatchQueue::claim(std::size_t n) {
     std::lock_guard lock(mutex_);
@@ -123,6 +105,8 @@ std::uint64_t run_unit_batch(const std::vector<std::uint64_t>& indices, const Ba
                                   if (position == end) return;
                                   try {
                                       queue.deliver(position, play(indices[position]));
+                                  } catch (const Interrupted&) {
+                                      return; // the game in flight is abandoned, not written
                                   } catch (...) {
                                       queue.fail(std::current_exception());
                                       return;

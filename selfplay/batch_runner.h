@@ -12,14 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "selfplay/engine/interrupt.h"
 #include "selfplay/game_runner.h"
 
 namespace fanorona {
-
-// Set from a signal handler (Ctrl-C, kill): no new game starts; games in flight still finish
-// and are written.
-std::atomic<bool>& interrupt_flag();
-void install_interrupt_handlers();
 
 class BatchQueue;
 

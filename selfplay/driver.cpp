@@ -9,6 +9,7 @@
 #include "core/common/progress.h"
 #include "core/common/thread_limit.h"
 #include "selfplay/batch_runner.h"
+#include "selfplay/engine/process.h"
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/formats/weights_fingerprint.h"
@@ -270,7 +271,13 @@ std::uint64_t GameRun::play_vela_series(ScheduledGames& scheduled, RemotePlayers
     std::uint64_t played = 0;
     std::uint64_t first_series = existing / 2;
     if (existing % 2 == 1) {
-        for (PlayedGame& g : scheduled.play_series(first_series, last_normal->result)) {
+        std::vector<PlayedGame> rest;
+        try {
+            rest = scheduled.play_series(first_series, last_normal->result);
+        } catch (const Interrupted&) {
+            return played; // abandoned, not written
+        }
+        for (PlayedGame& g : rest) {
             sink(std::move(g));
             ++played;
         }
@@ -348,7 +355,13 @@ void RunConfig::validate() const {
         throw std::invalid_argument("--draw-margin must be at least 0 (0: off)");
     if (adjudication.draw_turns < 1) throw std::invalid_argument("--draw-turns must be at least 1");
     if (adjudication.draw_after < 0) throw std::invalid_argument("--draw-after must be at least 0");
-    for (const EngineSpec& p : players) p.check_rules(rules);
+    for (const EngineSpec& p : players) {
+        p.check_rules(rules);
+        // A program that cannot start would forfeit every game: refused before the first.
+        if (p.kind == EngineSpec::Kind::External && !p.argv.empty())
+            if (const std::string why = program_problem(p.argv[0]); !why.empty())
+                throw std::invalid_argument(p.name + ": cmd=" + p.argv[0] + ": " + why);
+    }
     if (adjudication.tables)
         if (const std::string why = adjudication.tables->unusable_for(rules); !why.empty())
             throw std::invalid_argument("--adjudicate-tables " + adjudication.tables_dir + ": " +

@@ -120,11 +120,16 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             out.positions.push_back(
                 PositionRecord::of(pos, setup.index, *choice.score, choice.depth));
         rec.moves.push_back(move_to_string(pos, setup.rules, choice.move));
+        // Bounded to the games file's ranges whoever the player is (negation cannot overflow).
+        using R = MoveNumberRanges;
+        if (choice.score) choice.score = std::clamp(*choice.score, -R::kMaxScore, R::kMaxScore);
         rec.scores.push_back(
             choice.score
                 ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
                 : std::nullopt);
-        rec.stats.push_back(MoveStats{choice.time_ms, choice.depth, choice.nodes});
+        rec.stats.push_back(MoveStats{int(std::min<std::int64_t>(choice.time_ms, R::kMaxTimeMs)),
+                                      int(std::min<std::int64_t>(choice.depth, R::kMaxDepth)),
+                                      std::min<std::int64_t>(choice.nodes, R::kMaxNodes)});
         any_stats |= rec.stats.back().known();
         game.play(choice.move);
         ++own_turns;

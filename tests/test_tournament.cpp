@@ -165,8 +165,9 @@ TEST_CASE("bad player specs get one-line errors", "[tournament]") {
     const Run missing =
         run_cli("tournament --quiet --games 2 --out " + nocmd +
                 " --player name=x,cmd=/no/such/engine --player name=r,builtin=random");
-    CHECK(missing.status == 0); // a program that cannot start forfeits its games
-    for (const auto& g : games_of(nocmd)) CHECK(g.reason == "crash");
+    CHECK(missing.status == 1); // a program that cannot start is refused before the run
+    CHECK_THAT(missing.output,
+               Catch::Contains("x: cmd=/no/such/engine: No such file or directory"));
 }
 
 TEST_CASE("a forfeit is reported with the engine's last line on standard error", "[tournament]") {
@@ -237,7 +238,8 @@ TEST_CASE("an engine command that cannot run gets a one-line error naming it and
     // common.sh is not executable: exec fails with EACCES.
     const std::string script = std::string(FANORONA_TEST_DATA) + "/../engines/common.sh";
     CHECK_THROWS_WITH(child.start({script}),
-                      "cannot start engine command '" + script + "': Permission denied");
+                      "cannot start engine command '" + script +
+                          "': Permission denied (the file is not executable)");
     CHECK_FALSE(child.running());
 }
 

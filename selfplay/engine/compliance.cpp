@@ -299,6 +299,8 @@ void ComplianceRun::refuse_errors(CheckBuilder& c, const std::vector<std::string
             c.fail("the engine reported an error after " + after + ": '" + line + "'");
         else if (!bestmove_allowed && first_word(line) == "bestmove")
             c.fail("'" + line + "' after " + after + " with no search running");
+        else if (first_word(line) == "uciok")
+            c.warn("'uciok' again after " + after + " (it answers 'uci' once)");
     }
 }
 
@@ -355,6 +357,10 @@ bool ComplianceRun::judge(CheckBuilder& c, const Game& game, const SearchReply& 
         c.fail("bestmove '" + r.move + "' is not legal" + where + ": " + e.what());
         return false;
     }
+    // After the move only "ponder MOVE" may come (docs/rules.md).
+    if (const auto words = split_words(r.line);
+        words.size() > 2 && !(words.size() == 4 && words[2] == "ponder"))
+        c.warn("'" + r.line + "': words after the move that are not 'ponder MOVE'");
     return true;
 }
 

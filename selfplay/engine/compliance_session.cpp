@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "selfplay/engine/interrupt.h"
+
 namespace fanorona {
 
 namespace {
@@ -104,6 +106,9 @@ std::optional<std::string> EngineSession::read(int timeout_ms, const std::string
         return line;
     case ChildProcess::ReadStatus::Timeout:
         return std::nullopt;
+    case ChildProcess::ReadStatus::Interrupted:
+        process_.kill();
+        throw Interrupted();
     case ChildProcess::ReadStatus::Closed:
         break;
     }

@@ -167,6 +167,15 @@ const std::vector<SpecRange>& EngineSpec::ranges() {
 }
 
 void EngineSpec::set(std::string_view key, std::string_view value) {
+    // A NUL byte would cut a program's name, argument or option line (C strings, protocol lines);
+    // file names refuse it where they are opened.
+    if ((key == "cmd" || key == "args" || key.rfind("option.", 0) == 0) &&
+        (key.find('\0') != std::string_view::npos || value.find('\0') != std::string_view::npos)) {
+        std::string shown(key);
+        for (char& ch : shown)
+            if (ch == '\0') ch = '?';
+        throw std::invalid_argument(shown + ": the value contains a NUL byte");
+    }
     if (key == "name") {
         name = std::string(value);
     } else if (key == "weights") {

@@ -1,12 +1,57 @@
+// The referee's side of the engine protocol: deadlines per request, `info` numbers bounded.
+
 #include "selfplay/engine/protocol_client.h"
 
-#include <sstream>
+#include <algorithm>
+#include <cstdint>
 
 #include "core/board/notation.h"
+#include "selfplay/engine/interrupt.h"
+#include "selfplay/formats/games_file.h"
 
 namespace fanorona {
 
 namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// The whole number of a word ("-12", "+3", "99999999999999999999" saturated to about 9.2e18),
+// or nothing when the word is not one.
+std::optional<std::int64_t> whole_number(std::string_view w) {
+    bool negative = false;
+    if (!w.empty() && (w[0] == '-' || w[0] == '+')) {
+        negative = w[0] == '-';
+        w.remove_prefix(1);
+    }
+    if (w.empty()) return std::nullopt;
+    constexpr std::uint64_t kCap = std::uint64_t(INT64_MAX);
+    std::uint64_t v = 0;
+    for (char c : w) {
+        if (c < '0' || c > '9') return std::nullopt;
+        v = v > (kCap - 9) / 10 ? kCap : v * 10 + std::uint64_t(c - '0');
+    }
+    return negative ? -std::int64_t(v) : std::int64_t(v);
+}
+
+// A count the engine reports (depth, nodes): clamped to [0, max], dropped (-1) when negative or
+// not a number.
+std::int64_t reported_count(std::string_view w, std::int64_t max) {
+    const auto v = whole_number(w);
+    return v && *v >= 0 ? std::min(*v, max) : -1;
+}
+
+// The words of a line, split on spaces and tabs (views into it).
+std::vector<std::string_view> info_words(std::string_view line) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+        if (i > start) out.push_back(line.substr(start, i - start));
+    }
+    return out;
+}
 
 // A fault's detail with, when there is a log, where to read the whole exchange.
 std::string naming_log(const std::string& detail, const EngineLogTarget& log) {
@@ -39,8 +84,23 @@ bool ProtocolClient::send(const std::string& line) {
     return process_.write_line(line);
 }
 
-ChildProcess::ReadStatus ProtocolClient::receive(std::string& line, int timeout_ms) {
-    const ChildProcess::ReadStatus status = process_.read_line(line, timeout_ms);
+void ProtocolClient::quit() {
+    if (!process_.running()) return;
+    send("quit");
+    process_.wait_exit(kQuitWaitMs);
+    if (config_.log.log) log_errors(true);
+    process_.kill();
+}
+
+void ProtocolClient::interrupted() {
+    quit();
+    throw Interrupted();
+}
+
+ChildProcess::ReadStatus ProtocolClient::receive(std::string& line,
+                                                 ChildProcess::Deadline deadline) {
+    const ChildProcess::ReadStatus status = process_.read_line(line, deadline);
+    if (status == ChildProcess::ReadStatus::Interrupted) interrupted();
     if (config_.log.log) {
         log_errors(false); // written before the line was read: logged before it
         if (status == ChildProcess::ReadStatus::Line) log(LogDirection::FromEngine, line);
@@ -59,9 +119,11 @@ void ProtocolClient::fault(const std::string& reason, const std::string& detail)
 
 std::string ProtocolClient::expect(const std::string& token, int timeout_ms,
                                    const std::string& step) {
+    const auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
     std::string line;
     while (true) {
-        switch (receive(line, timeout_ms)) {
+        switch (receive(line, deadline)) {
+        case ChildProcess::ReadStatus::Interrupted:
         case ChildProcess::ReadStatus::Closed:
             fault("crash", "engine exited during " + step);
         case ChildProcess::ReadStatus::Timeout:
@@ -119,12 +181,15 @@ void ProtocolClient::send_position(const Game& game) {
 }
 
 EngineReply ProtocolClient::go(const Game& game, const std::string& go_line, int wait_ms) {
+    using R = MoveNumberRanges;
     EngineReply reply;
-    reply.sent = std::chrono::steady_clock::now();
+    reply.sent = SteadyClock::now();
+    const auto deadline = reply.sent + std::chrono::milliseconds(wait_ms);
     if (!send(go_line)) fault("crash", "engine closed its input");
     std::string line;
     while (true) {
-        switch (receive(line, wait_ms)) {
+        switch (receive(line, deadline)) {
+        case ChildProcess::ReadStatus::Interrupted:
         case ChildProcess::ReadStatus::Closed:
             fault("crash", "engine exited while thinking");
         case ChildProcess::ReadStatus::Timeout:
@@ -132,25 +197,35 @@ EngineReply ProtocolClient::go(const Game& game, const std::string& go_line, int
         case ChildProcess::ReadStatus::Line:
             break;
         }
-        std::istringstream words(line);
-        std::string word;
-        words >> word;
-        if (word == "info") {
-            for (std::string w; words >> w;) {
-                if (w == "depth") words >> reply.depth;
-                if (w == "nodes") words >> reply.nodes;
-                if (w == "score") {
-                    std::string kind;
-                    int value = 0;
-                    if (words >> kind >> value && kind == "cp") reply.score = value;
+        const std::vector<std::string_view> words = info_words(line);
+        if (words.empty()) continue;
+        if (words[0] == "info") {
+            for (std::size_t i = 1; i < words.size(); ++i) {
+                const std::string_view w = words[i];
+                const std::string_view next = i + 1 < words.size() ? words[i + 1] : "";
+                if (w == "depth") {
+                    if (const auto d = reported_count(next, R::kMaxDepth); d >= 0)
+                        reply.depth = int(d);
+                    ++i;
+                } else if (w == "nodes") {
+                    if (const auto n = reported_count(next, R::kMaxNodes); n >= 0) reply.nodes = n;
+                    ++i;
+                } else if (w == "score") {
+                    const std::string_view value = i + 2 < words.size() ? words[i + 2] : "";
+                    if (next == "cp")
+                        if (const auto v = whole_number(value))
+                            reply.score =
+                                int(std::clamp<std::int64_t>(*v, -R::kMaxScore, R::kMaxScore));
+                    i += 2;
+                } else if (w == "pv" || w == "string") {
+                    break; // the rest is moves or text
                 }
-                if (w == "pv" || w == "string") break; // the rest is moves or text
             }
-        } else if (word == "bestmove") {
-            reply.received = std::chrono::steady_clock::now();
+        } else if (words[0] == "bestmove") {
+            reply.received = SteadyClock::now();
             reply.line = line;
-            std::string text;
-            if (!(words >> text)) fault("illegal-move", "malformed line '" + line + "'");
+            if (words.size() < 2) fault("illegal-move", "malformed line '" + line + "'");
+            const std::string text(words[1]);
             try {
                 reply.move = parse_move(game.position(), game.rules(), text);
             } catch (const MoveError& e) {

@@ -39,7 +39,11 @@ struct EngineReply {
     std::chrono::steady_clock::time_point sent, received;
 };
 
-// One engine program, started on demand. Every failure throws PlayerFault with its reason
+// One engine program, started on demand. Every wait has a deadline counted from its request
+// (start-up to `uciok`, `isready` to `readyok`, `go` to `bestmove`, `quit` to the exit): lines the
+// engine writes meanwhile do not extend it. A signal (interrupt_flag()) ends any wait with
+// Interrupted after `quit` and the reaping of the process. Every failure throws PlayerFault with
+// its reason
 // ("crash": it could not start, exited or closed its input; "hang": no uciok or readyok in time;
 // "timeout": no bestmove in time; "illegal-move": a malformed or illegal bestmove) and kills the
 // process first (its standard error's last line is added to the detail, and with a log "see the
@@ -49,6 +53,14 @@ struct EngineReply {
 class ProtocolClient {
 public:
     explicit ProtocolClient(ProtocolClientConfig config) : config_(std::move(config)) {}
+    ~ProtocolClient() {
+        try {
+            quit();
+        } catch (...) { // a log that cannot be written: the process goes all the same
+        }
+    }
+    ProtocolClient(const ProtocolClient&) = delete;
+    ProtocolClient& operator=(const ProtocolClient&) = delete;
 
     // Starts the engine unless it is running: `uci`, `uciok` within the start-up timeout, then
     // the options. True when it was started now (the first time, or again after a fault).
@@ -60,11 +72,15 @@ public:
     void new_game();
     // `position startpos` or `position fen ...` for the game's start, then its moves.
     void send_position(const Game& game);
-    // Sends `go_line` and reads until `bestmove`, waiting at most `wait_ms` for each line; the
-    // move is checked legal in the game's position.
+    // Sends `go_line` and reads until `bestmove`, waiting at most `wait_ms` from the moment
+    // `go` is written (however many `info` lines come); the move is checked legal in the
+    // game's position. The numbers of `info` lines are clamped to MoveNumberRanges
+    // (selfplay/formats/games_file.h) or dropped when they are not numbers.
     EngineReply go(const Game& game, const std::string& go_line, int wait_ms);
-    // Sends `quit` (the process is reaped when the client goes).
-    void quit() { send("quit"); }
+    // Sends `quit`, waits at most kQuitWaitMs for the engine to exit, then kills and reaps it
+    // (and what it started). Nothing when it does not run. Also done when the client goes.
+    void quit();
+    static constexpr int kQuitWaitMs = 1000;
     // The game the lines logged from now on belong to (none until set).
     void set_game(std::uint64_t game) { game_ = game; }
 
@@ -76,10 +92,13 @@ public:
 private:
     [[noreturn]] void fault(const std::string& reason, const std::string& detail);
     std::string expect(const std::string& token, int timeout_ms, const std::string& step);
+    // Quits the engine and throws Interrupted.
+    [[noreturn]] void interrupted();
     // Writes a line to the engine (and the log); false when the engine no longer reads.
     bool send(const std::string& line);
-    // Reads a line from the engine, logging first its standard error so far, then the line.
-    ChildProcess::ReadStatus receive(std::string& line, int timeout_ms);
+    // Reads a line from the engine by `deadline`, logging first its standard error so far, then
+    // the line; Interrupted when a signal came.
+    ChildProcess::ReadStatus receive(std::string& line, ChildProcess::Deadline deadline);
     // Logs the whole lines the engine wrote to its standard error since the last call (with
     // `all` a last unfinished one too).
     void log_errors(bool all);

@@ -84,7 +84,8 @@ namespace {
 // One per-move column: the entries separated by spaces, '-' for an unknown one (below 0); a lone
 // '-' when no entry is known.
 template <class Value>
-void append_stats_column(std::string& line, const std::vector<MoveStats>& stats, Value value) {
+void append_stats_column(std::string& line, const std::vector<MoveStats>& stats, Value value,
+                         std::int64_t max) {
     line += '\t';
     if (stats.empty()) {
         line += '-';
@@ -99,7 +100,7 @@ void append_stats_column(std::string& line, const std::vector<MoveStats>& stats,
     char buffer[24];
     for (std::size_t i = 0; i < stats.size(); ++i) {
         if (i) line += ' ';
-        const std::int64_t v = value(stats[i]);
+        const std::int64_t v = std::min<std::int64_t>(value(stats[i]), max);
         if (v < 0) {
             line += '-';
             continue;
@@ -145,15 +146,23 @@ std::string format_game_record(const GameRecord& r, bool series, bool move_stats
         line += '-';
     } else {
         for (size_t i = 0; i < r.scores.size(); ++i)
-            line += (i ? " " : "") + (r.scores[i] ? std::to_string(*r.scores[i]) : "-");
+            line +=
+                (i ? " " : "") +
+                (r.scores[i] ? std::to_string(std::clamp(*r.scores[i], -MoveNumberRanges::kMaxScore,
+                                                         MoveNumberRanges::kMaxScore))
+                             : "-");
     }
     if (series)
         line += '\t' + std::string(game_kind_name(r.kind)) + '\t' +
                 (r.beneficiary.empty() ? std::string("-") : r.beneficiary);
     if (move_stats) {
-        append_stats_column(line, r.stats, [](const MoveStats& s) { return s.time_ms; });
-        append_stats_column(line, r.stats, [](const MoveStats& s) { return s.depth; });
-        append_stats_column(line, r.stats, [](const MoveStats& s) { return s.nodes; });
+        using R = MoveNumberRanges;
+        append_stats_column(
+            line, r.stats, [](const MoveStats& s) { return s.time_ms; }, R::kMaxTimeMs);
+        append_stats_column(
+            line, r.stats, [](const MoveStats& s) { return s.depth; }, R::kMaxDepth);
+        append_stats_column(
+            line, r.stats, [](const MoveStats& s) { return s.nodes; }, R::kMaxNodes);
     }
     return line + '\n';
 }
@@ -205,6 +214,10 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
             } catch (const std::exception&) {
                 fail(where, "scores", "not a number: '" + w + "'");
             }
+            if (const int v = *r.scores.back();
+                v > MoveNumberRanges::kMaxScore || v < -MoveNumberRanges::kMaxScore)
+                fail(where, "scores",
+                     "'" + w + "' is beyond +-" + std::to_string(MoveNumberRanges::kMaxScore));
         }
         // Entries that are all '-' say what a lone '-' says (and what the writer writes then).
         if (std::none_of(r.scores.begin(), r.scores.end(), [](const auto& v) { return v; }))
@@ -228,11 +241,13 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
     if (cols.size() >= 13) {
         const std::size_t first = series ? 12 : 10;
         r.stats.resize(r.moves.size());
-        parse_stats_column(cols[first], r.stats, &MoveStats::time_ms, 1000000000, where, "times");
-        parse_stats_column(cols[first + 1], r.stats, &MoveStats::depth, 1000000000, where,
+        using R = MoveNumberRanges;
+        parse_stats_column(cols[first], r.stats, &MoveStats::time_ms, R::kMaxTimeMs, where,
+                           "times");
+        parse_stats_column(cols[first + 1], r.stats, &MoveStats::depth, R::kMaxDepth, where,
                            "depths");
-        parse_stats_column(cols[first + 2], r.stats, &MoveStats::nodes,
-                           std::int64_t(999999999999999999), where, "nodes");
+        parse_stats_column(cols[first + 2], r.stats, &MoveStats::nodes, R::kMaxNodes, where,
+                           "nodes");
         // Entries all '-' say what three lone '-' say (and what the writer writes then).
         if (std::none_of(r.stats.begin(), r.stats.end(),
                          [](const MoveStats& s) { return s.known(); }))

@@ -19,6 +19,17 @@ namespace fanorona {
 enum class GameKind { Normal, Vela, Skipped };
 std::string_view game_kind_name(GameKind k); // "normal", "vela", "skipped"
 
+// The ranges of the numbers a games file holds per move: its reader refuses a number outside them,
+// its writer clamps to them, and what enters from outside (an engine's `info` line, read by
+// selfplay/engine/protocol_client.h) is clamped to them where it enters. Scores are bounded far
+// inside int so that negating or subtracting two of them never overflows.
+struct MoveNumberRanges {
+    static constexpr std::int64_t kMaxTimeMs = 1000000000;
+    static constexpr std::int64_t kMaxDepth = 1000000000;
+    static constexpr std::int64_t kMaxNodes = 999999999999999999;
+    static constexpr int kMaxScore = 1000000000; // |score| in centi-pieces
+};
+
 // What a player told of one move: the milliseconds it took (the referee's measure for an external
 // engine: `go` written to `bestmove` read; the search's own time for the built-in engine), the
 // depth it searched and the nodes; -1 where nothing was told (an opening move, a random

@@ -4,9 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <fcntl.h>
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/board/position.h"
 #include "core/board/rules.h"
@@ -309,6 +312,16 @@ NetFile parse_net_file(const std::string& bytes, const std::string& name) {
 
 NetFile read_net_file(const std::string& path) {
     if (find_builtin("net", path)) return *load_net_file(path);
+    // A FIFO's open would wait for a writer, and its reads for its data: refused without
+    // blocking (opened with O_NONBLOCK, then looked at). Devices are read bounded (files.h).
+    if (const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC); fd >= 0) {
+        struct stat st {};
+        const bool fifo = ::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+        ::close(fd);
+        if (fifo)
+            throw FileError(shown_path(path) +
+                            ": not a regular file (a FIFO: a network is not read from one)");
+    }
     std::string bytes;
     try {
         bytes = read_text_file(path);

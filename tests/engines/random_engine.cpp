@@ -12,6 +12,10 @@
 //   bad-option     an option line without a type is advertised
 //   two-answers    every `go` but an infinite one is answered by two bestmove lines
 //   slow           every `go` but an infinite one is answered after 300 ms, whatever its clock
+//   uciok-twice    `uci` is answered with two uciok lines
+//   bestmove-junk  every bestmove line ends with a word that is no part of the protocol
+//   absurd         every bestmove comes after an info line of absurd numbers (depth, seldepth,
+//                  nodes and time past 2^64, score cp -2147483648)
 // tests/test_check_engine.cpp runs `fanorona check-engine` on it.
 
 #include <chrono>
@@ -71,6 +75,7 @@ struct Engine {
         }
         if (fault == "bad-option") say("option name Broken default 1");
         say("uciok");
+        if (fault == "uciok-twice") say("uciok");
     }
 
     void setoption(const std::vector<std::string>& w) {
@@ -139,7 +144,10 @@ struct Engine {
         if (fault == "blocking" && movetime > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(movetime * 9 / 10));
         if (fault == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        say(answer);
+        if (fault == "absurd")
+            say("info depth 99999999999999999999999 seldepth 99999999999999999999 nodes "
+                "99999999999999999999999 time 99999999999999999999 score cp -2147483648");
+        say(fault == "bestmove-junk" ? answer + " junk" : answer);
         if (fault == "two-answers") say(answer);
     }
 
