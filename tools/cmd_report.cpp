@@ -89,6 +89,7 @@ void add_report_command(CLI::App& app) {
                     "Game viewer: show at most this many turns of a game")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
+    add_rating_options(*cmd, o->inputs.prior_draws, o->inputs.anchor); // the tournament's table
     cmd->add_flag("--strict", o->strict,
                   "Fail (exit code 1, after writing the page) when an input cannot be read");
     cmd->callback([o, cmd] {
