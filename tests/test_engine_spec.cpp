@@ -66,7 +66,8 @@ TEST_CASE("engine spec errors name the key, the value and the range", "[spec]") 
     CHECK_THROWS_WITH(EngineSpec::parse("name=a,tc=fast"), Catch::Contains("tc=fast"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=a,LmrBase=99999"), Catch::Contains("LmrBase=99999"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=a b"), Catch::Contains("without spaces"));
-    CHECK_THROWS_WITH(EngineSpec::parse("name=a,args=-x"), Catch::Contains("args without cmd"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,args=-x"),
+                      Catch::Contains("args=-x: a setting of an external engine (cmd=)"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=a,cmd=x,builtin=random"),
                       Catch::Contains("exclude each other"));
 }

@@ -160,8 +160,12 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
                                      "/pat.txt,vela_weights=" + dir +
                                      "/vela.txt,material_eg=131,LmrBase=77,AspWindow=31,depth=7,"
                                      "nodes=12345,movetime=250,tc=30/3+0.02,hash=3,"
-                                     "timeout=777,startup=888,timemargin=42,tables=" +
+                                     "timemargin=42,tables=" +
                                      tables);
+    // An external engine's timeouts (a spec refuses them on the toolkit's engine), set here so
+    // that every field travels.
+    s.timeout_ms = 777;
+    s.startup_timeout_ms = 888;
     const EngineSpec b = round_trip(s);
     CHECK(b.kind == s.kind);
     CHECK(b.name == s.name);
@@ -197,6 +201,14 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
     CHECK(b.search_params().get("LmrBase") == 77);
     CHECK(b.description() == s.description());
     CHECK(Json(b) == Json(s));
+    // An external engine's working folder and restart travel too (written only when set).
+    const EngineSpec x =
+        EngineSpec::parse("name=X,cmd=/bin/engine,arg=a b,dir=" + dir + ",restart=on");
+    const EngineSpec xb = round_trip(x);
+    CHECK(xb.dir == dir);
+    CHECK(xb.restart);
+    CHECK(xb.argv == x.argv);
+    CHECK_FALSE(Json(round_trip(EngineSpec::parse("name=Y,cmd=/bin/engine"))).contains("dir"));
     // The same weights in every game: the Vela games' too.
     const Position pos = Position::start(Variant::Tsivy);
     for (RuleSet r : {RuleSet::Standard, RuleSet::Vela}) {
