@@ -352,9 +352,9 @@ TEST_CASE("restart=on starts a fresh engine process each game", "[tournament][sp
     for (const std::string restart : {"on", "off"}) {
         const std::string seen = dir + "/seen_" + restart;
         const Run r = run_cli("tournament --quiet --threads 1 --games 4 --out " + dir + "/t_" +
-                              restart + " --player name=x,cmd=" + engine_script("argv") +
+                              restart + " --player 'name=x,cmd=" + engine_script("argv") +
                               ",args=" + seen + " " + FANORONA_BINARY +
-                              ",depth=1,restart=" + restart + " --player name=r,builtin=random");
+                              ",depth=1,restart=" + restart + "' --player name=r,builtin=random");
         INFO(r.output);
         REQUIRE(r.status == 0);
         const auto pids = lines_with(seen, "pid ");
