@@ -177,6 +177,9 @@ TEST_CASE("arg= passes one argument with its spaces and commas, after args=", "[
         EngineSpec::parse("name=X,arg=two words,args=-a -b,cmd=/bin/engine,arg=c\\,d,arg=e");
     CHECK(x.argv == std::vector<std::string>{"/bin/engine", "-a", "-b", "two words", "c,d", "e"});
     CHECK(split_settings("a=1\\,2,b=3") == SpecSettings{{"a", "1,2"}, {"b", "3"}});
+    // A name stays free of commas (games files and descriptions list names).
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a\\,b"),
+                      Catch::Contains("without spaces, tabs, commas"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=X,arg=-v"),
                       "X: arg=-v: a setting of an external engine (cmd=)");
 }

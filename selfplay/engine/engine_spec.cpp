@@ -444,9 +444,9 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
 }
 
 void EngineSpec::validate() {
-    if (name.empty() || name.find_first_of("(\t ") != std::string::npos)
-        throw std::invalid_argument("name '" + name +
-                                    "': expected a non-empty name without spaces, tabs or '('");
+    if (name.empty() || name.find_first_of("(\t ,") != std::string::npos)
+        throw std::invalid_argument(
+            "name '" + name + "': expected a non-empty name without spaces, tabs, commas or '('");
     if (kind == Kind::External && argv.empty())
         throw std::invalid_argument(name + ": an external engine needs cmd=PROGRAM");
     if (kind == Kind::Engine && !limits.depth && !limits.nodes && !limits.movetime_ms &&

@@ -63,8 +63,8 @@ struct SpecRange {
 };
 
 // Holds one engine's settings. Invariants after validate(): a non-empty name without '(',
-// spaces or tabs; exactly one kind; an engine has at least one limit (a depth of kDefaultDepth
-// when none was given); every number inside its range.
+// spaces, tabs or commas; exactly one kind; an engine has at least one limit (a depth of
+// kDefaultDepth when none was given); every number inside its range.
 struct EngineSpec {
     enum class Kind { Engine, External, Random, Greedy };
     static constexpr int kDefaultDepth = SearchLimits::kDefaultDepth;
