@@ -448,4 +448,11 @@ TEST_CASE("a round robin where one player loses every game rates every player; -
     CHECK_THAT(text, Catch::Contains("b fixed at 2000"));
     CHECK_THAT(text, Catch::Contains("<th>Elo (pair)</th>"));
     CHECK_THAT(text, Catch::Contains("+2000.0"));
+    const Run nobody =
+        run_cli("report --tournament " + dir + "/default --anchor zz --out " + dir + "/page2.html");
+    CHECK(nobody.status != 0);
+    CHECK_THAT(nobody.output, Catch::Contains("--anchor zz: no player called zz (a, b, rnd)"));
+    const Run alone = run_cli("report --prior-draws 3 --out " + dir + "/page3.html");
+    CHECK(alone.status != 0);
+    CHECK_THAT(alone.output, Catch::Contains("--prior-draws: refits a tournament's ratings"));
 }
