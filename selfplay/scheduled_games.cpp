@@ -43,6 +43,9 @@ PlayedGame ScheduledGames::play_slot(std::uint64_t index, const GameSlot& slot) 
     setup.white_name = descriptions_[white];
     setup.black_name = descriptions_[black];
     PlayedGame game = play_game(setup, *mine[base + white], *mine[base + black]);
+    // restart=on: the engine's process ends with its game; the next game starts a fresh one.
+    for (std::size_t p : {white, black})
+        if (config_.players[p].restart) mine[base + p].reset();
     if (!config_.log_positions) game.positions.clear();
     if (config_.vela_series) {
         game.record.kind = slot.vela ? GameKind::Vela : GameKind::Normal;

@@ -164,7 +164,7 @@ private:
             standings.pairs == rated_pairs_)
             return std::nullopt;
         rated_pairs_ = standings.pairs;
-        const stats::ResultsTable table = stats::make_results_table(standings.results);
+        const stats::ResultsTable table = stats::make_results_table(standings.results, c_.ratings);
         std::string text;
         for (const stats::PlayerRow& r : table.rows) {
             char buf[32];
@@ -249,7 +249,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
         result.games = standings.games;
         result.pairs = standings.pairs;
         result.sprt = standings.sprt;
-        result.table = stats::make_results_table(standings.results);
+        result.table = stats::make_results_table(standings.results, c.ratings);
 
         Json out = {{"format", kTournamentResultsFormat},
                     {"games", result.games},

@@ -21,6 +21,8 @@ struct TournamentConfig {
     // Every this many game pairs (all pairings together), the ratings of all players go on the
     // progress line and into that pair's live line; 0: never.
     std::uint64_t rating_interval = 0;
+    // How the ratings are fitted: --prior-draws and --anchor (stats::rating_options).
+    stats::RatingOptions ratings;
 
     TournamentConfig();
 };

@@ -183,3 +183,28 @@ TEST_CASE("tournament, spsa and loop take their engines from --engines", "[engin
     CHECK(loop.status != 0);
     CHECK_THAT(loop.output, Catch::Contains("the loop tunes the toolkit's own engine"));
 }
+
+TEST_CASE("an engines file takes arg as an array, refuses keys its engine cannot take, and "
+          "--each goes under its entries",
+          "[enginefile]") {
+    const std::string dir = test_cli::fresh_dir("engine_file_arg");
+    const EngineFile file = read_engine_file(write(dir, "e.json", R"({"engines": [
+  {"name": "X", "cmd": "/bin/engine", "arg": ["one two", "a,b"], "depth": 4},
+  {"name": "A", "depth": 3}]})"));
+    const EngineSpec x = player_spec("conf=X", &file);
+    CHECK(x.argv == std::vector<std::string>{"/bin/engine", "one two", "a,b"});
+    CHECK_THROWS_WITH(read_engine_file(write(dir, "bad.json", R"({"engines": [
+  {"name": "X", "cmd": "/bin/engine", "hash": 64}]})")),
+                      dir + "/bad.json: engines[0] (X): \"hash\": X: hash=64: a setting of the "
+                            "toolkit's engine, not of an external one (cmd=); set the engine's "
+                            "own option with option.Hash=64");
+    // --each first, then the entry, then the player's own keys.
+    const SpecSettings each = {{"depth", "7"}, {"tc", "5+0.1"}};
+    CHECK(player_spec("conf=A", &file, each).limits.depth == 3);
+    CHECK(player_spec("conf=A", &file, each).time_control.base_ms == 5000);
+    CHECK(player_spec("conf=A,depth=2", &file, each).limits.depth == 2);
+    CHECK(player_spec("name=B", &file, each).limits.depth == 7);
+    CHECK_THROWS_WITH(player_spec("name=R,builtin=random", &file, {{"hash", "8"}}),
+                      "R: hash=8: a setting of the toolkit's engine; a baseline player (builtin=) "
+                      "takes none (from --each)");
+}

@@ -3,7 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "selfplay/engine/engine_spec.h"
+#include "selfplay/engine/external_player.h"
 #include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
 
@@ -63,7 +66,8 @@ TEST_CASE("engine spec errors name the key, the value and the range", "[spec]") 
     CHECK_THROWS_WITH(EngineSpec::parse("name=a,tc=fast"), Catch::Contains("tc=fast"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=a,LmrBase=99999"), Catch::Contains("LmrBase=99999"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=a b"), Catch::Contains("without spaces"));
-    CHECK_THROWS_WITH(EngineSpec::parse("name=a,args=-x"), Catch::Contains("args without cmd"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a,args=-x"),
+                      Catch::Contains("args=-x: a setting of an external engine (cmd=)"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=a,cmd=x,builtin=random"),
                       Catch::Contains("exclude each other"));
 }
@@ -125,4 +129,70 @@ TEST_CASE("weights= keeps a file's pattern weights, shared by the searcher witho
     Searcher searcher(1);
     s.configure(searcher);
     CHECK(searcher.weights().patterns == s.weights.patterns);
+}
+
+TEST_CASE("keys of the toolkit's engine on an external or baseline player are refused naming "
+          "the key",
+          "[spec]") {
+    // Wherever the key stands, before or after cmd=.
+    CHECK_THROWS_WITH(EngineSpec::parse("name=B,cmd=/bin/engine,hash=64"),
+                      "B: hash=64: a setting of the toolkit's engine, not of an external one "
+                      "(cmd=); set the engine's own option with option.Hash=64");
+    CHECK_THROWS_WITH(EngineSpec::parse("name=B,hash=64,cmd=/bin/engine"),
+                      "B: hash=64: a setting of the toolkit's engine, not of an external one "
+                      "(cmd=); set the engine's own option with option.Hash=64");
+    CHECK_THROWS_WITH(EngineSpec::parse("name=B,weights=tuned,cmd=/bin/engine"),
+                      "B: weights=tuned: a setting of the toolkit's engine, not of an external "
+                      "one (cmd=); set the engine's own option with option.Weights=tuned");
+    CHECK_THROWS_WITH(EngineSpec::parse("name=B,cmd=/bin/engine,net=none"),
+                      Catch::EndsWith("set the engine's own option with option.Net=none"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=B,cmd=/bin/engine,params=handset"),
+                      Catch::EndsWith("option.Params=handset"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=B,cmd=/bin/engine,lmrbase=80"),
+                      Catch::EndsWith("option.LmrBase=80"));
+    // A weight by name has no engine option to suggest.
+    CHECK_THROWS_WITH(EngineSpec::parse("name=B,cmd=/bin/engine,material_mg=100"),
+                      "B: material_mg=100: a setting of the toolkit's engine, not of an "
+                      "external one (cmd=)");
+    CHECK_THROWS_WITH(EngineSpec::parse("name=R,builtin=random,weights=tuned"),
+                      "R: weights=tuned: a setting of the toolkit's engine; a baseline player "
+                      "(builtin=) takes none");
+    // And the other way: an external engine's keys on the toolkit's engine.
+    CHECK_THROWS_WITH(EngineSpec::parse("name=A,option.Hash=32"),
+                      "A: option.Hash=32: a setting of an external engine (cmd=); the toolkit's "
+                      "engine takes hash=32");
+    CHECK_THROWS_WITH(EngineSpec::parse("name=A,restart=on"),
+                      "A: restart=on: a setting of an external engine (cmd=)");
+    // The engines file names the member at fault (from_settings' failed index).
+    std::size_t failed = 99;
+    CHECK_THROWS(EngineSpec::from_settings(
+        {{"name", "B"}, {"tables", "none"}, {"cmd", "/bin/engine"}}, &failed));
+    CHECK(failed == 1);
+    // Limits and clocks serve both kinds.
+    CHECK(EngineSpec::parse("name=B,cmd=/bin/engine,depth=3,tc=1+0.1").limits.depth == 3);
+}
+
+TEST_CASE("arg= passes one argument with its spaces and commas, after args=", "[spec]") {
+    const EngineSpec x =
+        EngineSpec::parse("name=X,arg=two words,args=-a -b,cmd=/bin/engine,arg=c\\,d,arg=e");
+    CHECK(x.argv == std::vector<std::string>{"/bin/engine", "-a", "-b", "two words", "c,d", "e"});
+    CHECK(split_settings("a=1\\,2,b=3") == SpecSettings{{"a", "1,2"}, {"b", "3"}});
+    // A name stays free of commas (games files and descriptions list names).
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a\\,b"),
+                      Catch::Contains("without spaces, tabs, commas"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=X,arg=-v"),
+                      "X: arg=-v: a setting of an external engine (cmd=)");
+}
+
+TEST_CASE("dir= must be a folder and restart= on or off", "[spec]") {
+    const std::string here = std::filesystem::current_path().string();
+    const EngineSpec x = EngineSpec::parse("name=X,cmd=/bin/engine,dir=" + here + ",restart=on");
+    CHECK(x.dir == here);
+    CHECK(x.restart);
+    CHECK_FALSE(EngineSpec::parse("name=X,cmd=/bin/engine").restart);
+    CHECK(external_engine_config(x, nullptr).dir == here);
+    CHECK_THROWS_WITH(EngineSpec::parse("name=X,cmd=/bin/engine,dir=/no/such/folder"),
+                      "dir=/no/such/folder: no such folder (the engine's working folder)");
+    CHECK_THROWS_WITH(EngineSpec::parse("name=X,cmd=/bin/engine,restart=yes"),
+                      "restart=yes: expected on (a fresh engine process each game) or off");
 }

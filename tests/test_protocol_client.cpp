@@ -40,7 +40,7 @@ TEST_CASE("the protocol client sets up the engine, sends the game and reads its 
     const std::string answer = move_to_string(game.position(), rules, second[0]);
 
     ProtocolClient client(
-        {{fake_engine("scripted"), log, answer}, {{"Hash", "8"}}, rules, 3000, {}});
+        {{fake_engine("scripted"), log, answer}, {{"Hash", "8"}}, rules, 3000, {}, {}});
     CHECK(client.start());
     CHECK_FALSE(client.start()); // running: not started again
     CHECK(client.engine_name() == "scripted");
@@ -76,7 +76,7 @@ TEST_CASE("the protocol client names each fault and starts the engine again afte
     const Rules rules;
     const Game game(rules, Position::start(Variant::Tsivy));
     const auto fault_of = [&](const std::string& engine, int startup_ms) -> PlayerFault {
-        ProtocolClient client({{fake_engine(engine)}, {}, rules, startup_ms, {}});
+        ProtocolClient client({{fake_engine(engine)}, {}, rules, startup_ms, {}, {}});
         try {
             client.start();
             client.new_game();
@@ -104,7 +104,7 @@ TEST_CASE("the protocol client names each fault and starts the engine again afte
     CHECK(std::string(slow.what()) ==
           "engine did not answer 'uciok' during start-up within 200 ms");
 
-    ProtocolClient missing({{"/no/such/engine"}, {}, rules, 1000, {}});
+    ProtocolClient missing({{"/no/such/engine"}, {}, rules, 1000, {}, {}});
     try {
         missing.start();
         FAIL("a missing program started");
@@ -114,7 +114,7 @@ TEST_CASE("the protocol client names each fault and starts the engine again afte
     }
 
     // After a fault the same client starts the engine again and counts the restart.
-    ProtocolClient client({{fake_engine("illegal")}, {}, rules, 3000, {}});
+    ProtocolClient client({{fake_engine("illegal")}, {}, rules, 3000, {}, {}});
     for (int round = 0; round < 2; ++round) {
         CHECK(client.start());
         client.new_game();

@@ -442,12 +442,31 @@ TEST_CASE("Ratings that do not exist are reported; prior draws make them exist",
     r.add(0, 1, WDL{10, 0, 0});
     r.add(0, 2, WDL{10, 0, 0});
     r.add(1, 2, WDL{5, 3, 2});
-    CHECK_THROWS_WITH(fit_ratings(r), Catch::Contains("ace scored every point"));
     RatingOptions o;
+    o.prior_draws = 0; // none, explicitly
+    CHECK_THROWS_WITH(fit_ratings(r, o), Catch::Contains("ace scored every point") &&
+                                             Catch::Contains("(use --prior-draws N)"));
     o.prior_draws = 2;
     const Ratings fit = fit_ratings(r, o);
     CHECK(fit.elo[0] > fit.elo[1]);
     CHECK(fit.elo[1] > fit.elo[2]);
+    CHECK(fit.prior_draws == 2);
+    CHECK(fit.default_prior_reason.empty());
+    // No option: the default prior, since the exact ratings do not exist; and it says so.
+    const Ratings fallback = fit_ratings(r);
+    CHECK(fallback.prior_draws == kDefaultPriorDraws);
+    CHECK(fallback.default_prior_reason == "ace scored every point against the other players "
+                                           "they met");
+    for (std::size_t i = 0; i < 3; ++i) CHECK(fallback.elo[i] == Approx(fit.elo[i]));
+    // More prior draws pull the ratings closer together.
+    o.prior_draws = 10;
+    const Ratings pulled = fit_ratings(r, o);
+    CHECK(pulled.elo[0] - pulled.elo[2] < fit.elo[0] - fit.elo[2]);
+    // Ratings that exist without a prior are the exact ones (none added).
+    PairwiseResults even({"a", "b"});
+    even.add(0, 1, WDL{6, 2, 4});
+    CHECK(fit_ratings(even).prior_draws == 0);
+    CHECK(fit_ratings(even).default_prior_reason.empty());
 
     PairwiseResults apart({"a", "b", "c", "d"});
     apart.add(0, 1, WDL{3, 3, 3});
@@ -460,6 +479,45 @@ TEST_CASE("Ratings that do not exist are reported; prior draws make them exist",
     o = {};
     o.model = RatingModel::Davidson;
     CHECK(fit_ratings(nodraw, o).model == RatingModel::BradleyTerry);
+}
+
+TEST_CASE("A winless player in a round robin leaves every player rated", "[stats]") {
+    PairwiseResults r({"a", "b", "loser"});
+    r.add(0, 1, WDL{3, 4, 3});
+    r.add(0, 2, WDL{10, 0, 0});
+    r.add(1, 2, WDL{10, 0, 0});
+    const ResultsTable t = make_results_table(r);
+    REQUIRE(t.ratings);
+    for (const PlayerRow& row : t.rows) CHECK(std::isfinite(row.elo));
+    CHECK(t.rows[2].name == "loser");
+    CHECK(t.rows[2].elo < t.rows[1].elo - 100);
+    CHECK_THAT(render_text(t), Catch::Contains("(by default: a, b scored every point"));
+    CHECK(render_json(t)["prior_draws"] == kDefaultPriorDraws);
+}
+
+TEST_CASE("An anchor gets its given rating and the others keep their differences", "[stats]") {
+    PairwiseResults r({"a", "b", "c"});
+    r.add(0, 1, WDL{6, 3, 3});
+    r.add(0, 2, WDL{7, 2, 3});
+    r.add(1, 2, WDL{4, 4, 4});
+    const Ratings mean = fit_ratings(r);
+    const RatingOptions o = rating_options({"a", "b", "c"}, std::nullopt, "b=1500");
+    REQUIRE(o.anchor == 1u);
+    CHECK(o.anchor_elo == 1500);
+    const ResultsTable t = make_results_table(r, o);
+    REQUIRE(t.ratings);
+    CHECK(t.ratings->elo[1] == 1500);
+    CHECK(t.ratings->elo[0] - 1500 == Approx(mean.elo[0] - mean.elo[1]));
+    CHECK(t.ratings->elo[2] - 1500 == Approx(mean.elo[2] - mean.elo[1]));
+    CHECK_THAT(render_text(t), Catch::Contains("b fixed at 1500"));
+    CHECK(render_json(t)["anchor_elo"] == 1500);
+    CHECK(rating_options({"a", "b"}, std::nullopt, "a").anchor_elo == 0);
+    CHECK_THROWS_WITH(rating_options({"a", "b"}, std::nullopt, "z=10"),
+                      "--anchor z=10: no player called z (a, b)");
+    CHECK_THROWS_WITH(rating_options({"a", "b"}, std::nullopt, "a=high"),
+                      "--anchor a=high: expected NAME or NAME=ELO with ELO a number");
+    CHECK_THROWS_WITH(rating_options({"a", "b"}, -1.0, ""),
+                      "--prior-draws -1: expected a number of draws, 0 or more");
 }
 
 TEST_CASE("The results table ranks players and renders text and JSON", "[stats]") {
@@ -489,9 +547,19 @@ TEST_CASE("The results table ranks players and renders text and JSON", "[stats]"
     CHECK(j["pairings"][0]["stats"]["source"] == "pentanomial");
     CHECK(j["pairings"][0]["rating_difference_error95"].get<double>() > 0);
 
+    // The ratings column and the pairing's match Elo are named apart.
+    CHECK(text.find("Rating") != std::string::npos);
+    CHECK(text.find("Elo (pair)") != std::string::npos);
+
     PairwiseResults sweep({"a", "b"});
     sweep.add(0, 1, WDL{4, 0, 0});
-    const ResultsTable s = make_results_table(sweep);
+    CHECK(make_results_table(sweep).ratings); // the default prior
+    CHECK(render_text(make_results_table(sweep))
+              .find("2 prior draws per pairing (by default: a "
+                    "scored every point") != std::string::npos);
+    RatingOptions none;
+    none.prior_draws = 0;
+    const ResultsTable s = make_results_table(sweep, none);
     CHECK_FALSE(s.ratings);
     CHECK(render_text(s).find("No ratings: ratings do not exist") != std::string::npos);
     CHECK(render_json(s)["players"][0]["elo"].is_null());

@@ -305,3 +305,156 @@ TEST_CASE("a rating interval puts the ratings of all players into the live strea
     REQUIRE(run_cli("tournament --games 4 --resume" + players + part).status == 0);
     CHECK(slurp(part + "/live.jsonl") == slurp(dir + "/live.jsonl"));
 }
+
+namespace {
+
+// The lines of `path` that start with `prefix`, without it.
+std::vector<std::string> lines_with(const std::string& path, const std::string& prefix) {
+    std::ifstream in(path);
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(prefix, 0) == 0) out.push_back(line.substr(prefix.size()));
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("arg= reaches the engine as one argument and dir= is its working folder",
+          "[tournament][spec]") {
+    const std::string dir = fresh_dir("engine_argv");
+    const std::string work = dir + "/work";
+    std::filesystem::create_directories(work);
+    // seen.txt is relative: written in the engine's working folder.
+    const Run r = run_cli("tournament --quiet --threads 1 --games 2 --out " + dir +
+                          "/t --player 'name=x,cmd=" + engine_script("argv") + ",args=seen.txt " +
+                          FANORONA_BINARY + ",arg=two words,arg=a\\,b,depth=1,dir=" + work +
+                          "' --player name=r,builtin=random");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    for (const auto& g : games_of(dir + "/t")) CHECK(g.reason != "crash");
+    const std::string seen = work + "/seen.txt";
+    REQUIRE(std::filesystem::exists(seen));
+    CHECK(lines_with(seen, "arg ") == std::vector<std::string>{"two words", "a,b"});
+    const auto pwd = lines_with(seen, "pwd ");
+    REQUIRE(pwd.size() == 1); // one process for both games (no restart=)
+    CHECK(pwd[0] == std::filesystem::canonical(work).string());
+    // A folder that does not exist is refused before the run starts.
+    const Run bad = run_cli("tournament --quiet --games 2 --out " + dir +
+                            "/u --player name=x,cmd=/bin/true,dir=" + dir +
+                            "/none --player name=r,builtin=random");
+    CHECK(bad.status != 0);
+    CHECK_THAT(bad.output, Catch::Contains("--player: dir=" + dir +
+                                           "/none: no such folder (the engine's working folder)"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/u/games.tsv"));
+}
+
+TEST_CASE("restart=on starts a fresh engine process each game", "[tournament][spec]") {
+    const std::string dir = fresh_dir("engine_restart");
+    std::filesystem::create_directories(dir);
+    for (const std::string restart : {"on", "off"}) {
+        const std::string seen = dir + "/seen_" + restart;
+        const Run r = run_cli("tournament --quiet --threads 1 --games 4 --out " + dir + "/t_" +
+                              restart + " --player 'name=x,cmd=" + engine_script("argv") +
+                              ",args=" + seen + " " + FANORONA_BINARY +
+                              ",depth=1,restart=" + restart + "' --player name=r,builtin=random");
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        const auto pids = lines_with(seen, "pid ");
+        CHECK(pids.size() == (restart == "on" ? 4u : 1u));
+        CHECK(std::set<std::string>(pids.begin(), pids.end()).size() == pids.size());
+    }
+}
+
+TEST_CASE("--each applies settings to every player, under each player's own", "[tournament]") {
+    const std::string dir = fresh_dir("each");
+    const Run r = run_cli("tournament --quiet --games 2 --out " + dir +
+                          " --each depth=1,hash=2 --player name=a --player name=b,depth=2");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto games = games_of(dir);
+    REQUIRE(games.size() == 2);
+    const std::string names = games[0].white + " " + games[0].black;
+    CHECK_THAT(names, Catch::Contains("a(") && Catch::Contains("depth=1,hash=2)"));
+    CHECK_THAT(names, Catch::Contains("b(") && Catch::Contains("depth=2,hash=2)"));
+    // A key that a player cannot take is refused, saying where it came from.
+    const Run bad = run_cli("tournament --quiet --games 2 --out " + fresh_dir("each_bad") +
+                            " --each hash=8 --player name=a --player name=x,cmd=/bin/true");
+    CHECK(bad.status != 0);
+    CHECK_THAT(bad.output,
+               Catch::Contains("--player: x: hash=8: a setting of the toolkit's engine, not of an "
+                               "external one (cmd=); set the engine's own option with "
+                               "option.Hash=8 (from --each)"));
+    const Run named = run_cli("tournament --quiet --games 2 --out " + fresh_dir("each_name") +
+                              " --each name=z --player name=a --player name=b");
+    CHECK(named.status != 0);
+    CHECK_THAT(named.output, Catch::Contains("--each: name=z: a key of one player"));
+}
+
+TEST_CASE("a round robin where one player loses every game rates every player; --anchor and "
+          "--prior-draws",
+          "[tournament][stats]") {
+    const std::string dir = fresh_dir("rated_all");
+    const std::string players =
+        " --format roundrobin --games 4 --openings random:2 --player name=a,depth=2 --player "
+        "name=b,depth=3 --player name=rnd,builtin=random";
+    const Run r = run_cli("tournament --quiet --out " + dir + "/default" + players);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    auto table = [](const std::string& d) {
+        std::ifstream in(d + "/results.json");
+        return nlohmann::json::parse(in)["table"];
+    };
+    auto elo_of = [](const nlohmann::json& t, const std::string& name) {
+        for (const auto& p : t["players"])
+            if (p["name"] == name) return p["elo"];
+        return nlohmann::json();
+    };
+    const auto d = table(dir + "/default");
+    // rnd lost every game (a, b scored every point): rated all the same, by the default prior.
+    CHECK(d["default_prior_reason"] == "a, b scored every point against the other players they "
+                                       "met");
+    for (const char* name : {"a", "b", "rnd"}) CHECK(elo_of(d, name).is_number());
+    CHECK(elo_of(d, "rnd").get<double>() < elo_of(d, "a").get<double>());
+    CHECK_THAT(r.output, Catch::Contains("2 prior draws per pairing (by default: a, b scored"));
+    CHECK_THAT(r.output, Catch::Contains("Elo (pair)"));
+
+    const Run anchored = run_cli("tournament --quiet --out " + dir + "/anchored" + players +
+                                 " --anchor rnd=1000 --prior-draws 8");
+    INFO(anchored.output);
+    REQUIRE(anchored.status == 0);
+    const auto a = table(dir + "/anchored");
+    CHECK(elo_of(a, "rnd") == 1000);
+    CHECK(a["prior_draws"] == 8);
+    CHECK_FALSE(a.contains("default_prior_reason"));
+    // More prior draws: the ratings closer together than by default.
+    CHECK(elo_of(a, "a").get<double>() - 1000 <
+          elo_of(d, "a").get<double>() - elo_of(d, "rnd").get<double>());
+    CHECK_THAT(anchored.output, Catch::Contains("rnd fixed at 1000"));
+
+    const Run none =
+        run_cli("tournament --quiet --out " + dir + "/none" + players + " --prior-draws 0");
+    REQUIRE(none.status == 0);
+    CHECK_THAT(none.output, Catch::Contains("No ratings: ratings do not exist"));
+    const Run bad =
+        run_cli("tournament --quiet --out " + dir + "/bad" + players + " --anchor nobody");
+    CHECK(bad.status != 0);
+    CHECK_THAT(bad.output, Catch::Contains("--anchor nobody: no player called nobody (a, b, rnd)"));
+
+    // The report refits the table with its own options.
+    const Run page = run_cli("report --tournament " + dir + "/default --anchor b=2000 --out " +
+                             dir + "/page.html");
+    INFO(page.output);
+    REQUIRE(page.status == 0);
+    std::ifstream html(dir + "/page.html");
+    const std::string text((std::istreambuf_iterator<char>(html)), {});
+    CHECK_THAT(text, Catch::Contains("b fixed at 2000"));
+    CHECK_THAT(text, Catch::Contains("<th>Elo (pair)</th>"));
+    CHECK_THAT(text, Catch::Contains("+2000.0"));
+    const Run nobody =
+        run_cli("report --tournament " + dir + "/default --anchor zz --out " + dir + "/page2.html");
+    CHECK(nobody.status != 0);
+    CHECK_THAT(nobody.output, Catch::Contains("--anchor zz: no player called zz (a, b, rnd)"));
+    const Run alone = run_cli("report --prior-draws 3 --out " + dir + "/page3.html");
+    CHECK(alone.status != 0);
+    CHECK_THAT(alone.output, Catch::Contains("--prior-draws: refits a tournament's ratings"));
+}

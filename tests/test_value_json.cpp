@@ -160,8 +160,12 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
                                      "/pat.txt,vela_weights=" + dir +
                                      "/vela.txt,material_eg=131,LmrBase=77,AspWindow=31,depth=7,"
                                      "nodes=12345,movetime=250,tc=30/3+0.02,hash=3,"
-                                     "timeout=777,startup=888,timemargin=42,tables=" +
+                                     "timemargin=42,tables=" +
                                      tables);
+    // An external engine's timeouts (a spec refuses them on the toolkit's engine), set here so
+    // that every field travels.
+    s.timeout_ms = 777;
+    s.startup_timeout_ms = 888;
     const EngineSpec b = round_trip(s);
     CHECK(b.kind == s.kind);
     CHECK(b.name == s.name);
@@ -216,6 +220,15 @@ TEST_CASE("An engine spec travels as JSON with every field", "[json][spec]") {
     CHECK(xb.timeout_ms == 99);
     CHECK(xb.description() == x.description());
     CHECK(Json(xb) == Json(x));
+    // Its working folder and restart travel too (written only when set).
+    const EngineSpec d =
+        EngineSpec::parse("name=D,cmd=/bin/engine,arg=a b,dir=" + dir + ",restart=on");
+    const EngineSpec db = round_trip(d);
+    CHECK(db.dir == dir);
+    CHECK(db.restart);
+    CHECK(db.argv == std::vector<std::string>{"/bin/engine", "a b"});
+    CHECK_FALSE(Json(xb).contains("dir"));
+    CHECK_FALSE(Json(xb).contains("restart"));
     for (const char* builtin : {"random", "greedy"}) {
         const EngineSpec r = EngineSpec::parse(std::string("name=R,builtin=") + builtin);
         CHECK(round_trip(r).kind == r.kind);

@@ -6,7 +6,10 @@
 #include <fstream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "core/common/files.h"
+#include "selfplay/stats/results_table.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/report/report.h"
@@ -21,6 +24,27 @@ struct ReportOptions {
     bool strict = false;
     bool title_default = true; // no --title given
 };
+
+// --prior-draws and --anchor refit a tournament's table: refused without one, and an anchor
+// that names none of its players is an error (not a note on the page).
+void check_rating_options(const report::ReportInputs& in) {
+    if (!in.prior_draws && in.anchor.empty()) return;
+    if (in.tournament.empty())
+        throw std::invalid_argument(std::string(in.prior_draws ? "--prior-draws" : "--anchor") +
+                                    ": refits a tournament's ratings: give --tournament DIR "
+                                    "(or --loop DIR)");
+    std::ifstream file(in.tournament + "/results.json");
+    if (!file) return; // the page notes the missing file
+    std::vector<std::string> names;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(file);
+        for (const auto& p : j.at("table").at("players"))
+            names.push_back(p.at("name").get<std::string>());
+    } catch (const std::exception&) {
+        return; // the page notes the malformed file
+    }
+    (void)stats::rating_options(names, in.prior_draws, in.anchor);
+}
 
 void run_report(ReportOptions o) {
     if (!o.inputs.loop.empty()) { // the loop's final match and SPSA run, unless given
@@ -40,6 +64,7 @@ void run_report(ReportOptions o) {
                    {"--tune", o.inputs.tune},
                    {"--spsa", o.inputs.spsa}},
                   {{"--out", o.out}});
+    check_rating_options(o.inputs);
     const report::Report r = report::build_report(o.inputs);
     const std::filesystem::path out(o.out);
     if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
@@ -89,6 +114,7 @@ void add_report_command(CLI::App& app) {
                     "Game viewer: show at most this many turns of a game")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
+    add_rating_options(*cmd, o->inputs.prior_draws, o->inputs.anchor); // the tournament's table
     cmd->add_flag("--strict", o->strict,
                   "Fail (exit code 1, after writing the page) when an input cannot be read");
     cmd->callback([o, cmd] {

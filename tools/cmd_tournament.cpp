@@ -18,16 +18,24 @@ struct TournamentOptions {
     TournamentConfig config;
     std::vector<std::string> players;
     std::string engines; // --engines FILE ("": none)
+    std::string each;    // --each KEY=V,...: under every player's own settings
     std::string format = "gauntlet";
     std::uint64_t games = 0;
     std::uint64_t rounds = 0;
     std::string sprt;
+    std::optional<double> prior_draws; // --prior-draws N
+    std::string anchor;                // --anchor NAME[=ELO]
 };
 
 void run(TournamentOptions& o) {
     RunConfig& c = o.config.run;
     c.rules = o.board.make_rules();
-    c.players = player_specs(o.players, o.engines);
+    c.players = player_specs(o.players, o.engines, o.each);
+    {
+        std::vector<std::string> names;
+        for (const EngineSpec& p : c.players) names.push_back(p.name);
+        o.config.ratings = stats::rating_options(names, o.prior_draws, o.anchor);
+    }
     c.pairing = o.format == "roundrobin" ? Pairing::RoundRobin : Pairing::Gauntlet;
     std::uint64_t rounds = 10;
     if (o.games)
@@ -67,7 +75,8 @@ void add_tournament_command(CLI::App& app) {
                     "A player, repeatable: "
                     "name=A,weights=FILE,vela_weights=FILE,net=FILE|NAME|none,depth=4|nodes=N|"
                     "movetime=MS|tc=10+0.1,hash=MB,PARAM=V  or  name=B,cmd=PATH,args=...,"
-                    "option.X=V  or  name=R,builtin=random|greedy (an engine with no limit "
+                    "arg=ONE ARG,dir=DIR,restart=on,option.X=V  or  name=R,builtin=random|greedy "
+                    "(an engine with no limit "
                     "searches to depth " +
                         std::to_string(EngineSpec::kDefaultDepth) +
                         "; a bare engine plays the default network on its board, weights=tuned "
@@ -76,6 +85,7 @@ void add_tournament_command(CLI::App& app) {
                         "engine NAME of --engines, the other keys over it)")
         ->required();
     add_engines_option(*cmd, o->engines);
+    add_each_option(*cmd, o->each);
     cmd->add_option("--format", o->format,
                     "gauntlet (first player against each other) or roundrobin")
         ->check(CLI::IsMember({"gauntlet", "roundrobin"}))
@@ -99,6 +109,7 @@ void add_tournament_command(CLI::App& app) {
                     "the live stream (`ratings`); 0: never")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 30));
+    add_rating_options(*cmd, o->prior_draws, o->anchor);
     cmd->add_flag("--log-positions", o->config.run.log_positions,
                   "Also log every searched position to OUT/positions.bin (for the tuner)");
     add_old_flag_spelling(*cmd, "--positions", o->config.run.log_positions, "--log-positions");

@@ -294,7 +294,7 @@ namespace fanorona::cli {
 // --player SPEC and --engines FILE of a command that tunes one engine (spsa, loop): the engine
 // as a --player spec (e.g. conf=NAME of the engines file), the engine options applied over it.
 struct BaseEngineOptions {
-    std::string player, engines;
+    std::string player, engines, each; // each: --each KEY=V,... under --player's own keys
 
     void add_to(CLI::App& cmd);
     // The spec of --player ("": `spec` as it is); throws std::invalid_argument.
@@ -309,12 +309,35 @@ inline CLI::Option* add_engines_option(CLI::App& cmd, std::string& engines_path)
                           "applied over the file's");
 }
 
+// --prior-draws N and --anchor NAME[=ELO]: how a ratings table is fitted (tournament, report).
+inline void add_rating_options(CLI::App& cmd, std::optional<double>& prior_draws,
+                               std::string& anchor) {
+    cmd.add_option("--prior-draws", prior_draws,
+                   "Virtual draws added to every pairing that played, pulling the ratings "
+                   "together (as BayesElo's prior). Default: none while the ratings exist "
+                   "without, else 2 (a player who won or lost every game); 0: never")
+        ->check(CLI::Range(0.0, 1e9));
+    cmd.add_option("--anchor", anchor,
+                   "Rate player NAME at ELO (default 0) and the others from it, instead of a "
+                   "mean of 0");
+}
+
+// --each KEY=V,...: settings applied to every --player, its own keys overriding them.
+inline CLI::Option* add_each_option(CLI::App& cmd, std::string& each) {
+    return cmd.add_option("--each", each,
+                          "Settings applied to every --player, in its language (e.g. "
+                          "tc=10+0.1,timemargin=200): each player's own keys (and its engines "
+                          "file entry) override them; a key a player cannot take is refused");
+}
+
 // The specs of --player texts (EngineSpec::parse's language, or conf=NAME with keys over engine
 // NAME of the engines file at `engines_path`; "": none), in order. The one reader of --player and
 // --engines for every command; throws std::invalid_argument "--engines: ..." or
 // "--player: ...".
+// `each` (--each KEY=V,...) is applied to every player first, its own keys over it.
 inline std::vector<EngineSpec> player_specs(const std::vector<std::string>& players,
-                                            const std::string& engines_path) {
+                                            const std::string& engines_path,
+                                            const std::string& each = "") {
     std::optional<EngineFile> file;
     if (!engines_path.empty()) {
         try {
@@ -323,10 +346,20 @@ inline std::vector<EngineSpec> player_specs(const std::vector<std::string>& play
             throw std::invalid_argument("--engines: " + std::string(e.what()));
         }
     }
+    SpecSettings each_settings;
+    try {
+        each_settings = split_settings(each);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("--each: " + std::string(e.what()));
+    }
+    for (const auto& [key, value] : each_settings)
+        if (key == "name" || key == "conf")
+            throw std::invalid_argument("--each: " + key + "=" + value +
+                                        ": a key of one player, not of every player");
     std::vector<EngineSpec> specs;
     for (const std::string& p : players) {
         try {
-            specs.push_back(player_spec(p, file ? &*file : nullptr));
+            specs.push_back(player_spec(p, file ? &*file : nullptr, each_settings));
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument("--player: " + std::string(e.what()));
         }
@@ -341,7 +374,7 @@ inline void BaseEngineOptions::apply(EngineSpec& spec) const {
                 "--engines: give --player conf=NAME to play one of its engines");
         return;
     }
-    spec = player_specs({player}, engines).front();
+    spec = player_specs({player}, engines, each).front();
 }
 
 inline void BaseEngineOptions::add_to(CLI::App& cmd) {
@@ -350,6 +383,7 @@ inline void BaseEngineOptions::add_to(CLI::App& cmd) {
                    "PARAM=V...; conf=NAME plays engine NAME of --engines); the engine options "
                    "apply over it");
     add_engines_option(cmd, engines);
+    add_each_option(cmd, each);
 }
 
 // The defaults of the options that decide games, the same in every command that plays them

@@ -76,6 +76,10 @@ EngineFile read_engine_file(const std::string& path) {
                                           setting_text(v, member + ": \"" + option + "\""));
                 continue;
             }
+            if (key == "arg" && value.is_array()) { // one argument per element, in order
+                for (const Json& a : value) settings.emplace_back(key, setting_text(a, member));
+                continue;
+            }
             settings.emplace_back(key, setting_text(value, member));
         }
         // Each entry is checked whole now; an error of one setting names its member.
@@ -95,7 +99,22 @@ EngineFile read_engine_file(const std::string& path) {
     return file;
 }
 
-EngineSpec player_spec(const std::string& text, const EngineFile* file) {
+namespace {
+
+// from_settings, an error of one of the first `each` settings marked as --each's.
+EngineSpec settings_spec(const SpecSettings& settings, std::size_t each) {
+    std::size_t failed = settings.size();
+    try {
+        return EngineSpec::from_settings(settings, &failed);
+    } catch (const std::invalid_argument& e) {
+        if (failed < each) throw std::invalid_argument(std::string(e.what()) + " (from --each)");
+        throw;
+    }
+}
+
+} // namespace
+
+EngineSpec player_spec(const std::string& text, const EngineFile* file, const SpecSettings& each) {
     SpecSettings given = split_settings(text);
     std::string conf;
     for (auto it = given.begin(); it != given.end();)
@@ -106,7 +125,11 @@ EngineSpec player_spec(const std::string& text, const EngineFile* file) {
         } else {
             ++it;
         }
-    if (conf.empty()) return EngineSpec::from_settings(given);
+    if (conf.empty()) {
+        SpecSettings settings = each;
+        settings.insert(settings.end(), given.begin(), given.end());
+        return settings_spec(settings, each.size());
+    }
     if (!file)
         throw std::invalid_argument("conf=" + conf + ": no engines file given (--engines FILE)");
     const SpecSettings* entry = file->find(conf);
@@ -116,10 +139,11 @@ EngineSpec player_spec(const std::string& text, const EngineFile* file) {
         throw std::invalid_argument("conf=" + conf + ": no engine of that name in " + file->path +
                                     " (" + (names.empty() ? "none" : names) + ")");
     }
-    SpecSettings settings = *entry;
+    SpecSettings settings = each;
+    settings.insert(settings.end(), entry->begin(), entry->end());
     settings.insert(settings.end(), given.begin(), given.end());
     try {
-        return EngineSpec::from_settings(settings);
+        return settings_spec(settings, each.size());
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("conf=" + conf + ": " + e.what());
     }

@@ -7,7 +7,8 @@
 //     {"name": "A", "cmd": "./a", "args": "-x", "options": {"Hash": 32}, "tc": "10+0.1"},
 //     {"name": "B", "weights": "new.txt", "depth": 6, "LmrBase": 80}]}
 // A member's value is a string or a number (written as given: 0.1 is "0.1"); "options" is an
-// object of the external engine's setoption values (option.NAME=VALUE).
+// object of the external engine's setoption values (option.NAME=VALUE); "arg" may be an array
+// of arguments (each an arg=).
 
 #include <string>
 #include <utility>
@@ -34,7 +35,10 @@ EngineFile read_engine_file(const std::string& path);
 // One player's spec from its --player text: "conf=NAME,key=value,..." is the settings of entry
 // NAME of `file` with the other settings applied over them (a later value of a key wins); text
 // without conf= is EngineSpec::parse's. `file` may be null (no engines file): then conf= is an
-// error. Throws std::invalid_argument.
-EngineSpec player_spec(const std::string& text, const EngineFile* file);
+// error. `each` (the settings of --each) come first, under the file's and the text's own: a
+// player's own keys override them; an error of one of them says "(from --each)". Throws
+// std::invalid_argument.
+EngineSpec player_spec(const std::string& text, const EngineFile* file,
+                       const SpecSettings& each = {});
 
 } // namespace fanorona

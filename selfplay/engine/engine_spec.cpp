@@ -2,6 +2,7 @@
 #include "core/common/text.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -236,6 +237,25 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
         if (kind != Kind::External || argv.empty()) bad(key, value, "args without cmd");
         argv.resize(1);
         for (std::string& w : split_words(value)) argv.push_back(std::move(w));
+    } else if (key == "arg") { // one argument as given, spaces and commas included
+        if (kind != Kind::External || argv.empty()) bad(key, value, "arg without cmd");
+        argv.emplace_back(value);
+    } else if (key == "dir") {
+        if (value.empty()) {
+            dir.clear();
+            return;
+        }
+        std::error_code error;
+        if (!std::filesystem::is_directory(std::string(value), error))
+            bad(key, value, "no such folder (the engine's working folder)");
+        dir = std::string(value);
+    } else if (key == "restart") {
+        if (value == "on")
+            restart = true;
+        else if (value == "off")
+            restart = false;
+        else
+            bad(key, value, "expected on (a fresh engine process each game) or off");
     } else if (key.rfind("option.", 0) == 0) {
         if (key.size() == 7) bad(key, value, "expected option.NAME=VALUE");
         // A later value of the same option replaces the earlier one, in its place.
@@ -286,8 +306,8 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
             throw std::invalid_argument(
                 "unknown key '" + std::string(key) +
                 "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, "
-                "timemargin, hash, cmd, args, option.NAME, timeout, startup, builtin, tables, "
-                "net, a search parameter or a weight)");
+                "timemargin, hash, cmd, args, arg, dir, restart, option.NAME, timeout, startup, "
+                "builtin, tables, net, a search parameter or a weight)");
         const int v = int(parse_whole(t->name, value, t->min, t->max));
         if (t->weight) {
             put(weight_values, t->name, v);
@@ -299,10 +319,33 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
     }
 }
 
+bool builtin_only_key(std::string_view key) {
+    for (const char* k : {"weights", "vela_weights", "net", "hash", "tables", "params"})
+        if (key == k) return true;
+    return key != "name" && find_tunable(key).has_value();
+}
+
+bool external_only_key(std::string_view key) {
+    for (const char* k : {"args", "arg", "timeout", "startup", "dir", "restart"})
+        if (key == k) return true;
+    return key.rfind("option.", 0) == 0;
+}
+
 SpecSettings split_settings(const std::string& text) {
     SpecSettings out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) {
+    // Items split at each comma not escaped by a backslash ("\," is a comma of the value).
+    std::vector<std::string> items(1);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == ',') {
+            items.back() += ',';
+            ++i;
+        } else if (text[i] == ',') {
+            items.emplace_back();
+        } else {
+            items.back() += text[i];
+        }
+    }
+    for (const std::string& item : items) {
         if (item.empty()) continue;
         const auto eq = item.find('=');
         if (eq == std::string::npos || eq == 0)
@@ -334,12 +377,17 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
     std::string args;
     bool has_args = false;
     std::size_t args_at = 0;
+    std::vector<std::size_t> arg_at; // the arg= settings, in order
     for (std::size_t i = 0; i < settings.size(); ++i) {
         const auto& [key, value] = settings[i];
         if (key == "args") { // applied after cmd, wherever it stands; the last one counts
             args = value;
             args_at = i;
             has_args = true;
+            continue;
+        }
+        if (key == "arg") { // after cmd and args, each in order
+            arg_at.push_back(i);
             continue;
         }
         has_cmd |= key == "cmd";
@@ -351,9 +399,53 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
     if (s.name.empty()) throw std::invalid_argument("'" + text + "': name=... is required");
     if (has_cmd && has_builtin)
         throw std::invalid_argument(s.name + ": cmd and builtin exclude each other");
+    // Keys that the kind of player cannot take are refused, whatever their place in the spec.
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+        const auto& [key, value] = settings[i];
+        at = i;
+        const std::string kv = key + "=" + value;
+        if (s.kind != Kind::Engine && builtin_only_key(key)) {
+            if (s.kind != Kind::External)
+                throw std::invalid_argument(s.name + ": " + kv +
+                                            ": a setting of the toolkit's engine; a baseline "
+                                            "player (builtin=) takes none");
+            std::string option; // the setoption of `fanorona engine` (and the usual Hash)
+            if (key == "hash")
+                option = "Hash";
+            else if (key == "weights")
+                option = "Weights";
+            else if (key == "vela_weights")
+                option = "VelaWeights";
+            else if (key == "net")
+                option = "Net";
+            else if (key == "tables")
+                option = "Tables";
+            else if (key == "params")
+                option = "Params";
+            else if (const auto t = find_tunable(key); t && !t->weight)
+                option = t->name;
+            throw std::invalid_argument(
+                s.name + ": " + kv +
+                ": a setting of the toolkit's engine, not of an external one (cmd=)" +
+                (option.empty()
+                     ? std::string()
+                     : "; set the engine's own option with option." + option + "=" + value));
+        }
+        if (s.kind != Kind::External && external_only_key(key))
+            throw std::invalid_argument(
+                s.name + ": " + kv + ": a setting of an external engine (cmd=)" +
+                (key == "option.Hash" ? "; the toolkit's engine takes hash=" + value
+                                      : std::string()));
+    }
+    at = settings.size();
     if (has_args) {
         at = args_at;
         s.set("args", args);
+        at = settings.size();
+    }
+    for (const std::size_t i : arg_at) {
+        at = i;
+        s.set("arg", settings[i].second);
         at = settings.size();
     }
     s.validate();
@@ -361,9 +453,9 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
 }
 
 void EngineSpec::validate() {
-    if (name.empty() || name.find_first_of("(\t ") != std::string::npos)
-        throw std::invalid_argument("name '" + name +
-                                    "': expected a non-empty name without spaces, tabs or '('");
+    if (name.empty() || name.find_first_of("(\t ,") != std::string::npos)
+        throw std::invalid_argument(
+            "name '" + name + "': expected a non-empty name without spaces, tabs, commas or '('");
     if (kind == Kind::External && argv.empty())
         throw std::invalid_argument(name + ": an external engine needs cmd=PROGRAM");
     if (kind == Kind::Engine && !limits.depth && !limits.nodes && !limits.movetime_ms &&
@@ -466,6 +558,7 @@ ExternalEngineConfig external_engine_config(const EngineSpec& spec, EngineLog* l
     c.limits = spec.limits;
     c.fixed_limit_timeout_ms = spec.timeout_ms;
     c.startup_timeout_ms = spec.startup_timeout_ms;
+    c.dir = spec.dir;
     c.clock_margin_ms = spec.time_control.margin_ms;
     c.log = {log, spec.name};
     return c;

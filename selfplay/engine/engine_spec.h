@@ -4,6 +4,7 @@
 // name. Every place that configures an engine maps onto these fields through set():
 //   the --player key=value language      name=A,weights=FILE,depth=4,hash=16,LmrBase=80,tables=DIR
 //                                         name=B,cmd=PATH,args=-x -y,option.Hash=32,depth=6
+//                                         name=E,cmd=./eng,dir=DIR,arg=a b,arg=c\,d,restart=on
 //                                         name=C,tc=40/60+0.5,timemargin=200
 //                                         name=R,builtin=random | builtin=greedy
 //                                         name=T,params=tuned.txt,material_mg=104
@@ -50,8 +51,8 @@ std::optional<TunableInfo> find_tunable(std::string_view name);
 
 // A spec's settings as given, (key, value) in order: what "key=value,key=value" holds.
 using SpecSettings = std::vector<std::pair<std::string, std::string>>;
-// Splits "key=value,key=value" (empty items skipped); throws std::invalid_argument for an item
-// that is not key=value.
+// Splits "key=value,key=value" (empty items skipped; "\," is a comma inside a value, as in
+// arg=a\,b); throws std::invalid_argument for an item that is not key=value.
 SpecSettings split_settings(const std::string& text);
 
 // The accepted range of a numeric key.
@@ -62,8 +63,8 @@ struct SpecRange {
 };
 
 // Holds one engine's settings. Invariants after validate(): a non-empty name without '(',
-// spaces or tabs; exactly one kind; an engine has at least one limit (a depth of kDefaultDepth
-// when none was given); every number inside its range.
+// spaces, tabs or commas; exactly one kind; an engine has at least one limit (a depth of
+// kDefaultDepth when none was given); every number inside its range.
 struct EngineSpec {
     enum class Kind { Engine, External, Random, Greedy };
     static constexpr int kDefaultDepth = SearchLimits::kDefaultDepth;
@@ -89,6 +90,8 @@ struct EngineSpec {
     // weights file set later (a named weight wins over the file whatever the order).
     std::vector<std::pair<std::string, int>> weight_values;
     std::vector<std::string> argv; // external: program and arguments
+    std::string dir;               // external: its working folder (dir=; "" the run's own)
+    bool restart = false;          // external: a fresh process each game (restart=on)
     // External: setoption pairs, one per option name (a later value replaces an earlier one).
     std::vector<std::pair<std::string, std::string>> options;
     int timeout_ms = 60000;        // external: longest wait for a depth/node-limited move
@@ -116,8 +119,10 @@ struct EngineSpec {
     // split_settings(text).
     static EngineSpec parse(const std::string& text);
     // The one parser of settings: each goes through set() in order (a later value of a key wins;
-    // args after cmd wherever it stands), then the spec is validated. name is required; cmd and
-    // builtin exclude each other. Throws what set() throws (std::invalid_argument; FileError for
+    // args, then each arg in order, after cmd wherever they stand), then the spec is validated.
+    // name is required; cmd and builtin exclude each other; a key of the toolkit's engine
+    // (builtin_only_key) on a cmd= or builtin= player, or a key of an external engine on another,
+    // is refused naming the key. Throws what set() throws (std::invalid_argument; FileError for
     // a weights file that cannot be read) and std::invalid_argument for the spec as a whole; with
     // `failed`, *failed is then the index of the setting at fault (settings.size(): the whole).
     static EngineSpec from_settings(const SpecSettings& settings, std::size_t* failed = nullptr);
@@ -148,6 +153,13 @@ struct EngineSpec {
     // a network chosen by net= stays.
     void drop_default_network();
 };
+
+// Whether `key` sets only the toolkit's own engine (weights, vela_weights, net, hash, tables,
+// params, a search parameter or a weight by name): an external or baseline player cannot take it.
+bool builtin_only_key(std::string_view key);
+// Whether `key` sets only an external engine (args, arg, option.NAME, timeout, startup, dir,
+// restart).
+bool external_only_key(std::string_view key);
 
 struct ExternalEngineConfig; // selfplay/engine/external_player.h
 

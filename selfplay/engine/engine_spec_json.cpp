@@ -73,6 +73,9 @@ void to_json(nlohmann::json& j, const EngineSpec& s) {
          {"tables", s.tables_dir},
          {"net", s.net_path},
          {"net_chosen", s.net_chosen}};
+    // Only when set, so that the specs written before them keep their form.
+    if (!s.dir.empty()) j["dir"] = s.dir;
+    if (s.restart) j["restart"] = true;
 }
 
 void from_json(const nlohmann::json& j, EngineSpec& spec) {
@@ -106,6 +109,8 @@ void from_json(const nlohmann::json& j, EngineSpec& spec) {
     s.options = spec_member<decltype(s.options)>(j, "options");
     s.timeout_ms = spec_member<int>(j, "timeout");
     s.startup_timeout_ms = spec_member<int>(j, "startup");
+    if (j.contains("dir")) s.dir = spec_member<std::string>(j, "dir");
+    if (j.contains("restart")) s.restart = spec_member<bool>(j, "restart");
     s.set("tables", spec_member<std::string>(j, "tables"));
     // The network is read again (a built-in one by name); no "net" member (a spec written before
     // networks) plays none, and no "net_chosen" member (written before the default network)

@@ -17,7 +17,8 @@ namespace fanorona {
 // move (clock or movetime) may answer TimeMargins::kReplyGraceMs late (core/timeman.h), a clocked
 // one at least its clock's margin late.
 struct ExternalEngineConfig {
-    std::vector<std::string> argv;                            // program and arguments
+    std::vector<std::string> argv; // program and arguments
+    std::string dir;               // its working folder ("": the run's own)
     std::vector<std::pair<std::string, std::string>> options; // sent with setoption
     SearchLimits limits;                // depth, nodes or movetime per move (clocks come per game)
     int startup_timeout_ms = 5000;      // for uciok and readyok
@@ -39,8 +40,8 @@ class ExternalPlayer : public Player {
 public:
     ExternalPlayer(ExternalEngineConfig config, const Rules& rules)
         : config_(std::move(config)),
-          client_({config_.argv, config_.options, rules, config_.startup_timeout_ms, config_.log}) {
-    }
+          client_({config_.argv, config_.options, rules, config_.startup_timeout_ms, config_.log,
+                   config_.dir}) {}
     void new_game(std::uint64_t game) override {
         need_new_game_ = true;
         client_.set_game(game);

@@ -186,14 +186,18 @@ std::string ChildProcess::last_error_line() const {
     return line;
 }
 
-void ChildProcess::start(const std::vector<std::string>& argv) {
+void ChildProcess::start(const std::vector<std::string>& argv, const std::string& dir) {
     kill();
     if (argv.empty()) throw std::runtime_error("no command to start");
     for (const std::string& a : argv)
         if (a.find('\0') != std::string::npos)
             throw std::runtime_error("cannot start engine command '" + argv[0] +
                                      "': an argument contains a NUL byte");
-    if (const std::string why = program_problem(argv[0]); !why.empty())
+    // A relative program with a '/' is found from `dir`, where the child runs it.
+    const bool from_dir = !dir.empty() && argv[0].find('/') != std::string::npos &&
+                          argv[0].front() != '/';
+    if (const std::string why = program_problem(from_dir ? dir + "/" + argv[0] : argv[0]);
+        !why.empty())
         throw std::runtime_error("cannot start engine command '" + argv[0] + "': " + why);
     std::signal(SIGPIPE, SIG_IGN); // a dead child shows as a failed write, not a signal
     if (error_log_ < 0) error_log_ = memfd_create("engine-stderr", MFD_CLOEXEC); // -1: discarded
@@ -231,8 +235,8 @@ void ChildProcess::start(const std::vector<std::string>& argv) {
         // dup2 clears close-on-exec on the copy; without the log, standard error is discarded.
         const int err = error_log >= 0 ? error_log : open("/dev/null", O_WRONLY);
         if (err >= 0) dup2(err, STDERR_FILENO);
-        execvp(args[0], args.data());
-        const int e = errno; // tell the parent why exec failed
+        if (dir.empty() || chdir(dir.c_str()) == 0) execvp(args[0], args.data());
+        const int e = errno; // tell the parent why chdir or exec failed
         (void)!write(err_pipe[1], &e, sizeof e);
         _exit(127);
     };
@@ -258,8 +262,9 @@ void ChildProcess::start(const std::vector<std::string>& argv) {
         close(in_pipe[1]);
         close(out_pipe[0]);
         waitpid(pid, nullptr, 0);
-        throw std::runtime_error("cannot start engine command '" + argv[0] +
-                                 "': " + std::strerror(exec_errno));
+        throw std::runtime_error("cannot start engine command '" + argv[0] + "'" +
+                                 (dir.empty() ? "" : " in folder '" + dir + "'") + ": " +
+                                 std::strerror(exec_errno));
     }
     pid_ = pid;
     to_child_ = in_pipe[1];

@@ -29,10 +29,12 @@ public:
 
     // Starts `argv[0]` (searched in PATH) in a process group of its own, with its standard error
     // kept in an anonymous file (see last_error_line; at most kMaxErrorLogBytes of it are kept),
-    // default signal dispositions, no blocked signal, and SIGKILL when this process dies
-    // (PR_SET_PDEATHSIG: no engine outlives its referee). Throws std::runtime_error naming the
-    // command and the reason (program_problem, or the exec errno) when it cannot be started.
-    void start(const std::vector<std::string>& argv);
+    // in the working folder `dir` ("": this process's; a relative argv[0] with a '/' is then
+    // found from `dir`), with default signal dispositions, no blocked signal, and SIGKILL when
+    // this process dies (PR_SET_PDEATHSIG: no engine outlives its referee). Throws
+    // std::runtime_error naming the command and the reason (program_problem, or the exec errno)
+    // when it cannot be started.
+    void start(const std::vector<std::string>& argv, const std::string& dir = "");
     // The last non-empty line the child wrote to its standard error since it was started or
     // since clear_error_log() (at most 300 characters), or "" when it wrote none.
     std::string last_error_line() const;

@@ -139,7 +139,7 @@ std::string ProtocolClient::expect(const std::string& token, int timeout_ms,
 bool ProtocolClient::start() {
     if (process_.running()) return false;
     try {
-        process_.start(config_.argv);
+        process_.start(config_.argv, config_.dir);
     } catch (const std::runtime_error& e) {
         throw PlayerFault("crash", naming_log(e.what(), config_.log));
     }

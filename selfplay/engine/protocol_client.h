@@ -24,6 +24,7 @@ struct ProtocolClientConfig {
     Rules rules;
     int startup_timeout_ms = 5000; // for uciok and each readyok
     EngineLogTarget log;           // every line both ways and the engine's standard error, or none
+    std::string dir;               // the engine's working folder ("": the run's own)
 };
 
 // An engine's answer to `go`. `sent` is when the go line was written and `received` when the

@@ -116,7 +116,7 @@ void check_existence(const std::vector<std::string>& names, const std::vector<Pa
             throw std::invalid_argument(
                 "ratings do not exist: " +
                 list([&](std::size_t k) { return reach[i][k] && reach[k][i]; }) +
-                " scored every point against the other players they met (use prior draws)");
+                " scored every point against the other players they met (use --prior-draws N)");
     }
 }
 
@@ -344,7 +344,10 @@ Ratings fit_ratings(const PairwiseResults& results, const RatingOptions& options
     const std::size_t n = results.size();
     if (options.anchor && *options.anchor >= n)
         throw std::invalid_argument("ratings: anchor player index out of range");
-    if (!(options.prior_draws >= 0)) throw std::invalid_argument("ratings: prior_draws < 0");
+    if (options.prior_draws && !(*options.prior_draws >= 0))
+        throw std::invalid_argument("ratings: prior_draws < 0");
+    if (!std::isfinite(options.anchor_elo))
+        throw std::invalid_argument("ratings: the anchor's rating is not finite");
     Ratings out;
     out.errors = options.errors;
     out.elo.assign(n, 0.0);
@@ -352,8 +355,23 @@ Ratings fit_ratings(const PairwiseResults& results, const RatingOptions& options
     out.covariance.assign(n * n, 0.0);
     if (n < 2) return out;
 
-    const Pairings pairings = collect_pairings(results, options.prior_draws);
-    check_existence(results.names(), pairings.pairs);
+    Pairings pairings = collect_pairings(results, options.prior_draws.value_or(0));
+    try {
+        check_existence(results.names(), pairings.pairs);
+    } catch (const std::invalid_argument& e) {
+        if (options.prior_draws) throw;
+        // No prior asked for: the default one, if it makes the ratings exist (players who never
+        // met stay unrated whatever the prior).
+        pairings = collect_pairings(results, kDefaultPriorDraws);
+        check_existence(results.names(), pairings.pairs);
+        std::string why = e.what();
+        const std::string head = "ratings do not exist: ";
+        if (why.rfind(head, 0) == 0) why.erase(0, head.size());
+        if (const auto cut = why.find(" (use"); cut != std::string::npos) why.resize(cut);
+        out.default_prior_reason = why;
+    }
+    out.prior_draws =
+        options.prior_draws.value_or(out.default_prior_reason.empty() ? 0.0 : kDefaultPriorDraws);
     const bool davidson =
         options.model == RatingModel::Davidson && pairings.draws > 0 && pairings.decisive > 0;
     out.model = davidson ? RatingModel::Davidson : RatingModel::BradleyTerry;
@@ -362,6 +380,8 @@ Ratings fit_ratings(const PairwiseResults& results, const RatingOptions& options
     maximise_likelihood(f, out);
     out.draw_nu = davidson ? std::exp(f.eta) : 0.0;
     put_elo_ratings(f, free_covariance(f, results, options.errors), !options.anchor, out);
+    if (options.anchor)
+        for (double& r : out.elo) r += options.anchor_elo;
     return out;
 }
 

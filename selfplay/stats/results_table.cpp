@@ -37,6 +37,47 @@ std::string percent(double x) {
 
 } // namespace
 
+RatingOptions rating_options(const std::vector<std::string>& names,
+                             std::optional<double> prior_draws, const std::string& anchor) {
+    RatingOptions o;
+    if (prior_draws && !(*prior_draws >= 0 && std::isfinite(*prior_draws)))
+        throw std::invalid_argument("--prior-draws " + format("%g", *prior_draws) +
+                                    ": expected a number of draws, 0 or more");
+    o.prior_draws = prior_draws;
+    if (anchor.empty()) return o;
+    auto find = [&](const std::string& name) -> std::optional<std::size_t> {
+        for (std::size_t i = 0; i < names.size(); ++i)
+            if (names[i] == name) return i;
+        return std::nullopt;
+    };
+    std::string name = anchor;
+    if (!find(anchor)) // NAME=ELO (a name may itself hold '=': the whole text is tried first)
+        if (const auto eq = anchor.rfind('='); eq != std::string::npos) {
+            name = anchor.substr(0, eq);
+            const std::string value = anchor.substr(eq + 1);
+            std::size_t used = 0;
+            double elo = NAN;
+            try {
+                elo = std::stod(value, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (value.empty() || used != value.size() || !std::isfinite(elo))
+                throw std::invalid_argument("--anchor " + anchor +
+                                            ": expected NAME or NAME=ELO "
+                                            "with ELO a number");
+            o.anchor_elo = elo;
+        }
+    o.anchor = find(name);
+    if (!o.anchor) {
+        std::string list;
+        for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+        throw std::invalid_argument("--anchor " + anchor + ": no player called " + name + " (" +
+                                    list + ")");
+    }
+    return o;
+}
+
 ResultsTable make_results_table(const PairwiseResults& results, const RatingOptions& options) {
     ResultsTable t;
     t.names = results.names();
@@ -84,8 +125,9 @@ std::string render_text(const ResultsTable& t) {
     std::size_t width = 6;
     for (const auto& n : t.names) width = std::max(width, n.size());
     const int w = int(width);
-    std::string s = format("%4s  %-*s %9s %8s %7s %7s %7s\n", "Rank", w, "Player", "Elo", "+-95%",
-                           "Games", "Score", "Draws");
+    // "Rating": the fitted rating on the Elo scale; "Elo (pair)" below: a pairing's own match Elo.
+    std::string s = format("%4s  %-*s %9s %8s %7s %7s %7s\n", "Rank", w, "Player", "Rating",
+                           "+-95%", "Games", "Score", "Draws");
     int rank = 0;
     for (const PlayerRow& r : t.rows) {
         const double draws =
@@ -96,15 +138,19 @@ std::string render_text(const ResultsTable& t) {
                     percent(draws).c_str());
     }
     if (t.ratings) {
-        const std::string base =
-            t.options.anchor ? t.names[*t.options.anchor] + " fixed at 0" : std::string("mean 0");
-        s += format("Ratings: %s model, %s, 95%% intervals from %s variance",
+        const std::string base = t.options.anchor ? t.names[*t.options.anchor] + " fixed at " +
+                                                        format("%g", t.options.anchor_elo)
+                                                  : std::string("mean 0");
+        s += format("Ratings (%s) on the Elo scale, %s: a difference of two ratings is their "
+                    "expected Elo; 95%% intervals from %s variance",
                     std::string(rating_model_name(t.ratings->model)).c_str(), base.c_str(),
                     std::string(error_model_name(t.ratings->errors)).c_str());
         if (t.ratings->model == RatingModel::Davidson)
             s += format(", draw parameter nu %.3f", t.ratings->draw_nu);
-        if (t.options.prior_draws > 0)
-            s += format(", %g prior draws per pairing", t.options.prior_draws);
+        if (t.ratings->prior_draws > 0)
+            s += format(", %g prior draws per pairing", t.ratings->prior_draws);
+        if (!t.ratings->default_prior_reason.empty())
+            s += " (by default: " + t.ratings->default_prior_reason + "; --prior-draws 0 for none)";
         s += ".\n";
     } else {
         s += "No ratings: " + t.ratings_error + ".\n";
@@ -113,8 +159,8 @@ std::string render_text(const ResultsTable& t) {
     s += "\nPairings (first player's view; statistics from game pairs when there are any):\n";
     for (const PairingRow& p : t.pairings) {
         const EloEstimate& e = p.estimate;
-        s += format("  %s vs %s: %llu games, W %llu D %llu L %llu, score %s, Elo %s +- %s, "
-                    "nElo %s +- %s, LOS %s",
+        s += format("  %s vs %s: %llu games, W %llu D %llu L %llu, score %s, Elo (pair) %s +- "
+                    "%s, nElo %s +- %s, LOS %s",
                     t.names[p.a].c_str(), t.names[p.b].c_str(),
                     static_cast<unsigned long long>(p.wdl.games()),
                     static_cast<unsigned long long>(p.wdl.wins),
@@ -135,7 +181,11 @@ nlohmann::json render_json(const ResultsTable& t) {
                            : nlohmann::json(nullptr);
     j["errors"] = std::string(error_model_name(t.options.errors));
     j["anchor"] = t.options.anchor ? nlohmann::json(t.names[*t.options.anchor]) : nullptr;
-    j["prior_draws"] = t.options.prior_draws;
+    j["anchor_elo"] = t.options.anchor ? nlohmann::json(t.options.anchor_elo) : nullptr;
+    // The prior draws of the fit (given, or the default one when needed), and why the default.
+    j["prior_draws"] = t.ratings ? t.ratings->prior_draws : t.options.prior_draws.value_or(0);
+    if (t.ratings && !t.ratings->default_prior_reason.empty())
+        j["default_prior_reason"] = t.ratings->default_prior_reason;
     if (t.ratings) {
         j["draw_nu"] = t.ratings->draw_nu;
         j["log_likelihood"] = t.ratings->log_likelihood;

@@ -17,7 +17,8 @@
 
 namespace fanorona::stats {
 
-// One player's line. elo and error95 are NaN when the ratings do not exist.
+// One player's line: its rating (the fitted rating on the Elo scale, not a match Elo; a
+// difference of two is an Elo); elo and error95 are NaN when the ratings do not exist.
 struct PlayerRow {
     std::size_t player = 0;
     std::string name;
@@ -46,6 +47,13 @@ struct ResultsTable {
     std::vector<PlayerRow> rows;
     std::vector<PairingRow> pairings;
 };
+
+// The rating options of --prior-draws N (none: the default) and --anchor NAME[=ELO] ("": mean
+// 0; ELO defaults to 0) over the players `names`. Throws std::invalid_argument "--anchor ...:
+// why" for a name not among them or a rating that is not a number, "--prior-draws ..." for a
+// negative count.
+RatingOptions rating_options(const std::vector<std::string>& names,
+                             std::optional<double> prior_draws, const std::string& anchor);
 
 // Never throws for missing ratings (a player who won everything, players who never met): the
 // table then shows no ratings and the reason.

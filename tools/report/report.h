@@ -48,6 +48,7 @@
 //   spsa.csv       header `iteration,pairs,...` then NAME,NAME_c,NAME_a,NAME_flip per parameter
 // Null or missing numbers are shown as a dash.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,10 @@ struct ReportInputs {
     int tree_depth = 6;       // opening tree: plies shown
     double tree_share = 0.05; // opening tree: moves chosen by less than this share are folded
     int max_frames = 300;     // game viewer: turns shown per game
+    // The tournament's ratings refitted from its results.json with --prior-draws N and
+    // --anchor NAME[=ELO] (neither: the table as the run wrote it).
+    std::optional<double> prior_draws;
+    std::string anchor;
 };
 
 // The page and what went wrong while reading the inputs (one line each, naming the file).

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "selfplay/formats/formats.h"
+#include "selfplay/stats/results_table.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
@@ -14,12 +15,42 @@ namespace fanorona::report {
 
 namespace {
 
+// results.json's table refitted with the report's --prior-draws and --anchor: the players and
+// their pairings' W/D/L and pentanomial counts, rated again. Throws std::invalid_argument for
+// an option that names no player, std::exception for a table it cannot read.
+nlohmann::json refit_table(const nlohmann::json& results, const ReportInputs& in) {
+    const auto& table = object_at(results, "table");
+    std::vector<std::string> names;
+    for (const auto& p : array_at(table, "players")) names.push_back(string_at(p, "name"));
+    stats::PairwiseResults pairwise(names);
+    auto index = [&](const std::string& name) {
+        for (std::size_t i = 0; i < names.size(); ++i)
+            if (names[i] == name) return i;
+        throw std::invalid_argument("results.json: a pairing of an unknown player " + name);
+    };
+    for (const auto& p : array_at(table, "pairings")) {
+        const std::size_t a = index(string_at(p, "a")), b = index(string_at(p, "b"));
+        const auto& w = object_at(p, "wdl");
+        pairwise.add(a, b,
+                     stats::WDL{std::uint64_t(number_at(w, "wins")),
+                                std::uint64_t(number_at(w, "draws")),
+                                std::uint64_t(number_at(w, "losses"))});
+        stats::Pentanomial penta;
+        const auto& counts = array_at(p, "pentanomial");
+        for (std::size_t k = 0; k < 5 && k < counts.size(); ++k)
+            if (counts[k].is_number()) penta.counts[k] = counts[k].get<std::uint64_t>();
+        pairwise.add(a, b, penta);
+    }
+    return stats::render_json(stats::make_results_table(
+        pairwise, stats::rating_options(names, in.prior_draws, in.anchor)));
+}
+
 std::string players_table(const nlohmann::json& results) {
     const auto& table = object_at(results, "table");
     const auto& rows = array_at(table, "players");
     const auto descriptions = array_at(results, "players");
     std::string out = "<table class=\"data\" id=\"tournament-table\"><thead><tr><th>rank</th>"
-                      "<th>player</th><th>settings</th><th>Elo</th><th>&plusmn; 95%</th>"
+                      "<th>player</th><th>settings</th><th>rating</th><th>&plusmn; 95%</th>"
                       "<th>interval</th><th>games</th><th>W</th><th>D</th><th>L</th>"
                       "<th>score</th></tr></thead><tbody>";
     for (const auto& p : rows) {
@@ -42,9 +73,25 @@ std::string players_table(const nlohmann::json& results) {
                percent(number_at(p, "score")) + "</td></tr>";
     }
     out += "</tbody></table>\n";
-    if (table.contains("model"))
-        out += "<p class=\"note\">Ratings: " + esc(string_at(table, "model")) + " model, " +
-               esc(string_at(table, "errors")) + " errors (95% intervals).</p>\n";
+    if (table.contains("model") && table["model"].is_string()) {
+        std::string base = "mean 0";
+        if (table.contains("anchor") && table["anchor"].is_string())
+            base =
+                string_at(table, "anchor") + " fixed at " + num(number_at(table, "anchor_elo"), 0);
+        out += "<p class=\"note\">Ratings (" + esc(string_at(table, "model")) +
+               ") on the Elo scale, " + esc(base) +
+               ": a difference of two ratings is their expected Elo; " +
+               esc(string_at(table, "errors")) + " errors (95% intervals)";
+        if (table.contains("prior_draws") && table["prior_draws"].is_number() &&
+            table["prior_draws"].get<double>() > 0)
+            out += "; " + num(table["prior_draws"].get<double>(), 1) + " prior draws per pairing";
+        if (table.contains("default_prior_reason") && table["default_prior_reason"].is_string())
+            out += " (by default: " + esc(string_at(table, "default_prior_reason")) + ")";
+        out += ". Each pairing's own match Elo is its \"Elo (pair)\" below.</p>\n";
+    } else if (table.contains("ratings_error") && table["ratings_error"].is_string()) {
+        out +=
+            "<p class=\"note\">No ratings: " + esc(string_at(table, "ratings_error")) + ".</p>\n";
+    }
     return out;
 }
 
@@ -54,7 +101,7 @@ std::string pairings_table(const nlohmann::json& results) {
     if (rows.empty()) return "";
     std::string out = "<h3>Pairings</h3>\n<table class=\"data\" id=\"pairings-table\"><thead><tr>"
                       "<th>pairing</th><th>W</th><th>D</th><th>L</th><th></th><th>score</th>"
-                      "<th>Elo</th><th>interval (95%)</th><th>nElo</th><th>LOS</th>"
+                      "<th>Elo (pair)</th><th>interval (95%)</th><th>nElo</th><th>LOS</th>"
                       "<th>pentanomial</th></tr></thead><tbody>";
     for (const auto& p : rows) {
         const auto& wdl = object_at(p, "wdl");
@@ -169,8 +216,9 @@ std::string tournament_section(const ReportInputs& in, Notes& notes) {
         return out +
                notes.problem(in.tournament + ": no results.json, live.jsonl or games.tsv there") +
                "</section>\n";
-    if (const auto j = read_json(results_path, notes, out)) {
+    if (auto j = read_json(results_path, notes, out)) {
         check_format(*j, results_path, kTournamentResultsFormat, notes, out);
+        if (in.prior_draws || !in.anchor.empty()) (*j)["table"] = refit_table(*j, in);
         out += "<p>" + num(number_at(*j, "games"), 0) + " games (" +
                num(number_at(*j, "pairs"), 0) + " pairs) of " +
                num(number_at(*j, "scheduled_games"), 0) + " scheduled" +

@@ -61,7 +61,7 @@ std::vector<TimeUseRow> measure_time_use(const TimeUseConfig& config,
     for (int t : config.movetimes_ms)
         if (t < 1) throw std::invalid_argument("timeuse: a movetime must be at least 1 ms");
     const std::vector<Position> positions = load_positions(config);
-    ProtocolClient engine({config.argv, config.options, config.rules, kTimeUseStartupMs, {}});
+    ProtocolClient engine({config.argv, config.options, config.rules, kTimeUseStartupMs, {}, {}});
     try {
         engine.start();
         engine.sync("setting the options");
