@@ -40,4 +40,11 @@ TEST_CASE("timeuse refuses what it cannot measure, in one line", "[timeuse][cli]
     const Run forced = run_cli("timeuse --movetimes 5 --position \"9/9/9/9/W1B6 w\"");
     CHECK(forced.status == 1);
     CHECK_THAT(forced.output, Catch::Contains("fewer than two legal moves"));
+    // An empty --engine names no engine: refused, not the built-in engine measured.
+    for (const char* empty : {"''", "'  '"}) {
+        const Run none = run_cli(std::string("timeuse --movetimes 5 --engine ") + empty);
+        CHECK(none.status == 1);
+        CHECK_THAT(none.output, Catch::Contains("--engine: an empty value names no engine"));
+        CHECK(lines_of(none.output).size() == 1);
+    }
 }

@@ -84,9 +84,17 @@ void add_timeuse_command(CLI::App& app) {
         "Games files (or run folders holding games.tsv) of version 3: print each player's time, "
         "depth and nodes per move from their per-move columns instead of measuring an engine "
         "(the files give the board)");
+    // An empty value names nothing (it once measured the built-in engine): refused.
     auto* engine = cmd->add_option("--engine", o->engine,
                                    "The engine command and its arguments, split at spaces "
-                                   "(default: this program's 'engine' subcommand)");
+                                   "(default: this program's 'engine' subcommand)")
+                       ->check(CLI::Validator(
+                           [](std::string& value) {
+                               return value.find_first_not_of(" \t") == std::string::npos
+                                          ? std::string("an empty value names no engine")
+                                          : std::string();
+                           },
+                           ""));
     auto* option =
         cmd->add_option("--option", o->options,
                         "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");

@@ -1,0 +1,81 @@
+// tools/corpus.sh (`make corpus`): the corpus self-play's one command picks a seed no committed
+// chunk used, starts the run in the background, stops it, and resumes it.
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "tests/cli_helpers.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A folder laid out as the repository's top for the script: tools/corpus.sh and data/corpus
+// holding empty chunk files of the given names.
+std::string script_tree(const std::string& name, const std::vector<std::string>& chunks) {
+    const std::string root = fresh_dir(name);
+    fs::create_directories(root + "/tools");
+    fs::create_directories(root + "/data/corpus");
+    fs::copy_file(std::string(FANORONA_TEST_DATA) + "/../../tools/corpus.sh",
+                  root + "/tools/corpus.sh");
+    for (const std::string& chunk : chunks) std::ofstream(root + "/data/corpus/" + chunk) << "";
+    return root;
+}
+
+Run corpus_script(const std::string& root, const std::string& action) {
+    return run_shell("FANORONA=" FANORONA_BINARY " bash " + root + "/tools/corpus.sh " + action);
+}
+
+} // namespace
+
+TEST_CASE("corpus.sh plays the seed after the committed chunks' and keeps a run folder's seed",
+          "[corpus_script]") {
+    const std::string root =
+        script_tree("corpus_seed", {"tsivy-gen4-n20000-s7-000.fcorpus",
+                                    "tsivy-gen5-n20000-s11-000.fcorpus",
+                                    "tsivy-gen5-n20000-s11-001.fcorpus"});
+    Run r = corpus_script(root, "status");
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("runs/corpus-s12, stopped, 0 games played") != std::string::npos);
+    CHECK(r.output.find("data/corpus: 3 chunks") != std::string::npos);
+    // A run folder of this machine keeps its seed even once a chunk of it is committed.
+    fs::create_directories(root + "/runs/corpus-s12");
+    std::ofstream(root + "/data/corpus/tsivy-gen5-n20000-s12-000.fcorpus") << "";
+    r = corpus_script(root, "status");
+    CHECK(r.output.find("runs/corpus-s12, stopped") != std::string::npos);
+    CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
+    r = corpus_script(root, "frobnicate");
+    CHECK(r.status == 2);
+    CHECK(r.output.find("usage: tools/corpus.sh start|status|stop|chunk") != std::string::npos);
+}
+
+TEST_CASE("corpus.sh starts the self-play in the background, stops it and resumes it",
+          "[corpus_script]") {
+    const std::string root = script_tree("corpus_run", {"tsivy-gen5-n20000-s3-000.fcorpus"});
+    Run r = corpus_script(root, "start");
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("corpus: started afresh") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-s4, running") != std::string::npos);
+    // Games land in the run folder while the command has long returned.
+    const std::string games = root + "/runs/corpus-s4/games.tsv";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60 * kSlowdown);
+    while (lines_of(fs::exists(games) ? slurp(games) : "").size() < 3 &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(lines_of(slurp(games)).size() >= 3); // the two header lines and a game
+    r = corpus_script(root, "stop");
+    CHECK(r.status == 0);
+    CHECK(r.output.find("corpus: stopped") != std::string::npos);
+    r = corpus_script(root, "status");
+    CHECK(r.output.find("runs/corpus-s4, stopped") != std::string::npos);
+    r = corpus_script(root, "start");
+    CHECK(r.output.find("corpus: started --resume") != std::string::npos);
+    r = corpus_script(root, "stop");
+    CHECK(r.output.find("corpus: stopped") != std::string::npos);
+    fs::remove_all(root);
+}
