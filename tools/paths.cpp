@@ -48,13 +48,6 @@ void collect_options(const CLI::App& app, std::vector<const CLI::Option*>& out) 
         if (sub->get_name().empty()) collect_options(*sub, out);
 }
 
-// How an option is named in messages: its longest name (--out), or a positional's (GAMES).
-std::string option_label(const CLI::Option* o) {
-    std::string name = o->get_name(false, true);
-    if (name.empty()) name = o->get_name();
-    return name;
-}
-
 // The values `o` was given (an output's default too: it is written all the same).
 std::vector<std::string> given_values(const CLI::Option* o, PathRole role) {
     if (o->count() > 0) return o->results();
@@ -139,6 +132,14 @@ void check_log(const FileUse& log) {
 }
 
 } // namespace
+
+// How an option is named in messages: its first long name (--out), or a positional's (GAMES).
+// (CLI11's get_name names no hidden option: an old spelling is named from its names here.)
+std::string option_label(const CLI::Option* o) {
+    if (!o->get_lnames().empty()) return "--" + o->get_lnames().front();
+    if (!o->get_snames().empty()) return "-" + o->get_snames().front();
+    return o->get_single_name();
+}
 
 const char* path_role_name(PathRole role) {
     return kRoleNames[std::size_t(role)];

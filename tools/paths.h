@@ -41,6 +41,10 @@ CLI::Option* declare_path(CLI::Option* option, PathRole role,
 std::optional<PathRole> path_role(const CLI::Option* option);
 std::vector<std::string> output_folder_files(const CLI::Option* option);
 
+// How messages name `option`: its first long name ("--out"), else its short or positional name
+// ("GAMES"); hidden options (old spellings) too.
+std::string option_label(const CLI::Option* option);
+
 // The files and folders the options of the subcommand `cmd` (and of its option groups) were
 // given: the inputs (programs and spec files included) and the outputs (an output folder's
 // written files each one more output), each named by its option ("--out", "GAMES").
