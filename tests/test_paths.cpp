@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,8 +15,10 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <sys/stat.h>
 
 #include "core/common/files.h"
+#include "core/common/folder_lock.h"
 #include "tests/cli_helpers.h"
 #include "tools/app.h"
 #include "tools/paths.h"
@@ -253,4 +256,127 @@ TEST_CASE("every output given the path of an input of its command is refused bef
               << " output = input, " << output_pairs << " output = output) in " << with_pairs.size()
               << " commands\n";
     CHECK(pairs > 100);
+}
+
+namespace {
+
+// A file of known bytes at `path`, returned.
+std::string known_file(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
+    return bytes;
+}
+
+// Whether a run refused with one line naming both options and left `file`'s bytes as `bytes`.
+void check_refused(const test_cli::Run& r, const std::string& a, const std::string& b,
+                   const std::string& file, const std::string& bytes) {
+    INFO(r.output);
+    CHECK(r.status == 1);
+    CHECK(r.output.find(a) != std::string::npos);
+    CHECK(r.output.find(b) != std::string::npos);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    CHECK(test_cli::slurp(file) == bytes);
+}
+
+} // namespace
+
+TEST_CASE("the outputs that were inputs in issue 60 are refused, the inputs kept", "[paths][cli]") {
+    using test_cli::run_cli;
+    const std::string dir = test_cli::fresh_dir("paths_issue60");
+    fs::create_directories(dir);
+    const std::string games = dir + "/games.tsv", engines = dir + "/engines.json";
+    const std::string g = known_file(games, "# fanorona-games 3\n");
+    const std::string e = known_file(engines, "{\"engines\": {}}\n");
+    check_refused(run_cli("timeuse " + games + " --json-out " + games), "--json-out", "games",
+                  games, g);
+    check_refused(run_cli("openings " + games + " --book " + games), "--book", "games", games, g);
+    const std::string program = dir + "/engine";
+    fs::copy_file(FANORONA_RANDOM_ENGINE, program);
+    const std::string p = test_cli::slurp(program);
+    check_refused(run_cli("check-engine --player cmd=" + program + " --json-out " + program),
+                  "--json-out", "--player cmd=", program, p);
+    check_refused(
+        run_cli("check-engine --player conf=x --engines " + engines + " --json-out " + engines),
+        "--json-out", "--engines", engines, e);
+    // --live and --log over the run's games, the engines file, the openings suite.
+    const std::string out = dir + "/t";
+    fs::create_directories(out);
+    const std::string run_games = known_file(out + "/games.tsv", "# fanorona-games 3\n");
+    const std::string players = " --player name=a,depth=1 --player name=b,builtin=random";
+    check_refused(
+        run_cli("tournament --quiet --out " + out + " --live " + out + "/games.tsv" + players),
+        "--live", "--out", out + "/games.tsv", run_games);
+    check_refused(run_cli("tournament --quiet --out " + out + " --engines " + engines + " --live " +
+                          engines + players),
+                  "--live", "--engines", engines, e);
+    check_refused(run_cli("tournament --quiet --out " + out + " --openings " + games + " --log " +
+                          games + players),
+                  "--log", "--openings", games, g);
+}
+
+TEST_CASE("a log is an engine log or new: a games file or a FIFO as --log is refused",
+          "[paths][cli]") {
+    using test_cli::run_cli;
+    const std::string dir = test_cli::fresh_dir("paths_log");
+    fs::create_directories(dir);
+    const std::string games = dir + "/games.tsv";
+    const std::string g = known_file(games, "# fanorona-games 3\nsome games\n");
+    // fanorona engine --log G added its lines to the games file.
+    const test_cli::Run engine = run_cli("engine --log " + games + " </dev/null");
+    check_refused(engine, "--log", "not an engine log", games, g);
+    const test_cli::Run tournament =
+        run_cli("tournament --quiet --out " + dir + "/t --log " + games +
+                " --player name=a,depth=1 --player name=b,builtin=random");
+    check_refused(tournament, "--log", "not an engine log", games, g);
+    // A log of ours is added to.
+    const std::string log = dir + "/engine.log";
+    REQUIRE(run_cli("engine --log " + log + " </dev/null").status == 0);
+    const std::string before = test_cli::slurp(log);
+    REQUIRE(run_cli("engine --log " + log + " </dev/null").status == 0);
+    CHECK(test_cli::slurp(log).size() > before.size());
+    CHECK(test_cli::slurp(log).compare(0, before.size(), before) == 0);
+    // A FIFO said "cannot seek" (after waiting for a reader); now refused at once.
+    const std::string fifo = dir + "/fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const test_cli::Run f = run_cli("engine --log " + fifo + " </dev/null");
+    CHECK(f.status == 1);
+    CHECK_THAT(f.output, Catch::Contains("--log " + fifo + ": a FIFO"));
+}
+
+TEST_CASE("files the program makes never follow a link planted in their place", "[paths]") {
+    const std::string dir = test_cli::fresh_dir("paths_links");
+    fs::create_directories(dir);
+    const std::string victim = dir + "/victim";
+    const std::string v = known_file(victim, "the victim's bytes\n");
+    // OUT.lock and a run folder's .lock planted as links to the victim: refused, never written.
+    const std::string out = dir + "/out.bin";
+    fs::create_symlink(victim, out + ".lock");
+    CHECK_THROWS_WITH(FileLock(out), Catch::Contains("symbolic link"));
+    CHECK(test_cli::slurp(victim) == v);
+    fs::create_directories(dir + "/run");
+    fs::create_symlink(victim, dir + "/run/.lock");
+    CHECK_THROWS_WITH(FolderLock(dir + "/run"), Catch::Contains("symbolic link"));
+    CHECK(test_cli::slurp(victim) == v);
+    // OUT.tmp (the old temporary name) planted: the output is written, the victim kept.
+    fs::create_symlink(victim, out + ".tmp");
+    write_file_atomically(out, "the output\n");
+    check_writable(out);
+    CHECK(test_cli::slurp(out) == "the output\n");
+    CHECK(test_cli::slurp(victim) == v);
+    // No temporary file is left beside the output.
+    std::size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(dir))
+        files += entry.is_regular_file() && !entry.is_symlink();
+    CHECK(files == 2); // the victim and the output
+    // The lock files of a run are removed when it ends.
+    const std::string free_out = dir + "/free.bin";
+    {
+        const FileLock lock(free_out);
+        CHECK(fs::exists(free_out + ".lock"));
+    }
+    CHECK_FALSE(fs::exists(free_out + ".lock"));
+    {
+        const FolderLock lock(dir + "/run2");
+        CHECK(fs::exists(dir + "/run2/.lock"));
+    }
+    CHECK_FALSE(fs::exists(dir + "/run2/.lock"));
 }
