@@ -412,51 +412,15 @@ nlohmann::json settings_json(const RunConfig& c) {
     return j;
 }
 
-std::vector<FileUse> run_inputs(const RunConfig& c) {
-    std::vector<FileUse> inputs;
-    if (c.openings.kind == OpeningSpec::Kind::File)
-        inputs.push_back({"--openings", c.openings.path});
-    if (!c.adjudication.tables_dir.empty())
-        inputs.push_back({"--adjudicate-tables", c.adjudication.tables_dir});
-    for (const EngineSpec& p : c.players) {
-        const std::string who = "the player " + p.name + "'s";
-        for (const std::string* path :
-             {&p.weights_name, &p.vela_weights_name, &p.params_name, &p.net_path, &p.tables_dir})
-            if (!path->empty()) inputs.push_back({who + " file", *path});
-        if (!p.argv.empty()) inputs.push_back({who + " program", p.argv[0]});
-    }
-    return inputs;
-}
-
-std::shared_ptr<EngineLog> open_engine_log(const std::string& path, bool append,
-                                           const std::vector<FileUse>& inputs,
-                                           const std::string& out_dir,
-                                           const std::vector<FileUse>& other_outputs) {
-    std::vector<FileUse> outputs = {{"--log", path}};
-    if (!out_dir.empty())
-        for (const std::string& file :
-             {RunFolder::games_path(out_dir), RunFolder::settings_path(out_dir),
-              RunFolder::positions_path(out_dir)})
-            outputs.push_back({"--out", file});
-    outputs.insert(outputs.end(), other_outputs.begin(), other_outputs.end());
-    check_outputs(inputs, outputs);
-    return std::make_shared<EngineLog>(path, append);
-}
-
 RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinisher& finish) {
     c.validate();
     const ThreadLimit limit(c.threads);
     const Schedule schedule = c.schedule();
-    // The engine log first: a log that is one of the run's files is refused before any is written.
+    // The engine log first (that it is none of the run's inputs and files the command's option
+    // layer checked before the run: tools/paths.h).
     RunConfig played = c; // with the open log, for the players
-    if (!played.engine_log && !c.engine_log_path.empty()) {
-        std::vector<FileUse> outputs;
-        if (!c.live_path.empty()) outputs.push_back({"--live", c.live_path});
-        for (const std::string& name : c.summary_files)
-            outputs.push_back({"--out", c.out_dir + "/" + name});
-        played.engine_log =
-            open_engine_log(c.engine_log_path, c.resume, run_inputs(c), c.out_dir, outputs);
-    }
+    if (!played.engine_log && !c.engine_log_path.empty())
+        played.engine_log = std::make_shared<EngineLog>(c.engine_log_path, c.resume);
     RunFolder files(run_folder_spec(c));
     const std::vector<Opening> openings = load_run_openings(c, schedule);
     const std::vector<Opening> vela_openings = vela_series_openings(c, schedule);

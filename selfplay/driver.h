@@ -81,18 +81,6 @@ struct RunConfig {
 // settings.json of a run: the format, the kind, and every field that decides the games.
 nlohmann::json settings_json(const RunConfig& config);
 
-// The files a run reads that exist (an opening suite; each player's weights, network, tables and
-// program), named by the option that gave them, for check_outputs (core/common/files.h).
-std::vector<FileUse> run_inputs(const RunConfig& config);
-
-// Opens the engine log `path` for a run (added to when `append`), after refusing (FileError) a
-// log that is one of `inputs` or of the files `out_dir` holds (games.tsv, settings.json,
-// positions.bin, `other_outputs`), before anything is written.
-std::shared_ptr<EngineLog> open_engine_log(const std::string& path, bool append,
-                                           const std::vector<FileUse>& inputs,
-                                           const std::string& out_dir,
-                                           const std::vector<FileUse>& other_outputs = {});
-
 // Receives the games of a run in game order, from one thread at a time.
 // In Vela series the slot of a Vela game carries its real colours (the beneficiary White), and a
 // skipped Vela game (drawn normal game) comes as a record of kind Skipped: count it as no game.

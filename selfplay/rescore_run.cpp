@@ -100,9 +100,6 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
     if (c.settings.engine.kind != EngineSpec::Kind::Engine)
         throw std::invalid_argument("rescore: the rescoring engine must be the toolkit's engine");
     const std::string spath = RescoreConfig::settings_path(c.out), sum = c.summary_path();
-    std::vector<FileUse> inputs;
-    for (const std::string& in : c.inputs) inputs.push_back({"input", in});
-    check_outputs(inputs, {{"--out", c.out}, {"--out's settings", spath}, {"--json-out", sum}});
     check_writable(c.out);
     check_writable(sum);
     const FileLock lock(c.out);

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/nnue/architecture.h"
+#include "tools/paths.h"
 
 namespace fanorona::cli {
 
@@ -61,12 +62,13 @@ inline void ArchitectureOptions::add_to(CLI::App& cmd) {
                                    "the output (0: none; crelu only)")
                         ->check(CLI::Range(0, nnue::kMaxLayer2))
                         ->capture_default_str();
-    layer2_weights_option =
+    layer2_weights_option = declare_path(
         cmd.add_option("--layer2-weights", layer2_weights,
                        "The second layer's weights: int16 (1/1024) or int8 (1/32 within +-2: "
                        "half the multiplies; training sees the rounding)")
             ->check(CLI::IsMember({"int16", "int8"}))
-            ->capture_default_str();
+            ->capture_default_str(),
+        PathRole::NotAPath);
     buckets_option = cmd.add_option("--buckets", buckets,
                                     "Output buckets by piece count (1 to " +
                                         std::to_string(nnue::kMaxBuckets) + ")")

@@ -76,12 +76,15 @@ void add_check_engine_command(CLI::App& app) {
         "Check an engine program against the engine protocol of docs/rules.md: start-up, "
         "options, positions, variants, every go limit, stop, isready while searching, legal "
         "moves in random positions, time discipline, quit; a table of pass/warn/fail");
-    cmd->add_option(
-           "--player", o->player,
-           "The engine, as a tournament --player (name= optional): cmd=PATH,args=...,option.X=V,"
-           "startup=MS (the uciok wait), and depth=D|nodes=N|movetime=MS for the random "
-           "positions (default: depth 1 and nodes 1000 in turn; timeout=MS their wait)")
-        ->required();
+    declare_path(
+        cmd->add_option(
+               "--player", o->player,
+               "The engine, as a tournament --player (name= optional): "
+               "cmd=PATH,args=...,option.X=V,"
+               "startup=MS (the uciok wait), and depth=D|nodes=N|movetime=MS for the random "
+               "positions (default: depth 1 and nodes 1000 in turn; timeout=MS their wait)")
+            ->required(),
+        PathRole::EngineSpecs);
     add_engines_option(*cmd, o->engines);
     cmd->add_option("--random-positions", o->positions, "Random positions searched (legal moves)")
         ->capture_default_str()
@@ -93,7 +96,9 @@ void add_check_engine_command(CLI::App& app) {
         ->check(CLI::Range(100, 600000));
     cmd->add_option("--seed", o->seed, "Seed of the random games the positions come from")
         ->capture_default_str();
-    cmd->add_option("--json-out", o->json, "Also write the checks and the lines to this JSON file");
+    declare_path(cmd->add_option("--json-out", o->json,
+                                 "Also write the checks and the lines to this JSON file"),
+                 PathRole::OutputFile);
     cmd->footer("Exit status 1 when a check fails (warnings pass). A crash or a hang ends its "
                 "group of checks and the engine is started again for the next; after " +
                 std::to_string(kMaxEngineFaults) +

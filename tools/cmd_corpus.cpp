@@ -13,6 +13,7 @@
 #include "selfplay/formats/corpus_convert.h"
 #include "selfplay/formats/formats.h"
 #include "tools/commands.h"
+#include "tools/paths.h"
 
 namespace fanorona::cli {
 
@@ -125,9 +126,6 @@ void print_written(const std::string& path, const Converted& c) {
 }
 
 void run_convert(const CorpusOptions& o) {
-    std::vector<FileUse> inputs;
-    for (const std::string& in : o.inputs) inputs.push_back({"input", in});
-    check_outputs(inputs, {{"--out", o.out}});
     check_writable(o.out);
     const Converted c = convert(o);
     write_file_atomically(o.out, c.bytes);
@@ -172,7 +170,6 @@ void run_next_chunk(const CorpusOptions& o) {
     char number[16];
     std::snprintf(number, sizeof number, "%03d", int(chunks.size()));
     const std::string out = o.into + "/" + o.name + "-" + number + ".fcorpus";
-    check_outputs({{"run", part.inputs.front()}}, {{"chunk", out}});
     check_writable(out);
     const Converted c = convert(part);
     if (c.games < o.min_games) {
@@ -258,12 +255,16 @@ void add_corpus_command(CLI::App& app) {
         "convert", "Write a corpus from games files (games.tsv: every turn, with its score) and "
                    "positions logs (positions.bin: the logged positions, chained where one turn "
                    "apart)");
-    convert
-        ->add_option("inputs", o->inputs,
-                     "Games files and positions logs (told apart by their first bytes), all of "
-                     "one board and rules")
-        ->required();
-    convert->add_option("--out", o->out, "The corpus file to write (atomically)")->required();
+    declare_path(
+        convert
+            ->add_option("inputs", o->inputs,
+                         "Games files and positions logs (told apart by their first bytes), all of "
+                         "one board and rules")
+            ->required(),
+        PathRole::InputFile);
+    declare_path(
+        convert->add_option("--out", o->out, "The corpus file to write (atomically)")->required(),
+        PathRole::OutputFile);
     convert->add_option("--from-game", o->from_game,
                         "Only the games whose index is this or more (a run's next chunk: the "
                         "number of games in the chunks before it)");
@@ -274,8 +275,11 @@ void add_corpus_command(CLI::App& app) {
         "Write the next chunk of a self-play run's corpus: the games of RUN/games.tsv after the "
         "last game of the chunks DIR/NAME-000.fcorpus, NAME-001.fcorpus, ..., as the next "
         "number (data/corpus/README.md); nothing when fewer than --min-games are ready");
-    chunk->add_option("run", o->run, "The run folder (it may be running)")->required();
-    chunk->add_option("--into", o->into, "The folder of the chunks")->capture_default_str();
+    declare_path(chunk->add_option("run", o->run, "The run folder (it may be running)")->required(),
+                 PathRole::InputFolder);
+    declare_path(
+        chunk->add_option("--into", o->into, "The folder of the chunks")->capture_default_str(),
+        PathRole::OutputFolder);
     chunk
         ->add_option("--name", o->name,
                      "The chunks' name before -NNN.fcorpus, e.g. "
@@ -286,16 +290,19 @@ void add_corpus_command(CLI::App& app) {
     chunk->add_option("--max-games", o->max_games, "The most games a chunk holds")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 40));
-    chunk
-        ->add_option("--max-bytes", o->max_bytes,
-                     "Refuse a chunk that would take the folder's corpus files past this many "
-                     "bytes (the repository's cap: 64 MB)")
-        ->capture_default_str();
+    declare_path(
+        chunk
+            ->add_option("--max-bytes", o->max_bytes,
+                         "Refuse a chunk that would take the folder's corpus files past this many "
+                         "bytes (the repository's cap: 64 MB)")
+            ->capture_default_str(),
+        PathRole::NotAPath);
     chunk->callback([o] { run_next_chunk(*o); });
     auto* info = cmd->add_subcommand(
         "info", "Read a whole corpus file and print what it holds: rules, blocks, games, "
                 "positions and bytes a position");
-    info->add_option("file", o->file, "The corpus file")->required();
+    declare_path(info->add_option("file", o->file, "The corpus file")->required(),
+                 PathRole::InputFile);
     info->add_flag("--json", o->json, "Print it as JSON");
     info->callback([o] { run_info(*o); });
 }

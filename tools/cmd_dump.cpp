@@ -10,6 +10,7 @@
 #include "selfplay/formats/formats.h"
 #include "selfplay/formats/position_log.h"
 #include "tools/commands.h"
+#include "tools/paths.h"
 
 namespace fanorona::cli {
 
@@ -95,9 +96,10 @@ void add_dump_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "dump",
         "Print a positions log (positions.bin) or a corpus file (corpus.fcorpus) as text or CSV");
-    cmd->add_option("file", o->file,
-                    "The positions log or corpus file (told apart by its first bytes)")
-        ->required();
+    declare_path(cmd->add_option("file", o->file,
+                                 "The positions log or corpus file (told apart by its first bytes)")
+                     ->required(),
+                 PathRole::InputFile);
     cmd->add_flag("--csv", o->csv, "CSV with a header line instead of text");
     cmd->add_option("--limit", o->limit, "Print at most this many positions (0: all)");
     cmd->callback([o] { run(*o); });

@@ -25,11 +25,9 @@ void add_engine_command(CLI::App& app) {
         EngineSpec spec;
         engine->apply(spec);
         std::shared_ptr<EngineLog> log;
-        if (!log_path->empty()) {
-            RunConfig files; // what the engine reads, which the log must not be
-            files.players = {spec};
-            log = open_engine_log(*log_path, true, run_inputs(files), "");
-        }
+        // That the log is no input of the engine's, and a log of ours when it holds bytes, the
+        // option layer checked before this ran (tools/paths.h).
+        if (!log_path->empty()) log = std::make_shared<EngineLog>(*log_path, true);
         std::ios::sync_with_stdio(false);
         // Reading std::cin must not flush std::cout from the reading thread while the search
         // thread writes (torn or doubled lines): every line goes out through one locked write.

@@ -219,13 +219,16 @@ void add_eval_command(CLI::App& app) {
                 "contribution, each pattern window's weights (when the weights have patterns; "
                 "5x9 board only), and the total");
     o->board.add_to(*cmd);
-    o->weights_option =
-        cmd->add_option("--weights", o->weights, weights_option_help())->capture_default_str();
-    cmd->add_option("--net", o->net,
-                    "Network file or built-in network (" + builtin_names("net") +
-                        "), or none: its evaluation is printed too (and its float "
-                        "reference's). As the engine plays: the default network unless "
-                        "--weights is given; the search uses it on its board");
+    o->weights_option = declare_path(
+        cmd->add_option("--weights", o->weights, weights_option_help())->capture_default_str(),
+        PathRole::InputFile);
+    declare_path(
+        cmd->add_option("--net", o->net,
+                        "Network file or built-in network (" + builtin_names("net") +
+                            "), or none: its evaluation is printed too (and its float "
+                            "reference's). As the engine plays: the default network unless "
+                            "--weights is given; the search uses it on its board"),
+        PathRole::InputFile);
     cmd->add_flag("--all", o->all, "Also list the features whose value is zero");
     cmd->add_flag("--json", o->json, "Print the evaluation (or with --terms the terms) as JSON");
     cmd->add_flag("--terms", o->terms,

@@ -78,9 +78,7 @@ void check_frontier_options(const FrontierOptions& o, Variant v) {
     if (!o.games.empty() && o.board.fen_option->count())
         throw std::invalid_argument("--fen: the root of the tree only (the samples come from the "
                                     "games); not with games files");
-    std::vector<FileUse> games;
-    for (const std::string& g : o.games) games.push_back({"games file", g});
-    check_solve_files(o, v, games, {{"--csv-out", o.csv}});
+    check_solve_files(o, v);
     if (!o.csv.empty()) {
         try {
             check_writable(o.csv);
@@ -356,33 +354,43 @@ void add_frontier_command(CLI::App& app) {
         "positions sampled from games, each solved by df-pn with a budget per position");
     o->board.add_to(*cmd);
     add_solve_search_options(*cmd, *o, "each position's solve");
-    cmd->add_option("games", o->games,
-                    "Games files (games.tsv of self-play or tournaments) to sample positions from")
-        ->check(CLI::ExistingFile);
+    declare_path(
+        cmd->add_option(
+               "games", o->games,
+               "Games files (games.tsv of self-play or tournaments) to sample positions from")
+            ->check(CLI::ExistingFile),
+        PathRole::InputFile);
     cmd->add_option("--solve-turns", o->tree_depth,
                     "Solve the positions after 1 to N turns from the start (or --fen); 0: none")
         ->capture_default_str()
         ->check(CLI::Range(0, 6));
     add_old_spelling(*cmd, "--tree-depth", o->tree_depth,
                      "--solve-turns (report's --tree-depth is the turns shown)", CLI::Range(0, 6));
-    o->turns_option = cmd->add_option("--turns", o->turns,
-                                      "With games files: sample the positions after these turns "
-                                      "(a comma-separated list)")
-                          ->delimiter(',')
-                          ->capture_default_str()
-                          ->check(CLI::Range(0, 100000));
-    o->samples_option =
+    o->turns_option =
+        declare_path(cmd->add_option("--turns", o->turns,
+                                     "With games files: sample the positions after these turns "
+                                     "(a comma-separated list)")
+                         ->delimiter(',')
+                         ->capture_default_str()
+                         ->check(CLI::Range(0, 100000)),
+                     PathRole::NotAPath);
+    o->samples_option = declare_path(
         cmd->add_option("--samples", o->samples,
                         "With games files: positions sampled per turn (fewer when fewer games "
                         "go on past the turn)")
             ->capture_default_str()
-            ->check(CLI::Range(1, 1000000));
-    cmd->add_option("--seed", o->seed,
-                    "Seed of the sample: the same seed and files sample the same games")
-        ->capture_default_str();
-    cmd->add_option("--csv-out", o->csv,
-                    "Append a row per position solved to this CSV file as it is solved; a rerun "
-                    "with the same file (and settings) reuses its rows");
+            ->check(CLI::Range(1, 1000000)),
+        PathRole::NotAPath);
+    declare_path(
+        cmd->add_option("--seed", o->seed,
+                        "Seed of the sample: the same seed and files sample the same games")
+            ->capture_default_str(),
+        PathRole::NotAPath);
+    declare_path(cmd->add_option(
+                     "--csv-out", o->csv,
+                     "Append a row per position solved to this CSV file as it is solved; a rerun "
+                     "with the same file (and settings) reuses its rows"),
+                 PathRole::OutputFile);
     add_solve_output_options(*cmd, *o, "",
                              "No progress lines on stderr, and only the summary line 'frontier: "
                              "...' on stdout");

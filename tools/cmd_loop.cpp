@@ -121,9 +121,11 @@ void add_loop_command(CLI::App& app) {
         ->check(CLI::Range(1, 1000));
     o->config.selfplay_openings = kDefaultOpenings;
     add_openings_option(*cmd, o->config.selfplay_openings); // the self-play games'
-    cmd->add_option("--match-openings", o->config.match_openings,
-                    "Match openings: balanced (built by search), random:TURNS or a suite FILE")
-        ->capture_default_str();
+    declare_path(
+        cmd->add_option("--match-openings", o->config.match_openings,
+                        "Match openings: balanced (built by search), random:TURNS or a suite FILE")
+            ->capture_default_str(),
+        PathRole::InputFile);
     add_exploration_options(*cmd, o->config.epsilon, o->config.explore_turns);
     auto& w = o->weights_only;
     w.push_back(cmd->add_option("--optimizer", o->config.optimizer, "Tuner: adam, newton or lbfgs")
@@ -161,7 +163,9 @@ void add_loop_command(CLI::App& app) {
     o->training.add_to(*cmd, o->config.train); // loop --net: the training (as train's)
     add_seed_option(*cmd, o->config.seed);
     add_threads_option(*cmd, o->config.threads);
-    add_folder_options(*cmd, o->config.out_dir, o->config.resume, o->config.quiet, "--iterations");
+    add_folder_options(*cmd, o->config.out_dir, o->config.resume, o->config.quiet, "--iterations",
+                       {"history.json", "history.txt", "report.html", "start.txt", "openings.txt",
+                        "final_weights.txt", "final_params.txt", "settings.json"});
     add_engine_log_option(*cmd, o->config.engine_log_path, kRunEngineLogWhat);
     cmd->callback([o] { run(*o); });
 }

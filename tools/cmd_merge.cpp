@@ -5,6 +5,7 @@
 
 #include "selfplay/selfplay.h"
 #include "tools/commands.h"
+#include "tools/paths.h"
 
 namespace fanorona::cli {
 
@@ -17,8 +18,11 @@ void add_merge_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "merge", "Join the folders of a sharded self-play run (--shard I/N) into the files one "
                  "unsharded run writes");
-    cmd->add_option("shards", o->shards, "The shard folders")->required();
-    cmd->add_option("--out", o->out, "The folder to write (must not hold games yet)")->required();
+    declare_path(cmd->add_option("shards", o->shards, "The shard folders")->required(),
+                 PathRole::InputFolder);
+    declare_path(cmd->add_option("--out", o->out, "The folder to write (must not hold games yet)")
+                     ->required(),
+                 PathRole::OutputFolder, kRunFolderFiles);
     cmd->callback([o] {
         const SelfplaySummary s = merge_shards(o->shards, o->out);
         std::printf("merged %zu shards into %s: %llu games, %llu positions\n", o->shards.size(),

@@ -123,10 +123,6 @@ void run_net_random(const NetOptions& o, const std::string& command) {
 void run_net_loss(NetOptions& o) {
     o.loss.k = parse_sigmoid_scale(o.k);
     o.loss.filter.skip_decisive = !o.keep_decisive;
-    std::vector<FileUse> inputs;
-    for (const std::string& d : o.loss.data) inputs.push_back({"DATA", d});
-    for (const std::string& n : o.loss.nets) inputs.push_back({"--net", n});
-    check_outputs(inputs, {{"--json-out", o.json_out}});
     const NetLossReport r = measure_net_loss(o.loss);
     std::printf("%llu positions of %llu games; K = %.6g (%s); target = %g * sigmoid(K * score) + "
                 "%g * result\n",
@@ -167,15 +163,18 @@ void add_net_command(CLI::App& app) {
     auto* info = cmd->add_subcommand(
         "info", "Print a network file's header: architecture, quantisation, provenance and "
                 "checksum (the whole file is read and checked)");
-    info->add_option("file", o->file,
-                     "Network file, or a built-in network by name: " + builtin_names("net"))
-        ->required();
+    declare_path(
+        info->add_option("file", o->file,
+                         "Network file, or a built-in network by name: " + builtin_names("net"))
+            ->required(),
+        PathRole::InputFile);
     info->add_flag("--json", o->json, "Print it as JSON");
     info->callback([o] { run_net_info(*o); });
     auto* random = cmd->add_subcommand(
         "random", "Write a network of random weights (a pure function of the seed), for tests "
                   "and speed measurements");
-    random->add_option("--out", o->out, "The file to write (atomically)")->required();
+    declare_path(random->add_option("--out", o->out, "The file to write (atomically)")->required(),
+                 PathRole::OutputFile);
     random->add_option("--seed", o->seed, "Random seed")->capture_default_str();
     random->add_option("--variant", o->variant, "The board it plays")->capture_default_str();
     o->architecture.add_to(*random);
@@ -183,19 +182,25 @@ void add_net_command(CLI::App& app) {
         "loss", "Measure networks on data held out from their training: the loss train reports "
                 "(the same target, K and positions), of the integer networks the engine plays, "
                 "and against the game results alone");
-    loss->add_option("data", o->loss.data,
-                     "Positions logs, corpus files or folders of corpus files (as train reads "
-                     "them)")
-        ->required();
-    loss->add_option("--net", o->loss.nets,
-                     "A network file, or a built-in network by name: " + builtin_names("net") +
-                         " (repeatable: each is measured on the same positions)")
-        ->required();
+    declare_path(
+        loss->add_option("data", o->loss.data,
+                         "Positions logs, corpus files or folders of corpus files (as train reads "
+                         "them)")
+            ->required(),
+        PathRole::InputFile);
+    declare_path(
+        loss->add_option("--net", o->loss.nets,
+                         "A network file, or a built-in network by name: " + builtin_names("net") +
+                             " (repeatable: each is measured on the same positions)")
+            ->required(),
+        PathRole::InputFile);
     add_lambda_option(*loss, o->loss.lambda);
     add_k_option(*loss, o->k);
     add_keep_decisive_flag(*loss, o->keep_decisive);
     add_skip_captures_flag(*loss, o->loss.filter.skip_captures);
-    loss->add_option("--json-out", o->json_out, "Also write the results to this JSON file");
+    declare_path(
+        loss->add_option("--json-out", o->json_out, "Also write the results to this JSON file"),
+        PathRole::OutputFile);
     loss->callback([o] { run_net_loss(*o); });
     random->callback([o] {
         run_net_random(*o, "fanorona net random --out " + o->out + " --seed " +

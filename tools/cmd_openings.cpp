@@ -154,17 +154,22 @@ void add_openings_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "openings", "Opening statistics from games files: the opening tree (text, JSON, CSV), an "
                     "explorer view of one position, and suites of balanced openings");
-    cmd->add_option("games", o->games,
-                    "Games files (games.tsv of self-play or tournaments) to read")
-        ->check(CLI::ExistingFile);
-    add_old_spelling(*cmd, "--games", o->games_old,
-                     "the games files without a name (--games is a count in every command)",
-                     CLI::ExistingFile);
-    cmd->add_option("--game-rules", o->game_rules,
-                    "Only games played under these rules (a Vela series file holds normal and "
-                    "Vela games: --game-rules vela reads the Vela games alone; default: the "
-                    "normal games)")
-        ->check(CLI::IsMember({"standard", "firstturn", "vela"}));
+    declare_path(cmd->add_option("games", o->games,
+                                 "Games files (games.tsv of self-play or tournaments) to read")
+                     ->check(CLI::ExistingFile),
+                 PathRole::InputFile);
+    declare_path(
+        add_old_spelling(*cmd, "--games", o->games_old,
+                         "the games files without a name (--games is a count in every command)",
+                         CLI::ExistingFile),
+        PathRole::InputFile);
+    declare_path(
+        cmd->add_option("--game-rules", o->game_rules,
+                        "Only games played under these rules (a Vela series file holds normal and "
+                        "Vela games: --game-rules vela reads the Vela games alone; default: the "
+                        "normal games)")
+            ->check(CLI::IsMember({"standard", "firstturn", "vela"})),
+        PathRole::NotAPath);
     add_old_spelling(*cmd, "--kind", o->kind, "--game-rules (vela; the normal games: no option)",
                      CLI::IsMember({"normal", "vela"}));
     o->turns_option = cmd->add_option("--turns", o->plies,
@@ -177,9 +182,11 @@ void add_openings_command(CLI::App& app) {
     cmd->add_option("--min-games", o->min_games,
                     "Leave out positions and moves played in fewer than K games")
         ->capture_default_str();
-    cmd->add_option(
-        "--out", o->out,
-        "Output folder (created): openings.json, positions.csv, moves.csv and tree.txt");
+    declare_path(
+        cmd->add_option(
+            "--out", o->out,
+            "Output folder (created): openings.json, positions.csv, moves.csv and tree.txt"),
+        PathRole::OutputFolder, {"openings.json", "positions.csv", "moves.csv", "tree.txt"});
     cmd->add_option("--width", o->width, "Text tree: list at most this many moves per position")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
@@ -191,9 +198,11 @@ void add_openings_command(CLI::App& app) {
     cmd->add_option("--explore", o->explore,
                     "Print the statistics of every move of one position: a position string or a "
                     "move list from the start position (quoted)");
-    cmd->add_option("--book", o->book,
-                    "Write an opening suite (one opening per line) of the positions after --turns "
-                    "turns whose White score is within --balanced");
+    declare_path(cmd->add_option(
+                     "--book", o->book,
+                     "Write an opening suite (one opening per line) of the positions after --turns "
+                     "turns whose White score is within --balanced"),
+                 PathRole::OutputFile);
     cmd->add_option("--balanced", o->balanced,
                     "With --book: keep positions whose White score (win 1, draw 0.5) lies in "
                     "LOW:HIGH")
@@ -211,8 +220,10 @@ void add_openings_command(CLI::App& app) {
                     "With --by-search: keep positions whose score (centi-pieces, White's view) "
                     "lies in LOW:HIGH")
         ->capture_default_str();
-    cmd->add_option("--weights", o->weights, "With --by-search: " + weights_option_help("weights"))
-        ->capture_default_str();
+    declare_path(cmd->add_option("--weights", o->weights,
+                                 "With --by-search: " + weights_option_help("weights"))
+                     ->capture_default_str(),
+                 PathRole::InputFile);
     add_threads_option(*cmd, o->threads);
     cmd->callback([o] { run_openings(*o); });
 }

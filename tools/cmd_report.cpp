@@ -57,13 +57,6 @@ void run_report(ReportOptions o) {
                             &o.inputs.openings, &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw std::invalid_argument(*dir + ": not a folder");
-    check_outputs({{"--loop", o.inputs.loop},
-                   {"--selfplay", o.inputs.selfplay},
-                   {"--tournament", o.inputs.tournament},
-                   {"--opening-stats", o.inputs.openings},
-                   {"--tune", o.inputs.tune},
-                   {"--spsa", o.inputs.spsa}},
-                  {{"--out", o.out}});
     check_rating_options(o.inputs);
     const report::Report r = report::build_report(o.inputs);
     const std::filesystem::path out(o.out);
@@ -85,22 +78,35 @@ void add_report_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "report", "Write one self-contained HTML page (boards, opening tree, tournament table, "
                   "Elo and SPRT curves, loss curves, changed weights) from result folders");
-    cmd->add_option("--out", o->out, "The HTML file to write")->capture_default_str();
-    cmd->add_option("--loop", o->inputs.loop,
-                    "A `fanorona loop` folder (history.json, iter-N/...): the iterations, each "
-                    "one's runs, the final match, an opening explorer of its games");
-    cmd->add_option("--selfplay", o->inputs.selfplay,
-                    "A `fanorona selfplay` folder (summary.json, games.tsv)");
-    cmd->add_option("--tournament", o->inputs.tournament,
-                    "A `fanorona tournament` folder (results.json, live.jsonl, games.tsv)");
-    cmd->add_option("--opening-stats", o->inputs.openings,
-                    "A `fanorona openings --out` folder (openings.json)");
-    add_old_spelling(*cmd, "--openings", o->inputs.openings,
-                     "--opening-stats (--openings is where games start in every other command)");
-    cmd->add_option("--tune", o->inputs.tune,
-                    "A `fanorona tune` output folder (tune.json, loss.csv, weights files)");
-    cmd->add_option("--spsa", o->inputs.spsa,
-                    "A `fanorona spsa` folder (spsa.json, spsa.csv: the parameter history)");
+    declare_path(cmd->add_option("--out", o->out, "The HTML file to write")->capture_default_str(),
+                 PathRole::OutputFile);
+    declare_path(
+        cmd->add_option("--loop", o->inputs.loop,
+                        "A `fanorona loop` folder (history.json, iter-N/...): the iterations, each "
+                        "one's runs, the final match, an opening explorer of its games"),
+        PathRole::InputFolder);
+    declare_path(cmd->add_option("--selfplay", o->inputs.selfplay,
+                                 "A `fanorona selfplay` folder (summary.json, games.tsv)"),
+                 PathRole::InputFolder);
+    declare_path(
+        cmd->add_option("--tournament", o->inputs.tournament,
+                        "A `fanorona tournament` folder (results.json, live.jsonl, games.tsv)"),
+        PathRole::InputFolder);
+    declare_path(cmd->add_option("--opening-stats", o->inputs.openings,
+                                 "A `fanorona openings --out` folder (openings.json)"),
+                 PathRole::InputFolder);
+    declare_path(add_old_spelling(
+                     *cmd, "--openings", o->inputs.openings,
+                     "--opening-stats (--openings is where games start in every other command)"),
+                 PathRole::InputFolder);
+    declare_path(
+        cmd->add_option("--tune", o->inputs.tune,
+                        "A `fanorona tune` output folder (tune.json, loss.csv, weights files)"),
+        PathRole::InputFolder);
+    declare_path(
+        cmd->add_option("--spsa", o->inputs.spsa,
+                        "A `fanorona spsa` folder (spsa.json, spsa.csv: the parameter history)"),
+        PathRole::InputFolder);
     cmd->add_option("--title", o->inputs.title, "The page's title")->capture_default_str();
     cmd->add_option("--tree-depth", o->inputs.tree_depth, "Opening tree: turns shown")
         ->check(CLI::Range(1, 200))

@@ -55,13 +55,17 @@ void add_rescore_command(CLI::App& app) {
         "rescore", "Relabel corpus files: every scored position of every game searched again "
                    "(deeper), the same games written to a new corpus with the new scores; "
                    "resumable, on all cores and, under mpirun, on every rank");
-    cmd->add_option("inputs", o->config.inputs,
-                    "Corpus files (docs/formats.md), all of one board and rules, read in order")
-        ->required();
-    cmd->add_option("--out", o->config.out,
-                    "The corpus to write, a block of --block-games games at a time; beside it "
-                    "OUT.settings.json (checked by --resume), OUT.summary.json and OUT.lock")
-        ->required();
+    declare_path(
+        cmd->add_option("inputs", o->config.inputs,
+                        "Corpus files (docs/formats.md), all of one board and rules, read in order")
+            ->required(),
+        PathRole::InputFile);
+    declare_path(
+        cmd->add_option("--out", o->config.out,
+                        "The corpus to write, a block of --block-games games at a time; beside it "
+                        "OUT.settings.json (checked by --resume), OUT.summary.json and OUT.lock")
+            ->required(),
+        PathRole::OutputFile, {".settings.json", ".summary.json"});
     o->engine.add_to(*cmd);
     cmd->get_option("--depth")->description(
         "Search depth per position; with no --depth, --nodes or --movetime: "
@@ -89,8 +93,9 @@ void add_rescore_command(CLI::App& app) {
     cmd->add_flag("--resume", o->config.resume,
                   "Continue the rescore in --out where it stopped (same inputs and settings; "
                   "--max-games may change)");
-    cmd->add_option("--json-out", o->config.summary_out,
-                    "Write the summary here (default OUT.summary.json)");
+    declare_path(cmd->add_option("--json-out", o->config.summary_out,
+                                 "Write the summary here (default OUT.summary.json)"),
+                 PathRole::OutputFile);
     cmd->add_flag("--quiet", o->config.quiet, "No progress line");
     cmd->callback([o] { run(*o); });
 }

@@ -439,14 +439,16 @@ void add_tables_command(CLI::App& app) {
     build->add_option("--pieces", b->pieces, "At most this many pieces on the board (2 to 16)")
         ->required()
         ->check(CLI::Range(2, 16));
-    auto* folder =
+    auto* folder = declare_path(
         build->add_option("--tables", b->dir, "Tables folder to build or complete (created)")
-            ->required();
+            ->required(),
+        PathRole::OutputFolder);
     // The old spelling stands in for the required --tables (CLI11 checks requirements after it
     // has read the values).
-    add_old_spelling(*build, "--out", b->dir,
-                     "--tables (the tables folder, as in every tables subcommand)")
-        ->each([folder](const std::string&) { folder->required(false); });
+    declare_path(add_old_spelling(*build, "--out", b->dir,
+                                  "--tables (the tables folder, as in every tables subcommand)")
+                     ->each([folder](const std::string&) { folder->required(false); }),
+                 PathRole::OutputFolder);
     add_threads_option(*build, b->threads);
     build
         ->add_option("--turn-limit", b->turn_limit,
@@ -464,7 +466,8 @@ void add_tables_command(CLI::App& app) {
     auto* verify = cmd->add_subcommand(
         "verify", "Check every stored value against the values of its successors (and every "
                   "file's checksum); exits with status 1 when any disagrees");
-    verify->add_option("--tables", v->dir, "Tables folder")->required();
+    declare_path(verify->add_option("--tables", v->dir, "Tables folder")->required(),
+                 PathRole::InputFolder);
     add_threads_option(*verify, v->threads);
     verify->add_flag("--json", v->json, "Print one JSON object instead of text");
     verify->callback([v] { run_verify(*v); });
@@ -474,8 +477,11 @@ void add_tables_command(CLI::App& app) {
         "compare", "Check that two tables folders give every position of every material they "
                    "both hold the same value (folded or not, any format version); exits with "
                    "status 1 when any differs");
-    compare->add_option("--tables", c->dir, "Tables folder")->required();
-    compare->add_option("--against", c->against, "The other tables folder")->required();
+    declare_path(compare->add_option("--tables", c->dir, "Tables folder")->required(),
+                 PathRole::InputFolder);
+    declare_path(
+        compare->add_option("--against", c->against, "The other tables folder")->required(),
+        PathRole::InputFolder);
     add_threads_option(*compare, c->threads);
     compare->add_flag("--json", c->json, "Print one JSON object instead of text");
     compare->callback([c] { run_compare(*c); });
@@ -485,7 +491,8 @@ void add_tables_command(CLI::App& app) {
         "stats", "Per material (mover's pieces v opponent's): positions, wins, draws and losses "
                  "for the side to move, cursed wins and blessed losses, the longest win and its "
                  "position");
-    stats->add_option("--tables", s->dir, "Tables folder")->required();
+    declare_path(stats->add_option("--tables", s->dir, "Tables folder")->required(),
+                 PathRole::InputFolder);
     stats->add_flag("--json", s->json, "Print one JSON object instead of the table");
     stats->callback([s] { run_stats(*s); });
 
@@ -493,7 +500,8 @@ void add_tables_command(CLI::App& app) {
     auto* probe = cmd->add_subcommand(
         "probe", "Print a position's table value and distance, then every move with its value "
                  "(best moves marked *)");
-    probe->add_option("--tables", p->dir, "Tables folder")->required();
+    declare_path(probe->add_option("--tables", p->dir, "Tables folder")->required(),
+                 PathRole::InputFolder);
     p->board.add_to(*probe);
     probe->add_flag("--json", p->json, "Print one JSON object instead of text");
     probe->callback([p] { run_probe(*p); });
@@ -504,8 +512,10 @@ void add_tables_command(CLI::App& app) {
                  "the side to move does not lose, search each at a fixed depth (without the "
                  "tables unless --with-tables) and count how often the chosen move keeps the "
                  "position's value; 'critical' positions have a move that changes it");
-    grade->add_option("--tables", g->dir, "Tables folder")->required();
-    grade->add_option("--weights", g->weights, weights_option_help());
+    declare_path(grade->add_option("--tables", g->dir, "Tables folder")->required(),
+                 PathRole::InputFolder);
+    declare_path(grade->add_option("--weights", g->weights, weights_option_help()),
+                 PathRole::InputFile);
     grade->add_option("--depth", g->depth, "Search depth")
         ->check(CLI::Range(1, 60))
         ->capture_default_str();
@@ -514,7 +524,9 @@ void add_tables_command(CLI::App& app) {
         ->capture_default_str();
     grade->add_option("--seed", g->seed, "Seed of the sample")->capture_default_str();
     add_threads_option(*grade, g->threads);
-    grade->add_flag("--with-tables", g->with_tables, "Search with the tables (a check: 100%)");
+    declare_path(
+        grade->add_flag("--with-tables", g->with_tables, "Search with the tables (a check: 100%)"),
+        PathRole::NotAPath);
     grade->add_flag("--json", g->json, "Print one JSON object instead of text");
     grade->callback([g] { run_grade(*g); });
 }

@@ -79,22 +79,27 @@ void add_timeuse_command(CLI::App& app) {
                    "under 'go movetime T' (from 'go' written to 'bestmove' read); or, given games "
                    "files, the time, depth and nodes per move of their players");
     o->board.add_to(*cmd, false);
-    auto* games = cmd->add_option(
-        "games", o->games,
-        "Games files (or run folders holding games.tsv) of version 3: print each player's time, "
-        "depth and nodes per move from their per-move columns instead of measuring an engine "
-        "(the files give the board)");
-    // An empty value names nothing (it once measured the built-in engine): refused.
-    auto* engine = cmd->add_option("--engine", o->engine,
-                                   "The engine command and its arguments, split at spaces "
-                                   "(default: this program's 'engine' subcommand)")
-                       ->check(CLI::Validator(
-                           [](std::string& value) {
-                               return value.find_first_not_of(" \t") == std::string::npos
-                                          ? std::string("an empty value names no engine")
-                                          : std::string();
-                           },
-                           ""));
+    auto* games = declare_path(
+        cmd->add_option(
+            "games", o->games,
+            "Games files (or run folders holding games.tsv) of version 3: print each player's "
+            "time, "
+            "depth and nodes per move from their per-move columns instead of measuring an engine "
+            "(the files give the board)"),
+        PathRole::InputFile);
+    auto* engine =
+        declare_path(cmd->add_option("--engine", o->engine,
+                                     "The engine command and its arguments, split at spaces "
+                                     "(default: this program's 'engine' subcommand)")
+                         // An empty value names nothing (it once measured the built-in engine).
+                         ->check(CLI::Validator(
+                             [](std::string& value) {
+                                 return value.find_first_not_of(" \t") == std::string::npos
+                                            ? std::string("an empty value names no engine")
+                                            : std::string();
+                             },
+                             "")),
+                     PathRole::Program);
     auto* option =
         cmd->add_option("--option", o->options,
                         "Send 'setoption name NAME value VALUE' at start, NAME=VALUE (repeatable)");
@@ -116,8 +121,11 @@ void add_timeuse_command(CLI::App& app) {
                        ->check(CLI::Range(1, 1000));
     for (CLI::Option* measuring : {engine, option, movetimes, position, repeat})
         games->excludes(measuring);
-    cmd->add_option("--json-out", o->json, "Also write the results to this JSON file");
-    add_old_spelling(*cmd, "--json", o->json, "--json-out FILE (--json is a flag, JSON on stdout)");
+    declare_path(cmd->add_option("--json-out", o->json, "Also write the results to this JSON file"),
+                 PathRole::OutputFile);
+    declare_path(add_old_spelling(*cmd, "--json", o->json,
+                                  "--json-out FILE (--json is a flag, JSON on stdout)"),
+                 PathRole::OutputFile);
     cmd->footer("Columns: the movetime given, moves timed, mean/min/max time per move, the mean "
                 "as a share of the movetime, moves longer than the movetime, the mean last "
                 "'info depth'. One untimed warm-up move comes first. With games files: per "

@@ -71,7 +71,7 @@ void add_tournament_command(CLI::App& app) {
                                    "Play engines against each other in colour-swapped pairs; Elo, "
                                    "pentanomial statistics, SPRT");
     o->board.add_to(*cmd, false); // games start from --openings (a suite file holds positions)
-    cmd->add_option("--player", o->players,
+    declare_path(cmd->add_option("--player", o->players,
                     "A player, repeatable: "
                     "name=A,weights=FILE,vela_weights=FILE,net=FILE|NAME|none,depth=4|nodes=N|"
                     "movetime=MS|tc=10+0.1,hash=MB,PARAM=V  or  name=B,cmd=PATH,args=...,"
@@ -83,7 +83,8 @@ void add_tournament_command(CLI::App& app) {
                         "or net=none the tuned linear evaluation; tc=40/60+0.5 is 40 turns in 60 "
                         "s plus 0.5 s a turn, timemargin=MS the clock's grace; conf=NAME plays "
                         "engine NAME of --engines, the other keys over it)")
-        ->required();
+        ->required(),
+        PathRole::EngineSpecs);
     add_engines_option(*cmd, o->engines);
     add_each_option(*cmd, o->each);
     cmd->add_option("--format", o->format,
@@ -100,9 +101,11 @@ void add_tournament_command(CLI::App& app) {
     cmd->add_option("--sprt", o->sprt,
                     "Stop when the SPRT decides: elo0=0,elo1=5,alpha=0.05,beta=0.05"
                     "[,model=normalized|logistic]");
-    cmd->add_option(
-        "--live", o->config.live_path,
-        "JSON lines stream of results, one line per game pair (default OUT/live.jsonl)");
+    declare_path(
+        cmd->add_option(
+            "--live", o->config.live_path,
+            "JSON lines stream of results, one line per game pair (default OUT/live.jsonl)"),
+        PathRole::OutputFile);
     cmd->add_option("--rating-interval", o->config.rating_interval,
                     "Every N game pairs (all pairings together), the ratings of all players on "
                     "the progress line (with more than two players) and in that pair's line of "
@@ -110,8 +113,10 @@ void add_tournament_command(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 30));
     add_rating_options(*cmd, o->prior_draws, o->anchor);
-    cmd->add_flag("--log-positions", o->config.run.log_positions,
-                  "Also log every searched position to OUT/positions.bin (for the tuner)");
+    declare_path(
+        cmd->add_flag("--log-positions", o->config.run.log_positions,
+                      "Also log every searched position to OUT/positions.bin (for the tuner)"),
+        PathRole::NotAPath);
     add_old_flag_spelling(*cmd, "--positions", o->config.run.log_positions, "--log-positions");
     cmd->callback([o] { run(*o); });
 }

@@ -82,14 +82,6 @@ void run(TrainOptions& o) {
     apply_table_options(o.tables, o.table_positions, c.filter);
     c.command = canonical_command(o);
     c.created = creation_time(); // SOURCE_DATE_EPOCH when set; checked before training
-    // No output is an input or another output (train ow.bin --out ow.bin would replace the data).
-    std::vector<FileUse> inputs;
-    for (const std::string& f : c.data) inputs.push_back({"positions", f});
-    inputs.push_back({"--init", c.init});
-    inputs.push_back({"--relabel-tables", o.tables});
-    check_outputs(inputs, {{"--out", c.out},
-                           {"--out's checkpoint", checkpoint_path(c.out)},
-                           {"--out's loss CSV", loss_csv_path(c.out)}});
     // One writer at a time of the network, its checkpoint and its loss CSV: a second train --out
     // the same file is refused at once.
     const FileLock lock(c.out);
@@ -108,31 +100,41 @@ void add_train_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "train", "Train a network (fanorona-net 1) on positions logs or corpus files: Adam on "
                  "sigmoid(K * eval) against a blend of the search score and the game result");
-    cmd->add_option("positions", c.data,
-                    "Positions logs (positions.bin), corpus files (corpus.fcorpus; their positions "
-                    "with a search score) or folders of corpus files (every *.fcorpus inside, "
-                    "sorted by name), read as a stream")
-        ->required()
-        ->expected(1, -1);
-    cmd->add_option("--out", c.out,
-                    "The network file to write; NET.ckpt (checkpoint) and NET.csv (loss per "
-                    "epoch) are written beside it")
-        ->required();
+    declare_path(
+        cmd->add_option(
+               "positions", c.data,
+               "Positions logs (positions.bin), corpus files (corpus.fcorpus; their positions "
+               "with a search score) or folders of corpus files (every *.fcorpus inside, "
+               "sorted by name), read as a stream")
+            ->required()
+            ->expected(1, -1),
+        PathRole::InputFile);
+    declare_path(
+        cmd->add_option("--out", c.out,
+                        "The network file to write; NET.ckpt (checkpoint) and NET.csv (loss per "
+                        "epoch) are written beside it")
+            ->required(),
+        PathRole::OutputFile, {".ckpt", ".csv"});
     o->architecture.add_to(*cmd);
-    cmd->add_option("--init", c.init,
-                    "Start from this network's parameters (fine-tuning; a file, or a built-in "
-                    "network by name such as tsivy) instead of random ones (--seed); its "
-                    "architecture is the default of --features, --activation, --hidden, --layer2 "
-                    "and --buckets, which must match it");
+    declare_path(cmd->add_option(
+                     "--init", c.init,
+                     "Start from this network's parameters (fine-tuning; a file, or a built-in "
+                     "network by name such as tsivy) instead of random ones (--seed); its "
+                     "architecture is the default of --features, --activation, --hidden, --layer2 "
+                     "and --buckets, which must match it"),
+                 PathRole::InputFile);
     o->training.add_to(*cmd, c);
     cmd->add_option("--seed", c.seed,
                     "Seed of the start weights, validation split and mini-batch order")
         ->capture_default_str();
     add_threads_option(*cmd, o->threads);
-    cmd->add_option("--relabel-tables", o->tables,
-                    "Endgame tables folder: positions they hold are relabelled with the tables' "
-                    "result (see --table-positions; standard-rule positions only)");
-    add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote);
+    declare_path(cmd->add_option(
+                     "--relabel-tables", o->tables,
+                     "Endgame tables folder: positions they hold are relabelled with the tables' "
+                     "result (see --table-positions; standard-rule positions only)"),
+                 PathRole::InputFolder);
+    declare_path(add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote),
+                 PathRole::InputFolder);
     o->table_positions_option =
         cmd->add_option("--table-positions", o->table_positions,
                         "Positions found in --relabel-tables: relabel (the tables' result, with "

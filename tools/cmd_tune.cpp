@@ -81,15 +81,6 @@ void run(TuneOptions& o) {
     c.filter.skip_decisive = !o.keep_decisive;
     if (!o.game_rules.empty()) c.filter.only_rules = parse_ruleset(o.game_rules);
     apply_tables(o, c.filter);
-    // The files written into --out are none of the inputs (tune --data D/positions.bin --out D
-    // writes beside them, never over them).
-    std::vector<FileUse> inputs;
-    for (const std::string& f : c.data) inputs.push_back({"--data", f});
-    inputs.push_back({"--weights", o.weights});
-    std::vector<FileUse> outputs;
-    for (const char* name : {"weights.txt", "loss.csv", "tune.json"})
-        outputs.push_back({"--out's " + std::string(name), c.out_dir + "/" + name});
-    check_outputs(inputs, outputs);
     const bool quiet = o.quiet;
     const TuneReport report = run_tune(c, [quiet](const std::string& line) {
         if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());
@@ -107,14 +98,19 @@ void add_tune_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "tune", "Fit the evaluation weights to positions logs (Texel tuning: sigmoid(K * eval) "
                 "against game results or search scores)");
-    cmd->add_option("--data", c.data, "Positions logs (positions.bin of selfplay runs)")
-        ->required()
-        ->expected(1, -1);
-    cmd->add_option("--weights", o->weights, weights_option_help("Start weights"))
-        ->capture_default_str();
-    cmd->add_option(
-        "--out", c.out_dir,
-        "Output folder (created): weights.txt (the tuned weights), loss.csv, tune.json");
+    declare_path(
+        cmd->add_option("--data", c.data, "Positions logs (positions.bin of selfplay runs)")
+            ->required()
+            ->expected(1, -1),
+        PathRole::InputFile);
+    declare_path(cmd->add_option("--weights", o->weights, weights_option_help("Start weights"))
+                     ->capture_default_str(),
+                 PathRole::InputFile);
+    declare_path(
+        cmd->add_option(
+            "--out", c.out_dir,
+            "Output folder (created): weights.txt (the tuned weights), loss.csv, tune.json"),
+        PathRole::OutputFolder, {"weights.txt", "loss.csv", "tune.json"});
     cmd->add_option("--target", o->target,
                     "What sigmoid(K * eval) fits: result (the game result), score (the search "
                     "score through the same sigmoid) or mix:L (L * result + (1 - L) * score)")
@@ -152,9 +148,11 @@ void add_tune_command(CLI::App& app) {
                     "Fraction of games held out for validation (0: none, no early stopping)")
         ->check(CLI::Range(0.0, 0.99))
         ->capture_default_str();
-    cmd->add_option("--freeze", o->freeze,
-                    "Weights that stay as they are: names as in the weights file, a term name "
-                    "for both halves, or a prefix ending in '*', separated by commas");
+    declare_path(
+        cmd->add_option("--freeze", o->freeze,
+                        "Weights that stay as they are: names as in the weights file, a term name "
+                        "for both halves, or a prefix ending in '*', separated by commas"),
+        PathRole::NotAPath);
     cmd->add_option("--tolerance", c.optimizer.tolerance,
                     "Converged when an epoch lowers the loss by less than this fraction")
         ->check(CLI::NonNegativeNumber)
@@ -167,25 +165,32 @@ void add_tune_command(CLI::App& app) {
     add_threads_option(*cmd, c.threads);
     cmd->add_option("--seed", c.seed, "Seed of the validation split, row order and mini-batches")
         ->capture_default_str();
-    cmd->add_option("--game-rules", o->game_rules,
-                    "Only positions of games played under these rules (a Vela series log holds "
-                    "normal and Vela games: --game-rules vela fits the Vela games alone)")
-        ->check(CLI::IsMember({"standard", "firstturn", "vela"}));
+    declare_path(
+        cmd->add_option("--game-rules", o->game_rules,
+                        "Only positions of games played under these rules (a Vela series log holds "
+                        "normal and Vela games: --game-rules vela fits the Vela games alone)")
+            ->check(CLI::IsMember({"standard", "firstturn", "vela"})),
+        PathRole::NotAPath);
     cmd->add_flag("--keep-decisive", o->keep_decisive,
                   "Also use positions whose search score is a forced win or loss (skipped by "
                   "default)");
-    cmd->add_option("--relabel-tables", o->tables,
-                    "Endgame tables folder for --table-positions (standard-rule positions only)");
-    add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote);
+    declare_path(cmd->add_option(
+                     "--relabel-tables", o->tables,
+                     "Endgame tables folder for --table-positions (standard-rule positions only)"),
+                 PathRole::InputFolder);
+    declare_path(add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote),
+                 PathRole::InputFolder);
     cmd->add_option("--table-positions", o->table_positions,
                     "Positions found in --relabel-tables: keep (as logged), skip, or relabel (the "
                     "tables' result, with the position's no-capture counter, replaces the game's)")
         ->check(CLI::IsMember({"keep", "skip", "relabel"}))
         ->capture_default_str();
     PatternSettings& ps = c.patterns;
-    cmd->add_flag("--patterns", ps.enabled,
-                  "Also fit pattern weights (3x3 windows, 5x9 logs only), alternating with the "
-                  "term weights; written as pattern lines of the weights file");
+    declare_path(
+        cmd->add_flag("--patterns", ps.enabled,
+                      "Also fit pattern weights (3x3 windows, 5x9 logs only), alternating with the "
+                      "term weights; written as pattern lines of the weights file"),
+        PathRole::NotAPath);
     cmd->add_option("--pattern-rounds", ps.rounds,
                     "--patterns: rounds of a pattern fit (terms fixed) then a term fit "
                     "(patterns fixed)")

@@ -3,12 +3,12 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <string>
 
 #include "selfplay/mpi/cluster.h"
-#include "tools/commands.h"
-#include "tools/options.h"
+#include "tools/app.h"
 #include "tools/solve/remote_pns.h"
 
 namespace {
@@ -43,39 +43,8 @@ int fail(const std::string& message) {
 }
 
 int run_command(int argc, char** argv) {
-    CLI::App app{"Fanorona Lab: self-play, tuning, tournaments and opening statistics for "
-                 "Fanorona engines"};
-    app.require_subcommand(1);
-    app.footer(
-        "Run 'fanorona <subcommand> --help' for a subcommand's options. Positions are "
-        "position strings and moves are move strings as in docs/rules.md (see 'fanorona perft "
-        "--help' for the position string). On an error the program prints one line "
-        "'fanorona: <message>' and exits with status 1.");
-    fanorona::cli::add_perft_command(app);
-    fanorona::cli::add_eval_command(app);
-    fanorona::cli::add_analyze_command(app);
-    fanorona::cli::add_engine_command(app);
-    fanorona::cli::add_bench_command(app);
-    fanorona::cli::add_stats_command(app);
-    fanorona::cli::add_selfplay_command(app);
-    fanorona::cli::add_dump_command(app);
-    fanorona::cli::add_corpus_command(app);
-    fanorona::cli::add_rescore_command(app);
-    fanorona::cli::add_merge_command(app);
-    fanorona::cli::add_tournament_command(app);
-    fanorona::cli::add_loop_command(app);
-    fanorona::cli::add_openings_command(app);
-    fanorona::cli::add_report_command(app);
-    fanorona::cli::add_tune_command(app);
-    fanorona::cli::add_train_command(app);
-    fanorona::cli::add_spsa_command(app);
-    fanorona::cli::add_tables_command(app);
-    fanorona::cli::add_timeuse_command(app);
-    fanorona::cli::add_check_engine_command(app);
-    fanorona::cli::add_solve_command(app);
-    fanorona::cli::add_frontier_command(app);
-    fanorona::cli::add_net_command(app);
-    fanorona::cli::refuse_wrapped_unsigned(app);
+    const std::unique_ptr<CLI::App> made = fanorona::cli::make_app();
+    CLI::App& app = *made;
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {

@@ -21,6 +21,7 @@
 #include "selfplay/driver.h"
 #include "selfplay/engine/engine_file.h"
 #include "selfplay/engine/engine_spec.h"
+#include "tools/paths.h"
 
 namespace fanorona::cli {
 
@@ -196,8 +197,10 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
             return value.empty() ? std::string("an empty value names nothing") : std::string();
         },
         "");
-    cmd.add_option("--weights", weights, weights_option_help())->check(named);
-    cmd.add_option("--net", net, net_option_help())->check(named);
+    declare_path(cmd.add_option("--weights", weights, weights_option_help())->check(named),
+                 PathRole::InputFile);
+    declare_path(cmd.add_option("--net", net, net_option_help())->check(named),
+                 PathRole::InputFile);
     if (with_limits) {
         auto* d = cmd.add_option("--depth", depth,
                                  "Search depth per move" + range("depth") + "; the default " +
@@ -213,24 +216,31 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
                    "Transposition table per engine, MB" + range("hash") + "; default " +
                        std::to_string(EngineSpec::kDefaultHashMb))
         ->check(named);
-    cmd.add_option("--tables", tables,
-                   "Endgame tables folder (built by 'fanorona tables build'): the search probes "
-                   "them and plays table positions by their values (standard rules only)")
-        ->check(named);
+    declare_path(cmd.add_option("--tables", tables,
+                                "Endgame tables folder (built by 'fanorona tables build'): the "
+                                "search probes them and plays table positions by their values "
+                                "(standard rules only)")
+                     ->check(named),
+                 PathRole::InputFolder);
     std::string names;
     const SearchParams defaults; // list() views this table: it must outlive the loop
     for (const SearchParam& p : defaults.list())
         names += std::string(names.empty() ? "" : ", ") + p.name;
-    cmd.add_option("--params", params_file,
-                   "Parameters file (fanorona-params 1: NAME VALUE lines of search parameters and "
-                   "weights, as `fanorona spsa` writes; docs/formats.md), or built-in search "
-                   "parameters by name: " +
-                       builtin_names("params") + "; --param overrides it")
-        ->check(named);
-    cmd.add_option("--param", params,
-                   "Set a search parameter or an evaluation weight (by its name in the weights "
-                   "file, e.g. material_mg), NAME=VALUE (repeatable). Parameters: " +
-                       names);
+    declare_path(
+        cmd.add_option(
+               "--params", params_file,
+               "Parameters file (fanorona-params 1: NAME VALUE lines of search parameters and "
+               "weights, as `fanorona spsa` writes; docs/formats.md), or built-in search "
+               "parameters by name: " +
+                   builtin_names("params") + "; --param overrides it")
+            ->check(named),
+        PathRole::InputFile);
+    declare_path(
+        cmd.add_option("--param", params,
+                       "Set a search parameter or an evaluation weight (by its name in the weights "
+                       "file, e.g. material_mg), NAME=VALUE (repeatable). Parameters: " +
+                           names),
+        PathRole::NotAPath);
 }
 
 inline void EngineOptions::apply(EngineSpec& spec) const {
@@ -303,10 +313,12 @@ struct BaseEngineOptions {
 
 // --engines FILE: the engines file that --player conf=NAME takes engines from.
 inline CLI::Option* add_engines_option(CLI::App& cmd, std::string& engines_path) {
-    return cmd.add_option("--engines", engines_path,
-                          "Engines file (JSON, docs/formats.md): named engine configurations "
-                          "that --player conf=NAME[,key=value...] plays, the keys after conf= "
-                          "applied over the file's");
+    return declare_path(
+        cmd.add_option("--engines", engines_path,
+                       "Engines file (JSON, docs/formats.md): named engine configurations "
+                       "that --player conf=NAME[,key=value...] plays, the keys after conf= "
+                       "applied over the file's"),
+        PathRole::InputFile);
 }
 
 // --prior-draws N and --anchor NAME[=ELO]: how a ratings table is fitted (tournament, report).
@@ -378,10 +390,12 @@ inline void BaseEngineOptions::apply(EngineSpec& spec) const {
 }
 
 inline void BaseEngineOptions::add_to(CLI::App& cmd) {
-    cmd.add_option("--player", player,
-                   "The engine as a --player spec (the toolkit's engine: weights=, depth=, "
-                   "PARAM=V...; conf=NAME plays engine NAME of --engines); the engine options "
-                   "apply over it");
+    declare_path(
+        cmd.add_option("--player", player,
+                       "The engine as a --player spec (the toolkit's engine: weights=, depth=, "
+                       "PARAM=V...; conf=NAME plays engine NAME of --engines); the engine options "
+                       "apply over it"),
+        PathRole::EngineSpecs);
     add_engines_option(cmd, engines);
     add_each_option(cmd, each);
 }
@@ -404,9 +418,11 @@ inline void add_threads_option(CLI::App& cmd, int& threads) {
 
 // --openings SPEC: where games start (OpeningSpec::parse reads it).
 inline void add_openings_option(CLI::App& cmd, std::string& openings) {
-    cmd.add_option("--openings", openings,
-                   "random:TURNS (random turns from the start), a suite FILE, or start")
-        ->capture_default_str();
+    declare_path(
+        cmd.add_option("--openings", openings,
+                       "random:TURNS (random turns from the start), a suite FILE, or start")
+            ->capture_default_str(),
+        PathRole::InputFile);
 }
 
 // --seed S: the one seed of a run's games.
@@ -415,11 +431,19 @@ inline void add_seed_option(CLI::App& cmd, std::uint64_t& seed) {
         ->capture_default_str();
 }
 
-// --out DIR, --resume (`may_change`: what a resume may change) and --quiet of a run folder.
+// The files a run folder holds (selfplay/run_folder.h): no other output of the command may be one.
+inline const std::vector<std::string> kRunFolderFiles = {
+    "games.tsv",    "settings.json", "positions.bin", "corpus.fcorpus", "summary.json",
+    "results.json", "results.txt",   "spsa.json",     "params.txt"};
+
+// --out DIR, --resume (`may_change`: what a resume may change) and --quiet of a run folder
+// (`writes`: the files written in it, which no other output may be).
 inline void add_folder_options(CLI::App& cmd, std::string& out_dir, bool& resume, bool& quiet,
-                               const std::string& may_change) {
-    cmd.add_option("--out", out_dir, "Output folder (created; see docs/formats.md)")
-        ->capture_default_str();
+                               const std::string& may_change,
+                               const std::vector<std::string>& writes = kRunFolderFiles) {
+    declare_path(cmd.add_option("--out", out_dir, "Output folder (created; see docs/formats.md)")
+                     ->capture_default_str(),
+                 PathRole::OutputFolder, writes);
     cmd.add_flag("--resume", resume,
                  "Continue the run in --out where it stopped (same settings; " + may_change +
                      " may change)");
@@ -431,10 +455,11 @@ inline void add_folder_options(CLI::App& cmd, std::string& out_dir, bool& resume
 // milliseconds since the start. `what` says whose lines (the run's external engines, or in
 // `fanorona engine` its own) and whether the file is emptied.
 inline void add_engine_log_option(CLI::App& cmd, std::string& path, const std::string& what) {
-    cmd.add_option("--log", path,
-                   "Engine log (one tab-separated line each, with the milliseconds since the "
-                   "start; docs/formats.md): " +
-                       what);
+    declare_path(cmd.add_option("--log", path,
+                                "Engine log (one tab-separated line each, with the milliseconds "
+                                "since the start; docs/formats.md): " +
+                                    what),
+                 PathRole::Log);
 }
 
 // --epsilon and --explore-turns: self-play exploration, with the defaults above.
@@ -487,11 +512,13 @@ struct RunOptions {
 
 inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
     add_openings_option(cmd, openings);
-    cmd.add_option("--openings-order", openings_order,
-                   "A suite's openings in file order (sequential), or shuffled by --seed "
-                   "(random: another seed plays other openings of a large suite)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"sequential", "random"}));
+    declare_path(
+        cmd.add_option("--openings-order", openings_order,
+                       "A suite's openings in file order (sequential), or shuffled by --seed "
+                       "(random: another seed plays other openings of a large suite)")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"sequential", "random"})),
+        PathRole::NotAPath);
     add_seed_option(cmd, run.seed);
     cmd.add_option("--series", series,
                    "vela: games in series of a normal game and a Vela game whose White is the "
@@ -536,9 +563,11 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
         ->excludes("--draw-margin")
         ->excludes("--draw-turns")
         ->excludes("--draw-after");
-    cmd.add_option("--adjudicate-tables", adjudicate_tables,
-                   "End a game as soon as its position is in these endgame tables, with the "
-                   "tables' result (reason 'tables'; standard rules only)");
+    declare_path(
+        cmd.add_option("--adjudicate-tables", adjudicate_tables,
+                       "End a game as soon as its position is in these endgame tables, with the "
+                       "tables' result (reason 'tables'; standard rules only)"),
+        PathRole::InputFolder);
     add_engine_log_option(cmd, run.engine_log_path, kRunEngineLogWhat);
 }
 

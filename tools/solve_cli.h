@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/options.h"
+#include "tools/paths.h"
 #include "tools/solve/solve_options.h"
 
 namespace fanorona::cli {
@@ -15,9 +16,10 @@ namespace fanorona::cli {
 // `budget_of` says what the budgets bound.
 inline void add_solve_search_options(CLI::App& cmd, SolveCommonOptions& o,
                                      const std::string& budget_of) {
-    cmd.add_option("--tables", o.tables,
-                   "Endgame tables folder: positions they hold are leaves with their exact value "
-                   "(default: search to the end)");
+    declare_path(cmd.add_option("--tables", o.tables,
+                                "Endgame tables folder: positions they hold are leaves with their "
+                                "exact value (default: search to the end)"),
+                 PathRole::InputFolder);
     cmd.add_option("--max-nodes", o.max_nodes,
                    "Stop " + budget_of + " after this many nodes (0: no limit)")
         ->capture_default_str();
@@ -31,10 +33,12 @@ inline void add_solve_search_options(CLI::App& cmd, SolveCommonOptions& o,
                    "default on boards of 26 to 35 points (its --method)")
         ->capture_default_str()
         ->check(CLI::Range(1, 65536));
-    cmd.add_option("--tables-cache", o.tables_cache,
-                   "Without --tables: the folder where solve finds, or builds, the tables "
-                   "(one folder per board; default $XDG_CACHE_HOME/fanorona/tables, else "
-                   "~/.cache/fanorona/tables)");
+    declare_path(
+        cmd.add_option("--tables-cache", o.tables_cache,
+                       "Without --tables: the folder where solve finds, or builds, the tables "
+                       "(one folder per board; default $XDG_CACHE_HOME/fanorona/tables, else "
+                       "~/.cache/fanorona/tables)"),
+        PathRole::InputFolder); // read, or built into (its own locked files)
     cmd.add_option("--table-pieces", o.table_pieces,
                    "Without --tables: the tables' piece count to find or build in the cache (0: "
                    "no tables, search to the end; default: boards of at most 25 points get the "
@@ -48,18 +52,26 @@ inline void add_solve_search_options(CLI::App& cmd, SolveCommonOptions& o,
 inline void add_solve_output_options(CLI::App& cmd, SolveCommonOptions& o,
                                      const std::string& proof_note, const std::string& quiet_help) {
     add_threads_option(cmd, o.threads);
-    cmd.add_option("--proof", o.proof,
-                   proof_note + (proof_note.empty() ? "R" : "r") +
-                       "ead the proven bounds of this proof file first (when it exists), and "
-                       "write every bound proven into it, atomically, at intervals and at the end "
-                       "(a killed run resumes from it)");
-    cmd.add_option("--proof-interval", o.proof_interval,
-                   "Seconds between the proof file's snapshots")
-        ->capture_default_str()
-        ->check(CLI::Range(0.01, 1e6));
-    cmd.add_option("--json-out", o.json,
-                   "Also write the result as JSON to this file (a summary line on stdout)");
-    add_old_spelling(cmd, "--json", o.json, "--json-out FILE (--json is a flag, JSON on stdout)");
+    declare_path(
+        cmd.add_option(
+            "--proof", o.proof,
+            proof_note + (proof_note.empty() ? "R" : "r") +
+                "ead the proven bounds of this proof file first (when it exists), and "
+                "write every bound proven into it, atomically, at intervals and at the end "
+                "(a killed run resumes from it)"),
+        PathRole::OutputFile);
+    declare_path(cmd.add_option("--proof-interval", o.proof_interval,
+                                "Seconds between the proof file's snapshots")
+                     ->capture_default_str()
+                     ->check(CLI::Range(0.01, 1e6)),
+                 PathRole::NotAPath);
+    declare_path(cmd.add_option("--json-out", o.json,
+                                "Also write the result as JSON to this file (a summary line on "
+                                "stdout)"),
+                 PathRole::OutputFile);
+    declare_path(add_old_spelling(cmd, "--json", o.json,
+                                  "--json-out FILE (--json is a flag, JSON on stdout)"),
+                 PathRole::OutputFile);
     cmd.add_flag("--quiet", o.quiet, quiet_help);
 }
 

@@ -117,10 +117,22 @@ void write_through(const std::string& path, const std::string& text) {
     if (!ok) throw FileError(path + ": write failed: " + why);
 }
 
-void replace_atomically(const std::string& path, const std::string& file, const std::string& text) {
-    const std::string tmp = file + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+// Creates a new temporary file beside `file`, FILE.tmp.XXXXXX with a unique ending, exclusively
+// (O_CREAT | O_EXCL: never an existing file, never through a symbolic link planted there),
+// readable as an output is (0644); returns its descriptor and sets `tmp` to its name. Throws
+// FileError naming `path`.
+int create_temporary(const std::string& path, const std::string& file, std::string& tmp) {
+    std::string name = file + ".tmp.XXXXXX";
+    const int fd = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd < 0) throw FileError(path + ": cannot create: " + std::strerror(errno));
+    ::fchmod(fd, 0644);
+    tmp = name;
+    return fd;
+}
+
+void replace_atomically(const std::string& path, const std::string& file, const std::string& text) {
+    std::string tmp;
+    const int fd = create_temporary(path, file, tmp);
     bool ok = write_all(fd, text);
     std::string why = ok ? "" : std::strerror(errno);
     if (::close(fd) != 0 && ok) {
@@ -167,13 +179,15 @@ void check_writable(const std::string& path) {
             throw FileError(path + ": cannot be written: " + std::strerror(errno));
         return;
     }
-    const std::string tmp = file + ".tmp";
-    std::error_code ec;
-    const bool existed = fs::exists(tmp, ec);
-    std::FILE* f = std::fopen(tmp.c_str(), "ab");
-    if (!f) throw FileError(path + ": cannot be written: " + std::strerror(errno));
-    std::fclose(f);
-    if (!existed) std::remove(tmp.c_str());
+    std::string tmp;
+    int fd = -1;
+    try {
+        fd = create_temporary(path, file, tmp);
+    } catch (const FileError&) {
+        throw FileError(path + ": cannot be written: " + std::strerror(errno));
+    }
+    ::close(fd);
+    std::remove(tmp.c_str());
 }
 
 void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse>& outputs) {

@@ -50,7 +50,9 @@ inline std::string_view skip_byte_order_mark(std::string_view text) {
 
 // Writes `text` to `path`, the one way every command writes an output file:
 // - a new path or a regular file is replaced atomically (a temporary file beside it, flushed and
-//   checked, renamed over it): readers see the old content or the new, never a part;
+//   checked, renamed over it): readers see the old content or the new, never a part; the
+//   temporary file is new, created exclusively with a unique name (FILE.tmp.XXXXXX: never an
+//   existing file, never through a symbolic link planted there);
 // - a symbolic link stays a link: the file it points to is replaced so (a dangling link is an
 //   error);
 // - a character device or a FIFO (/dev/null, /dev/stdout) is written through, never replaced;

@@ -1,3 +1,5 @@
+// One writer per output: the lock files (core/common/folder_lock.h).
+
 #include "core/common/folder_lock.h"
 
 #include <cerrno>
@@ -24,29 +26,56 @@ std::string holder(int fd) {
                                                                                    : pid;
 }
 
-// Takes the flock on `path` (created if need be) and writes this process's PID in it; returns
+// Takes the flock on `path` (created if need be, never through a symbolic link: one planted there
+// is refused, and nothing is written through it) and writes this process's PID in it; returns
 // the descriptor. In use: FileError "`what`: in use by another run (pid N, see PATH); `advice`".
+// A lock file its owner removed (at its end) between our open and our flock is opened again.
 int take_lock(const std::string& path, const std::string& what, const std::string& advice) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw FileError(path + ": cannot open the lock file: " + std::strerror(errno));
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        const int err = errno;
-        const std::string pid = holder(fd);
-        ::close(fd);
-        if (err == EWOULDBLOCK)
-            throw FileError(what + " is in use by another run (pid " + pid + ", see " + path +
-                            "); " + advice);
-        throw FileError(path + ": cannot lock: " + std::strerror(err));
+    for (int attempt = 0;; ++attempt) {
+        const int fd =
+            ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+        if (fd < 0 && errno == ELOOP)
+            throw FileError(path + ": is a symbolic link; a lock file never is, refused");
+        if (fd < 0) throw FileError(path + ": cannot open the lock file: " + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd);
+            throw FileError(path + ": not a regular file; a lock file always is, refused");
+        }
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int err = errno;
+            const std::string pid = holder(fd);
+            ::close(fd);
+            if (err == EWOULDBLOCK)
+                throw FileError(what + " is in use by another run (pid " + pid + ", see " + path +
+                                "); " + advice);
+            throw FileError(path + ": cannot lock: " + std::strerror(err));
+        }
+        struct stat now {};
+        if (::lstat(path.c_str(), &now) != 0 || now.st_dev != st.st_dev ||
+            now.st_ino != st.st_ino) {
+            ::close(fd); // removed or replaced since we opened it: take the one there now
+            if (attempt < 100) continue;
+            throw FileError(path + ": the lock file keeps changing; refused");
+        }
+        // The PID over the old one, then the length: a reader never sees an empty file.
+        const std::string pid = std::to_string(::getpid()) + "\n";
+        if (::pwrite(fd, pid.data(), pid.size(), 0) != ssize_t(pid.size()) ||
+            ::ftruncate(fd, off_t(pid.size())) != 0) {
+            const std::string why = std::strerror(errno);
+            ::close(fd);
+            throw FileError(path + ": cannot write the lock file: " + why);
+        }
+        return fd;
     }
-    // The PID over the old one, then the length: a reader never sees an empty file.
-    const std::string pid = std::to_string(::getpid()) + "\n";
-    if (::pwrite(fd, pid.data(), pid.size(), 0) != ssize_t(pid.size()) ||
-        ::ftruncate(fd, off_t(pid.size())) != 0) {
-        const std::string why = std::strerror(errno);
-        ::close(fd);
-        throw FileError(path + ": cannot write the lock file: " + why);
-    }
-    return fd;
+}
+
+// Removes the lock file (while still holding it: a run that opened it since takes the new one,
+// see take_lock) and lets the lock go.
+void release_lock(int fd, const std::string& path) {
+    if (fd < 0) return;
+    ::unlink(path.c_str());
+    ::close(fd);
 }
 
 } // namespace
@@ -55,12 +84,12 @@ FolderLock::FolderLock(const std::string& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw FileError(dir + ": cannot create the output folder: " + ec.message());
-    fd_ = take_lock(lock_path(dir), dir + ": the folder",
-                    "wait for it to end or choose another --out");
+    path_ = lock_path(dir);
+    fd_ = take_lock(path_, dir + ": the folder", "wait for it to end or choose another --out");
 }
 
 FolderLock::~FolderLock() {
-    if (fd_ >= 0) ::close(fd_);
+    release_lock(fd_, path_);
 }
 
 FileLock::FileLock(const std::string& file) {
@@ -77,11 +106,12 @@ FileLock::FileLock(const std::string& file) {
     if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
         throw FileError(file + ": cannot create: the folder " + parent.string() +
                         " does not exist");
-    fd_ = take_lock(lock_path(target), file, "wait for it to end or choose another file");
+    path_ = lock_path(target);
+    fd_ = take_lock(path_, file, "wait for it to end or choose another file");
 }
 
 FileLock::~FileLock() {
-    if (fd_ >= 0) ::close(fd_);
+    release_lock(fd_, path_);
 }
 
 } // namespace fanorona

@@ -8,7 +8,9 @@ namespace fanorona {
 
 // The lock on DIR/.lock, which holds the PID of its owner. Invariant: while the object lives no
 // other FolderLock on DIR exists, in this process or another. The kernel drops the lock when the
-// process ends, however it ends (a SIGKILLed run leaves no stale lock to clean up).
+// process ends, however it ends (a SIGKILLed run leaves no stale lock to clean up: its file
+// stays, free). The lock file is never opened through a symbolic link (one planted there is
+// refused) and is removed when the object ends.
 class FolderLock {
 public:
     // Creates DIR if needed and takes the lock at once; a folder in use is a FileError naming the
@@ -22,13 +24,13 @@ public:
 
 private:
     int fd_ = -1;
+    std::string path_; // the lock file, removed when the object ends
 };
 
 // The lock on FILE.lock beside one output file that a run reads and rewrites (a proof file, a
 // frontier CSV, a network and its checkpoint), holding its owner's PID, with FolderLock's
 // guarantees. A character device or FIFO (/dev/null) is not locked (nothing can be lost there);
-// a symbolic link locks the file it points to. The lock file stays when the run ends (a file
-// nobody holds is free).
+// a symbolic link locks the file it points to. The lock file is removed when the object ends.
 class FileLock {
 public:
     // Takes the lock at once; a file in use is a FileError naming the file and the holder's PID.
@@ -41,6 +43,7 @@ public:
 
 private:
     int fd_ = -1;
+    std::string path_; // the lock file, removed when the object ends
 };
 
 } // namespace fanorona

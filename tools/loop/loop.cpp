@@ -610,16 +610,9 @@ Json run_loop(const LoopConfig& config, const std::function<void(const std::stri
     const ThreadLimit limit(c.threads); // self-play, opening scoring, tuning and matches
     const FolderLock lock(c.out_dir);   // creates the folder; one loop at a time in it
     if (!c.engine_log_path.empty() && !c.engine_log) {
-        RunConfig engine;
-        engine.players = {c.engine};
-        std::vector<FileUse> inputs = run_inputs(engine);
-        inputs.push_back({"--openings", c.selfplay_openings});
-        inputs.push_back({"--match-openings", c.match_openings});
-        std::vector<FileUse> outputs;
-        for (const char* name : {"history.json", "history.txt", "report.html", "start.txt",
-                                 "openings.txt", "final_weights.txt", "final_params.txt"})
-            outputs.push_back({"--out", c.out_dir + "/" + name});
-        c.engine_log = open_engine_log(c.engine_log_path, c.resume, inputs, c.out_dir, outputs);
+        // That the log is no input and no file of the folder the option layer checked (its
+        // --out declares the folder's files: tools/cmd_loop.cpp).
+        c.engine_log = std::make_shared<EngineLog>(c.engine_log_path, c.resume);
     }
     const Json settings = loop_settings(c);
     write_loop_settings(c, settings);

@@ -38,13 +38,11 @@ struct SolveCommonOptions {
 std::shared_ptr<const tables::Tablebase> solve_tables(const SolveCommonOptions& o,
                                                       const Position& root, std::string& note);
 
-// What can fail before the long work, checked first: no output (--json-out, --proof, `outputs`)
-// is an input (--tables, `inputs`) or another output, --json-out writable, and --proof writable,
-// readable and of board `v` when it exists (a damaged file is refused with one line). Throws
-// std::invalid_argument naming the option.
-void check_solve_files(const SolveCommonOptions& o, Variant v,
-                       const std::vector<FileUse>& inputs = {},
-                       const std::vector<FileUse>& outputs = {});
+// What can fail before the long work, checked first (that no output is an input or another
+// output the option layer checked before the command ran: tools/paths.h): --json-out writable,
+// and --proof writable, readable and of board `v` when it exists (a damaged file is refused with
+// one line). Throws std::invalid_argument naming the option.
+void check_solve_files(const SolveCommonOptions& o, Variant v);
 
 // Refuses (before any allocation) a --hash per searcher that `searchers` at a time would not fit.
 void check_searchers_memory(const SolveCommonOptions& o);
