@@ -105,8 +105,10 @@ void check_resume_settings_file(const std::string& path, const nlohmann::json& n
                              (before.contains("format") ? before["format"].dump() : "absent") +
                              ", but this run writes " + now["format"].dump() +
                              " (the settings of another kind of run, or another version)");
+    // The program that wrote the settings ("program") may change: a newer build goes on.
     auto is_free = [&](const std::string& key) {
-        return std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end();
+        return key == "program" ||
+               std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end();
     };
     auto option_of = [&](const std::string& key) -> const std::string* {
         for (const auto& [k, option] : options)

@@ -6,7 +6,9 @@
 #include <new>
 #include <string>
 
+#include "core/common/progress.h"
 #include "selfplay/mpi/cluster.h"
+#include "selfplay/program_info.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/solve/remote_pns.h"
@@ -76,6 +78,19 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_frontier_command(app);
     fanorona::cli::add_net_command(app);
     fanorona::cli::refuse_wrapped_unsigned(app);
+    // `fanorona --version`: the program's provenance; a bare `fanorona`: the help (as git).
+    bool version = false; // handled before parsing (argc == 2); listed in --help
+    app.add_flag("--version", version,
+                 "Print the version, the commit, the build type and the bench signature, and exit");
+    if (argc == 2 && std::string(argv[1]) == "--version") {
+        std::fputs(fanorona::version_text().c_str(), stdout);
+        return 0;
+    }
+    if (argc == 1) {
+        app.name("fanorona");
+        std::fputs(app.help().c_str(), stdout);
+        return 0;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -105,6 +120,7 @@ int run_command(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+    (void)fanorona::seconds_since_start(); // the runs' durations count from here
     // Under mpirun or srun, the ranks other than 0 play the games (and solve the units of a
     // proof-number solve) rank 0 hands out.
     int rank = 0;
