@@ -21,11 +21,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// A number for printf: NaN stays NaN ("nan"), infinities become NaN.
-double finite_or_null(double x) {
-    return std::isfinite(x) ? x : NAN;
-}
-
 // The SPRT state as stats_json writes it, plus the test's settings as typed.
 Json sprt_json(const stats::SprtResult& r, const stats::SprtConfig& c) {
     Json j = stats::to_json(c, r);
@@ -139,12 +134,18 @@ public:
         const auto e = stats::estimate_elo(standings.results.pentanomial(0, 1));
         const stats::WDL w = standings.results.wdl(0, 1);
         char buf[240];
-        std::snprintf(buf, sizeof buf, "%s vs %s: W %llu D %llu L %llu  Elo %+.1f +- %.1f",
-                      names_[0].c_str(), names_[1].c_str(), static_cast<unsigned long long>(w.wins),
+        std::snprintf(buf, sizeof buf, "%s vs %s: W %llu D %llu L %llu  Elo ", names_[0].c_str(),
+                      names_[1].c_str(), static_cast<unsigned long long>(w.wins),
                       static_cast<unsigned long long>(w.draws),
-                      static_cast<unsigned long long>(w.losses), finite_or_null(e.elo),
-                      finite_or_null(e.elo_error95));
+                      static_cast<unsigned long long>(w.losses));
         std::string s = buf;
+        // "-" until the estimate exists (no games, or no spread to measure its interval by).
+        if (std::isfinite(e.elo) && std::isfinite(e.elo_error95)) {
+            std::snprintf(buf, sizeof buf, "%+.1f +- %.1f", e.elo, e.elo_error95);
+            s += buf;
+        } else {
+            s += "-";
+        }
         if (standings.sprt) {
             std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", standings.sprt->llr,
                           standings.sprt->lower_bound, standings.sprt->upper_bound);
@@ -186,7 +187,8 @@ private:
         ratings_text_ = text;
         if (print)
             block_ = "Ratings after " + std::to_string(standings.pairs) + " pairs (" +
-                     std::to_string(standings.games) + " games):\n" + stats::render_text(table);
+                     std::to_string(standings.games) + " games):\n" + stats::render_text(table) +
+                     "\n"; // a blank line before the next block or the final table
         return stats::render_json(table)["players"];
     }
 
