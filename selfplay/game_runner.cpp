@@ -124,7 +124,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             choice.score
                 ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
                 : std::nullopt);
-        rec.stats.push_back(MoveStats{choice.time_ms, choice.depth, choice.nodes});
+        rec.stats.push_back(MoveStats{choice.time_us, choice.depth, choice.nodes});
         any_stats |= rec.stats.back().known();
         game.play(choice.move);
         ++own_turns;

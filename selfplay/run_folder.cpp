@@ -302,6 +302,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         games_file_ = AppendFile(gpath, !games.has_header);
         // A file begun by an older build goes on in its layout (without the per-move columns).
         spec_.header.move_stats = !games.has_header || games.move_stats;
+        spec_.header.micro_times = !games.has_header || games.micro_times;
         if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
     }
     if (spec_.corpus) {
@@ -370,7 +371,8 @@ void RunFolder::append(const PlayedGame& game) {
     // chunk that has no line.
     if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
     games_file_.append(
-        format_game_record(game.record, spec_.header.series, spec_.header.move_stats));
+        format_game_record(game.record, spec_.header.series, spec_.header.move_stats,
+                           spec_.header.micro_times));
     // The corpus last: it is rebuilt from games.tsv on a resume.
     if (corpus_)
         corpus_->add(
