@@ -370,9 +370,8 @@ void RunFolder::append(const PlayedGame& game) {
     // The chunk first: a game counts once its games.tsv line is complete, and resume cuts a
     // chunk that has no line.
     if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
-    games_file_.append(
-        format_game_record(game.record, spec_.header.series, spec_.header.move_stats,
-                           spec_.header.micro_times));
+    games_file_.append(format_game_record(game.record, spec_.header.series, spec_.header.move_stats,
+                                          spec_.header.micro_times));
     // The corpus last: it is rebuilt from games.tsv on a resume.
     if (corpus_)
         corpus_->add(

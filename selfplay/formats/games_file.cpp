@@ -64,9 +64,9 @@ std::string_view game_kind_name(GameKind k) {
 }
 
 std::string_view GamesHeader::version() const {
-    return move_stats  ? (micro_times ? kGamesMicroFormatVersion : kGamesStatsFormatVersion)
-           : series    ? kGamesSeriesFormatVersion
-                       : kGamesFormatVersion;
+    return move_stats ? (micro_times ? kGamesMicroFormatVersion : kGamesStatsFormatVersion)
+           : series   ? kGamesSeriesFormatVersion
+                      : kGamesFormatVersion;
 }
 
 std::string games_header_lines(const GamesHeader& header) {
@@ -161,8 +161,7 @@ std::string format_game_record(const GameRecord& r, bool series, bool move_stats
     return line + '\n';
 }
 
-GameRecord parse_game_record(const std::string& line, const std::string& where,
-                             bool micro_times) {
+GameRecord parse_game_record(const std::string& line, const std::string& where, bool micro_times) {
     const auto cols = split_on(line, '\t');
     if (cols.size() != 10 && cols.size() != 12 && cols.size() != 13 && cols.size() != 15)
         fail(where, "line",

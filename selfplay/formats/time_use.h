@@ -19,14 +19,14 @@ struct PlayerTimeUse {
     std::string name;
     std::uint64_t moves = 0; // moves played by the player (not the opening's)
     std::uint64_t timed = 0; // ... that have a time
-    double total_ms = 0; // from the moves' microseconds (version-3 files: whole milliseconds)
+    double total_ms = 0;     // from the moves' microseconds (version-3 files: whole milliseconds)
     double max_ms = 0;
     std::uint64_t with_depth = 0;
     double depth_sum = 0;
     std::uint64_t with_nodes = 0;
     double nodes_sum = 0;
-    double timed_nodes = 0;   // the nodes of the moves that have both nodes and a time ...
-    double nodes_time_ms = 0; // ... and their time: nodes per second = timed_nodes / seconds
+    double timed_nodes = 0;        // the nodes of the moves that have both nodes and a time ...
+    double nodes_time_ms = 0;      // ... and their time: nodes per second = timed_nodes / seconds
     std::uint64_t nodes_timed = 0; // those moves ...
     std::uint64_t nodes_zero = 0;  // ... and how many of them took 0 (under the clock's step)
     std::vector<double> ms_by_turn, timed_by_turn;

@@ -72,10 +72,9 @@ std::string time_use_part(const std::vector<GameRecord>& games, Variant variant,
         out += "<tr><td>" + esc(p.name) + "</td><td class=\"num\">" + std::to_string(p.moves) +
                "</td><td class=\"num\">" + std::to_string(p.timed) + "</td><td class=\"num\">" +
                known(p.mean_ms(), 2) + "</td><td class=\"num\">" +
-               (p.timed ? num(p.max_ms, 2) : std::string("&ndash;")) +
-               "</td><td class=\"num\">" + known(p.mean_depth(), 2) + "</td><td class=\"num\">" +
-               known(p.mean_nodes(), 0) + "</td><td class=\"num\">" +
-               known(p.nodes_per_second(), 0) + "</td></tr>";
+               (p.timed ? num(p.max_ms, 2) : std::string("&ndash;")) + "</td><td class=\"num\">" +
+               known(p.mean_depth(), 2) + "</td><td class=\"num\">" + known(p.mean_nodes(), 0) +
+               "</td><td class=\"num\">" + known(p.nodes_per_second(), 0) + "</td></tr>";
     out += "</tbody></table>\n";
     Chart c;
     c.id = id_prefix + "-time-by-turn";
