@@ -363,3 +363,18 @@ TEST_CASE("an SPRT without a game count plays its first games at once and says u
     CHECK(slurp(err).find("LLR ") != std::string::npos);
     CHECK(slurp(err).find("ETA") == std::string::npos);
 }
+
+TEST_CASE("results.json names the program and each external engine by its id name",
+          "[tournament]") {
+    const std::string dir = fresh_dir("engine_names");
+    const Run r = run_cli("tournament --quiet --games 2 --max-turns 20 --out " + dir +
+                          " --player name=ext,cmd=" + FANORONA_BINARY +
+                          ",args=engine,depth=1 --player name=int,depth=1");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(slurp(dir + "/results.json"));
+    REQUIRE(j.contains("engine_names"));
+    CHECK(j["engine_names"] == nlohmann::json{{"ext", "Fanorona Lab"}}); // int is built in
+    CHECK(j["program"]["name"] == "fanorona");
+    CHECK(j["program"]["bench_signature"].get<std::uint64_t>() > 0);
+}
