@@ -13,6 +13,7 @@
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/formats/weights_fingerprint.h"
+#include "selfplay/program_info.h"
 #include "selfplay/remote_link.h"
 #include "selfplay/scheduled_games.h"
 
@@ -60,30 +61,28 @@ RunFolderSpec run_folder_spec(const RunConfig& c) {
     return folder;
 }
 
-// The openings of the schedule's rounds; a match from a suite file with fewer openings than
-// rounds gets a warning (its games repeat).
-std::vector<Opening> load_run_openings(const RunConfig& c, const Schedule& schedule) {
-    std::vector<Opening> openings =
-        load_openings(c.openings, c.rules, schedule.rounds_for(c.games), c.seed);
+// The openings of the schedule's rounds (random ones drawn lazily, as the pairs need them); a
+// match from a suite file with fewer openings than rounds gets a warning (its games repeat).
+RunOpenings load_run_openings(const RunConfig& c, const Schedule& schedule) {
+    RunOpenings openings = run_openings(c.openings, c.rules, c.seed);
+    const std::size_t suite = openings.list().size();
     if (!c.quiet && c.pairing != Pairing::SelfPlay && c.openings.kind == OpeningSpec::Kind::File &&
-        openings.size() < schedule.rounds_for(c.games))
+        suite < schedule.rounds_for(c.games))
         std::fprintf(stderr,
                      "warning: %llu rounds but %zu openings in %s: openings repeat, and "
                      "deterministic players replay the same games (the error bars are then too "
                      "narrow)\n",
-                     static_cast<unsigned long long>(schedule.rounds_for(c.games)), openings.size(),
+                     static_cast<unsigned long long>(schedule.rounds_for(c.games)), suite,
                      c.openings.path.c_str());
     return openings;
 }
 
 // The Vela games' openings: the same spec under Vela rules, from their own seed (none without a
 // Vela series).
-std::vector<Opening> vela_series_openings(const RunConfig& c, const Schedule& schedule) {
+RunOpenings vela_series_openings(const RunConfig& c) {
     Rules vela_rules = c.rules;
     vela_rules.ruleset = RuleSet::Vela;
-    return c.vela_series ? load_openings(c.openings, vela_rules, schedule.rounds_for(c.games),
-                                         vela_seed(c.seed))
-                         : std::vector<Opening>{};
+    return c.vela_series ? run_openings(c.openings, vela_rules, vela_seed(c.seed)) : RunOpenings();
 }
 
 // A normal game of a Vela series: its slot, result and index (its Vela game's colours follow
@@ -213,7 +212,7 @@ void GameRun::play(ScheduledGames& scheduled, RemotePlayers* remote,
                    const std::vector<std::uint64_t>& indices, std::uint64_t existing,
                    RunOutcome& outcome) {
     stop = observer.finished();
-    ProgressLine progress(outcome.scheduled, c.quiet);
+    ProgressLine progress(outcome.scheduled, c.quiet, ProgressMode::Auto, observer.open_ended());
     done = existing;
     const std::function<void(PlayedGame &&)> sink = [&](PlayedGame&& game) {
         write_game(std::move(game), progress);
@@ -307,6 +306,7 @@ void GameRun::write_game(PlayedGame&& game, ProgressLine& progress) {
     const GameSlot slot = real_slot(game.record.index, &skipped);
     note_game(game.record, slot);
     observer.add(game, slot, files);
+    if (const std::string block = observer.take_block(); !block.empty()) progress.block(block);
     if (observer.finished()) stop = true;
     progress.update(done, observer.progress());
 }
@@ -395,6 +395,7 @@ nlohmann::json settings_json(const RunConfig& c) {
         {"explore_turns", c.exploration.turns},
         {"log_positions", c.log_positions},
         {"shard", std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count)},
+        {"program", program_json()}, // free on a resume: the folder may go on with a newer build
     };
     put_rules(j, c.rules);
     if (c.vela_series) j["series"] = "vela"; // absent: no series (as before series existed)
@@ -422,8 +423,8 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     if (!played.engine_log && !c.engine_log_path.empty())
         played.engine_log = std::make_shared<EngineLog>(c.engine_log_path, c.resume);
     RunFolder files(run_folder_spec(c));
-    const std::vector<Opening> openings = load_run_openings(c, schedule);
-    const std::vector<Opening> vela_openings = vela_series_openings(c, schedule);
+    RunOpenings openings = load_run_openings(c, schedule);
+    RunOpenings vela_openings = vela_series_openings(c);
     GameRun run(c, schedule, files, observer);
     run.engine_log = played.engine_log;
 
@@ -446,6 +447,7 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     // Step 3. Write each game in order, then let the observer count it.
     run.play(scheduled, remote.get(), indices, existing, outcome);
     outcome.by_rank = std::move(run.by_rank);
+    outcome.engine_names = scheduled.engine_names();
     files.flush(); // the corpus's last games
     outcome.interrupted = outcome.games < outcome.scheduled && !observer.finished();
     outcome.positions = files.positions_written();

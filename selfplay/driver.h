@@ -95,6 +95,10 @@ public:
     virtual std::string progress() const { return {}; }
     // True when no further game should start (e.g. an SPRT decided).
     virtual bool finished() const { return false; }
+    // True when the games scheduled are only a cap (an SPRT stops when it decides).
+    virtual bool open_ended() const { return false; }
+    // Lines due on stdout after the last game added (e.g. the ratings every N pairs), once.
+    virtual std::string take_block() { return {}; }
 };
 
 struct RunOutcome;
@@ -109,6 +113,7 @@ struct RunOutcome {
     std::uint64_t positions = 0;  // positions in the log at the end
     std::uint64_t new_positions = 0;
     double seconds = 0;
+    std::vector<std::string> engine_names; // each player's `id name` ("" for none; ScheduledGames)
     bool interrupted = false; // stopped by a signal before the schedule (or the observer) ended
     GamesByRank by_rank;      // this session's games by rank under MPI (empty: one process)
 };

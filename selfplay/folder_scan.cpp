@@ -42,9 +42,9 @@ void check_games_header_line(const std::string& line, const std::string& expecte
                              std::string(kGamesStatsFormatVersion) + " ...', found '" +
                              line.substr(0, 60) + "')");
     if (w[2] != kGamesFormatVersion && w[2] != kGamesSeriesFormatVersion &&
-        w[2] != kGamesStatsFormatVersion)
+        w[2] != kGamesStatsFormatVersion && w[2] != kGamesMicroFormatVersion)
         throw RunFolderError(where + ": header: games file format version " + w[2] +
-                             " (this build reads versions 1, 2 and 3)");
+                             " (this build reads versions 1, 2, 3 and 4)");
     if (line != expected)
         throw RunFolderError(where + ": header: '" + line + "', but this run writes '" + expected +
                              "' (another board, rules or series)");
@@ -62,7 +62,10 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
     GamesHeader old_layout = expected; // a file begun by an older build: versions 1 and 2
     old_layout.move_stats = false;
     const std::string old_header = games_header_lines(old_layout);
-    for (const std::string& h : {header, old_header})
+    GamesHeader milli_layout = expected; // ... and version 3 (the times in milliseconds)
+    milli_layout.micro_times = false;
+    const std::string milli_header = games_header_lines(milli_layout);
+    for (const std::string& h : {header, old_header, milli_header})
         if (text.size() < h.size() && h.compare(0, text.size(), text) == 0)
             return scan; // empty, or the header itself was torn
     std::size_t pos = 0;
@@ -76,6 +79,10 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
             if (expected.move_stats && line == old_header.substr(0, old_header.find('\n'))) {
                 header = old_header; // its own layout: the lines follow its version
                 scan.move_stats = false;
+            } else if (expected.micro_times &&
+                       line == milli_header.substr(0, milli_header.find('\n'))) {
+                header = milli_header; // version 3: goes on in milliseconds
+                scan.micro_times = false;
             }
             check_games_header_line(line, header.substr(0, header.find('\n')), where);
         } else if (line_no == 2) {
@@ -91,7 +98,7 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
                     where + ": line: expected a game, found " +
                     (line.empty() ? std::string("an empty line") : "a comment after the header"));
             try {
-                const GameRecord r = parse_game_record(line, where);
+                const GameRecord r = parse_game_record(line, where, scan.micro_times);
                 scan.index.push_back(r.index);
             } catch (const GamesFileError& e) {
                 throw RunFolderError(e.what());

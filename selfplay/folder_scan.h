@@ -34,6 +34,7 @@ struct GamesScan {
     // The file's columns: false for a file of this run begun by an older build (version 1 or 2,
     // without the per-move columns), which goes on in its own layout.
     bool move_stats = true;
+    bool micro_times = true; // false: version 3 (the times in milliseconds), goes on so
 };
 // Throws RunFolderError (FILE:LINE: field: problem) for a header of another format, version,
 // board or rules than `expected` (a header of version 1 or 2 of the same board, rules and series

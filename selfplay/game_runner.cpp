@@ -127,7 +127,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             choice.score
                 ? std::optional<int>(mover == Color::White ? *choice.score : -*choice.score)
                 : std::nullopt);
-        rec.stats.push_back(MoveStats{int(std::min<std::int64_t>(choice.time_ms, R::kMaxTimeMs)),
+        rec.stats.push_back(MoveStats{std::min<std::int64_t>(choice.time_us, R::kMaxTimeUs),
                                       int(std::min<std::int64_t>(choice.depth, R::kMaxDepth)),
                                       std::min<std::int64_t>(choice.nodes, R::kMaxNodes)});
         any_stats |= rec.stats.back().known();

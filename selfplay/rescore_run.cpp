@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <memory>
 
+#include <tbb/info.h>
+
 #include "core/common/append_file.h"
 #include "core/common/files.h"
 #include "core/common/folder_lock.h"

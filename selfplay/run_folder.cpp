@@ -105,8 +105,10 @@ void check_resume_settings_file(const std::string& path, const nlohmann::json& n
                              (before.contains("format") ? before["format"].dump() : "absent") +
                              ", but this run writes " + now["format"].dump() +
                              " (the settings of another kind of run, or another version)");
+    // The program that wrote the settings ("program") may change: a newer build goes on.
     auto is_free = [&](const std::string& key) {
-        return std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end();
+        return key == "program" ||
+               std::find(free_keys.begin(), free_keys.end(), key) != free_keys.end();
     };
     auto option_of = [&](const std::string& key) -> const std::string* {
         for (const auto& [k, option] : options)
@@ -300,6 +302,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
         games_file_ = AppendFile(gpath, !games.has_header);
         // A file begun by an older build goes on in its layout (without the per-move columns).
         spec_.header.move_stats = !games.has_header || games.move_stats;
+        spec_.header.micro_times = !games.has_header || games.micro_times;
         if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
     }
     if (spec_.corpus) {
@@ -367,8 +370,8 @@ void RunFolder::append(const PlayedGame& game) {
     // The chunk first: a game counts once its games.tsv line is complete, and resume cuts a
     // chunk that has no line.
     if (spec_.log_positions) positions_file_.append(encode_chunk(game.positions));
-    games_file_.append(
-        format_game_record(game.record, spec_.header.series, spec_.header.move_stats));
+    games_file_.append(format_game_record(game.record, spec_.header.series, spec_.header.move_stats,
+                                          spec_.header.micro_times));
     // The corpus last: it is rebuilt from games.tsv on a resume.
     if (corpus_)
         corpus_->add(

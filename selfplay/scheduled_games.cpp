@@ -1,14 +1,25 @@
 #include "selfplay/scheduled_games.h"
 
+#include "selfplay/engine/external_player.h"
+
 namespace fanorona {
 
-ScheduledGames::ScheduledGames(RunConfig config, std::vector<Opening> openings,
-                               std::vector<Opening> vela_openings)
+ScheduledGames::ScheduledGames(RunConfig config, RunOpenings openings, RunOpenings vela_openings)
     : config_(std::move(config)), schedule_(config_.schedule()), openings_(std::move(openings)),
       vela_openings_(std::move(vela_openings)) {
     if (openings_.empty() || (config_.vela_series && vela_openings_.empty()))
         throw std::invalid_argument("a run needs at least one opening");
     for (const EngineSpec& p : config_.players) descriptions_.push_back(p.description());
+}
+
+std::vector<std::string> ScheduledGames::engine_names() const {
+    std::vector<std::string> names(config_.players.size());
+    for (const auto& mine : players_)
+        for (std::size_t k = 0; k < mine.size(); ++k)
+            if (const auto* e = dynamic_cast<const ExternalPlayer*>(mine[k].get()))
+                if (std::string& name = names[k % names.size()]; name.empty())
+                    name = e->engine_name();
+    return names;
 }
 
 void ScheduledGames::set_players(std::vector<EngineSpec> players) {
@@ -32,8 +43,7 @@ PlayedGame ScheduledGames::play_slot(std::uint64_t index, const GameSlot& slot) 
                 make_player(config_.players[p], rules, config_.seed, config_.engine_log.get());
     GameSetup setup;
     setup.rules = rules;
-    setup.opening = slot.vela ? vela_openings_[slot.opening % vela_openings_.size()]
-                              : openings_[slot.opening % openings_.size()];
+    setup.opening = slot.vela ? vela_openings_.at(slot.opening) : openings_.at(slot.opening);
     setup.index = index;
     setup.seed = config_.seed;
     setup.adjudication = config_.adjudication;

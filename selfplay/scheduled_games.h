@@ -20,8 +20,7 @@ namespace fanorona {
 // specs on first use (so an external engine is told the rules once) and reset at every game.
 class ScheduledGames {
 public:
-    ScheduledGames(RunConfig config, std::vector<Opening> openings,
-                   std::vector<Opening> vela_openings = {});
+    ScheduledGames(RunConfig config, RunOpenings openings, RunOpenings vela_openings = {});
     // Plays game `index`; thread-safe (every thread has its own players).
     PlayedGame play(std::uint64_t index) { return play_slot(index, schedule_.slot(index)); }
     // Plays game `index` with the colours of `slot` (a Vela game's real colours).
@@ -33,18 +32,22 @@ public:
     std::vector<PlayedGame> play_series(std::uint64_t series,
                                         std::optional<GameResult> normal = std::nullopt);
     const std::vector<std::string>& descriptions() const { return descriptions_; }
-    const std::vector<Opening>& vela_openings() const { return vela_openings_; }
+    const RunOpenings& vela_openings() const { return vela_openings_; }
     // Replaces the players (same count) for the games played from now on (a stage of a staged
     // run); every worker builds its players afresh. Not while games are being played.
     void set_players(std::vector<EngineSpec> players);
 
     const RunConfig& config() const { return config_; }
-    const std::vector<Opening>& openings() const { return openings_; }
+    // Each player's `id name` as its external engine sent it on this rank ("" for the toolkit's
+    // engines, and for an engine that sent none or played no game here). Not while games are
+    // being played.
+    std::vector<std::string> engine_names() const;
+    const RunOpenings& openings() const { return openings_; }
 
 private:
     RunConfig config_;
     Schedule schedule_;
-    std::vector<Opening> openings_, vela_openings_;
+    RunOpenings openings_, vela_openings_;
     std::vector<std::string> descriptions_;
     tbb::enumerable_thread_specific<std::vector<std::unique_ptr<Player>>> players_;
 };

@@ -76,6 +76,8 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
         if (!run.by_rank.empty()) j["cluster"]["by_rank"] = by_rank_json(run.by_rank);
         j["positions_per_second"] = run.seconds > 0 ? double(run.new_positions) / run.seconds : 0.0;
         if (c.vela_series) j["series"] = counter.tally.to_json();
+        if (!run.engine_names.empty() && !run.engine_names[0].empty())
+            j["engine_name"] = run.engine_names[0]; // the external engine's `id name`
         folder.finish("summary.json", j.dump(2) + "\n");
     });
     return summary;

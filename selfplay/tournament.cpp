@@ -6,8 +6,10 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "selfplay/formats/formats.h"
+#include "selfplay/program_info.h"
 #include "selfplay/series_tally.h"
 
 #include "selfplay/stats/elo.h"
@@ -18,11 +20,6 @@ namespace fanorona {
 namespace {
 
 using Json = nlohmann::json;
-
-// A number for printf: NaN stays NaN ("nan"), infinities become NaN.
-double finite_or_null(double x) {
-    return std::isfinite(x) ? x : NAN;
-}
 
 // The SPRT state as stats_json writes it, plus the test's settings as typed.
 Json sprt_json(const stats::SprtResult& r, const stats::SprtConfig& c) {
@@ -87,11 +84,11 @@ public:
             ++places;
             series_tally(s).add(g, s, c_.run.rules);
             if (!s.vela) standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
-            (void)ratings_due();
+            (void)ratings_due(false);
             return;
         }
         standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
-        (void)ratings_due();
+        (void)ratings_due(false);
     }
     void add(const PlayedGame& game, const GameSlot& s, RunFolder& folder) override {
         const int a = s.first, b = s.second;
@@ -112,7 +109,7 @@ public:
                          {"reasons", {game.record.reason}},
                          {"series", t.to_json()}};
             if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
-            if (auto r = ratings_due()) line["ratings"] = std::move(*r);
+            if (auto r = ratings_due(true)) line["ratings"] = std::move(*r);
             folder.append_live(line);
             return;
         }
@@ -127,7 +124,7 @@ public:
             {"reasons", {game.record.reason}},
             {"pairing", stats::to_json(e)}};
         if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
-        if (auto r = ratings_due()) line["ratings"] = std::move(*r);
+        if (auto r = ratings_due(true)) line["ratings"] = std::move(*r);
         folder.append_live(line);
     }
     std::string progress() const override {
@@ -135,10 +132,20 @@ public:
             return std::to_string(standings.pairs) + " pairs" +
                    (ratings_text_.empty() ? "" : "  " + ratings_text_);
         const auto e = stats::estimate_elo(standings.results.pentanomial(0, 1));
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%s vs %s: Elo %+.1f +- %.1f", names_[0].c_str(),
-                      names_[1].c_str(), finite_or_null(e.elo), finite_or_null(e.elo_error95));
+        const stats::WDL w = standings.results.wdl(0, 1);
+        char buf[240];
+        std::snprintf(buf, sizeof buf, "%s vs %s: W %llu D %llu L %llu  Elo ", names_[0].c_str(),
+                      names_[1].c_str(), static_cast<unsigned long long>(w.wins),
+                      static_cast<unsigned long long>(w.draws),
+                      static_cast<unsigned long long>(w.losses));
         std::string s = buf;
+        // "-" until the estimate exists (no games, or no spread to measure its interval by).
+        if (std::isfinite(e.elo) && std::isfinite(e.elo_error95)) {
+            std::snprintf(buf, sizeof buf, "%+.1f +- %.1f", e.elo, e.elo_error95);
+            s += buf;
+        } else {
+            s += "-";
+        }
         if (standings.sprt) {
             std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", standings.sprt->llr,
                           standings.sprt->lower_bound, standings.sprt->upper_bound);
@@ -147,6 +154,8 @@ public:
         return s;
     }
     bool finished() const override { return standings.decided(); }
+    bool open_ended() const override { return c_.sprt.has_value(); }
+    std::string take_block() override { return std::exchange(block_, std::string()); }
 
     Standings standings;              // in Vela series: the normal games only
     std::uint64_t places = 0;         // Vela series: game places seen (skipped ones included)
@@ -157,8 +166,9 @@ public:
 private:
     // The players' rows of the ratings table ("players" of stats::render_json) when the standings
     // just reached a multiple of the rating interval not rated yet; also renews the progress
-    // line's ratings ("A +12 B -3 C -9", best first; "-" without ratings).
-    std::optional<Json> ratings_due() {
+    // line's ratings ("A +12 B -3 C -9", best first; "-" without ratings); with `print` (a game
+    // played now, not replayed) the table is also due on stdout (take_block).
+    std::optional<Json> ratings_due(bool print) {
         const std::uint64_t n = c_.rating_interval;
         if (n == 0 || standings.pairs == 0 || standings.pairs % n != 0 ||
             standings.pairs == rated_pairs_)
@@ -175,6 +185,10 @@ private:
             text += (text.empty() ? "" : " ") + r.name + buf;
         }
         ratings_text_ = text;
+        if (print)
+            block_ = "Ratings after " + std::to_string(standings.pairs) + " pairs (" +
+                     std::to_string(standings.games) + " games):\n" + stats::render_text(table) +
+                     "\n"; // a blank line before the next block or the final table
         return stats::render_json(table)["players"];
     }
 
@@ -183,6 +197,7 @@ private:
     bool series_ = c_.run.vela_series;
     std::uint64_t rated_pairs_ = 0; // the standings' pairs at the last ratings
     std::string ratings_text_;      // the progress line's ratings ("" before the first)
+    std::string block_;             // the ratings table due on stdout ("" when none)
 };
 
 // The Vela series block of results.txt for one pairing.
@@ -259,7 +274,12 @@ TournamentResult run_tournament(const TournamentConfig& c) {
                     {"games_this_run", result.played_now},
                     {"seconds", result.seconds},
                     {"players", descriptions},
+                    {"program", program_json()},
                     {"table", stats::render_json(result.table)}};
+        // Each external engine's `id name`, by player name (absent: no external engine spoke).
+        for (std::size_t p = 0; p < names.size() && p < outcome.engine_names.size(); ++p)
+            if (!outcome.engine_names[p].empty())
+                out["engine_names"][names[p]] = outcome.engine_names[p];
         if (run.players.size() == 2)
             out["match"] = stats::to_json(stats::estimate_elo(standings.results.pentanomial(0, 1)));
         if (standings.sprt) out["sprt"] = sprt_json(*standings.sprt, *c.sprt);

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
@@ -31,7 +33,6 @@ TEST_CASE("every command-line error is one line starting fanorona: with status 1
         {"dump", "file"},                                            // missing positional
         {"perft --depth 1 --variant hexagon", "--variant"},          // not a member
         {"perft --depth 1 extra", "extra"},                          // extra argument
-        {"", "subcommand"},                                          // no subcommand
         {"no-such-command", "no-such-command"},                      // unknown subcommand
         {"perft --depth", "--depth"},                                // option without value
         {"perft --depth 1 --fen nonsense", "--fen"},                 // raised by the command
@@ -49,12 +50,41 @@ TEST_CASE("every command-line error is one line starting fanorona: with status 1
 }
 
 TEST_CASE("help prints the help text and exits 0", "[cli]") {
-    for (const char* args : {"--help", "perft --help", "tournament -h"}) {
+    // A bare `fanorona` prints the help too (as git), on stdout.
+    for (const char* args : {"", "--help", "perft --help", "tournament -h"}) {
         const Run r = run_cli(args);
         INFO("fanorona " << args << "\n" << r.output);
         CHECK(r.status == 0);
         CHECK(count_lines(r.output) > 3);
         CHECK_THAT(r.output, Catch::Contains("Options:") || Catch::Contains("OPTIONS:"));
         CHECK_THAT(r.output, !Catch::StartsWith("fanorona: "));
+    }
+}
+
+TEST_CASE("--version prints the provenance that run folders record", "[cli]") {
+    const Run v = run_cli("--version");
+    INFO(v.output);
+    REQUIRE(v.status == 0);
+    const auto lines = lines_of(v.output);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0].rfind("fanorona ", 0) == 0);
+    CHECK(lines[1].rfind("commit ", 0) == 0);
+    CHECK(lines[2].rfind("build ", 0) == 0);
+    CHECK(lines[3].rfind("bench ", 0) == 0);
+    const std::string dir = fresh_dir("version_provenance");
+    const Run t = run_cli("tournament --quiet --games 2 --max-turns 20 --player name=a,depth=1 "
+                          "--player name=r,builtin=random --out " +
+                          dir);
+    INFO(t.output);
+    REQUIRE(t.status == 0);
+    for (const char* file : {"/settings.json", "/results.json"}) {
+        const auto j = nlohmann::json::parse(slurp(dir + file));
+        INFO(file);
+        REQUIRE(j.contains("program"));
+        const auto& p = j["program"];
+        CHECK(lines[0] == "fanorona " + p["version"].get<std::string>());
+        CHECK(lines[1] == "commit " + p["commit"].get<std::string>());
+        CHECK(lines[2] == "build " + p["build_type"].get<std::string>());
+        CHECK(lines[3] == "bench " + std::to_string(p["bench_signature"].get<std::uint64_t>()));
     }
 }

@@ -112,15 +112,21 @@ TEST_CASE("a job travels between ranks and comes back the same", "[cluster]") {
     const auto vela_openings = load_openings(OpeningSpec::parse("random:3"), vela, 4, 10);
     const GamesJob back =
         decode_job(nlohmann::json::parse(encode_job(c, openings, vela_openings).dump()));
-    CHECK(back.vela_openings.size() == vela_openings.size());
+    CHECK(back.vela_openings.list().size() == vela_openings.size());
     CHECK(settings_json(back.config) == settings_json(c));
     CHECK(back.config.threads == 3);
     CHECK(back.config.players[0].weights == c.players[0].weights);
-    REQUIRE(back.openings.size() == openings.size());
+    REQUIRE(back.openings.list().size() == openings.size());
     for (std::size_t k = 0; k < openings.size(); ++k) {
-        CHECK(back.openings[k].start.to_string() == openings[k].start.to_string());
-        CHECK(back.openings[k].moves.size() == openings[k].moves.size());
+        CHECK(back.openings.at(k).start.to_string() == openings[k].start.to_string());
+        CHECK(back.openings.at(k).moves.size() == openings[k].moves.size());
     }
+    // Lazy random openings travel as their plies and seed, and draw the same openings there.
+    const RunOpenings lazy = run_openings(OpeningSpec::parse("random:3"), c.rules, 9);
+    const GamesJob lazy_back = decode_job(nlohmann::json::parse(encode_job(c, lazy, {}).dump()));
+    CHECK(lazy_back.openings.list().empty());
+    for (std::uint64_t k = 0; k < 5; ++k)
+        CHECK(lazy_back.openings.at(k).moves == openings[std::size_t(k)].moves);
     // Games as bytes: the same games-file line and position records.
     ScheduledGames games(c, openings);
     std::string bytes;

@@ -414,14 +414,43 @@ TEST_CASE("a quiet progress line draws nothing but still prints notes", "[common
         CHECK(p.elapsed_seconds() >= 0);
     });
     CHECK(out == "a warning\n");
-    // Not a terminal (a file): nothing is drawn even when not quiet.
-    const std::string file_out = captured_stderr(dir + "/err2", [] {
-        ProgressLine p(3, false);
-        p.update(1, "x", true);
-        p.note("note");
+}
+
+TEST_CASE("without a terminal the progress is plain lines, at most one a second", "[common]") {
+    const std::string dir = test_cli::fresh_dir("common_progress_plain");
+    fs::create_directories(dir);
+    // stderr is a file here: plain lines, no carriage return or escape sequence.
+    const std::string out = captured_stderr(dir + "/err", [] {
+        ProgressLine p(10, false);
+        CHECK(p.plain());
+        p.update(0, "start", true);
+        p.update(1, "soon after", false); // within the second: held back
+        p.update(2, "W 1 D 0 L 1", false);
+        p.note("a warning");
+        p.finish(); // the last state held back is printed
+    });
+    CHECK(out.find('\r') == std::string::npos);
+    CHECK(out.find('\033') == std::string::npos);
+    CHECK(out.rfind("0/10 games  start  ", 0) == 0);
+    CHECK(out.find("soon after") == std::string::npos);
+    CHECK(out.find("a warning\n2/10 games  W 1 D 0 L 1  ") != std::string::npos);
+    CHECK(out.find("ETA") != std::string::npos);
+    // An open-ended run (an SPRT): the games so far "up to" the cap, and no time left.
+    const std::string open = captured_stderr(dir + "/err2", [] {
+        ProgressLine p(200000, false, ProgressMode::Plain, true);
+        p.update(3, "LLR 0.1", true);
         p.finish();
     });
-    CHECK(file_out == "note\n");
+    CHECK(open.rfind("3 games (up to 200000)  LLR 0.1  ", 0) == 0);
+    CHECK(open.find("ETA") == std::string::npos);
+    // A forced terminal redraws one line.
+    const std::string term = captured_stderr(dir + "/err3", [] {
+        ProgressLine p(3, false, ProgressMode::Terminal);
+        p.update(1, "x", true);
+        p.finish();
+    });
+    CHECK(term.rfind("\r\033[K1/3 games  x", 0) == 0);
+    CHECK(term.back() == '\n');
 }
 
 TEST_CASE("ThreadLimit bounds oneTBB's parallelism while it lives, and the smallest holds",

@@ -96,7 +96,7 @@ TEST_CASE("the writers write the format names of selfplay/formats/formats.h", "[
     CHECK(json(s + "/summary.json")["format"] == fanorona::kSelfplaySummaryFormat);
     const std::string games = slurp(s + "/games.tsv");
     CHECK(games.rfind("# " + std::string(fanorona::kGamesFormatName) + " " +
-                          std::string(fanorona::kGamesStatsFormatVersion) + " variant=tsivy",
+                          std::string(fanorona::kGamesMicroFormatVersion) + " variant=tsivy",
                       0) == 0);
     CHECK(slurp(s + "/positions.bin").rfind(std::string(fanorona::kPositionLogMagic), 0) == 0);
 }

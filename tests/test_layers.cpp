@@ -87,10 +87,10 @@ std::map<std::string, std::set<std::string>> include_graph() {
 
 TEST_CASE("the top level is the design card's", "[layers]") {
     // The card: CMakeLists.txt, core, selfplay, tuner, tools, data, tests, README.md; plus docs/,
-    // the Makefile, CI's folder and dotfiles (.clang-format, .gitignore).
-    const std::set<std::string> card = {"CMakeLists.txt", "core",    "selfplay", "tuner",
-                                        "tools",          "data",    "tests",    "README.md",
-                                        "docs",           "Makefile"};
+    // the Makefile, CHANGELOG.md, CI's folder and dotfiles (.clang-format, .gitignore).
+    const std::set<std::string> card = {"CMakeLists.txt", "core",     "selfplay",    "tuner",
+                                        "tools",          "data",     "tests",       "README.md",
+                                        "docs",           "Makefile", "CHANGELOG.md"};
     std::set<std::string> top;
     for (const auto& entry : fs::directory_iterator(kRoot)) {
         const std::string name = entry.path().filename().string();

@@ -34,7 +34,7 @@ std::string as_version_1(const std::string& text) {
     std::string out;
     for (const std::string& line : lines_of(text)) {
         std::string l = line;
-        if (l.rfind("# fanorona-games 3", 0) == 0) l.replace(0, 18, "# fanorona-games 1");
+        if (l.rfind("# fanorona-games 4", 0) == 0) l.replace(0, 18, "# fanorona-games 1");
         std::size_t tabs = 0, cut = l.size();
         for (std::size_t i = 0; i < l.size(); ++i)
             if (l[i] == '\t' && ++tabs == 10) cut = i;
@@ -58,14 +58,16 @@ TEST_CASE("a tournament's games.tsv has each move's time, depth and nodes",
     REQUIRE(r.status == 0);
     const std::vector<std::string> lines = lines_of(slurp(dir + "/games.tsv"));
     REQUIRE(lines.size() == 2 + 8);
-    CHECK(lines[0] == "# fanorona-games 3 variant=tsivy rules=standard");
+    CHECK(lines[0] == "# fanorona-games 4 variant=tsivy rules=standard");
     CHECK(lines[1] == "#index\twhite\tblack\tresult\treason\tturns\topening_turns\tstart\tmoves\t"
                       "scores\ttimes\tdepths\tnodes");
     for (std::size_t k = 2; k < lines.size(); ++k) CHECK(columns(lines[k]) == 13);
 
     const GamesFile file = read_games_file(dir + "/games.tsv");
     CHECK(file.header.move_stats);
+    CHECK(file.header.micro_times);
     REQUIRE(file.games.size() == 8);
+    std::uint64_t timed = 0, zero = 0; // the searched moves, and those timed 0 microseconds
     for (const GameRecord& g : file.games) {
         INFO("game " << g.index);
         REQUIRE(g.stats.size() == g.moves.size());
@@ -77,10 +79,16 @@ TEST_CASE("a tournament's games.tsv has each move's time, depth and nodes",
             }
             CHECK(s.depth == 2);
             CHECK(s.nodes > 0);
-            CHECK(s.time_ms >= 0);
-            CHECK(s.time_ms < 60000);
+            CHECK(s.time_us >= 0);
+            CHECK(s.time_us < 60000000);
+            ++timed;
+            zero += s.time_us == 0;
         }
     }
+    // In microseconds even depth-2 moves are timed: few zeros (whole milliseconds read 0 for
+    // almost all of them).
+    CHECK(timed > 0);
+    CHECK(zero * 10 <= timed);
     // Games 0 and 1: ext and int from one opening, colours swapped: the same engine at the same
     // depth plays the same moves, and tells the same depth and nodes whether it runs in-process
     // (its search's count) or over pipes (its last `info ... nodes`).
@@ -93,7 +101,7 @@ TEST_CASE("a tournament's games.tsv has each move's time, depth and nodes",
     }
 }
 
-TEST_CASE("games files: the per-move columns round trip; versions 1 and 2 still read",
+TEST_CASE("games files: the per-move columns round trip; versions 1, 2 and 3 still read",
           "[move_stats][games_file]") {
     GameRecord r;
     r.index = 3;
@@ -140,7 +148,8 @@ TEST_CASE("games files: the per-move columns round trip; versions 1 and 2 still 
                       "x:6: nodes: expected a whole number, found '-2'");
     CHECK_THROWS_WITH(parse_game_record(base + "\t-", "x:7"),
                       Catch::StartsWith("x:7: line: expected 10 (version 1), 12 (version 2), 13 "
-                                        "or 15 (version 3) tab-separated columns, found 11"));
+                                        "or 15 (versions 3 and 4) tab-separated columns, found "
+                                        "11"));
 
     const std::string dir = fresh_dir("move_stats_versions");
     std::filesystem::create_directories(dir);
@@ -165,9 +174,24 @@ TEST_CASE("games files: the per-move columns round trip; versions 1 and 2 still 
     REQUIRE(v2.games.size() == 1);
     CHECK(v2.games[0].kind == GameKind::Vela);
     CHECK(v2.games[0].stats.empty());
-    // Version 3, with and without series: the header says how many columns a line has.
+    // Version 3: the same columns, the times in whole milliseconds, read as microseconds.
+    GamesHeader milli;
+    milli.micro_times = false;
+    CHECK(games_header_lines(milli).rfind("# fanorona-games 3 variant=tsivy rules=standard\n", 0) ==
+          0);
+    GameRecord in_ms = r;
+    in_ms.stats = {MoveStats{}, MoveStats{7000, 2, 1234}, MoveStats{15000, -1, -1}};
+    const std::string ms_line = format_game_record(in_ms, false, true, false);
+    CHECK(ms_line.ends_with("\t- 7 15\t- 2 -\t- 1234 -\n"));
+    std::ofstream(dir + "/v3ms.tsv") << games_header_lines(milli) << ms_line;
+    const GamesFile v3ms = read_games_file(dir + "/v3ms.tsv");
+    CHECK(v3ms.header.move_stats);
+    CHECK_FALSE(v3ms.header.micro_times);
+    REQUIRE(v3ms.games.size() == 1);
+    CHECK(v3ms.games[0] == in_ms);
+    // Version 4, with and without series: the header says how many columns a line has.
     GamesHeader h;
-    CHECK(games_header_lines(h).rfind("# fanorona-games 3 variant=tsivy rules=standard\n", 0) == 0);
+    CHECK(games_header_lines(h).rfind("# fanorona-games 4 variant=tsivy rules=standard\n", 0) == 0);
     std::ofstream(dir + "/v3.tsv") << games_header_lines(h) << format_game_record(r);
     const GamesFile v3 = read_games_file(dir + "/v3.tsv");
     CHECK(v3.header.move_stats);
@@ -182,11 +206,11 @@ TEST_CASE("games files: the per-move columns round trip; versions 1 and 2 still 
     std::ofstream(dir + "/mixed.tsv") << games_header_lines(GamesHeader{}) << old;
     CHECK_THROWS_WITH(read_games_file(dir + "/mixed.tsv"),
                       Catch::Contains("mixed.tsv:3: line: expected 13 tab-separated columns in a "
-                                      "version 3 file"));
+                                      "version 4 file"));
     std::ofstream(dir + "/v9.tsv") << "# fanorona-games 9 variant=tsivy rules=standard\n";
     CHECK_THROWS_WITH(read_games_file(dir + "/v9.tsv"),
                       Catch::Contains("v9.tsv:1: header: games file format version 9 (this build "
-                                      "reads versions 1, 2 and 3)"));
+                                      "reads versions 1, 2, 3 and 4)"));
 }
 
 TEST_CASE("a run folder an older build began resumes in its own version",
@@ -214,6 +238,24 @@ TEST_CASE("a run folder an older build began resumes in its own version",
     CHECK(resumed.games.size() == 4);
     // The games are those of one run of this build, less the per-move columns.
     CHECK(text == as_version_1(slurp(full + "/games.tsv")));
+
+    // Version 3 (milliseconds): goes on in version 3, its new lines' times in milliseconds.
+    const std::string v3 = fresh_dir("move_stats_v3");
+    REQUIRE(run_cli("tournament --games 2 --out " + v3 + players).status == 0);
+    const std::string v3_games = v3 + "/games.tsv";
+    std::string v3_text = slurp(v3_games);
+    v3_text.replace(0, 18, "# fanorona-games 3");
+    std::ofstream(v3_games, std::ios::trunc) << v3_text;
+    const Run r3 = run_cli("tournament --games 4 --resume --out " + v3 + players);
+    INFO(r3.output);
+    REQUIRE(r3.status == 0);
+    const GamesFile v3_resumed = read_games_file(v3_games);
+    CHECK(v3_resumed.header.move_stats);
+    CHECK_FALSE(v3_resumed.header.micro_times);
+    REQUIRE(v3_resumed.games.size() == 4);
+    for (std::size_t k = 2; k < 4; ++k) // the new games: whole milliseconds, read times 1000
+        for (const MoveStats& s : v3_resumed.games[k].stats)
+            if (s.time_us >= 0) CHECK(s.time_us % 1000 == 0);
 }
 
 TEST_CASE("timeuse GAMES: each player's time, depth and nodes per move from games files",

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "selfplay/openings/openings.h"
@@ -98,4 +99,29 @@ TEST_CASE("a shuffled suite is a permutation drawn from the seed; file order ign
     CHECK(std::multiset<std::string>(a.begin(), a.end()) ==
           std::multiset<std::string>(lines.begin(), lines.end()));
     std::filesystem::remove(path);
+}
+
+TEST_CASE("lazy random openings are the eager ones, in any order of asking and across threads",
+          "[openings]") {
+    const Rules rules;
+    const auto eager = random_openings(rules, 4, 300, 17);
+    const RunOpenings lazy = run_openings(OpeningSpec::parse("random:4"), rules, 17);
+    REQUIRE(lazy.random_plies() == 4);
+    CHECK(lazy.list().empty());    // nothing drawn up front
+    const RunOpenings copy = lazy; // copies share the draw
+    CHECK(copy.at(250).moves == eager[250].moves);
+    std::vector<std::thread> threads;
+    std::vector<int> wrong(4, 0);
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (std::uint64_t p = std::uint64_t(t); p < 300; p += 4)
+                wrong[std::size_t(t)] += lazy.at(p).moves != eager[p].moves;
+        });
+    for (std::thread& t : threads) t.join();
+    CHECK(wrong == std::vector<int>(4, 0));
+    // A suite file or the start position stays a list, pair p playing list[p % size].
+    const RunOpenings start = run_openings(OpeningSpec::parse("start"), rules, 17);
+    CHECK(start.random_plies() == -1);
+    CHECK(start.list().size() == 1);
+    CHECK(start.at(12345).moves.empty());
 }

@@ -458,3 +458,78 @@ TEST_CASE("a round robin where one player loses every game rates every player; -
     CHECK(alone.status != 0);
     CHECK_THAT(alone.output, Catch::Contains("--prior-draws: refits a tournament's ratings"));
 }
+
+TEST_CASE("without a terminal a tournament prints plain progress lines and the ratings every N "
+          "pairs on stdout",
+          "[tournament]") {
+    const std::string dir = fresh_dir("plain_progress");
+    std::filesystem::create_directories(dir);
+    const std::string err = dir + "/stderr.txt";
+    // stderr to a file (not a terminal), stdout to the pipe.
+    const Run r = run_shell(std::string("(") + FANORONA_BINARY +
+                            " tournament --games 6 --max-turns 40 --rating-interval 1 --player "
+                            "name=a,depth=1 --player name=r,builtin=random --out " +
+                            dir + "/t 2>" + err + ")");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const std::string progress = slurp(err);
+    INFO(progress);
+    CHECK(progress.find('\r') == std::string::npos);
+    CHECK(progress.find('\033') == std::string::npos);
+    const auto lines = lines_of(progress);
+    REQUIRE(lines.size() >= 2);
+    CHECK(lines.front().rfind("0/6 games  a vs r: W 0 D 0 L 0  Elo ", 0) == 0);
+    CHECK(lines.back().rfind("6/6 games  a vs r: W ", 0) == 0);
+    CHECK(lines.back().find("games/s  ETA ") != std::string::npos);
+    // The ratings table after each of the 3 pairs, on stdout.
+    for (int pairs = 1; pairs <= 3; ++pairs)
+        CHECK(r.output.find("Ratings after " + std::to_string(pairs) + " pairs (" +
+                            std::to_string(2 * pairs) + " games):\n") != std::string::npos);
+    // --quiet: no progress, the ratings still on stdout.
+    const Run q = run_shell(std::string("(") + FANORONA_BINARY +
+                            " tournament --quiet --games 2 --max-turns 40 --rating-interval 1 "
+                            "--player name=a,depth=1 --player name=r,builtin=random --out " +
+                            dir + "/q 2>" + err + ")");
+    CHECK(q.status == 0);
+    CHECK(slurp(err).empty());
+    CHECK(q.output.find("Ratings after 1 pairs (2 games):\n") != std::string::npos);
+}
+
+TEST_CASE("an SPRT without a game count plays its first games at once and says up to",
+          "[tournament]") {
+    const std::string dir = fresh_dir("sprt_lazy");
+    std::filesystem::create_directories(dir);
+    const std::string err = dir + "/stderr.txt";
+    // 100,000 pairs of random:4 openings: drawn up front they took 12-28 s before any game.
+    const auto start = std::chrono::steady_clock::now();
+    const Run r = run_shell(std::string("(timeout -s INT 6 ") + FANORONA_BINARY +
+                            " tournament --sprt elo0=0,elo1=5 --openings random:4 --max-turns 40 "
+                            "--player name=a,depth=1 --player name=b,depth=1 --out " +
+                            dir + "/t 2>" + err + ")");
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.output << slurp(err));
+    CHECK(secs < 30);
+    const std::size_t games = lines_of(slurp(dir + "/t/games.tsv")).size() - 1; // the header
+    CHECK(games >= 2);
+    const auto lines = lines_of(slurp(err));
+    REQUIRE(!lines.empty());
+    CHECK(lines.front().rfind("0 games (up to 200000)  a vs b: ", 0) == 0);
+    CHECK(slurp(err).find("LLR ") != std::string::npos);
+    CHECK(slurp(err).find("ETA") == std::string::npos);
+}
+
+TEST_CASE("results.json names the program and each external engine by its id name",
+          "[tournament]") {
+    const std::string dir = fresh_dir("engine_names");
+    const Run r = run_cli("tournament --quiet --games 2 --max-turns 20 --out " + dir +
+                          " --player name=ext,cmd=" + FANORONA_BINARY +
+                          ",args=engine,depth=1 --player name=int,depth=1");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(slurp(dir + "/results.json"));
+    REQUIRE(j.contains("engine_names"));
+    CHECK(j["engine_names"] == nlohmann::json{{"ext", "Fanorona Lab"}}); // int is built in
+    CHECK(j["program"]["name"] == "fanorona");
+    CHECK(j["program"]["bench_signature"].get<std::uint64_t>() > 0);
+}

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "core/common/progress.h"
 #include "selfplay/batch_runner.h"
 #include "selfplay/tournament.h"
 #include "tools/commands.h"
@@ -52,7 +53,8 @@ void run(TournamentOptions& o) {
     const TournamentResult r = run_tournament(o.config);
     std::printf("%s", stats::render_text(r.table).c_str());
     std::printf("%llu games, %llu pairs in %s (%.1f s)\n", static_cast<unsigned long long>(r.games),
-                static_cast<unsigned long long>(r.pairs), c.out_dir.c_str(), r.seconds);
+                static_cast<unsigned long long>(r.pairs), c.out_dir.c_str(),
+                seconds_since_start()); // the command's whole time, set-up included
     if (r.sprt)
         std::printf("SPRT %s: LLR %.3f [%.3f, %.3f] %s\n", o.config.sprt->to_string().c_str(),
                     r.sprt->llr, r.sprt->lower_bound, r.sprt->upper_bound,
@@ -107,7 +109,8 @@ void add_tournament_command(CLI::App& app) {
             "JSON lines stream of results, one line per game pair (default OUT/live.jsonl)"),
         PathRole::OutputFile);
     cmd->add_option("--rating-interval", o->config.rating_interval,
-                    "Every N game pairs (all pairings together), the ratings of all players on "
+                    "Every N game pairs (all pairings together), the ratings table of all players "
+                    "on stdout (whether or not a terminal, even with --quiet), their ratings on "
                     "the progress line (with more than two players) and in that pair's line of "
                     "the live stream (`ratings`); 0: never")
         ->capture_default_str()

@@ -7,7 +7,9 @@
 #include <new>
 #include <string>
 
+#include "core/common/progress.h"
 #include "selfplay/mpi/cluster.h"
+#include "selfplay/program_info.h"
 #include "tools/app.h"
 #include "tools/solve/remote_pns.h"
 
@@ -45,6 +47,16 @@ int fail(const std::string& message) {
 int run_command(int argc, char** argv) {
     const std::unique_ptr<CLI::App> made = fanorona::cli::make_app();
     CLI::App& app = *made;
+    // `fanorona --version`: the program's provenance; a bare `fanorona`: the help (as git).
+    if (argc == 2 && std::string(argv[1]) == "--version") {
+        std::fputs(fanorona::version_text().c_str(), stdout);
+        return 0;
+    }
+    if (argc == 1) {
+        app.name("fanorona");
+        std::fputs(app.help().c_str(), stdout);
+        return 0;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -74,6 +86,7 @@ int run_command(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
+    (void)fanorona::seconds_since_start(); // the runs' durations count from here
     // Under mpirun or srun, the ranks other than 0 play the games (and solve the units of a
     // proof-number solve) rank 0 hands out.
     int rank = 0;

@@ -47,8 +47,8 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     choice.score = reply.score;
     choice.depth = reply.depth;
     choice.nodes = reply.nodes;
-    choice.time_ms = int(
-        std::chrono::duration_cast<std::chrono::milliseconds>(reply.received - reply.sent).count());
+    choice.time_us = std::int64_t(
+        std::chrono::duration_cast<std::chrono::microseconds>(reply.received - reply.sent).count());
     return choice;
 }
 

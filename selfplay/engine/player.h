@@ -13,7 +13,7 @@ namespace fanorona {
 
 // A player's decision for one turn. `score` is for the side to move, in centi-pieces, when the
 // player searched; `logged` says whether the position is worth logging for the tuner. What the
-// player told of its search, for the games file's per-move columns: `depth`, `time_ms` (the
+// player told of its search, for the games file's per-move columns: `depth`, `time_us` (the
 // search's own time, or for an external engine the referee's `go` to `bestmove`) and `nodes`,
 // each -1 when not told.
 struct MoveChoice {
@@ -21,7 +21,7 @@ struct MoveChoice {
     std::optional<int> score;
     int depth = -1;
     bool logged = false;
-    int time_ms = -1;
+    std::int64_t time_us = -1; // microseconds
     std::int64_t nodes = -1;
 };
 

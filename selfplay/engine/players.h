@@ -29,7 +29,7 @@ public:
         }
         const SearchResult r = searcher_.search(game, limits);
         return MoveChoice{
-            r.best, r.score, r.depth, true, int(r.seconds * 1000), std::int64_t(r.nodes)};
+            r.best, r.score, r.depth, true, std::int64_t(r.seconds * 1e6), std::int64_t(r.nodes)};
     }
 
 private:

@@ -20,6 +20,7 @@ inline constexpr std::string_view kGamesFormatName = "fanorona-games"; // "# fan
 inline constexpr std::string_view kGamesFormatVersion = "1";           // one game per line
 inline constexpr std::string_view kGamesSeriesFormatVersion = "2"; // Vela series: 2 more columns
 inline constexpr std::string_view kGamesStatsFormatVersion = "3";  // times, depths, nodes per move
+inline constexpr std::string_view kGamesMicroFormatVersion = "4";  // the times in microseconds
 // The engine log (`--log FILE`): "# fanorona-engine-log 1", then one tab-separated line per line.
 inline constexpr std::string_view kEngineLogFormat = "fanorona-engine-log 1";
 inline constexpr std::string_view kParamsMagic = "fanorona-params";

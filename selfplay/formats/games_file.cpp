@@ -64,7 +64,7 @@ std::string_view game_kind_name(GameKind k) {
 }
 
 std::string_view GamesHeader::version() const {
-    return move_stats ? kGamesStatsFormatVersion
+    return move_stats ? (micro_times ? kGamesMicroFormatVersion : kGamesStatsFormatVersion)
            : series   ? kGamesSeriesFormatVersion
                       : kGamesFormatVersion;
 }
@@ -132,7 +132,8 @@ void parse_stats_column(const std::string& text, std::vector<MoveStats>& stats, 
 
 } // namespace
 
-std::string format_game_record(const GameRecord& r, bool series, bool move_stats) {
+std::string format_game_record(const GameRecord& r, bool series, bool move_stats,
+                               bool micro_times) {
     std::string line = std::to_string(r.index) + '\t' + r.white + '\t' + r.black + '\t' +
                        std::string(result_name(r.result)) + '\t' + r.reason + '\t' +
                        std::to_string(r.moves.size()) + '\t' + std::to_string(r.opening_turns) +
@@ -158,7 +159,11 @@ std::string format_game_record(const GameRecord& r, bool series, bool move_stats
     if (move_stats) {
         using R = MoveNumberRanges;
         append_stats_column(
-            line, r.stats, [](const MoveStats& s) { return s.time_ms; }, R::kMaxTimeMs);
+            line, r.stats,
+            [micro_times](const MoveStats& s) {
+                return micro_times || s.time_us < 0 ? s.time_us : s.time_us / 1000;
+            },
+            micro_times ? R::kMaxTimeUs : R::kMaxTimeMs);
         append_stats_column(
             line, r.stats, [](const MoveStats& s) { return s.depth; }, R::kMaxDepth);
         append_stats_column(
@@ -167,11 +172,11 @@ std::string format_game_record(const GameRecord& r, bool series, bool move_stats
     return line + '\n';
 }
 
-GameRecord parse_game_record(const std::string& line, const std::string& where) {
+GameRecord parse_game_record(const std::string& line, const std::string& where, bool micro_times) {
     const auto cols = split_on(line, '\t');
     if (cols.size() != 10 && cols.size() != 12 && cols.size() != 13 && cols.size() != 15)
         fail(where, "line",
-             "expected 10 (version 1), 12 (version 2), 13 or 15 (version 3) tab-separated "
+             "expected 10 (version 1), 12 (version 2), 13 or 15 (versions 3 and 4) tab-separated "
              "columns, found " +
                  std::to_string(cols.size()));
     const bool series = cols.size() == 12 || cols.size() == 15;
@@ -242,8 +247,11 @@ GameRecord parse_game_record(const std::string& line, const std::string& where) 
         const std::size_t first = series ? 12 : 10;
         r.stats.resize(r.moves.size());
         using R = MoveNumberRanges;
-        parse_stats_column(cols[first], r.stats, &MoveStats::time_ms, R::kMaxTimeMs, where,
-                           "times");
+        parse_stats_column(cols[first], r.stats, &MoveStats::time_us,
+                           micro_times ? R::kMaxTimeUs : R::kMaxTimeMs, where, "times");
+        if (!micro_times)
+            for (MoveStats& s : r.stats)
+                if (s.time_us >= 0) s.time_us *= 1000;
         parse_stats_column(cols[first + 1], r.stats, &MoveStats::depth, R::kMaxDepth, where,
                            "depths");
         parse_stats_column(cols[first + 2], r.stats, &MoveStats::nodes, R::kMaxNodes, where,
@@ -282,12 +290,14 @@ GamesFile read_games_file(const std::string& path) {
                      "expected '# " + std::string(kGamesFormatName) + " " +
                          std::string(kGamesFormatVersion) + " variant=... rules=...'");
             if (head[2] != kGamesFormatVersion && head[2] != kGamesSeriesFormatVersion &&
-                head[2] != kGamesStatsFormatVersion)
+                head[2] != kGamesStatsFormatVersion && head[2] != kGamesMicroFormatVersion)
                 fail(where, "header",
                      "games file format version " + head[2] +
-                         " (this build reads versions 1, 2 and 3)");
+                         " (this build reads versions 1, 2, 3 and 4)");
             file.header.series = head[2] == kGamesSeriesFormatVersion;
-            file.header.move_stats = head[2] == kGamesStatsFormatVersion;
+            file.header.move_stats =
+                head[2] == kGamesStatsFormatVersion || head[2] == kGamesMicroFormatVersion;
+            file.header.micro_times = head[2] == kGamesMicroFormatVersion;
             if (header_seen || line_no != 1)
                 fail(where, "header",
                      "the '# " + std::string(kGamesFormatName) +
@@ -313,7 +323,7 @@ GamesFile read_games_file(const std::string& path) {
         if (line.empty() || line[0] == '#') continue;
         if (!header_seen)
             fail(where, "header", "missing '# " + std::string(kGamesFormatName) + "' header line");
-        file.games.push_back(parse_game_record(line, where));
+        file.games.push_back(parse_game_record(line, where, file.header.micro_times));
         const std::size_t want = file.header.columns();
         if (std::size_t(std::count(line.begin(), line.end(), '\t')) + 1 != want)
             fail(where, "line",

@@ -32,15 +32,16 @@ std::vector<PlayerTimeUse> time_use_by_player(const std::vector<GameRecord>& gam
             ++p.moves;
             if (i >= g.stats.size()) continue;
             const MoveStats& s = g.stats[i];
-            if (s.time_ms >= 0) {
+            const double ms = double(s.time_us) / 1000;
+            if (s.time_us >= 0) {
                 ++p.timed;
-                p.total_ms += s.time_ms;
-                p.max_ms = std::max(p.max_ms, s.time_ms);
+                p.total_ms += ms;
+                p.max_ms = std::max(p.max_ms, ms);
                 if (p.ms_by_turn.size() <= i) {
                     p.ms_by_turn.resize(i + 1, 0.0);
                     p.timed_by_turn.resize(i + 1, 0.0);
                 }
-                p.ms_by_turn[i] += s.time_ms;
+                p.ms_by_turn[i] += ms;
                 p.timed_by_turn[i] += 1;
             }
             if (s.depth >= 0) {
@@ -50,9 +51,11 @@ std::vector<PlayerTimeUse> time_use_by_player(const std::vector<GameRecord>& gam
             if (s.nodes >= 0) {
                 ++p.with_nodes;
                 p.nodes_sum += double(s.nodes);
-                if (s.time_ms >= 0) {
+                if (s.time_us >= 0) {
                     p.timed_nodes += double(s.nodes);
-                    p.nodes_time_ms += s.time_ms;
+                    p.nodes_time_ms += ms;
+                    ++p.nodes_timed;
+                    p.nodes_zero += s.time_us == 0;
                 }
             }
         }

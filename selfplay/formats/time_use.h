@@ -19,23 +19,29 @@ struct PlayerTimeUse {
     std::string name;
     std::uint64_t moves = 0; // moves played by the player (not the opening's)
     std::uint64_t timed = 0; // ... that have a time
-    double total_ms = 0;
-    int max_ms = 0;
+    double total_ms = 0;     // from the moves' microseconds (version-3 files: whole milliseconds)
+    double max_ms = 0;
     std::uint64_t with_depth = 0;
     double depth_sum = 0;
     std::uint64_t with_nodes = 0;
     double nodes_sum = 0;
-    double timed_nodes = 0;   // the nodes of the moves that have both nodes and a time ...
-    double nodes_time_ms = 0; // ... and their time: nodes per second = timed_nodes / seconds
+    double timed_nodes = 0;        // the nodes of the moves that have both nodes and a time ...
+    double nodes_time_ms = 0;      // ... and their time: nodes per second = timed_nodes / seconds
+    std::uint64_t nodes_timed = 0; // those moves ...
+    std::uint64_t nodes_zero = 0;  // ... and how many of them took 0 (under the clock's step)
     std::vector<double> ms_by_turn, timed_by_turn;
 
     double mean_ms() const { return timed ? total_ms / double(timed) : -1; }
     double mean_depth() const { return with_depth ? depth_sum / double(with_depth) : -1; }
     double mean_nodes() const { return with_nodes ? nodes_sum / double(with_nodes) : -1; }
-    // Nodes per second (-1 when unknown; the moves' times are whole milliseconds, so moves of
-    // under a millisecond make it rough).
+    // Nodes per second, -1 (shown "-") when too few moves were timed: fewer than
+    // kMinTimedMoves, or more than half of them timed 0 (a version-3 file's whole milliseconds,
+    // in which most fast moves read 0 ms and the rate would be many times the real one).
+    static constexpr std::uint64_t kMinTimedMoves = 10;
     double nodes_per_second() const {
-        return nodes_time_ms > 0 ? timed_nodes / (nodes_time_ms / 1000) : -1;
+        if (nodes_timed < kMinTimedMoves || 2 * nodes_zero > nodes_timed || nodes_time_ms <= 0)
+            return -1;
+        return timed_nodes / (nodes_time_ms / 1000);
     }
 };
 

@@ -43,10 +43,24 @@ std::vector<Opening> decode_openings(const Json& lines, const Rules& rules) {
     return openings;
 }
 
+// A run's openings: lazy random openings as their plies and seed (the ranks draw the same
+// ones), a list as its openings.
+Json encode_run_openings(const RunOpenings& openings, const Rules& rules) {
+    if (openings.random_plies() >= 0)
+        return {{"random_plies", openings.random_plies()}, {"seed", openings.random_seed()}};
+    return encode_openings(openings.list(), rules);
+}
+
+RunOpenings decode_run_openings(const Json& j, const Rules& rules) {
+    if (j.is_object())
+        return RunOpenings::random(rules, j.at("random_plies").get<int>(),
+                                   j.at("seed").get<std::uint64_t>());
+    return RunOpenings(decode_openings(j, rules));
+}
+
 } // namespace
 
-Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
-                const std::vector<Opening>& vela_openings) {
+Json encode_job(const RunConfig& c, const RunOpenings& openings, const RunOpenings& vela_openings) {
     Json players = Json::array();
     for (const EngineSpec& p : c.players) players.push_back(Json(p));
     Rules vela_rules = c.rules;
@@ -64,8 +78,8 @@ Json encode_job(const RunConfig& c, const std::vector<Opening>& openings,
               {"log_positions", c.log_positions},
               {"threads", c.threads},
               {"vela_series", c.vela_series},
-              {"openings", encode_openings(openings, c.rules)},
-              {"vela_openings", encode_openings(vela_openings, vela_rules)},
+              {"openings", encode_run_openings(openings, c.rules)},
+              {"vela_openings", encode_run_openings(vela_openings, vela_rules)},
               {"fingerprints", run_fingerprints(c)}};
     put_rules(j, c.rules);
     return j;
@@ -97,8 +111,8 @@ GamesJob decode_job(const Json& j) {
     c.vela_series = j.at("vela_series").get<bool>();
     Rules vela_rules = c.rules;
     vela_rules.ruleset = RuleSet::Vela;
-    job.openings = decode_openings(j.at("openings"), c.rules);
-    job.vela_openings = decode_openings(j.at("vela_openings"), vela_rules);
+    job.openings = decode_run_openings(j.at("openings"), c.rules);
+    job.vela_openings = decode_run_openings(j.at("vela_openings"), vela_rules);
     // What the players and adjudication read here (a network, tables) must be what rank 0 read.
     const std::string why =
         fingerprint_difference(run_fingerprints(c), j.at("fingerprints").get<Fingerprints>());

@@ -18,11 +18,11 @@ namespace fanorona {
 // The run's settings that decide its games (folder, display and resume fields are not sent),
 // its openings (and a Vela series' Vela openings) as position and move strings, the threads
 // each rank uses, and the fingerprints of what its players read (selfplay/mpi/identity.h).
-nlohmann::json encode_job(const RunConfig& config, const std::vector<Opening>& openings,
-                          const std::vector<Opening>& vela_openings);
+nlohmann::json encode_job(const RunConfig& config, const RunOpenings& openings,
+                          const RunOpenings& vela_openings);
 struct GamesJob {
     RunConfig config;
-    std::vector<Opening> openings, vela_openings;
+    RunOpenings openings, vela_openings;
 };
 // Decodes a job: the players' networks and tables and the adjudication tables are opened again,
 // here. Throws std::runtime_error naming the first of them whose fingerprint differs from the

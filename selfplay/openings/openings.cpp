@@ -1,5 +1,6 @@
 #include "selfplay/openings/openings.h"
 
+#include <mutex>
 #include <sstream>
 #include <unordered_set>
 
@@ -41,33 +42,93 @@ std::string OpeningSpec::describe() const {
     return "start";
 }
 
-std::vector<Opening> random_openings(const Rules& rules, int plies, std::uint64_t pairs,
-                                     std::uint64_t seed) {
-    constexpr int kAttempts = 64;
-    std::vector<Opening> result;
-    std::unordered_set<Key> used;
-    const Position start = Position::start(rules.variant);
-    std::uint64_t stream = 0;
-    for (std::uint64_t p = 0; p < pairs; ++p) {
+// Draws random openings one after the other: each a random walk of `plies` turns from the start
+// (attempt after attempt from the seed's streams) until one ends in a final position not seen
+// before, or the attempts run out. (Not in an anonymous namespace: RunOpenings::State holds one.)
+class RandomOpeningDraw {
+public:
+    RandomOpeningDraw(const Rules& rules, int plies, std::uint64_t seed)
+        : rules_(rules), plies_(plies), seed_(seed), start_(Position::start(rules.variant)) {}
+
+    Opening next() {
+        constexpr int kAttempts = 64;
         Opening chosen;
         for (int attempt = 0; attempt < kAttempts; ++attempt) {
-            Rng rng = Rng::derive(seed, 0x0FE4, stream++);
-            Game game(rules, start);
+            Rng rng = Rng::derive(seed_, 0x0FE4, stream_++);
+            Game game(rules_, start_);
             // The walk goes on through a draw on the way; only its last position must go on.
-            const int played = random_playout(game, {.max_turns = plies, .stop_when_over = false},
+            const int played = random_playout(game, {.max_turns = plies_, .stop_when_over = false},
                                               [&rng](const Game&, const MoveList& list) {
                                                   return rng.below(std::uint64_t(list.size()));
                                               });
-            if (played < plies || game.outcome().over()) continue;
-            chosen = Opening{start, game.moves()};
-            if (used.insert(game.position().hash()).second) break; // new final position
+            if (played < plies_ || game.outcome().over()) continue;
+            chosen = Opening{start_, game.moves()};
+            if (used_.insert(game.position().hash()).second) break; // new final position
         }
-        if (chosen.moves.size() != std::size_t(plies) && plies > 0)
-            throw std::runtime_error("could not find a random opening of " + std::to_string(plies) +
-                                     " turns that does not end the game");
-        result.push_back(std::move(chosen));
+        if (chosen.moves.size() != std::size_t(plies_) && plies_ > 0)
+            throw std::runtime_error("could not find a random opening of " +
+                                     std::to_string(plies_) + " turns that does not end the game");
+        return chosen;
     }
+    int plies() const { return plies_; }
+    std::uint64_t seed() const { return seed_; }
+
+private:
+    Rules rules_;
+    int plies_;
+    std::uint64_t seed_;
+    Position start_;
+    std::uint64_t stream_ = 0;
+    std::unordered_set<Key> used_;
+};
+
+std::vector<Opening> random_openings(const Rules& rules, int plies, std::uint64_t pairs,
+                                     std::uint64_t seed) {
+    RandomOpeningDraw draw(rules, plies, seed);
+    std::vector<Opening> result;
+    for (std::uint64_t p = 0; p < pairs; ++p) result.push_back(draw.next());
     return result;
+}
+
+// A RunOpenings' openings: a list, or a draw and the openings drawn so far (under the mutex).
+struct RunOpenings::State {
+    std::vector<Opening> list;
+    std::unique_ptr<RandomOpeningDraw> draw;
+    std::mutex mutex;
+};
+
+RunOpenings::RunOpenings(std::vector<Opening> list) {
+    if (list.empty()) return;
+    state_ = std::make_shared<State>();
+    state_->list = std::move(list);
+}
+
+RunOpenings RunOpenings::random(const Rules& rules, int plies, std::uint64_t seed) {
+    RunOpenings r;
+    r.state_ = std::make_shared<State>();
+    r.state_->draw = std::make_unique<RandomOpeningDraw>(rules, plies, seed);
+    return r;
+}
+
+Opening RunOpenings::at(std::uint64_t pair) const {
+    if (!state_) throw std::logic_error("RunOpenings: no openings");
+    if (!state_->draw) return state_->list[pair % state_->list.size()];
+    const std::lock_guard<std::mutex> lock(state_->mutex);
+    while (state_->list.size() <= pair) state_->list.push_back(state_->draw->next());
+    return state_->list[pair];
+}
+
+int RunOpenings::random_plies() const {
+    return state_ && state_->draw ? state_->draw->plies() : -1;
+}
+
+std::uint64_t RunOpenings::random_seed() const {
+    return state_ && state_->draw ? state_->draw->seed() : 0;
+}
+
+const std::vector<Opening>& RunOpenings::list() const {
+    static const std::vector<Opening> none;
+    return state_ && !state_->draw ? state_->list : none;
 }
 
 std::vector<Opening> parse_opening_suite(const std::string& text, const Rules& rules,
@@ -140,6 +201,11 @@ std::vector<Opening> load_openings(const OpeningSpec& spec, const Rules& rules, 
     }
     }
     return {};
+}
+
+RunOpenings run_openings(const OpeningSpec& spec, const Rules& rules, std::uint64_t seed) {
+    if (spec.kind == OpeningSpec::Kind::Random) return RunOpenings::random(rules, spec.plies, seed);
+    return RunOpenings(load_openings(spec, rules, 1, seed));
 }
 
 } // namespace fanorona

@@ -21,10 +21,10 @@ namespace {
 const char* const kPlayerColors[] = {"#2f6db8", "#b8452f", "#3a8a3a",
                                      "#8a4fb0", "#c08a1a", "#4a9aa0"};
 
-// What a move told of its search, for its frame's caption: ", 12 ms, depth 5, 3400 nodes".
+// What a move told of its search, for its frame's caption: ", 12.345 ms, depth 5, 3400 nodes".
 std::string stats_caption(const MoveStats& s) {
     std::string out;
-    if (s.time_ms >= 0) out += fmt(", %d ms", s.time_ms);
+    if (s.time_us >= 0) out += fmt(", %.3f ms", double(s.time_us) / 1000);
     if (s.depth >= 0) out += fmt(", depth %d", s.depth);
     if (s.nodes >= 0) out += fmt(", %lld nodes", static_cast<long long>(s.nodes));
     return out;
@@ -35,10 +35,10 @@ std::string game_time_chart(const GameRecord& game, Color first, const std::stri
     Series white{"White: " + player_name_of(game.white), kPlayerColors[0], {}, {}, {}, {}, true};
     Series black{"Black: " + player_name_of(game.black), kPlayerColors[1], {}, {}, {}, {}, true};
     for (std::size_t i = 0; i < game.stats.size(); ++i) {
-        if (game.stats[i].time_ms < 0) continue;
+        if (game.stats[i].time_us < 0) continue;
         Series& s = (i % 2 == 0) == (first == Color::White) ? white : black;
         s.x.push_back(double(i + 1));
-        s.y.push_back(double(game.stats[i].time_ms));
+        s.y.push_back(double(game.stats[i].time_us) / 1000);
     }
     if (white.x.empty() && black.x.empty()) return "";
     Chart c;
@@ -72,10 +72,9 @@ std::string time_use_part(const std::vector<GameRecord>& games, Variant variant,
         out += "<tr><td>" + esc(p.name) + "</td><td class=\"num\">" + std::to_string(p.moves) +
                "</td><td class=\"num\">" + std::to_string(p.timed) + "</td><td class=\"num\">" +
                known(p.mean_ms(), 2) + "</td><td class=\"num\">" +
-               (p.timed ? std::to_string(p.max_ms) : std::string("&ndash;")) +
-               "</td><td class=\"num\">" + known(p.mean_depth(), 2) + "</td><td class=\"num\">" +
-               known(p.mean_nodes(), 0) + "</td><td class=\"num\">" +
-               known(p.nodes_per_second(), 0) + "</td></tr>";
+               (p.timed ? num(p.max_ms, 2) : std::string("&ndash;")) + "</td><td class=\"num\">" +
+               known(p.mean_depth(), 2) + "</td><td class=\"num\">" + known(p.mean_nodes(), 0) +
+               "</td><td class=\"num\">" + known(p.nodes_per_second(), 0) + "</td></tr>";
     out += "</tbody></table>\n";
     Chart c;
     c.id = id_prefix + "-time-by-turn";

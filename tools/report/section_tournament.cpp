@@ -219,9 +219,12 @@ std::string tournament_section(const ReportInputs& in, Notes& notes) {
     if (auto j = read_json(results_path, notes, out)) {
         check_format(*j, results_path, kTournamentResultsFormat, notes, out);
         if (in.prior_draws || !in.anchor.empty()) (*j)["table"] = refit_table(*j, in);
+        // An SPRT's scheduled games are only its cap: it stops when the test decides.
+        const bool sprt = j->contains("sprt") && (*j)["sprt"].is_object();
         out += "<p>" + num(number_at(*j, "games"), 0) + " games (" +
-               num(number_at(*j, "pairs"), 0) + " pairs) of " +
-               num(number_at(*j, "scheduled_games"), 0) + " scheduled" +
+               num(number_at(*j, "pairs"), 0) + " pairs) " +
+               (sprt ? "played, SPRT, up to " + num(number_at(*j, "scheduled_games"), 0)
+                     : "of " + num(number_at(*j, "scheduled_games"), 0) + " scheduled") +
                (true_at(*j, "complete") ? ", complete" : ", not complete") + ".</p>\n";
         out += "<h3>Table</h3>\n" + players_table(*j) + pairings_table(*j) +
                vela_series_table(array_at(*j, "vela_series"), "vela-series-table",

@@ -184,9 +184,8 @@ std::string games_time_use_table(const std::vector<PlayerTimeUse>& players) {
         std::snprintf(line, sizeof line, "%-*s %7llu %7llu %9s %7s %6s %11s %11s\n", int(width),
                       p.name.c_str(), static_cast<unsigned long long>(p.moves),
                       static_cast<unsigned long long>(p.timed), cell(p.mean_ms(), 2).c_str(),
-                      p.timed ? std::to_string(p.max_ms).c_str() : "-",
-                      cell(p.mean_depth(), 2).c_str(), cell(p.mean_nodes(), 0).c_str(),
-                      cell(p.nodes_per_second(), 0).c_str());
+                      p.timed ? cell(p.max_ms, 2).c_str() : "-", cell(p.mean_depth(), 2).c_str(),
+                      cell(p.mean_nodes(), 0).c_str(), cell(p.nodes_per_second(), 0).c_str());
         out += line;
     }
     return out;
