@@ -163,6 +163,7 @@ void add_loop_command(CLI::App& app) {
     add_threads_option(*cmd, o->config.threads);
     add_folder_options(*cmd, o->config.out_dir, o->config.resume, o->config.quiet, "--iterations");
     add_engine_log_option(*cmd, o->config.engine_log_path, kRunEngineLogWhat);
+    add_report_interval_option(*cmd, o->config.report_interval);
     cmd->callback([o] { run(*o); });
 }
 

@@ -29,6 +29,8 @@ void run_report(ReportOptions o) {
         if (o.inputs.spsa.empty()) o.inputs.spsa = loop.spsa;
         if (o.title_default) o.inputs.title = loop.title;
     }
+    if (!o.inputs.engine_log.empty() && !std::filesystem::is_regular_file(o.inputs.engine_log))
+        throw std::invalid_argument("--log " + o.inputs.engine_log + ": no such file");
     for (const auto* dir : {&o.inputs.loop, &o.inputs.selfplay, &o.inputs.tournament,
                             &o.inputs.openings, &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
@@ -38,7 +40,8 @@ void run_report(ReportOptions o) {
                    {"--tournament", o.inputs.tournament},
                    {"--opening-stats", o.inputs.openings},
                    {"--tune", o.inputs.tune},
-                   {"--spsa", o.inputs.spsa}},
+                   {"--spsa", o.inputs.spsa},
+                   {"--log", o.inputs.engine_log}},
                   {{"--out", o.out}});
     const report::Report r = report::build_report(o.inputs);
     const std::filesystem::path out(o.out);
@@ -76,6 +79,9 @@ void add_report_command(CLI::App& app) {
                     "A `fanorona tune` output folder (tune.json, loss.csv, weights files)");
     cmd->add_option("--spsa", o->inputs.spsa,
                     "A `fanorona spsa` folder (spsa.json, spsa.csv: the parameter history)");
+    cmd->add_option("--log", o->inputs.engine_log,
+                    "The engine log of the run (its --log FILE; docs/formats.md): each game's "
+                    "lines in the game browser");
     cmd->add_option("--title", o->inputs.title, "The page's title")->capture_default_str();
     cmd->add_option("--tree-depth", o->inputs.tree_depth, "Opening tree: turns shown")
         ->check(CLI::Range(1, 200))
