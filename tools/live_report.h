@@ -28,18 +28,19 @@ inline std::function<void()> live_report_writer(report::ReportInputs inputs, con
 
 // Makes `run` rewrite its folder's report.html (from `inputs`) every `interval` seconds while it
 // plays (0: never).
-inline void attach_live_report(RunConfig& run, const report::ReportInputs& inputs,
-                               double interval) {
+inline void attach_live_report(RunConfig& run, report::ReportInputs inputs, double interval) {
     if (interval <= 0) return;
+    inputs.only_given = true;
     run.interval_seconds = interval;
     run.on_interval = live_report_writer(inputs, run.out_dir, interval);
 }
 
 // The final page of a run, `dir`/report.html (no reload), unless `interval` is 0; its warnings
 // (unreadable inputs) go to stderr. A failed write is a warning: the run's results are in.
-inline void write_final_report(const report::ReportInputs& inputs, const std::string& dir,
+inline void write_final_report(report::ReportInputs inputs, const std::string& dir,
                                double interval) {
     if (interval <= 0) return;
+    inputs.only_given = true;
     const std::string path = dir + "/report.html";
     try {
         for (const std::string& w : report::write_report(inputs, path))

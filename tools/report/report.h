@@ -70,6 +70,9 @@ struct ReportInputs {
     // A live page (written while the run goes): it reloads itself every this many seconds and
     // says when it was written; 0: the final page, which does not reload.
     int refresh_seconds = 0;
+    // The page of one run (a run folder's own report.html): the sections of the inputs given
+    // only, without the others' "not provided".
+    bool only_given = false;
 };
 
 // The page and what went wrong while reading the inputs (one line each, naming the file).

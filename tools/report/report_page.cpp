@@ -191,6 +191,7 @@ std::string input_line(const ReportInputs& in) {
         return out;
     }
     const auto add = [&](const char* name, const std::string& dir) {
+        if (in.only_given && dir.empty()) return;
         out += std::string(out.empty() ? "" : " &middot; ") + name + ": " +
                (dir.empty() ? "<i>not provided</i>" : "<code>" + esc(dir) + "</code>");
     };
@@ -236,11 +237,15 @@ Report build_report(const ReportInputs& in) {
         nav.emplace_back(id, title);
     };
     if (in.loop.empty()) {
-        add("selfplay", "Self-play", [&] { return selfplay_section(in, notes); });
-        add("tournament", "Tournament", [&] { return tournament_section(in, notes); });
-        add("openings", "Openings", [&] { return openings_section(in, notes); });
-        add("tune", "Tuning", [&] { return tune_section(in, notes); });
-        add("spsa", "SPSA", [&] { return spsa_section(in, notes); });
+        const bool all = !in.only_given;
+        if (all || !in.selfplay.empty())
+            add("selfplay", "Self-play", [&] { return selfplay_section(in, notes); });
+        if (all || !in.tournament.empty())
+            add("tournament", "Tournament", [&] { return tournament_section(in, notes); });
+        if (all || !in.openings.empty())
+            add("openings", "Openings", [&] { return openings_section(in, notes); });
+        if (all || !in.tune.empty()) add("tune", "Tuning", [&] { return tune_section(in, notes); });
+        if (all || !in.spsa.empty()) add("spsa", "SPSA", [&] { return spsa_section(in, notes); });
     } else {
         // A loop's page: the overview, each iteration's runs, the final match, the explorer;
         // self-play and tuning folders given besides appear as on any page.
