@@ -421,6 +421,7 @@ bool has_refresh(const std::string& html) {
 // A small tournament of three built-in players with an external one (its engine log kept), its
 // final page in DIR/report.html.
 void small_tournament(const std::string& dir) {
+    std::filesystem::create_directories(dir); // the engine log is kept in it
     const Run r =
         run_cli("tournament --quiet --format roundrobin --games 4 --openings random:3 "
                 "--max-turns 40 --out " +
