@@ -6,8 +6,8 @@
 #include "selfplay/batch_runner.h"
 #include "selfplay/selfplay.h"
 #include "tools/commands.h"
-#include "tools/live_report.h"
 #include "tools/options.h"
+#include "tools/report/live_report.h"
 
 namespace fanorona::cli {
 
@@ -54,10 +54,10 @@ void run(SelfplayOptions& o) {
     page.selfplay = c.out_dir;
     page.engine_log = c.engine_log_path;
     page.title = "Self-play " + c.out_dir;
-    attach_live_report(c, page, o.report_interval);
+    report::attach_live_report(c, page, o.report_interval);
     install_interrupt_handlers();
     const SelfplaySummary s = run_selfplay(c);
-    write_final_report(page, c.out_dir, o.report_interval);
+    report::write_final_report(page, c.out_dir, o.report_interval);
     std::printf("%llu games in %s (%llu played now, %.1f s): White %llu, draws %llu, Black %llu; "
                 "%llu positions logged\n",
                 static_cast<unsigned long long>(s.games), c.out_dir.c_str(),

@@ -9,8 +9,8 @@
 
 #include "selfplay/batch_runner.h"
 #include "tools/commands.h"
-#include "tools/live_report.h"
 #include "tools/options.h"
+#include "tools/report/live_report.h"
 #include "tuner/spsa.h"
 
 namespace fanorona::cli {
@@ -56,12 +56,12 @@ void run(SpsaOptions& o) {
     report::ReportInputs page;
     page.spsa = c.run.out_dir;
     page.title = "SPSA " + c.run.out_dir;
-    attach_live_report(c.run, page, o.report_interval);
+    report::attach_live_report(c.run, page, o.report_interval);
     install_interrupt_handlers();
     const SpsaResult r = run_spsa(c);
     if (std::filesystem::is_directory(c.run.out_dir + "/verify"))
         page.tournament = c.run.out_dir + "/verify";
-    write_final_report(page, c.run.out_dir, o.report_interval);
+    report::write_final_report(page, c.run.out_dir, o.report_interval);
     std::printf("%llu iterations, %llu games in %s (%llu played now, %.1f s, %.2f games/s)\n",
                 static_cast<unsigned long long>(r.iterations),
                 static_cast<unsigned long long>(r.games), c.run.out_dir.c_str(),

@@ -6,8 +6,8 @@
 #include "selfplay/batch_runner.h"
 #include "selfplay/tournament.h"
 #include "tools/commands.h"
-#include "tools/live_report.h"
 #include "tools/options.h"
+#include "tools/report/live_report.h"
 
 namespace fanorona::cli {
 
@@ -46,10 +46,10 @@ void run(TournamentOptions& o) {
     page.tournament = c.out_dir;
     page.engine_log = c.engine_log_path;
     page.title = "Tournament " + c.out_dir;
-    attach_live_report(c, page, o.report_interval);
+    report::attach_live_report(c, page, o.report_interval);
     install_interrupt_handlers();
     const TournamentResult r = run_tournament(o.config);
-    write_final_report(page, c.out_dir, o.report_interval);
+    report::write_final_report(page, c.out_dir, o.report_interval);
     std::printf("%s", stats::render_text(r.table).c_str());
     std::printf("%llu games, %llu pairs in %s (%.1f s)\n", static_cast<unsigned long long>(r.games),
                 static_cast<unsigned long long>(r.pairs), c.out_dir.c_str(), r.seconds);

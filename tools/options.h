@@ -404,7 +404,7 @@ inline void add_engine_log_option(CLI::App& cmd, std::string& path, const std::s
 }
 
 // --report-interval SECONDS: how often a run rewrites its folder's report.html while it goes (a
-// live page that reloads itself; tools/live_report.h); 0: no page, neither live nor final.
+// live page that reloads itself; tools/report/live_report.h); 0: no page, neither live nor final.
 constexpr double kDefaultReportInterval = 60;
 inline void add_report_interval_option(CLI::App& cmd, double& seconds) {
     seconds = kDefaultReportInterval;

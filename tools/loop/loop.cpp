@@ -21,8 +21,8 @@
 #include "selfplay/stats/elo.h"
 #include "selfplay/stats/stats_json.h"
 #include "selfplay/tournament.h"
-#include "tools/live_report.h"
 #include "tools/loop/train_step.h"
+#include "tools/report/live_report.h"
 #include "tools/report/report.h"
 #include "tools/report/sections.h"
 #include "tuner/spsa.h"
@@ -39,7 +39,7 @@ namespace {
 void live_loop_page(const LoopConfig& c, RunConfig& run) {
     if (c.report_interval <= 0) return;
     run.interval_seconds = c.report_interval;
-    run.on_interval = [dir = c.out_dir, refresh = cli::live_refresh_seconds(c.report_interval)] {
+    run.on_interval = [dir = c.out_dir, refresh = report::live_refresh_seconds(c.report_interval)] {
         report::ReportInputs page = report::loop_report_inputs(dir);
         page.refresh_seconds = refresh;
         report::write_report(page, dir + "/report.html");

@@ -11,7 +11,7 @@
 #include "selfplay/driver.h"
 #include "tools/report/report.h"
 
-namespace fanorona::cli {
+namespace fanorona::report {
 
 // How often the live page reloads itself in the browser: as often as it is written, at least
 // every 2 s.
@@ -20,15 +20,15 @@ inline int live_refresh_seconds(double interval) {
 }
 
 // The writer of `dir`/report.html from `inputs` as a live page (it reloads itself).
-inline std::function<void()> live_report_writer(report::ReportInputs inputs, const std::string& dir,
+inline std::function<void()> live_report_writer(ReportInputs inputs, const std::string& dir,
                                                 double interval) {
     inputs.refresh_seconds = live_refresh_seconds(interval);
-    return [inputs, path = dir + "/report.html"] { report::write_report(inputs, path); };
+    return [inputs, path = dir + "/report.html"] { write_report(inputs, path); };
 }
 
 // Makes `run` rewrite its folder's report.html (from `inputs`) every `interval` seconds while it
 // plays (0: never).
-inline void attach_live_report(RunConfig& run, report::ReportInputs inputs, double interval) {
+inline void attach_live_report(RunConfig& run, ReportInputs inputs, double interval) {
     if (interval <= 0) return;
     inputs.only_given = true;
     run.interval_seconds = interval;
@@ -37,13 +37,12 @@ inline void attach_live_report(RunConfig& run, report::ReportInputs inputs, doub
 
 // The final page of a run, `dir`/report.html (no reload), unless `interval` is 0; its warnings
 // (unreadable inputs) go to stderr. A failed write is a warning: the run's results are in.
-inline void write_final_report(report::ReportInputs inputs, const std::string& dir,
-                               double interval) {
+inline void write_final_report(ReportInputs inputs, const std::string& dir, double interval) {
     if (interval <= 0) return;
     inputs.only_given = true;
     const std::string path = dir + "/report.html";
     try {
-        for (const std::string& w : report::write_report(inputs, path))
+        for (const std::string& w : write_report(inputs, path))
             std::fprintf(stderr, "fanorona: report: warning: %s\n", w.c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fanorona: warning: %s: the report was not written: %s\n",
@@ -51,4 +50,4 @@ inline void write_final_report(report::ReportInputs inputs, const std::string& d
     }
 }
 
-} // namespace fanorona::cli
+} // namespace fanorona::report
