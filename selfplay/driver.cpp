@@ -1,10 +1,14 @@
 #include "selfplay/driver.h"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "core/common/progress.h"
 #include "core/common/thread_limit.h"
@@ -91,6 +95,45 @@ struct NormalGame {
     GameSlot slot;
     GameResult result = GameResult::Draw;
     std::uint64_t index = 0;
+};
+
+// Runs a task every `seconds` on a thread of its own until destroyed (RunConfig::on_interval);
+// the task's exceptions are dropped, and destruction waits for a task under way.
+class PeriodicTask {
+public:
+    PeriodicTask(double seconds, std::function<void()> task) {
+        if (seconds <= 0 || !task) return;
+        thread_ = std::thread([this, seconds, task = std::move(task)] {
+            const auto period = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                std::chrono::duration<double>(seconds));
+            std::unique_lock lock(mutex_);
+            while (!cv_.wait_for(lock, period, [this] { return stopping_; })) {
+                lock.unlock();
+                try {
+                    task();
+                } catch (...) { // a page not written this time is written the next
+                }
+                lock.lock();
+            }
+        });
+    }
+    ~PeriodicTask() {
+        if (!thread_.joinable()) return;
+        {
+            const std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+    PeriodicTask(const PeriodicTask&) = delete;
+    PeriodicTask& operator=(const PeriodicTask&) = delete;
+
+private:
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool stopping_ = false;
+    std::thread thread_;
 };
 
 // A run's games in schedule order between the steps: the players' descriptions (in a staged run
@@ -445,7 +488,10 @@ RunOutcome run_games(const RunConfig& c, GameObserver& observer, const RunFinish
     if (remote) run.by_rank.resize(std::size_t(remote->ranks()));
 
     // Step 3. Write each game in order, then let the observer count it.
-    run.play(scheduled, remote.get(), indices, existing, outcome);
+    {
+        const PeriodicTask live(c.interval_seconds, c.on_interval);
+        run.play(scheduled, remote.get(), indices, existing, outcome);
+    }
     outcome.by_rank = std::move(run.by_rank);
     outcome.engine_names = scheduled.engine_names();
     files.flush(); // the corpus's last games

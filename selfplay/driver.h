@@ -66,6 +66,12 @@ struct RunConfig {
     // holds neither.
     std::string engine_log_path;
     std::shared_ptr<EngineLog> engine_log;
+    // Called every `interval_seconds` while the games are played (0 or no function: never), from
+    // a thread of its own so that no game waits for it (the tools pass the live report page's
+    // writer, which reads only the folder's files); an exception it throws is dropped. It is not
+    // called after the last game: the caller writes its final files itself.
+    double interval_seconds = 0;
+    std::function<void()> on_interval;
 
     Schedule schedule() const { return Schedule::make(pairing, int(players.size()), vela_series); }
     // The rules of a game: `rules`, or for the Vela game of a series the same with Vela.

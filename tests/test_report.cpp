@@ -399,3 +399,178 @@ TEST_CASE("a loop's report shows every iteration and explores its games in a bro
     CHECK(states[1]["rows"] != states[0]["rows"]);
     CHECK(states[2] == states[0]);
 }
+
+namespace {
+
+// The game browser's data (its <script class="gb-data">) of the browser `id` in `html`.
+nlohmann::json browser_data(const std::string& html, const std::string& id) {
+    const auto at = html.find("id=\"" + id + "\"");
+    REQUIRE(at != std::string::npos);
+    const std::string open = "<script type=\"application/json\" class=\"gb-data\">";
+    const auto a = html.find(open, at);
+    REQUIRE(a != std::string::npos);
+    const auto b = html.find("</script>", a);
+    REQUIRE(b != std::string::npos);
+    return nlohmann::json::parse(html.substr(a + open.size(), b - a - open.size()));
+}
+
+bool has_refresh(const std::string& html) {
+    return html.find("http-equiv=\"refresh\"") != std::string::npos;
+}
+
+// A small tournament of three built-in players with an external one (its engine log kept), its
+// final page in DIR/report.html.
+void small_tournament(const std::string& dir) {
+    std::filesystem::create_directories(dir); // the engine log is kept in it
+    const Run r =
+        run_cli("tournament --quiet --format roundrobin --games 4 --openings random:3 "
+                "--max-turns 40 --out " +
+                dir + " --log " + dir + "/engines.log --player name=ext,cmd=" + FANORONA_BINARY +
+                ",args=engine,depth=1 --player name=d1,depth=1 " + "--player name=d2,depth=2");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+}
+
+} // namespace
+
+TEST_CASE("a tournament's report holds every game in its game browser", "[report][browser]") {
+    const std::string dir = fresh_dir("report_game_browser");
+    small_tournament(dir);
+    const std::string html = slurp(dir + "/report.html");
+    CHECK_FALSE(has_refresh(html)); // the run ended: the page no longer reloads
+    CHECK(html.find("id=\"live-banner\"") == std::string::npos);
+    const auto data = browser_data(html, "tournament-browser");
+    // Every game of games.tsv, with its players, result and reason.
+    std::vector<std::string> lines;
+    {
+        std::istringstream in(slurp(dir + "/games.tsv"));
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty() && line[0] != '#') lines.push_back(line);
+    }
+    REQUIRE(lines.size() == 12); // 3 pairings of 4 games
+    REQUIRE(data["games"].size() == lines.size());
+    std::set<std::string> players(data["players"].begin(), data["players"].end());
+    CHECK(players == std::set<std::string>{"ext", "d1", "d2"});
+    int with_log = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto& g = data["games"][i];
+        CHECK(g[0] == i);
+        const auto& d = data["details"][g[7].get<std::size_t>()];
+        CHECK(d["m"].size() == g[5]);
+        CHECK(d["s"].size() == g[5]);
+        const std::string white = data["players"][g[1].get<std::size_t>()];
+        const std::string black = data["players"][g[2].get<std::size_t>()];
+        // The external engine's games, and only they, have engine log lines.
+        const bool ext = white == "ext" || black == "ext";
+        CHECK(d.contains("log") == ext);
+        if (d.contains("log")) {
+            ++with_log;
+            CHECK(d["log"][0][1] == "ext");
+        }
+    }
+    CHECK(with_log == 8);
+    // `fanorona report` makes the same browser, with the log given by --log.
+    const Run r = run_cli("report --tournament " + dir + " --log " + dir + "/engines.log --out " +
+                          dir + "/again.html");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(browser_data(slurp(dir + "/again.html"), "tournament-browser") == data);
+    CHECK(run_cli("report --tournament " + dir + " --log " + dir + "/none.log --out " + dir +
+                  "/x.html")
+              .status != 0);
+}
+
+TEST_CASE("a game browser filters by player and shows a clicked game", "[report][browser][slow]") {
+    if (!have_chromium()) return;
+    const std::string dir = fresh_dir("report_game_browser_chromium");
+    small_tournament(dir);
+    const auto data = browser_data(slurp(dir + "/report.html"), "tournament-browser");
+    // Pick d2, then "the player lost" when d2 lost a game (else any result), click the first row.
+    const std::string script = R"JS(
+(function () {
+  var gb = document.getElementById('tournament-browser');
+  var out = {rows_before: gb.querySelectorAll('tr.gb-row').length};
+  var sel = gb.querySelector('.gb-player');
+  var d2 = Array.prototype.filter.call(sel.options, function (o) { return o.textContent === 'd2'; })[0];
+  sel.value = d2.value;
+  sel.dispatchEvent(new Event('change'));
+  out.rows = Array.prototype.map.call(gb.querySelectorAll('tr.gb-row'), function (tr) {
+    return [tr.children[0].textContent, tr.children[1].textContent, tr.children[2].textContent]; });
+  gb.querySelector('tr.gb-row').click();
+  var view = gb.querySelector('.gb-view');
+  out.game = view.getAttribute('data-game');
+  out.head = view.querySelector('.viewer-head').textContent;
+  out.moves = view.querySelectorAll('.gb-moves tbody tr').length;
+  out.log = view.querySelector('pre.gb-log') ? view.querySelector('pre.gb-log').textContent.split('\n').length : 0;
+  out.chart = view.querySelectorAll('svg.gb-scores polyline').length;
+  out.selected = gb.querySelectorAll('tr.gb-row.selected').length;
+  var pre = document.createElement('pre');
+  pre.id = 'browser-test';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+)JS";
+    const Browsed b = browse(dir, "report.html", script);
+    check_clean(b);
+    const std::string open = "<pre id=\"browser-test\">";
+    const auto a = b.dom.find(open);
+    REQUIRE(a != std::string::npos);
+    const auto e = b.dom.find("</pre>", a);
+    const auto got = nlohmann::json::parse(b.dom.substr(a + open.size(), e - a - open.size()));
+    INFO(got.dump(1));
+    CHECK(got["rows_before"] == 12);
+    // d2 plays 8 games (against each of the two others 4), each listed with d2 as a colour.
+    REQUIRE(got["rows"].size() == 8);
+    for (const auto& row : got["rows"]) CHECK((row[1] == "d2" || row[2] == "d2"));
+    // The click shows that game: its moves (one row a turn) and its score chart.
+    const std::string first = got["rows"][0][0];
+    CHECK(got["game"] == first);
+    CHECK(got["selected"] == 1);
+    const auto& g = data["games"][std::stoul(first)];
+    CHECK(got["moves"] == g[5]);
+    CHECK(got["chart"] == 1);
+    CHECK(got["head"].get<std::string>().find("Game " + first + ":") == 0);
+    // Its engine log lines when it is a game of the external engine.
+    const bool ext = data["players"][g[1].get<std::size_t>()] == "ext" ||
+                     data["players"][g[2].get<std::size_t>()] == "ext";
+    CHECK((got["log"] > 0) == ext);
+}
+
+TEST_CASE("a running tournament rewrites its live page until it ends", "[report][live][slow]") {
+    const std::string dir = fresh_dir("report_live");
+    const pid_t pid = spawn_cli("tournament --quiet --games 2000 --threads 1 --openings random:3 "
+                                "--report-interval 1 --out " +
+                                dir + " --player name=a,depth=2 --player name=b,depth=1");
+    REQUIRE(pid > 0);
+    // Two different live pages, written while the run goes.
+    std::vector<std::string> pages;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60 * kSlowdown);
+    while (pages.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        const std::string page = slurp(dir + "/report.html");
+        if (!page.empty() && (pages.empty() || page != pages.back())) pages.push_back(page);
+    }
+    ::kill(pid, SIGINT);
+    const int status = wait_exit(pid);
+    REQUIRE(pages.size() == 2);
+    for (const auto& page : pages) {
+        CHECK(has_refresh(page));
+        CHECK(page.find("id=\"live-banner\"") != std::string::npos);
+        CHECK(page.find("</html>") != std::string::npos); // written whole
+    }
+    CHECK(status != 0); // interrupted
+    // The final page: no reload, every game of the folder in its browser.
+    const std::string last = slurp(dir + "/report.html");
+    CHECK_FALSE(has_refresh(last));
+    CHECK(last.find("id=\"live-banner\"") == std::string::npos);
+    std::size_t games = 0;
+    {
+        std::istringstream in(slurp(dir + "/games.tsv"));
+        for (std::string line; std::getline(in, line);) games += !line.empty() && line[0] != '#';
+    }
+    CHECK(browser_data(last, "tournament-browser")["games"].size() == games);
+    // The live page loads in a browser.
+    if (!have_chromium()) return;
+    std::ofstream(dir + "/live.html", std::ios::binary) << pages.back();
+    check_clean(browse(dir, "live.html"));
+}

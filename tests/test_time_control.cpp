@@ -196,6 +196,30 @@ TEST_CASE("an external engine is told the turns to its next time control (movest
                                           "go wtime 9000 btime 8000 winc 100 binc 200"});
 }
 
+TEST_CASE("a clocked engine facing an unclocked one is told only its own clock",
+          "[timecontrol][protocol_client]") {
+    const std::string dir = test_cli::fresh_dir("unclocked_opponent");
+    std::filesystem::create_directories(dir);
+    const std::string log = dir + "/received.txt";
+    const Rules rules;
+    const Game game(rules, Position::start(rules.variant)); // White to move
+    MoveList list;
+    generate_moves(game.position(), rules, list);
+    ExternalEngineConfig config;
+    config.argv = {std::string(FANORONA_TEST_DATA) + "/../engines/scripted.sh", log,
+                   move_to_string(game.position(), rules, list[0])};
+    ExternalPlayer player(config, rules);
+    Clock clock; // White has a clock, Black (a depth-limited player) none: its time reads 0
+    clock.enabled = true;
+    clock.time_ms[0] = 9000;
+    clock.inc_ms[0] = 100;
+    CHECK(player.choose(game, clock).move == list[0]);
+    std::vector<std::string> gos;
+    for (const std::string& line : test_cli::file_lines(log))
+        if (line.rfind("go", 0) == 0) gos.push_back(line);
+    CHECK(gos == std::vector<std::string>{"go wtime 9000 winc 100"});
+}
+
 TEST_CASE("a tournament with moves-in-time controls sends movestogo and counts down",
           "[timecontrol][tournament]") {
     // Our own engine over pipes, which reads movestogo (its time manager shares the clock over

@@ -44,6 +44,7 @@ ComplianceConfig config_from(const CheckEngineOptions& o) {
     c.answer_timeout_ms = o.timeout_ms;
     c.positions = o.positions;
     c.seed = o.seed;
+    if (named) c.player = spec.name;
     if (isatty(STDERR_FILENO))
         c.on_group = [](const std::string& group) {
             std::fprintf(stderr, "\rchecking %-20s", group.c_str());
@@ -55,7 +56,8 @@ ComplianceConfig config_from(const CheckEngineOptions& o) {
 void run_check_engine(const CheckEngineOptions& o) {
     const ComplianceConfig config = config_from(o);
     if (!o.json.empty()) check_writable(o.json);
-    const ComplianceReport report = check_engine(config);
+    ComplianceReport report = check_engine(config);
+    report.player = config.player;
     if (config.on_group) std::fprintf(stderr, "\r%-40s\r", "");
     std::printf("%s", render_compliance_table(report).c_str());
     std::fflush(stdout);

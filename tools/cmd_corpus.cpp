@@ -248,7 +248,7 @@ void run_info(const CorpusOptions& o) {
 void add_corpus_command(CLI::App& app) {
     auto o = std::make_shared<CorpusOptions>();
     auto* cmd = app.add_subcommand(
-        "corpus", "Corpus files: games chained turn by turn in compressed blocks, about 1.5 bytes "
+        "corpus", "Corpus files: games chained turn by turn in compressed blocks, about 1.2 bytes "
                   "a position (docs/formats.md)");
     cmd->require_subcommand(1);
     auto* convert = cmd->add_subcommand(

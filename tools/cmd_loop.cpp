@@ -167,6 +167,7 @@ void add_loop_command(CLI::App& app) {
                        {"history.json", "history.txt", "report.html", "start.txt", "openings.txt",
                         "final_weights.txt", "final_params.txt", "settings.json"});
     add_engine_log_option(*cmd, o->config.engine_log_path, kRunEngineLogWhat);
+    add_report_interval_option(*cmd, o->config.report_interval);
     cmd->callback([o] { run(*o); });
 }
 

@@ -53,6 +53,8 @@ void run_report(ReportOptions o) {
         if (o.inputs.spsa.empty()) o.inputs.spsa = loop.spsa;
         if (o.title_default) o.inputs.title = loop.title;
     }
+    if (!o.inputs.engine_log.empty() && !std::filesystem::is_regular_file(o.inputs.engine_log))
+        throw std::invalid_argument("--log " + o.inputs.engine_log + ": no such file");
     for (const auto* dir : {&o.inputs.loop, &o.inputs.selfplay, &o.inputs.tournament,
                             &o.inputs.openings, &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
@@ -107,6 +109,10 @@ void add_report_command(CLI::App& app) {
         cmd->add_option("--spsa", o->inputs.spsa,
                         "A `fanorona spsa` folder (spsa.json, spsa.csv: the parameter history)"),
         PathRole::InputFolder);
+    declare_path(cmd->add_option("--log", o->inputs.engine_log,
+                                 "The engine log of the run (its --log FILE; docs/formats.md): "
+                                 "each game's lines in the game browser"),
+                 PathRole::InputFile);
     cmd->add_option("--title", o->inputs.title, "The page's title")->capture_default_str();
     cmd->add_option("--tree-depth", o->inputs.tree_depth, "Opening tree: turns shown")
         ->check(CLI::Range(1, 200))

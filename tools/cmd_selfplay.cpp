@@ -7,6 +7,7 @@
 #include "selfplay/selfplay.h"
 #include "tools/commands.h"
 #include "tools/options.h"
+#include "tools/report/live_report.h"
 
 namespace fanorona::cli {
 
@@ -20,6 +21,7 @@ struct SelfplayOptions {
     std::string shard;
     bool no_positions = false;
     bool corpus = false;
+    double report_interval = kDefaultReportInterval;
 };
 
 void parse_shard(const std::string& text, RunConfig& c) {
@@ -48,8 +50,14 @@ void run(SelfplayOptions& o) {
     c.log_positions = !o.no_positions;
     c.corpus = o.corpus;
     if (!o.shard.empty()) parse_shard(o.shard, c);
+    report::ReportInputs page;
+    page.selfplay = c.out_dir;
+    page.engine_log = c.engine_log_path;
+    page.title = "Self-play " + c.out_dir;
+    report::attach_live_report(c, page, o.report_interval);
     install_interrupt_handlers();
     const SelfplaySummary s = run_selfplay(c);
+    report::write_final_report(page, c.out_dir, o.report_interval);
     std::printf("%llu games in %s (%llu played now, %.1f s): White %llu, draws %llu, Black %llu; "
                 "%llu positions logged\n",
                 static_cast<unsigned long long>(s.games), c.out_dir.c_str(),
@@ -79,13 +87,14 @@ void add_selfplay_command(CLI::App& app) {
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 31));
     o->engine.add_to(*cmd);
     o->run_options.add_to(*cmd, o->run);
+    add_report_interval_option(*cmd, o->report_interval);
     cmd->add_option("--shard", o->shard,
                     "I/N: play only games whose index is I modulo N (join with `fanorona merge`)");
     add_exploration_options(*cmd, o->run.exploration.epsilon, o->run.exploration.turns);
     cmd->add_flag("--no-positions", o->no_positions, "Do not write positions.bin");
     cmd->add_flag("--corpus", o->corpus,
                   "Also write corpus.fcorpus: every game chained turn by turn with its scores, in "
-                  "compressed blocks of about 1.5 bytes a position (docs/formats.md)");
+                  "compressed blocks of about 1.2 bytes a position (docs/formats.md)");
     cmd->callback([o] { run(*o); });
 }
 

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "selfplay/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/options.h"
+#include "tools/report/live_report.h"
 #include "tuner/spsa.h"
 
 namespace fanorona::cli {
@@ -23,6 +25,7 @@ struct SpsaOptions {
     SpsaConfig config;
     std::vector<std::string> params;
     std::uint64_t games = 2000;
+    double report_interval = kDefaultReportInterval;
 };
 
 void run(SpsaOptions& o) {
@@ -50,8 +53,15 @@ void run(SpsaOptions& o) {
     const std::uint64_t per_iteration = 2 * c.batch;
     c.pairs = (o.games + per_iteration - 1) / per_iteration * c.batch;
     o.run_options.apply(c.run);
+    report::ReportInputs page;
+    page.spsa = c.run.out_dir;
+    page.title = "SPSA " + c.run.out_dir;
+    report::attach_live_report(c.run, page, o.report_interval);
     install_interrupt_handlers();
     const SpsaResult r = run_spsa(c);
+    if (std::filesystem::is_directory(c.run.out_dir + "/verify"))
+        page.tournament = c.run.out_dir + "/verify";
+    report::write_final_report(page, c.run.out_dir, o.report_interval);
     std::printf("%llu iterations, %llu games in %s (%llu played now, %.1f s, %.2f games/s)\n",
                 static_cast<unsigned long long>(r.iterations),
                 static_cast<unsigned long long>(r.games), c.run.out_dir.c_str(),
@@ -116,6 +126,7 @@ void add_spsa_command(CLI::App& app) {
     o->base.add_to(*cmd);
     o->config.run.out_dir = "spsa";
     o->run_options.add_to(*cmd, o->config.run);
+    add_report_interval_option(*cmd, o->report_interval);
     cmd->footer("Fixed values of the engine go in --params FILE or --param NAME=VALUE; every game "
                 "uses its limits "
                 "(--nodes or --depth keep games independent of timing). OUT/spsa.csv holds the "

@@ -8,6 +8,7 @@
 #include "selfplay/tournament.h"
 #include "tools/commands.h"
 #include "tools/options.h"
+#include "tools/report/live_report.h"
 
 namespace fanorona::cli {
 
@@ -26,6 +27,7 @@ struct TournamentOptions {
     std::string sprt;
     std::optional<double> prior_draws; // --prior-draws N
     std::string anchor;                // --anchor NAME[=ELO]
+    double report_interval = kDefaultReportInterval;
 };
 
 void run(TournamentOptions& o) {
@@ -49,8 +51,14 @@ void run(TournamentOptions& o) {
     }
     c.games = rounds * c.schedule().games_per_round();
     o.run_options.apply(c);
+    report::ReportInputs page;
+    page.tournament = c.out_dir;
+    page.engine_log = c.engine_log_path;
+    page.title = "Tournament " + c.out_dir;
+    report::attach_live_report(c, page, o.report_interval);
     install_interrupt_handlers();
     const TournamentResult r = run_tournament(o.config);
+    report::write_final_report(page, c.out_dir, o.report_interval);
     std::printf("%s", stats::render_text(r.table).c_str());
     std::printf("%llu games, %llu pairs in %s (%.1f s)\n", static_cast<unsigned long long>(r.games),
                 static_cast<unsigned long long>(r.pairs), c.out_dir.c_str(),
@@ -100,6 +108,7 @@ void add_tournament_command(CLI::App& app) {
                        ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 30));
     games->excludes(rounds);
     o->run_options.add_to(*cmd, o->config.run);
+    add_report_interval_option(*cmd, o->report_interval);
     cmd->add_option("--sprt", o->sprt,
                     "Stop when the SPRT decides: elo0=0,elo1=5,alpha=0.05,beta=0.05"
                     "[,model=normalized|logistic]");

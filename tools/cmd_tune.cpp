@@ -83,8 +83,9 @@ void run(TuneOptions& o) {
     apply_tables(o, c.filter);
     const bool quiet = o.quiet;
     const TuneReport report = run_tune(c, [quiet](const std::string& line) {
-        if (!quiet || line.rfind("epoch ", 0) != 0) std::printf("%s\n", line.c_str());
-        std::fflush(stdout);
+        // Progress (the epochs, the timings) on standard error, as every command's; the files
+        // written on standard output.
+        if (!quiet || line.rfind("epoch ", 0) != 0) std::fprintf(stderr, "%s\n", line.c_str());
     });
     write_tune_outputs(c, report);
     std::printf("wrote %s/weights.txt (and loss.csv, tune.json beside it)\n", c.out_dir.c_str());

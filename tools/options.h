@@ -462,6 +462,18 @@ inline void add_engine_log_option(CLI::App& cmd, std::string& path, const std::s
                  PathRole::Log);
 }
 
+// --report-interval SECONDS: how often a run rewrites its folder's report.html while it goes (a
+// live page that reloads itself; tools/report/live_report.h); 0: no page, neither live nor final.
+constexpr double kDefaultReportInterval = 60;
+inline void add_report_interval_option(CLI::App& cmd, double& seconds) {
+    seconds = kDefaultReportInterval;
+    cmd.add_option("--report-interval", seconds,
+                   "Rewrite the run folder's report.html every this many seconds while the run "
+                   "goes (the page reloads itself until the run ends; 0: no report.html)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1e6));
+}
+
 // --epsilon and --explore-turns: self-play exploration, with the defaults above.
 inline void add_exploration_options(CLI::App& cmd, double& epsilon, int& turns) {
     epsilon = kDefaultEpsilon;

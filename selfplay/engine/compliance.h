@@ -32,6 +32,7 @@ struct ComplianceConfig {
     // the bestmove after stop, the exit after quit.
     int answer_timeout_ms = 3000;
     int positions = 200; // random positions searched (at least 1)
+    std::string player;  // the name the --player spec gave ("": none), for the report
     std::uint64_t seed = 1;
     std::function<void(const std::string& group)> on_group; // told as each group starts
 };
@@ -68,6 +69,7 @@ struct Lateness {
 // Everything check_engine() found. Invariant: checks are in the order they ran.
 struct ComplianceReport {
     std::string engine_name; // its `id name`, "" when it sent none
+    std::string player;      // the name its --player spec gave it ("": none given)
     std::vector<CheckResult> checks;
     Lateness movetime, clock;
     int count(CheckStatus s) const;

@@ -60,8 +60,12 @@ std::string render_compliance_table(const ComplianceReport& report) {
     }
     out += lateness_text("late past the movetime", report.movetime);
     out += lateness_text("past the clock (time left: negative)", report.clock);
-    out += "engine '" + report.engine_name + "': " + std::to_string(report.checks.size()) +
-           " checks, " + std::to_string(report.count(CheckStatus::Pass)) + " pass, " +
+    // The player's name when it has one, with what the engine calls itself.
+    const std::string id =
+        report.engine_name.empty() ? "no id name" : "'" + report.engine_name + "'";
+    out += "engine " + (report.player.empty() ? id : report.player + " (" + id + ")") + ": " +
+           std::to_string(report.checks.size()) + " checks, " +
+           std::to_string(report.count(CheckStatus::Pass)) + " pass, " +
            std::to_string(report.count(CheckStatus::Warn)) + " warn, " +
            std::to_string(report.count(CheckStatus::Fail)) + " fail, " +
            std::to_string(report.count(CheckStatus::Skip)) + " skip\n";

@@ -27,9 +27,16 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     int wait_ms = config_.fixed_limit_timeout_ms;
     const int mover = int(game.position().side_to_move());
     if (clock.enabled) {
-        go += " wtime " + std::to_string(clock.time_ms[0]) + " btime " +
-              std::to_string(clock.time_ms[1]) + " winc " + std::to_string(clock.inc_ms[0]) +
-              " binc " + std::to_string(clock.inc_ms[1]);
+        // Each clocked side's time: an opponent without a clock (a depth- or node-limited
+        // player, whose time reads 0: a clocked side at 0 has lost) is left out, not sent as 0.
+        for (int side : {0, 1})
+            if (side == mover || clock.time_ms[side] > 0)
+                go += std::string(side == 0 ? " wtime " : " btime ") +
+                      std::to_string(clock.time_ms[side]);
+        for (int side : {0, 1})
+            if (side == mover || clock.time_ms[side] > 0)
+                go += std::string(side == 0 ? " winc " : " binc ") +
+                      std::to_string(clock.inc_ms[side]);
         if (clock.moves_to_go[mover] > 0)
             go += " movestogo " + std::to_string(clock.moves_to_go[mover]);
         // Waited for at least as long as its clock's margin forgives.

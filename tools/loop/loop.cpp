@@ -22,6 +22,7 @@
 #include "selfplay/stats/stats_json.h"
 #include "selfplay/tournament.h"
 #include "tools/loop/train_step.h"
+#include "tools/report/live_report.h"
 #include "tools/report/report.h"
 #include "tools/report/sections.h"
 #include "tuner/spsa.h"
@@ -32,6 +33,18 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 namespace {
+
+// Makes a run of the loop rewrite the loop's report.html as a live page (LoopConfig::
+// report_interval) from its history so far; the page's inputs are read when it is written.
+void live_loop_page(const LoopConfig& c, RunConfig& run) {
+    if (c.report_interval <= 0) return;
+    run.interval_seconds = c.report_interval;
+    run.on_interval = [dir = c.out_dir, refresh = report::live_refresh_seconds(c.report_interval)] {
+        report::ReportInputs page = report::loop_report_inputs(dir);
+        page.refresh_seconds = refresh;
+        report::write_report(page, dir + "/report.html");
+    };
+}
 
 // What a loop improves, with the file it lives in (the loop's records name files; play uses
 // the values): weights, or in the network loop a network (`net` set; the weights then stay the
@@ -204,6 +217,7 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const Engine
     t.run.resume = true;
     t.run.quiet = c.quiet;
     t.run.engine_log = c.engine_log;
+    live_loop_page(c, t.run);
     TournamentResult r = run_tournament(t);
     if (r.interrupted) throw std::runtime_error("interrupted: run again with --resume");
     return r;
@@ -303,6 +317,7 @@ SpsaConfig spsa_config(const LoopConfig& c, const NamedWeights& current,
     s.run.resume = true;
     s.run.quiet = c.quiet;
     s.run.engine_log = c.engine_log;
+    live_loop_page(c, s.run);
     return s;
 }
 
@@ -378,6 +393,7 @@ SelfplaySummary selfplay_step(const LoopConfig& c, int n, const NamedWeights& cu
     sp.resume = true;
     sp.quiet = c.quiet;
     sp.engine_log = c.engine_log;
+    live_loop_page(c, sp);
     const SelfplaySummary played = run_selfplay(sp);
     if (played.interrupted) throw std::runtime_error("interrupted: run again with --resume");
     return played;

@@ -78,6 +78,9 @@ struct LoopConfig {
     // opens it (added to on a resume) into `engine_log`. Neither changes a game.
     std::string engine_log_path;
     std::shared_ptr<EngineLog> engine_log;
+    // Every this many seconds while a run of the loop plays, report.html is rewritten as a live
+    // page (reloading itself) from the loop's history so far; 0: only the final page.
+    double report_interval = 0;
 
     // Throws std::invalid_argument naming the bad setting.
     void validate() const;

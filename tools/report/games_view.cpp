@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "core/board/notation.h"
 #include "core/board/replay.h"
@@ -100,7 +104,166 @@ std::string time_use_part(const std::vector<GameRecord>& games, Variant variant,
     return out;
 }
 
+// The lines of an engine log (docs/formats.md, "Engine log") by game, for the games in `wanted`:
+// [ms, player, dir, text], at most `cap` a game (`more` counts the rest).
+struct GameLogLines {
+    nlohmann::json lines = nlohmann::json::array();
+    int more = 0;
+};
+std::map<std::uint64_t, GameLogLines> engine_log_by_game(const std::string& path,
+                                                         const std::set<std::uint64_t>& wanted,
+                                                         int cap, Notes& notes, std::string& html) {
+    std::map<std::uint64_t, GameLogLines> out;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        html += notes.problem(path + ": the engine log cannot be read");
+        return out;
+    }
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::size_t tab[4];
+        std::size_t from = 0;
+        bool ok = true;
+        for (std::size_t& t : tab) {
+            t = line.find('\t', from);
+            if (t == std::string::npos) {
+                ok = false;
+                break;
+            }
+            from = t + 1;
+        }
+        if (!ok) continue;
+        const std::string game = line.substr(tab[0] + 1, tab[1] - tab[0] - 1);
+        if (game.empty() || game.find_first_not_of("0123456789") != std::string::npos ||
+            game.size() > 18)
+            continue;
+        const std::uint64_t index = std::stoull(game);
+        if (!wanted.contains(index)) continue;
+        GameLogLines& g = out[index];
+        if (int(g.lines.size()) >= cap) {
+            ++g.more;
+            continue;
+        }
+        std::string text = line.substr(tab[3] + 1);
+        if (!text.empty() && text.back() == '\r') text.pop_back();
+        g.lines.push_back({std::atoll(line.substr(0, tab[0]).c_str()),
+                           line.substr(tab[1] + 1, tab[2] - tab[1] - 1),
+                           line.substr(tab[2] + 1, tab[3] - tab[2] - 1), std::move(text)});
+    }
+    return out;
+}
+
+// The opening of a game for the browser's filter: its opening moves, or "-" for none.
+std::string opening_label(const GameRecord& g) {
+    std::string out;
+    for (int i = 0; i < g.opening_turns && std::size_t(i) < g.moves.size(); ++i)
+        out += (i ? " " : "") + g.moves[std::size_t(i)];
+    return out.empty() ? "-" : out;
+}
+
 } // namespace
+
+std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
+                         const std::string& id, const std::string& engine_log, Notes& notes) {
+    using Json = nlohmann::json;
+    std::vector<std::string> players, reasons, openings;
+    std::map<std::string, int> player_at, reason_at, opening_at;
+    const auto code = [](std::map<std::string, int>& at, std::vector<std::string>& names,
+                         const std::string& name) {
+        const auto [it, added] = at.emplace(name, int(names.size()));
+        if (added) names.push_back(name);
+        return it->second;
+    };
+    Json rows = Json::array(), details = Json::array();
+    std::set<std::uint64_t> detailed;
+    for (const GameRecord& g : games) {
+        const int result = g.result == GameResult::WhiteWins ? 0
+                           : g.result == GameResult::Draw    ? 1
+                                                             : 2;
+        int detail = -1;
+        if (int(details.size()) < kBrowserDetailedGames) {
+            detail = int(details.size());
+            detailed.insert(g.index);
+            Json d = {{"m", g.moves}};
+            Color first = Color::White;
+            try {
+                first = Position::from_string(g.start, variant).side_to_move();
+            } catch (const std::exception&) { // the viewer names a bad start; here White moves
+            }
+            d["w"] = first == Color::White ? 1 : 0;
+            Json scores = Json::array(), times = Json::array(), depths = Json::array(),
+                 nodes = Json::array();
+            bool any_stats = false;
+            for (std::size_t i = 0; i < g.moves.size(); ++i) {
+                scores.push_back(i < g.scores.size() && g.scores[i] ? Json(*g.scores[i]) : Json());
+                const MoveStats s = i < g.stats.size() ? g.stats[i] : MoveStats{};
+                any_stats |= s.known();
+                times.push_back(s.time_ms >= 0 ? Json(s.time_ms) : Json());
+                depths.push_back(s.depth >= 0 ? Json(s.depth) : Json());
+                nodes.push_back(s.nodes >= 0 ? Json(s.nodes) : Json());
+            }
+            d["s"] = std::move(scores);
+            if (any_stats) {
+                d["t"] = std::move(times);
+                d["d"] = std::move(depths);
+                d["n"] = std::move(nodes);
+            }
+            details.push_back(std::move(d));
+        }
+        rows.push_back({g.index, code(player_at, players, player_name_of(g.white)),
+                        code(player_at, players, player_name_of(g.black)), result,
+                        code(reason_at, reasons, g.reason), g.moves.size(),
+                        code(opening_at, openings, opening_label(g)), detail});
+    }
+    std::string out =
+        "<h3>Game browser</h3>\n<div class=\"game-browser\" id=\"" + esc(id) + "\">\n";
+    bool has_log = false;
+    if (!engine_log.empty()) {
+        std::string problems;
+        const auto logs =
+            engine_log_by_game(engine_log, detailed, kBrowserLogLines, notes, problems);
+        out += problems;
+        for (const auto& [index, lines] : logs) {
+            // The detail of game `index`: rows are in game order, details in the same order.
+            for (const Json& row : rows) {
+                if (row[0].get<std::uint64_t>() != index) continue;
+                const int d = row[7].get<int>();
+                if (d >= 0) {
+                    details[std::size_t(d)]["log"] = lines.lines;
+                    if (lines.more) details[std::size_t(d)]["more"] = lines.more;
+                    has_log = true;
+                }
+                break;
+            }
+        }
+    }
+    const Json data = {{"players", players},      {"reasons", reasons}, {"openings", openings},
+                       {"games", rows},           {"details", details}, {"log", has_log},
+                       {"max_rows", kBrowserRows}};
+    std::string text = data.dump(-1, ' ', false, Json::error_handler_t::replace);
+    for (std::size_t p = text.find('<'); p != std::string::npos; p = text.find('<', p))
+        text.replace(p, 1, "\\u003c");
+    out += "<script type=\"application/json\" class=\"gb-data\">" + text + "</script>\n";
+    out += "<div class=\"gb-filters\"><label>player <select class=\"gb-player\"></select></label>"
+           "<label>result <select class=\"gb-result\"></select></label>"
+           "<label>ended by <select class=\"gb-reason\"></select></label>"
+           "<label>opening <input type=\"search\" class=\"gb-opening\" "
+           "placeholder=\"moves (part)\"></label><span class=\"gb-count note\"></span></div>\n"
+           "<div class=\"gb-table\"><table class=\"data gb-games\"><thead><tr><th>game</th>"
+           "<th>White</th><th>Black</th><th>result</th><th>ended by</th><th>turns</th>"
+           "<th>opening</th></tr></thead><tbody></tbody></table></div>\n"
+           "<div class=\"gb-view\"><p class=\"note\">Click a game to see its moves.</p></div>\n";
+    out += "<p class=\"note\">Every game of the file (" + std::to_string(games.size()) +
+           "); the moves, scores, depths and times of the first " +
+           std::to_string(std::min<std::size_t>(games.size(), kBrowserDetailedGames)) +
+           (engine_log.empty()
+                ? std::string()
+                : ", with at most " + std::to_string(kBrowserLogLines) +
+                      " lines each of the engine log <code>" + esc(engine_log) + "</code>") +
+           ".</p>\n";
+    return out + "</div>\n";
+}
 
 std::string game_viewer(const GameRecord& game, const Rules& rules, const std::string& id,
                         int max_frames, Notes& notes) {
@@ -199,7 +362,7 @@ std::string game_viewer(const GameRecord& game, const Rules& rules, const std::s
 }
 
 std::string games_overview(const GamesFile& file, const std::string& id_prefix, int max_frames,
-                           Notes& notes) {
+                           Notes& notes, const std::string& engine_log) {
     std::vector<GameRecord> games; // the games played (not a Vela series' skipped places)
     for (const GameRecord& g : file.games)
         if (g.played()) games.push_back(g);
@@ -252,6 +415,7 @@ std::string games_overview(const GamesFile& file, const std::string& id_prefix, 
     const Rules rules = games[pick].rules(file.header.rules()); // a Vela game: Vela rules
     out += "<h3>A game</h3>\n";
     out += game_viewer(games[pick], rules, id_prefix + "-game", max_frames, notes);
+    out += game_browser(games, file.header.variant, id_prefix + "-browser", engine_log, notes);
     return out;
 }
 

@@ -70,6 +70,14 @@ struct ReportInputs {
     // --anchor NAME[=ELO] (neither: the table as the run wrote it).
     std::optional<double> prior_draws;
     std::string anchor;
+    // The engine log of the run (--log FILE; "": none): each game's lines in the game browser.
+    std::string engine_log;
+    // A live page (written while the run goes): it reloads itself every this many seconds and
+    // says when it was written; 0: the final page, which does not reload.
+    int refresh_seconds = 0;
+    // The page of one run (a run folder's own report.html): the sections of the inputs given
+    // only, without the others' "not provided".
+    bool only_given = false;
 };
 
 // The page and what went wrong while reading the inputs (one line each, naming the file).
@@ -79,6 +87,10 @@ struct Report {
 };
 
 Report build_report(const ReportInputs& inputs);
+
+// Builds the page of `inputs` and writes it to `path` atomically (a reader never sees half a
+// page); returns its warnings.
+std::vector<std::string> write_report(const ReportInputs& inputs, const std::string& path);
 
 // The inputs of a loop folder's page: the loop, its final match (with the SPSA values when it
 // ran SPSA) as the tournament and its SPSA run, from its history.json.

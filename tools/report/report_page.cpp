@@ -2,9 +2,11 @@
 // sheet and the small script of the game viewers and the opening explorer. Nothing is loaded from
 // elsewhere (a Content-Security-Policy forbids it).
 
+#include <ctime>
 #include <utility>
 #include <vector>
 
+#include "core/common/files.h"
 #include "tools/report/html.h"
 #include "tools/report/report.h"
 #include "tools/report/sections.h"
@@ -120,6 +122,18 @@ svg.chart .value-label { font-size: 11px; fill: var(--ink); }
 .explorer .ex-stats { margin: 4px 0; }
 )CSS";
 
+constexpr const char* kBrowserStyle = R"CSS(
+.game-browser .gb-filters { display: flex; flex-wrap: wrap; gap: 14px; align-items: center; margin: 6px 0; font-size: 13px; }
+.game-browser .gb-table { max-height: 360px; overflow-y: auto; border: 1px solid var(--line); }
+.game-browser .gb-table table { margin: 0; width: 100%; }
+.game-browser .gb-table th { position: sticky; top: 0; }
+.game-browser tr.gb-row { cursor: pointer; } .game-browser tr.gb-row:hover { background: #f2f6fc; }
+.game-browser tr.gb-row.selected { background: #dde8f7; }
+.game-browser .gb-moves-box { max-height: 420px; overflow-y: auto; display: inline-block; }
+.game-browser pre.gb-log { max-height: 300px; overflow: auto; background: #f6f7f9; font-size: 12px; padding: 6px; }
+.live-banner { background: #fff4d6; color: #5b4500; padding: 6px 28px; font-size: 13px; }
+)CSS";
+
 constexpr const char* kScript = R"JS(
 (function () {
   'use strict';
@@ -177,6 +191,7 @@ std::string input_line(const ReportInputs& in) {
         return out;
     }
     const auto add = [&](const char* name, const std::string& dir) {
+        if (in.only_given && dir.empty()) return;
         out += std::string(out.empty() ? "" : " &middot; ") + name + ": " +
                (dir.empty() ? "<i>not provided</i>" : "<code>" + esc(dir) + "</code>");
     };
@@ -186,6 +201,16 @@ std::string input_line(const ReportInputs& in) {
     add("tuning", in.tune);
     add("SPSA", in.spsa);
     return out;
+}
+
+// The local time as "YYYY-MM-DD HH:MM:SS".
+std::string now_text() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
 }
 
 // Runs one section; a section that fails to render becomes a note, not a failed report.
@@ -212,11 +237,15 @@ Report build_report(const ReportInputs& in) {
         nav.emplace_back(id, title);
     };
     if (in.loop.empty()) {
-        add("selfplay", "Self-play", [&] { return selfplay_section(in, notes); });
-        add("tournament", "Tournament", [&] { return tournament_section(in, notes); });
-        add("openings", "Openings", [&] { return openings_section(in, notes); });
-        add("tune", "Tuning", [&] { return tune_section(in, notes); });
-        add("spsa", "SPSA", [&] { return spsa_section(in, notes); });
+        const bool all = !in.only_given;
+        if (all || !in.selfplay.empty())
+            add("selfplay", "Self-play", [&] { return selfplay_section(in, notes); });
+        if (all || !in.tournament.empty())
+            add("tournament", "Tournament", [&] { return tournament_section(in, notes); });
+        if (all || !in.openings.empty())
+            add("openings", "Openings", [&] { return openings_section(in, notes); });
+        if (all || !in.tune.empty()) add("tune", "Tuning", [&] { return tune_section(in, notes); });
+        if (all || !in.spsa.empty()) add("spsa", "SPSA", [&] { return spsa_section(in, notes); });
     } else {
         // A loop's page: the overview, each iteration's runs, the final match, the explorer;
         // self-play and tuning folders given besides appear as on any page.
@@ -250,14 +279,30 @@ Report build_report(const ReportInputs& in) {
             "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
     html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     html += "<meta name=\"generator\" content=\"fanorona report\">\n";
-    html += "<title>" + esc(in.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n";
-    html += "<body>\n<header>\n<h1>" + esc(in.title) + "</h1>\n<nav>";
+    if (in.refresh_seconds > 0)
+        html += "<meta http-equiv=\"refresh\" content=\"" + std::to_string(in.refresh_seconds) +
+                "\">\n";
+    html += "<title>" + esc(in.title) + "</title>\n<style>" + kStyle + kBrowserStyle +
+            "</style>\n</head>\n";
+    html += "<body>\n";
+    if (in.refresh_seconds > 0)
+        html += "<p class=\"live-banner\" id=\"live-banner\">The run is going: this page was "
+                "written at " +
+                now_text() + " and reloads itself every " + std::to_string(in.refresh_seconds) +
+                " s until the run ends.</p>\n";
+    html += "<header>\n<h1>" + esc(in.title) + "</h1>\n<nav>";
     for (const auto& [id, label] : nav) html += "<a href=\"#" + id + "\">" + esc(label) + "</a>";
     html += "</nav>\n<p class=\"inputs\">" + input_line(in) + "</p>\n</header>\n<main>\n";
     html += body;
-    html += "</main>\n<script>" + std::string(kScript) + kExplorerScript + kScriptEnd +
-            "</script>\n</body>\n</html>\n";
+    html += "</main>\n<script>" + std::string(kScript) + kExplorerScript + kBrowserScript +
+            kScriptEnd + "</script>\n</body>\n</html>\n";
     return {std::move(html), std::move(notes.warnings)};
+}
+
+std::vector<std::string> write_report(const ReportInputs& inputs, const std::string& path) {
+    Report r = build_report(inputs);
+    write_file_atomically(path, r.html);
+    return std::move(r.warnings);
 }
 
 } // namespace fanorona::report

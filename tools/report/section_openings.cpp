@@ -114,7 +114,7 @@ std::optional<Json> loop_openings(const std::string& loop, Notes& notes, std::st
                std::to_string(files.size()) + " iteration" + (files.size() == 1 ? "" : "s") +
                " of <code>" + esc(loop) +
                "</code> (<code>iter-N/selfplay/games.tsv</code>; as "
-               "<code>fanorona openings --games ... --turns " +
+               "<code>fanorona openings GAMES.tsv... --turns " +
                std::to_string(kLoopTreeTurns) + " --min-games " +
                std::to_string(kLoopTreeMinGames) + "</code> builds it).</p>\n";
         return Json::parse(opening_tree_json(tree, view).dump());

@@ -46,7 +46,8 @@ std::string selfplay_section(const ReportInputs& in, Notes& notes) {
     if (file_exists(games_path)) {
         try {
             const GamesFile file = read_games_file(games_path);
-            out += "<h3>Games</h3>\n" + games_overview(file, "selfplay", in.max_frames, notes);
+            out += "<h3>Games</h3>\n" +
+                   games_overview(file, "selfplay", in.max_frames, notes, in.engine_log);
         } catch (const std::exception& e) {
             out += notes.problem(e.what());
         }

@@ -70,8 +70,23 @@ std::string wdl_bar(double white, double draws, double black);
 // Results, reasons and lengths of a games file, each player's time use (its per-move columns:
 // a table and a chart of the mean time by turn, with ids ID_PREFIX-timeuse and
 // ID_PREFIX-time-by-turn, when any move told one), and a viewer of its first decisive game.
+// After the viewer, the game browser of every game (game_browser, id ID_PREFIX-browser) with the
+// lines of `engine_log` ("": none).
 std::string games_overview(const GamesFile& file, const std::string& id_prefix, int max_frames,
-                           Notes& notes);
+                           Notes& notes, const std::string& engine_log = "");
+
+// The game browser: every game as a row of a table the page's script builds from compact JSON,
+// filtered by player, result, end reason and opening; a click shows the game's moves with their
+// scores, depths, times and nodes (the first kBrowserDetailedGames games) and its lines of the
+// engine log `engine_log` (at most kBrowserLogLines a game; "": no log).
+constexpr int kBrowserDetailedGames = 2000;
+constexpr int kBrowserLogLines = 200;
+constexpr int kBrowserRows = 500; // table rows drawn at once (the rest: narrow the filter)
+std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
+                         const std::string& id, const std::string& engine_log, Notes& notes);
+
+// The browser's part of the page's script (an IIFE's statements).
+extern const char* const kBrowserScript;
 
 // The viewer of one game: every position with the last move and its captures marked (each
 // caption with the move's score, ms, depth and nodes when told), stepped through with buttons
