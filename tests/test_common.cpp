@@ -249,7 +249,7 @@ TEST_CASE("AppendFile appends, counts its bytes and refuses writes once closed",
     CHECK(read_text_file(path).empty());
 }
 
-TEST_CASE("FileLock: one writer per output file; devices are not locked", "[common]") {
+TEST_CASE("FileLock: one writer per output file, devices are not locked", "[common]") {
     const std::string dir = test_cli::fresh_dir("common_file_lock");
     fs::create_directories(dir);
     const std::string file = dir + "/proof.bin";

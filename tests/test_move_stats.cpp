@@ -93,7 +93,7 @@ TEST_CASE("a tournament's games.tsv has each move's time, depth and nodes",
     }
 }
 
-TEST_CASE("games files: the per-move columns round trip; versions 1 and 2 still read",
+TEST_CASE("games files: the per-move columns round trip, versions 1 and 2 still read",
           "[move_stats][games_file]") {
     GameRecord r;
     r.index = 3;

@@ -201,7 +201,7 @@ TEST_CASE("solve --json FILE and timeuse --json FILE still write JSON, with a no
     CHECK(nlohmann::json::parse(slurp(dir + "/t2.json"))["rows"].size() == 1);
 }
 
-TEST_CASE("openings: games files as positionals, --game-rules, --turns; the old spellings work "
+TEST_CASE("openings: games files as positionals, --game-rules, --turns, the old spellings work "
           "with a note",
           "[options][cli][openings]") {
     const std::string dir = fresh_dir("options_openings");

@@ -123,7 +123,7 @@ TEST_CASE("a second writer of a proof file is refused at once, naming the first"
     test_cli::wait_exit(first);
 }
 
-TEST_CASE("endless inputs are refused within seconds; protocol lines are capped",
+TEST_CASE("endless inputs are refused within seconds, protocol lines are capped",
           "[outputs][cli]") {
     for (const std::string& args :
          {std::string("net info /dev/zero"), std::string("analyze --weights /dev/zero"),
