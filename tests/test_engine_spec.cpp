@@ -126,3 +126,17 @@ TEST_CASE("weights= keeps a file's pattern weights, shared by the searcher witho
     s.configure(searcher);
     CHECK(searcher.weights().patterns == s.weights.patterns);
 }
+
+TEST_CASE("a time control is decimal digits: hex, exponents, signs and spaces are refused",
+          "[spec]") {
+    // std::stod alone read "0x10" as 16 seconds.
+    for (const std::string tc : {"40/0x10", "0x10", "1e1", "inf", "40/ 10", " 10", "10+0x1",
+                                 "+40/10", "40/10+", "1..5", ".", "10+-1", "0x2/10"}) {
+        INFO(tc);
+        CHECK_THROWS_WITH(EngineSpec::parse("name=T,tc=" + tc), Catch::Contains("tc="));
+    }
+    const EngineSpec a = EngineSpec::parse("name=T,tc=40/10.5+.25");
+    CHECK(a.time_control.moves == 40);
+    CHECK(a.time_control.base_ms == 10500);
+    CHECK(a.time_control.inc_ms == 250);
+}

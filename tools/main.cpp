@@ -76,6 +76,7 @@ int run_command(int argc, char** argv) {
     fanorona::cli::add_frontier_command(app);
     fanorona::cli::add_net_command(app);
     fanorona::cli::refuse_wrapped_unsigned(app);
+    fanorona::cli::refuse_non_finite(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
