@@ -140,3 +140,17 @@ TEST_CASE("a time control is decimal digits: hex, exponents, signs and spaces ar
     CHECK(a.time_control.base_ms == 10500);
     CHECK(a.time_control.inc_ms == 250);
 }
+
+TEST_CASE("a spec refuses an empty net=, weights=, tables=, vela_weights= or params=", "[spec]") {
+    for (const std::string key : {"net", "weights", "tables", "vela_weights", "params"}) {
+        INFO(key);
+        CHECK_THROWS_WITH(EngineSpec::parse("name=T," + key + "="),
+                          Catch::StartsWith(key + "=: empty (give a "));
+    }
+    CHECK(!EngineSpec::parse("name=T,net=none").net);
+    const auto r =
+        test_cli::run_cli("tournament --games 2 --player name=A --player name=T,net= --out " +
+                          test_cli::fresh_dir("spec_empty_net"));
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("net=: empty"));
+}

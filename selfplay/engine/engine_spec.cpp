@@ -353,6 +353,13 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
         has_cmd |= key == "cmd";
         has_builtin |= key == "builtin";
         at = i;
+        // A file key given empty is a mistake (set() takes "" from the run settings as none).
+        if (value.empty() && (key == "net" || key == "weights" || key == "vela_weights" ||
+                              key == "tables" || key == "params"))
+            bad(key, value,
+                key == "tables" ? "empty (give a tables folder or none)"
+                : key == "net"  ? "empty (give a path, a built-in name or none)"
+                                : "empty (give a path or a built-in name)");
         s.set(key, value);
     }
     at = settings.size();
