@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/files.h"
+#include "selfplay/formats/formats.h"
 
 namespace fanorona {
 
@@ -75,7 +76,7 @@ EngineFile read_engine_file(const std::string& path) {
     file.path = path;
     Json j;
     try {
-        j = parse_engines_json(path, read_text_file(path));
+        j = parse_engines_json(path, read_text_file(path, kEnginesFileLimits));
     } catch (const std::invalid_argument&) {
         throw;
     } catch (const std::exception& e) { // FileError: it names the file

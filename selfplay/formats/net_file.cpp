@@ -14,6 +14,7 @@
 #include "core/common/files.h"
 #include "core/common/hash.h"
 #include "core/common/text.h"
+#include "selfplay/formats/formats.h"
 
 namespace fanorona {
 
@@ -311,7 +312,7 @@ NetFile read_net_file(const std::string& path) {
     if (find_builtin("net", path)) return *load_net_file(path);
     std::string bytes;
     try {
-        bytes = read_text_file(path);
+        bytes = read_text_file(path, kNetFileLimits);
     } catch (const FileError& e) {
         throw FileError(std::string(e.what()) + " (the network file)");
     }
