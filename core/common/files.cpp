@@ -272,7 +272,7 @@ std::string read_file_bytes(const std::string& path, const FileLimits& limits) {
         ~Closer() { ::close(fd); }
     } closer{fd};
     const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::seconds(kMaxStreamSeconds);
+        std::chrono::steady_clock::now() + std::chrono::seconds(limits.max_seconds);
     // The magic is checked as soon as enough bytes are in (after a byte-order mark for text).
     bool magic_checked = limits.magic.empty();
     const auto check_magic = [&](bool at_end) {
@@ -299,7 +299,7 @@ std::string read_file_bytes(const std::string& path, const FileLimits& limits) {
             if (ready < 0 && errno == EINTR) continue;
             if (ready == 0)
                 throw FileError(path + ": not a regular file, and it did not end within " +
-                                std::to_string(kMaxStreamSeconds) + " s; refused");
+                                std::to_string(limits.max_seconds) + " s; refused");
         }
         const ssize_t n = ::read(fd, buffer, sizeof buffer);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;

@@ -88,6 +88,7 @@ struct FileLimits {
     std::string_view name;
     std::string_view magic;
     std::size_t max_bytes = kMaxStreamBytes;
+    int max_seconds = kMaxStreamSeconds; // the longest wait for a FIFO or device to end
 };
 
 // The whole content of `path` as read_file_bytes() reads it, bounded by its format: the first
