@@ -61,6 +61,8 @@ inline constexpr FileLimits kOpeningsFileLimits{"openings", "", 256 * kMiB};
 inline constexpr FileLimits kEnginesFileLimits{"engines", "", 16 * kMiB};
 // Files of a run folder or a loop: settings, summaries and results (JSON).
 inline constexpr FileLimits kJsonFileLimits{"JSON", "", 64 * kMiB};
+// What the report reads of a run besides its games files: JSON, CSV and text.
+inline constexpr FileLimits kReportInputLimits{"report input", "", 1024 * kMiB};
 inline constexpr FileLimits kGamesFileLimits{"games", "# fanorona-games", 4096 * kMiB};
 inline constexpr FileLimits kProofFileLimits{"proof", kProofFileMagic, 4096 * kMiB};
 inline constexpr FileLimits kCheckpointFileLimits{"checkpoint", kTrainCheckpointMagic, 1024 * kMiB};
