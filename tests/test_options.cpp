@@ -410,7 +410,7 @@ TEST_CASE("real-number options refuse nan, inf and values past a double", "[opti
     for (const std::string& args :
          {std::string("net loss x.bin --net x.fnet --lambda nan"),
           std::string("train x.bin --lr-decay nan"), std::string("train x.bin --lr inf"),
-          std::string("train x.bin --lr 1e400"), std::string("tune x.txt --lr -inf"),
+          std::string("train x.bin --lr 1e400"), std::string("tune x.txt --lr nan"),
           std::string("train x.bin --lambda NaN")}) {
         INFO(args);
         const auto r = test_cli::run_cli(args);

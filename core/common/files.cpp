@@ -281,13 +281,13 @@ std::string read_file_bytes(const std::string& path, const FileLimits& limits) {
         if (text.size() < limits.magic.size() && !at_end) return;
         magic_checked = true;
         if (text.substr(0, limits.magic.size()) == limits.magic) return check_size();
+        if (text.empty()) throw FileError(path + ": empty, not a " + name + " file");
         if (text.size() < limits.magic.size() && limits.magic.substr(0, text.size()) == text)
             throw FileError(path + ": ends before a " + name + " file's first bytes ('" +
                             std::string(limits.magic) + "')");
-        throw FileError(
-            path + ": not a " + name + " file (it starts with " +
-            (text.empty() ? std::string("nothing: it is empty") : shown_start(std::string(text))) +
-            ", not '" + std::string(limits.magic) + "')");
+        throw FileError(path + ": not a " + name + " file (it starts with " +
+                        shown_start(std::string(text)) + ", not '" + std::string(limits.magic) +
+                        "')");
     };
     char buffer[1 << 16];
     for (;;) {
