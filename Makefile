@@ -67,9 +67,9 @@ test-deps:
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing $$p (for the report's browser test)"; \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p >/dev/null) || \
-	      echo "could not install $$p: the browser test will be skipped"; \
+	      echo "could not install $$p: the browser test will be skipped (it fails under CI=true)"; \
 	  else \
-	    echo "$$p is missing (sudo apt-get install -y $$p): the browser test will be skipped"; \
+	    echo "$$p is missing (sudo apt-get install -y $$p): the browser test will be skipped (it fails under CI=true)"; \
 	  fi; \
 	done
 

@@ -14,6 +14,13 @@ void parse_draw_adjudication(std::string_view text, AdjudicationConfig& config) 
                                      "after=40,turns=8,score=20)");
     };
     int score = 20;
+    std::string given[3]; // the key that set after, turns and score (each may be given once)
+    const auto once = [&](int which, const std::string& key) {
+        if (!given[which].empty())
+            throw bad(key + " given twice" +
+                      (given[which] == key ? std::string() : " (as " + given[which] + ")"));
+        given[which] = key;
+    };
     std::size_t at = 0;
     while (at <= text.size()) {
         const std::size_t comma = std::min(text.find(',', at), text.size());
@@ -31,12 +38,19 @@ void parse_draw_adjudication(std::string_view text, AdjudicationConfig& config) 
         }
         if (used == 0 || used != value.size() || v < 0 || v > 100000)
             throw bad(key + "=" + value + ": not a whole number from 0 to 100000");
-        if (key == "after" || key == "movenumber")
+        if (key == "after") {
+            once(0, key);
             config.draw_after = int(v);
-        else if (key == "turns" || key == "movecount") {
+        } else if (key == "movenumber") { // full moves, as fastchess and cutechess count: 2 turns
+            once(0, key);
+            if (v > 50000) throw bad(key + "=" + value + ": not a whole number from 0 to 50000");
+            config.draw_after = int(2 * v);
+        } else if (key == "turns" || key == "movecount") {
+            once(1, key);
             if (v < 1 || v > 1000) throw bad(key + "=" + value + ": not from 1 to 1000");
             config.draw_turns = int(v);
         } else if (key == "score") {
+            once(2, key);
             if (v < 1) throw bad(key + "=" + value + ": 0 would turn it off");
             score = int(v);
         } else

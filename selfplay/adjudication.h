@@ -27,9 +27,10 @@ struct AdjudicationConfig {
 };
 
 // Sets the draw adjudication from `--draw-adjudicate` text: comma-separated KEY=VALUE of
-// after=N (the game's turns; fastchess's and cutechess's movenumber=), turns=M (each side's
-// consecutive turns; movecount=) and score=S (centi-pieces; 20 when not given); the keys not
-// given keep their values. Throws std::invalid_argument naming the key and the value.
+// after=N (the game's turns; fastchess's and cutechess's movenumber=N counts full moves, 2N
+// turns), turns=M (each side's consecutive turns; movecount=) and score=S (centi-pieces; 20 when
+// not given); the keys not given keep their values. Throws std::invalid_argument naming the key
+// and the value, or a setting given twice (after and movenumber are one).
 void parse_draw_adjudication(std::string_view text, AdjudicationConfig& config);
 
 // Opens the tables folder `dir` for adjudication ("": none); throws std::invalid_argument naming

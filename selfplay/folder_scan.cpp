@@ -23,9 +23,11 @@ std::vector<std::string> words(const std::string& s) {
     return out;
 }
 
-std::string read_file(const std::string& path) {
+// A run folder's file, bounded by the size of its format (its first bytes are checked by the
+// scan, which names the field).
+std::string read_file(const std::string& path, std::size_t max_bytes) {
     try {
-        return read_text_file(path);
+        return read_text_file(path, FileLimits{"run folder", "", max_bytes});
     } catch (const FileError& e) {
         throw RunFolderError(e.what());
     }
@@ -56,7 +58,7 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
     GamesScan scan;
     scan.exists = fs::exists(path);
     if (!scan.exists) return scan;
-    const std::string text = read_file(path);
+    const std::string text = read_file(path, kGamesFileLimits.max_bytes);
     scan.size = text.size();
     std::string header = games_header_lines(expected);
     GamesHeader old_layout = expected; // a file begun by an older build: versions 1 and 2
@@ -130,7 +132,7 @@ PositionsScan scan_positions(const std::string& path, const PositionLogHeader& e
     scan.size = fs::file_size(path);
     const std::string want = encode_log_header(expected);
     if (scan.size < std::uint64_t(kPositionLogHeaderBytes)) {
-        const std::string text = read_file(path);
+        const std::string text = read_file(path, std::size_t(kPositionLogHeaderBytes));
         if (want.compare(0, text.size(), text) != 0)
             throw RunFolderError(path + ": header: not a fanorona positions log (" +
                                  std::to_string(text.size()) + " bytes, wrong magic)");
@@ -178,7 +180,7 @@ LiveScan scan_live(const std::string& path) {
     LiveScan scan;
     scan.exists = fs::exists(path);
     if (!scan.exists) return scan;
-    const std::string text = read_file(path);
+    const std::string text = read_file(path, kGamesFileLimits.max_bytes);
     scan.size = text.size();
     std::size_t pos = 0;
     while (pos < text.size()) {

@@ -7,6 +7,7 @@
 
 #include "core/common/files.h"
 #include "selfplay/formats/corpus_convert.h"
+#include "selfplay/formats/formats.h"
 #include "selfplay/formats/position_log.h"
 
 namespace fanorona {
@@ -18,7 +19,7 @@ namespace {
 // Whether a games file holds at least one whole game line (anything but '#' header lines).
 bool holds_games(const std::string& path) {
     if (!fs::exists(path)) return false;
-    const std::string text = read_text_file(path);
+    const std::string text = read_text_file(path, kGamesFileLimits);
     for (std::size_t pos = 0; pos < text.size();) {
         const std::size_t end = text.find('\n', pos);
         if (end == std::string::npos) return false;
@@ -31,7 +32,7 @@ bool holds_games(const std::string& path) {
 nlohmann::json read_json_object(const std::string& path) {
     std::string text;
     try {
-        text = read_text_file(path);
+        text = read_text_file(path, kJsonFileLimits);
     } catch (const FileError& e) {
         throw RunFolderError(e.what());
     }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/common/files.h"
+#include "selfplay/formats/formats.h"
 #include "selfplay/remote_link.h"
 #include "selfplay/series_tally.h"
 
@@ -93,7 +94,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         const std::string spath = dir + "/settings.json";
         nlohmann::json s;
         try {
-            s = nlohmann::json::parse(read_text_file(spath));
+            s = nlohmann::json::parse(read_text_file(spath, kJsonFileLimits));
         } catch (const std::exception& e) {
             throw std::runtime_error(spath + ": " + e.what());
         }

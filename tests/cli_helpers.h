@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -45,6 +46,14 @@ inline constexpr bool kThreadSanitizer = false;
 #endif
 // How many times slower the program may run in this build than in an optimised one: waits
 // that a correct program meets with room to spare in Release are scaled by it.
+// Whether the tests run under CI (CI=true in the environment, as .ci/run is run): there the tools a
+// test needs (mpirun, Chromium) are installed, and a test that finds one missing fails instead of
+// skipping.
+inline bool in_ci() {
+    const char* ci = std::getenv("CI");
+    return ci != nullptr && std::string(ci) == "true";
+}
+
 inline constexpr int kSlowdown = kAddressSanitizer || kThreadSanitizer ? 20 : 1;
 
 struct Run {

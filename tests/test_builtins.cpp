@@ -99,7 +99,7 @@ TEST_CASE("the built-ins are the data files, and the defaults are the tuned ones
     CHECK(read_params_file("handset").empty());
 }
 
-TEST_CASE("a bare spec is the default engine; handset names the hand-set one", "[builtins]") {
+TEST_CASE("a bare spec is the default engine, handset names the hand-set one", "[builtins]") {
     const EngineSpec bare = EngineSpec::parse("name=a");
     CHECK(bare.weights == load_weights_file(kTunedWeights));
     CHECK(same_values(bare.search_params(), params_of_file(kTunedParams)));

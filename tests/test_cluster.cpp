@@ -31,12 +31,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Whether the MPI tests can run: a build with MPI and mpirun on the PATH. Under CI (in_ci()), where
+// both are installed, a missing one fails the test instead of skipping it.
 bool mpi_ready() {
 #if FANORONA_MPI_BUILD
-    return std::system("command -v mpirun > /dev/null 2>&1") == 0;
+    const bool ready = std::system("command -v mpirun > /dev/null 2>&1") == 0;
 #else
-    return false;
+    const bool ready = false;
 #endif
+    if (!ready && in_ci())
+        FAIL("CI=true, but no mpirun or a build without MPI: the MPI test cannot run");
+    return ready;
 }
 
 // `fanorona ARGS` under mpirun with `ranks` processes (as root, more ranks than cores).
@@ -220,7 +225,10 @@ TEST_CASE("an SPSA run under mpirun writes the history of one process", "[cluste
 
 TEST_CASE("an SPRT decided under mpirun stops every rank and records each game once",
           "[cluster][mpi]") {
-    if (!mpi_ready()) return;
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
     const std::string dir = fresh_dir("mpi_sprt");
     const Run r = run_mpi(3, "tournament --sprt elo0=0,elo1=60,alpha=0.1,beta=0.1 --threads 1 "
                              "--quiet --player name=a,depth=2 --player name=r,builtin=random "
@@ -249,7 +257,10 @@ TEST_CASE("an SPRT decided under mpirun stops every rank and records each game o
 
 TEST_CASE("a job that loses a rank ends naming it and resumes with other ranks, losing no game",
           "[cluster][mpi]") {
-    if (!mpi_ready()) return;
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
     const std::string sp =
         " --games 120 --depth 3 --openings random:4 --seed 3 --threads 1 --quiet ";
     const std::string ref = fresh_dir("mpi_kill_ref"), dir = fresh_dir("mpi_kill");
@@ -779,4 +790,66 @@ TEST_CASE("a rescore under mpirun writes the corpus of one process", "[cluster][
     INFO(r2.output);
     REQUIRE(r2.status == 0);
     CHECK(slurp(dir + "/one.fc") == slurp(dir + "/three.fc"));
+}
+
+TEST_CASE("every job kind carries rank 0's fingerprints and checks them in one place",
+          "[cluster][rescore]") {
+    using namespace fanorona;
+    const std::string dir = fresh_dir("fingerprint_kinds");
+    fs::create_directories(dir);
+    const std::string net = dir + "/x.net";
+    REQUIRE(run_cli("net random --seed 1 --out " + net).status == 0);
+    RescoreSettings settings;
+    settings.engine = EngineSpec::parse("name=r,nodes=100,net=" + net);
+    const nlohmann::json job = encode_rescore_job(Rules{}, settings, 1);
+    const Fingerprints sent = job.at("fingerprints").get<Fingerprints>();
+    CHECK(sent == rescore_fingerprints(settings));
+    CHECK(std::find(sent.begin(), sent.end(),
+                    Fingerprints::value_type("player r's net " + net,
+                                             net_fingerprint(read_net_file(net).net))) !=
+          sent.end());
+    CHECK_NOTHROW(decode_rescore_job(job));
+    // Another network under the same path (another machine's copy): the rescore job is refused.
+    const std::string before = net_fingerprint(read_net_file(net).net);
+    REQUIRE(run_cli("net random --seed 2 --out " + net).status == 0);
+    const std::string after = net_fingerprint(read_net_file(net).net);
+    CHECK_THROWS_WITH(decode_rescore_job(job), "player r's net " + net + " fingerprint " + after +
+                                                   " differs from rank 0's " + before);
+    // A job without fingerprints is refused, whatever its kind.
+    nlohmann::json bare = job;
+    bare.erase("fingerprints");
+    CHECK_THROWS_WITH(check_job_fingerprints(bare, {}),
+                      "a job without rank 0's fingerprints (of the files it reads)");
+    CHECK_THROWS_WITH(decode_rescore_job(bare), Catch::Contains("without rank 0's fingerprints"));
+}
+
+TEST_CASE("a rescore under mpirun refuses a rank with another network file",
+          "[cluster][mpi][rescore]") {
+    if (!mpi_ready()) {
+        WARN("no mpirun or a build without MPI: skipped");
+        return;
+    }
+    const std::string bin = FANORONA_BINARY;
+    const std::string dir = fresh_dir("mpi_rescore_refuse");
+    fs::create_directories(dir + "/A");
+    fs::create_directories(dir + "/B");
+    REQUIRE(run_cli("selfplay --games 4 --depth 1 --openings random:3 --seed 7 --corpus "
+                    "--no-positions --threads 1 --quiet --out " +
+                    dir + "/run")
+                .status == 0);
+    REQUIRE(run_cli("net random --seed 1 --out " + dir + "/A/x.net").status == 0);
+    REQUIRE(run_cli("net random --seed 2 --out " + dir + "/B/x.net").status == 0);
+    const std::string a = fanorona::net_fingerprint(fanorona::read_net_file(dir + "/A/x.net").net);
+    const std::string b = fanorona::net_fingerprint(fanorona::read_net_file(dir + "/B/x.net").net);
+    const std::string args = " rescore " + dir +
+                             "/run/corpus.fcorpus --net x.net --nodes 500 "
+                             "--all --threads 1 --quiet --out " +
+                             dir + "/out.fc";
+    const Run r = run_mpmd("-np 1 -wdir " + dir + "/A " + bin + args + " : -np 1 -wdir " + dir +
+                           "/B " + bin + args);
+    INFO(r.output);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.output,
+               Catch::Contains("rank 1: player ") &&
+                   Catch::Contains("net x.net fingerprint " + b + " differs from rank 0's " + a));
 }

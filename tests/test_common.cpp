@@ -249,7 +249,7 @@ TEST_CASE("AppendFile appends, counts its bytes and refuses writes once closed",
     CHECK(read_text_file(path).empty());
 }
 
-TEST_CASE("FileLock: one writer per output file; devices are not locked", "[common]") {
+TEST_CASE("FileLock: one writer per output file, devices are not locked", "[common]") {
     const std::string dir = test_cli::fresh_dir("common_file_lock");
     fs::create_directories(dir);
     const std::string file = dir + "/proof.bin";
@@ -484,4 +484,64 @@ TEST_CASE("ThreadLimit bounds oneTBB's parallelism while it lives, and the small
         const ThreadLimit two(2);
         CHECK(current_parallelism() == std::min<std::size_t>(before, 2));
     }
+}
+
+TEST_CASE("a bounded read checks the first bytes, then the size, before reading the rest",
+          "[common][files]") {
+    const std::string dir = test_cli::fresh_dir("common_bounded");
+    fs::create_directories(dir);
+    const FileLimits net{"network", "fanorona-net ", 1000};
+    // A file of another kind is told by its first bytes, whatever its size (a sparse 1 GB file
+    // of zeros is refused at once, never read whole).
+    const std::string zeros = dir + "/zeros";
+    { std::ofstream(zeros, std::ios::binary); }
+    fs::resize_file(zeros, std::uintmax_t(1) << 30);
+    const auto start = std::chrono::steady_clock::now();
+    CHECK_THROWS_WITH(read_file_bytes(zeros, net),
+                      zeros + ": not a network file (it starts with bytes 00 00 00 00 00 00 00 00 "
+                              "00 00 00 00 00 00 00 00, not 'fanorona-net ')");
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2 * test_cli::kSlowdown));
+    write_file_atomically(dir + "/text", "hello\n");
+    CHECK_THROWS_WITH(read_file_bytes(dir + "/text", net),
+                      dir + "/text: not a network file (it starts with 'hello\\n', not "
+                            "'fanorona-net ')");
+    // A wrong magic is a wrong magic; only a start of the magic "ends before" it.
+    write_file_atomically(dir + "/short", "fanorona");
+    CHECK_THROWS_WITH(read_file_bytes(dir + "/short", net),
+                      dir + "/short: ends before a network file's first bytes ('fanorona-net ')");
+    write_file_atomically(dir + "/empty", "");
+    CHECK_THROWS_WITH(read_file_bytes(dir + "/empty", net),
+                      dir + "/empty: empty, not a network file");
+    // The right magic, too large: refused by its size before it is read.
+    write_file_atomically(dir + "/big", "fanorona-net 1\n" + std::string(2000, 'x'));
+    CHECK_THROWS_WITH(read_file_bytes(dir + "/big", net),
+                      dir + "/big: 2015 bytes, more than a network file's largest (1000 bytes)");
+    // A text format without magic is bounded by its size alone; a byte-order mark is skipped.
+    write_file_atomically(dir + "/ok", "\xEF\xBB\xBF"
+                                       "fanorona-net 1\nrest");
+    CHECK(read_text_file(dir + "/ok", net) == "fanorona-net 1\nrest");
+    CHECK_THROWS_WITH(read_text_file(dir + "/big", FileLimits{"weights", "", 100}),
+                      Catch::Contains("more than a weights file's largest (100 bytes)"));
+    // A device is read up to the largest size; a FIFO whose writer stays silent, for a bounded
+    // time.
+    CHECK_THROWS_WITH(read_file_bytes("/dev/zero", FileLimits{"weights", "", 100000}),
+                      Catch::Contains("/dev/zero: not a regular file, and longer than a weights"));
+    const std::string fifo = dir + "/fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const pid_t writer = ::fork();
+    if (writer == 0) {
+        const int fd = ::open(fifo.c_str(), O_WRONLY);
+        (void)!::write(fd, "fanorona-net 1\n", 15);
+        ::sleep(5); // silent, the FIFO open
+        ::_exit(0);
+    }
+    const auto fifo_start = std::chrono::steady_clock::now();
+    FileLimits quick = net;
+    quick.max_seconds = 1;
+    CHECK_THROWS_WITH(read_file_bytes(fifo, quick),
+                      fifo + ": not a regular file, and it did not end within 1 s; refused");
+    CHECK(std::chrono::steady_clock::now() - fifo_start < std::chrono::seconds(4));
+    ::kill(writer, SIGKILL);
+    int status = 0;
+    ::waitpid(writer, &status, 0);
 }

@@ -14,6 +14,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "core/common/folder_lock.h"
 #include "core/common/rng.h"
 #include "selfplay/formats/corpus_convert.h"
 #include "selfplay/formats/formats.h"
@@ -616,4 +617,75 @@ TEST_CASE("a self-play corpus takes under 4 bytes a position", "[corpus]") {
     CHECK(j["positions"].get<std::uint64_t>() > 1000);
     CHECK(j["bytes"].get<std::uint64_t>() == fs::file_size(dir + "/corpus.fcorpus"));
     CHECK(j["bytes_per_position"].get<double>() < 4.0);
+}
+
+TEST_CASE("corpus next-chunk locks its folder and refuses what is no chunk of the run",
+          "[corpus]") {
+    const std::string dir = fresh_dir("corpus_chunk_checks");
+    REQUIRE(run_cli("selfplay --games 4 --depth 1 --openings random:2 --seed 9 --quiet --out " +
+                    dir + "/run")
+                .status == 0);
+    const std::string chunks = dir + "/chunks";
+    fs::create_directories(chunks);
+    const std::string cmd = "corpus next-chunk " + dir + "/run --into " + chunks + " --name t ";
+    // --min-games above --max-games could never write a chunk.
+    const Run above = run_cli(cmd + "--min-games 5 --max-games 4");
+    CHECK(above.status == 1);
+    CHECK_THAT(above.output, Catch::Contains("--min-games 5: above --max-games 4"));
+    {
+        // A second writer of the folder is refused, naming the holder.
+        const FolderLock held(chunks);
+        const Run locked = run_cli(cmd + "--min-games 1");
+        CHECK(locked.status == 1);
+        CHECK_THAT(locked.output, Catch::Contains(chunks + ": the folder"));
+        CHECK(!fs::exists(chunks + "/t-000.fcorpus"));
+    }
+    // A folder or a dangling link named *.fcorpus is refused by name, not as a raw error.
+    fs::create_directories(chunks + "/odd.fcorpus");
+    const Run folder = run_cli(cmd + "--min-games 1");
+    CHECK(folder.status == 1);
+    CHECK_THAT(folder.output,
+               Catch::Contains(chunks + "/odd.fcorpus: a folder, not a corpus chunk"));
+    fs::remove(chunks + "/odd.fcorpus");
+    fs::create_symlink(dir + "/nowhere", chunks + "/t-000.fcorpus");
+    const Run dangling = run_cli(cmd + "--min-games 1");
+    CHECK(dangling.status == 1);
+    CHECK_THAT(dangling.output,
+               Catch::Contains(chunks + "/t-000.fcorpus: a link to no file, not a corpus chunk"));
+    fs::remove(chunks + "/t-000.fcorpus");
+    // A chunk of another board under the name would make the run's games look taken.
+    REQUIRE(run_cli("selfplay --games 3 --depth 1 --variant dimy --openings random:2 --quiet "
+                    "--corpus --out " +
+                    dir + "/other")
+                .status == 0);
+    fs::copy_file(dir + "/other/corpus.fcorpus", chunks + "/t-000.fcorpus");
+    const Run other = run_cli(cmd + "--min-games 1");
+    CHECK(other.status == 1);
+    CHECK_THAT(other.output, Catch::Contains(chunks + "/t-000.fcorpus: header: "));
+    CHECK_THAT(other.output, Catch::Contains("the chunks of one --name hold one run's games"));
+    CHECK(!fs::exists(chunks + "/t-001.fcorpus"));
+}
+
+TEST_CASE("a corpus refuses a repetition count below 2 and a game index that wraps", "[corpus]") {
+    const std::string good = encode(Rules{}, mixed_games(3));
+    const std::string path = temp_path("corpus_counts.fcorpus");
+    for (const char count : {0, 1}) {
+        std::string bytes = good;
+        bytes[12] = count;
+        bytes[13] = 0;
+        write_bytes(path, bytes);
+        CHECK_THROWS_WITH(read_all(path), path + ": header: repetition count " +
+                                              std::to_string(int(count)) + " (at least 2)");
+    }
+    Rules none;
+    none.repetition_count = 0;
+    CHECK_THROWS_WITH(encode_corpus_header(none), Catch::Contains("between 2 and 65535"));
+    // A block whose first game is 0 and whose game says index -1 (zigzag 1).
+    const std::string header = good.substr(0, kCorpusHeaderBytes);
+    const std::string games_part = std::string("\x01\x01\x01\x00\x00", 5);
+    std::string raw(8, '\0');
+    raw[0] = char(games_part.size());
+    raw += games_part + std::string(1, '\0');
+    write_bytes(path, header + forged_block(raw, 1, 0, 0));
+    CHECK_THROWS_WITH(read_all(path), Catch::Contains("index: -1 from 0 wraps around"));
 }

@@ -223,7 +223,7 @@ TEST_CASE("a run of the default engine resumes with it and refuses the linear on
                Catch::Contains("fanorona(weights=tuned,params=tuned,net=tsivy,depth=1)"));
 }
 
-TEST_CASE("the weights loop plays without the default network; loop --net starts from it",
+TEST_CASE("the weights loop plays without the default network, loop --net starts from it",
           "[default_net]") {
     LoopConfig c;
     CHECK(c.engine.net); // the default spec

@@ -141,7 +141,7 @@ TEST_CASE("draw adjudication in one option: --draw-adjudicate, as fastchess's -d
     CHECK(a.draw_margin == 25);
     AdjudicationConfig b;
     parse_draw_adjudication("movenumber=12,movecount=2", b);
-    CHECK(b.draw_after == 12);
+    CHECK(b.draw_after == 24); // full moves, as fastchess and cutechess count: 2 turns each
     CHECK(b.draw_turns == 2);
     CHECK(b.draw_margin == 20);
     CHECK_THROWS_WITH(parse_draw_adjudication("after=30,turns", b),
@@ -149,6 +149,17 @@ TEST_CASE("draw adjudication in one option: --draw-adjudicate, as fastchess's -d
     CHECK_THROWS_WITH(parse_draw_adjudication("score=-3", b),
                       Catch::Contains("score=-3: not a whole number"));
     CHECK_THROWS_WITH(parse_draw_adjudication("margin=3", b), Catch::Contains("unknown key"));
+    // A setting given twice, under one name or two, is refused.
+    CHECK_THROWS_WITH(parse_draw_adjudication("after=30,after=40", b),
+                      Catch::Contains("after given twice"));
+    CHECK_THROWS_WITH(parse_draw_adjudication("after=30,movenumber=20", b),
+                      Catch::Contains("movenumber given twice (as after)"));
+    CHECK_THROWS_WITH(parse_draw_adjudication("turns=3,movecount=4", b),
+                      Catch::Contains("movecount given twice (as turns)"));
+    CHECK_THROWS_WITH(parse_draw_adjudication("score=5,score=5", b),
+                      Catch::Contains("score given twice"));
+    CHECK_THROWS_WITH(parse_draw_adjudication("movenumber=50001", b),
+                      Catch::Contains("not a whole number from 0 to 50000"));
 
     // The same games and settings as the three options spelled out.
     const std::string one = test_cli::fresh_dir("draw_one"), three = test_cli::fresh_dir("draw_3");

@@ -208,3 +208,45 @@ TEST_CASE("an engines file takes arg as an array, refuses keys its engine cannot
                       "R: hash=8: a setting of the toolkit's engine; a baseline player (builtin=) "
                       "takes none (from --each)");
 }
+
+TEST_CASE("an engines file refuses a key given twice and a number beyond a double",
+          "[enginefile]") {
+    const std::string dir = test_cli::fresh_dir("engine_file_keys");
+    const std::string twice =
+        write(dir, "twice.json", R"({"engines": [{"name": "A", "depth": 3, "depth": 5}]})");
+    CHECK_THROWS_WITH(read_engine_file(twice),
+                      twice + ": the key \"depth\" appears twice in one object");
+    const std::string options = write(
+        dir, "options.json",
+        R"({"engines": [{"name": "X", "cmd": "/bin/e", "options": {"Hash": 1, "Hash": 2}}]})");
+    CHECK_THROWS_WITH(read_engine_file(options), Catch::Contains("\"Hash\" appears twice"));
+    const std::string top = write(dir, "top.json", R"({"engines": [], "engines": []})");
+    CHECK_THROWS_WITH(read_engine_file(top), Catch::Contains("\"engines\" appears twice"));
+    // The same key in two objects is no repetition.
+    const std::string two =
+        write(dir, "two.json", R"({"engines": [{"name": "A"}, {"name": "B", "depth": 2}]})");
+    CHECK(read_engine_file(two).engines.size() == 2);
+    const std::string huge =
+        write(dir, "huge.json", R"({"engines": [{"name": "A", "depth": 1e400}]})");
+    CHECK_THROWS_WITH(read_engine_file(huge),
+                      huge + ": the number 1e400 is out of range (beyond a double)");
+}
+
+TEST_CASE("a long engines file loads in linear time", "[enginefile]") {
+    // 20000 engines, and one engine with 100000 options: each name and option was searched in a
+    // list of those before it (0.4 and 2 billion comparisons).
+    std::string text = R"({"engines": [)";
+    for (int i = 0; i < 20000; ++i)
+        text += R"({"name": "E)" + std::to_string(i) + R"(", "builtin": "random"},)";
+    text += R"({"name": "X", "cmd": "/bin/e", "options": {)";
+    for (int i = 0; i < 100000; ++i) text += (i ? "," : "") + ("\"O" + std::to_string(i) + "\": 1");
+    text += "}}]}";
+    const std::string path = write(test_cli::fresh_dir("engine_file_long"), "long.json", text);
+    const auto start = std::chrono::steady_clock::now();
+    const EngineFile file = read_engine_file(path);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    REQUIRE(file.engines.size() == 20001);
+    CHECK(EngineSpec::from_settings(*file.find("X")).options.size() == 100000);
+    CHECK(seconds < 5 * test_cli::kSlowdown);
+}

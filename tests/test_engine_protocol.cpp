@@ -105,7 +105,7 @@ TEST_CASE("Bad lines get an info string error and the engine goes on", "[protoco
     CHECK_NOTHROW(parse_move(pos, rules, best.substr(9)));
 }
 
-TEST_CASE("stop ends go infinite; the end of input waits for a search to answer", "[protocol]") {
+TEST_CASE("stop ends go infinite, the end of input waits for a search to answer", "[protocol]") {
     auto out = run_protocol("position startpos\ngo infinite\nisready\nstop\nquit\n");
     CHECK(count_prefix(out, "bestmove ") == 1);
     CHECK(count_prefix(out, "readyok") == 1);

@@ -196,3 +196,31 @@ TEST_CASE("dir= must be a folder and restart= on or off", "[spec]") {
     CHECK_THROWS_WITH(EngineSpec::parse("name=X,cmd=/bin/engine,restart=yes"),
                       "restart=yes: expected on (a fresh engine process each game) or off");
 }
+
+TEST_CASE("a time control is decimal digits: hex, exponents, signs and spaces are refused",
+          "[spec]") {
+    // std::stod alone read "0x10" as 16 seconds.
+    for (const std::string tc : {"40/0x10", "0x10", "1e1", "inf", "40/ 10", " 10", "10+0x1",
+                                 "+40/10", "40/10+", "1..5", ".", "10+-1", "0x2/10"}) {
+        INFO(tc);
+        CHECK_THROWS_WITH(EngineSpec::parse("name=T,tc=" + tc), Catch::Contains("tc="));
+    }
+    const EngineSpec a = EngineSpec::parse("name=T,tc=40/10.5+.25");
+    CHECK(a.time_control.moves == 40);
+    CHECK(a.time_control.base_ms == 10500);
+    CHECK(a.time_control.inc_ms == 250);
+}
+
+TEST_CASE("a spec refuses an empty net=, weights=, tables=, vela_weights= or params=", "[spec]") {
+    for (const std::string key : {"net", "weights", "tables", "vela_weights", "params"}) {
+        INFO(key);
+        CHECK_THROWS_WITH(EngineSpec::parse("name=T," + key + "="),
+                          Catch::StartsWith(key + "=: empty (give a "));
+    }
+    CHECK(!EngineSpec::parse("name=T,net=none").net);
+    const auto r =
+        test_cli::run_cli("tournament --games 2 --player name=A --player name=T,net= --out " +
+                          test_cli::fresh_dir("spec_empty_net"));
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("net=: empty"));
+}

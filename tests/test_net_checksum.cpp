@@ -33,7 +33,7 @@ std::string resummed(const std::string& file, std::uint64_t basis) {
 
 } // namespace
 
-TEST_CASE("net files carry the published FNV-1a 64; older files still read", "[net][formats]") {
+TEST_CASE("net files carry the published FNV-1a 64, older files still read", "[net][formats]") {
     const std::string dir = test_cli::fresh_dir("net_checksum");
     std::filesystem::create_directories(dir);
     REQUIRE(test_cli::run_cli("net random --seed 3 --hidden 16 --out " + dir + "/a.net").status ==

@@ -66,7 +66,7 @@ TEST_CASE("opening specs parse", "[openings]") {
     CHECK_THROWS_WITH(OpeningSpec::parse("random:x"), Catch::Contains("random:TURNS"));
 }
 
-TEST_CASE("a shuffled suite is a permutation drawn from the seed; file order ignores the seed",
+TEST_CASE("a shuffled suite is a permutation drawn from the seed, file order ignores the seed",
           "[openings]") {
     const Rules rules;
     // A suite of 40 distinct positions (random openings written as position strings).

@@ -201,7 +201,7 @@ TEST_CASE("solve --json FILE and timeuse --json FILE still write JSON, with a no
     CHECK(nlohmann::json::parse(slurp(dir + "/t2.json"))["rows"].size() == 1);
 }
 
-TEST_CASE("openings: games files as positionals, --game-rules, --turns; the old spellings work "
+TEST_CASE("openings: games files as positionals, --game-rules, --turns, the old spellings work "
           "with a note",
           "[options][cli][openings]") {
     const std::string dir = fresh_dir("options_openings");
@@ -402,4 +402,25 @@ TEST_CASE("counts, budgets and seeds refuse negative and too large values", "[op
                    Catch::Contains("is not a whole number from 0 to 18446744073709551615"));
     }
     CHECK(test_cli::run_cli("selfplay --help").output.find("--seed UINT=1") != std::string::npos);
+}
+
+TEST_CASE("real-number options refuse nan, inf and values past a double", "[options][cli]") {
+    // Every FLOAT option gets the check from main (refuse_non_finite): nan passes a range check
+    // (every comparison with it is false) and inf or 1e400 pass a positivity check.
+    for (const std::string& args :
+         {std::string("net loss x.bin --net x.fnet --lambda nan"),
+          std::string("train x.bin --lr-decay nan"), std::string("train x.bin --lr inf"),
+          std::string("train x.bin --lr 1e400"), std::string("tune x.txt --lr nan"),
+          std::string("train x.bin --lambda NaN")}) {
+        INFO(args);
+        const auto r = test_cli::run_cli(args);
+        CHECK(r.status == 1);
+        CHECK_THAT(r.output, Catch::Contains("is not a finite number"));
+    }
+    const auto k = test_cli::run_cli("train x.bin --k inf --out /nonexistent/never");
+    CHECK(k.status == 1);
+    CHECK_THAT(k.output, Catch::Contains("--k: expected auto or a positive number, found 'inf'"));
+    // A finite value with a sign or an exponent still reads.
+    const auto ok = test_cli::run_cli("train /nonexistent/x.bin --lr +1e-3 --out /nonexistent/o");
+    CHECK_THAT(ok.output, !Catch::Contains("is not a finite number"));
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -123,7 +124,7 @@ TEST_CASE("a second writer of a proof file is refused at once, naming the first"
     test_cli::wait_exit(first);
 }
 
-TEST_CASE("endless inputs are refused within seconds; protocol lines are capped",
+TEST_CASE("endless inputs are refused within seconds, protocol lines are capped",
           "[outputs][cli]") {
     for (const std::string& args :
          {std::string("net info /dev/zero"), std::string("analyze --weights /dev/zero"),
@@ -132,8 +133,10 @@ TEST_CASE("endless inputs are refused within seconds; protocol lines are capped"
         INFO(args);
         const auto r = run_cli(args);
         CHECK(r.status == 1);
+        // Told by its first bytes (a network, a proof file) or by its length (weights).
         CHECK_THAT(r.output, Catch::Contains("/dev/zero") &&
-                                 Catch::Contains("not a regular file, and longer than 256 MB"));
+                                 (Catch::Contains("it starts with bytes 00 00") ||
+                                  Catch::Contains("not a regular file, and longer than")));
     }
     // A folder is named as one (it once read as an empty file).
     CHECK_THAT(run_cli("net info /tmp").output, Catch::Contains("/tmp: is a folder, not a file"));
@@ -147,4 +150,24 @@ TEST_CASE("endless inputs are refused within seconds; protocol lines are capped"
     CHECK_THAT(r.output, Catch::Contains("info string error: a line of more than 1 MB, ignored\n"
                                          "readyok\n"));
     CHECK(r.output.size() < 1000); // the unknown command is not echoed whole
+}
+
+TEST_CASE("a large file of the wrong kind is refused by its first bytes or its size, at once",
+          "[outputs][cli]") {
+    const std::string dir = test_cli::fresh_dir("outputs_large_wrong");
+    fs::create_directories(dir);
+    const std::string zeros = dir + "/zeros";
+    { std::ofstream(zeros, std::ios::binary); }
+    fs::resize_file(zeros, std::uintmax_t(1) << 30); // sparse: 1 GB of zeros
+    const auto start = std::chrono::steady_clock::now();
+    const auto net = run_cli("net info " + zeros);
+    CHECK(net.status == 1);
+    CHECK_THAT(net.output,
+               Catch::Contains(zeros + ": not a network file (it starts with bytes 00"));
+    const auto weights = run_cli("analyze --depth 1 --weights " + zeros);
+    CHECK(weights.status == 1);
+    CHECK_THAT(weights.output,
+               Catch::Contains("1073741824 bytes, more than a weights file's largest"));
+    CHECK(std::chrono::steady_clock::now() - start <
+          std::chrono::seconds(10 * test_cli::kSlowdown));
 }

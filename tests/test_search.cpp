@@ -385,7 +385,7 @@ TEST_CASE("The evaluation and move generation allocate nothing", "[search]") {
     CHECK(sum != 0);
 }
 
-TEST_CASE("A node limit and a move time end the search; stop() ends an infinite one", "[search]") {
+TEST_CASE("A node limit and a move time end the search, stop() ends an infinite one", "[search]") {
     const Game game(rules_for(Variant::Tsivy), Position::start(Variant::Tsivy));
     Searcher searcher(4);
     SearchLimits limits;

@@ -80,7 +80,7 @@ TEST_CASE("series: the schedule lays out series in mirrored pairs from one openi
     CHECK((plain.slot(1).white == 1 && plain.slot(2).opening == 1));
 }
 
-TEST_CASE("series: the normal game's loser is White in the Vela game; a draw ends the series",
+TEST_CASE("series: the normal game's loser is White in the Vela game, a draw ends the series",
           "[series]") {
     const Schedule s = Schedule::make(Pairing::Gauntlet, 2, true);
     const GameSlot normal = s.slot(0); // a (0) White, b (1) Black
@@ -94,7 +94,7 @@ TEST_CASE("series: the normal game's loser is White in the Vela game; a draw end
     CHECK_FALSE(vela_colours(vela, normal, false, false));
 }
 
-TEST_CASE("series: the games file records kind and beneficiary; version 1 files still read",
+TEST_CASE("series: the games file records kind and beneficiary, version 1 files still read",
           "[series][games_file]") {
     GameRecord r;
     r.index = 1;

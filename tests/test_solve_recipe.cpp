@@ -40,7 +40,7 @@ TEST_CASE("solve_recipe: the documented recipe on the solved boards, alpha-beta 
     }
 }
 
-TEST_CASE("solve --variant 7x5 alone runs df-pn; given options win", "[solve][cli]") {
+TEST_CASE("solve --variant 7x5 alone runs df-pn, given options win", "[solve][cli]") {
     const std::string dir = test_cli::fresh_dir("solve_recipe");
     std::filesystem::create_directories(dir);
     // Small tables and a small budget: only which method and memory run is checked here.

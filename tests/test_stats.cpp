@@ -437,7 +437,7 @@ TEST_CASE("Pentanomial rating intervals account for correlated game pairs", "[st
     CHECK(width_penta / width_tri == Approx(std::sqrt(0.8)).margin(0.03));
 }
 
-TEST_CASE("Ratings that do not exist are reported; prior draws make them exist", "[stats]") {
+TEST_CASE("Ratings that do not exist are reported, prior draws make them exist", "[stats]") {
     PairwiseResults r({"ace", "mid", "low"});
     r.add(0, 1, WDL{10, 0, 0});
     r.add(0, 2, WDL{10, 0, 0});

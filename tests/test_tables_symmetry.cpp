@@ -185,7 +185,7 @@ TEST_CASE("tables compare finds a different value", "[tables][symmetry][cli]") {
     CHECK(j["positions"] == 600 + 2 * 6900);
 }
 
-TEST_CASE("Version 1 files are read as unfolded tables; later versions are refused",
+TEST_CASE("Version 1 files are read as unfolded tables, later versions are refused",
           "[tables][symmetry]") {
     const std::string old = build("sym_v1", Variant::Dimy, 3, false);
     for (const auto& e : fs::directory_iterator(old)) rewrite_as_version_1(e.path().string());

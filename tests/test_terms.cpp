@@ -115,7 +115,7 @@ TEST_CASE("Each board's point-table classes are listed in order and partition th
     }
 }
 
-TEST_CASE("Groups and boards: the point tables sum to material; other boards' terms are 0",
+TEST_CASE("Groups and boards: the point tables sum to material, other boards' terms are 0",
           "[terms]") {
     for (const auto& [pos, rules] : sample_positions()) {
         std::array<int, kTermCount> raw;

@@ -460,7 +460,7 @@ TEST_CASE("a corpus file streams the positions of its log, and a folder its corp
     CHECK(pass.unscored == unscored);
 }
 
-TEST_CASE("train on a corpus trains as on its positions log; a folder of corpora trains",
+TEST_CASE("train on a corpus trains as on its positions log, a folder of corpora trains",
           "[stream][train][cli]") {
     using namespace test_cli;
     const std::string log = labelled_log("corpus_train.bin", 30, 6);

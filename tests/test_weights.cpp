@@ -144,7 +144,7 @@ std::string old_fingerprint(const Weights& w) {
 
 } // namespace
 
-TEST_CASE("Pattern weights round trip through a version-2 text; no patterns stay version 1",
+TEST_CASE("Pattern weights round trip through a version-2 text, no patterns stay version 1",
           "[weights]") {
     const Weights w = with_patterns();
     const std::string text = format_weights(w, {"with patterns"});

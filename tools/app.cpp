@@ -47,6 +47,7 @@ std::unique_ptr<CLI::App> make_app() {
     app.add_flag("--version",
                  "Print the version, the commit, the build type and the bench signature, and exit");
     refuse_wrapped_unsigned(app);
+    refuse_non_finite(app);
     install_path_checks(app);
     return made;
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/files.h"
+#include "core/common/folder_lock.h"
 #include "selfplay/formats/corpus_convert.h"
 #include "selfplay/formats/formats.h"
 #include "tools/commands.h"
@@ -45,6 +46,7 @@ struct Converted {
     std::string bytes;
     std::uint64_t games = 0, positions = 0;
     std::uint64_t chains_cut = 0; // logged games cut into more than one chain
+    Rules rules;                  // the inputs' board and rules
 };
 
 Converted convert(const CorpusOptions& o) {
@@ -108,6 +110,7 @@ Converted convert(const CorpusOptions& o) {
         }
     }
     writer->flush();
+    c.rules = writer->rules();
     c.games = writer->games();
     c.positions = writer->positions();
     return c;
@@ -132,6 +135,20 @@ void run_convert(const CorpusOptions& o) {
     print_written(o.out, c);
 }
 
+// Refuses `path`, named *.fcorpus in a chunks folder, unless it is a regular file (or a link to
+// one): a folder or a dangling link there is no chunk.
+void require_chunk_file(const std::filesystem::path& path) {
+    std::error_code ec;
+    const auto st = std::filesystem::status(path, ec);
+    if (std::filesystem::is_regular_file(st)) return;
+    const bool link = std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec));
+    throw std::runtime_error(path.string() + ": " +
+                             (std::filesystem::is_directory(st) ? "a folder"
+                              : link                            ? "a link to no file"
+                                                                : "not a regular file") +
+                             ", not a corpus chunk; remove or rename it");
+}
+
 // The chunks NAME-000.fcorpus, NAME-001.fcorpus, ... in `dir`, in order, up to the first number
 // missing.
 std::vector<std::string> chunk_files(const std::string& dir, const std::string& name) {
@@ -140,7 +157,9 @@ std::vector<std::string> chunk_files(const std::string& dir, const std::string& 
         char number[16];
         std::snprintf(number, sizeof number, "%03d", k);
         const std::string path = dir + "/" + name + "-" + number + ".fcorpus";
-        if (!std::filesystem::exists(path)) return files;
+        std::error_code ec;
+        if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return files;
+        require_chunk_file(path);
         files.push_back(path);
     }
 }
@@ -149,10 +168,21 @@ std::vector<std::string> chunk_files(const std::string& dir, const std::string& 
 void run_next_chunk(const CorpusOptions& o) {
     if (o.name.empty() || o.name.find('/') != std::string::npos)
         throw std::invalid_argument("--name '" + o.name + "': a file name prefix, without '/'");
+    if (o.min_games > o.max_games)
+        throw std::invalid_argument("--min-games " + std::to_string(o.min_games) +
+                                    ": above --max-games " + std::to_string(o.max_games) +
+                                    " (no chunk could ever be written)");
+    if (!std::filesystem::is_directory(o.into))
+        throw std::runtime_error(o.into + ": not a folder (--into: the folder of the chunks)");
+    // One next-chunk at a time in a folder: two at once would write the same chunk, or together
+    // pass --max-bytes.
+    const FolderLock lock(o.into);
     const std::vector<std::string> chunks = chunk_files(o.into, o.name);
     std::uint64_t next = 0;
+    std::vector<std::pair<std::string, Rules>> chunk_rules;
     for (const std::string& path : chunks) {
         CorpusReader reader(path);
+        chunk_rules.emplace_back(path, reader.rules());
         CorpusGame g;
         while (reader.next(g)) next = std::max(next, g.index + 1);
         if (!reader.tail_problem().empty())
@@ -160,8 +190,11 @@ void run_next_chunk(const CorpusOptions& o) {
     }
     std::uint64_t held = 0;
     std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(o.into, ec))
-        if (entry.path().extension() == ".fcorpus") held += entry.file_size();
+    for (const auto& entry : std::filesystem::directory_iterator(o.into, ec)) {
+        if (entry.path().extension() != ".fcorpus") continue;
+        require_chunk_file(entry.path());
+        held += std::filesystem::file_size(entry.path());
+    }
     if (ec) throw std::runtime_error(o.into + ": " + ec.message());
     CorpusOptions part = o;
     part.inputs = {o.run + "/games.tsv"};
@@ -172,6 +205,12 @@ void run_next_chunk(const CorpusOptions& o) {
     const std::string out = o.into + "/" + o.name + "-" + number + ".fcorpus";
     check_writable(out);
     const Converted c = convert(part);
+    // A chunk of another board or rules would have moved `next` past games of this run.
+    for (const auto& [path, rules] : chunk_rules)
+        if (rules.variant != c.rules.variant || rules.ruleset != c.rules.ruleset)
+            throw std::runtime_error(path + ": header: " + rules_name(rules) + ", but " +
+                                     part.inputs.front() + " is " + rules_name(c.rules) +
+                                     " (the chunks of one --name hold one run's games)");
     if (c.games < o.min_games) {
         std::printf("%s: %llu games from game %llu on, fewer than --min-games %llu: no chunk "
                     "written\n",

@@ -2,6 +2,7 @@
 // Option groups shared by subcommands: the board (variant, rules, start position) and the engine.
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -569,7 +570,9 @@ inline void RunOptions::add_to(CLI::App& cmd, RunConfig& run) {
            "--draw-adjudicate",
            [&run](const std::string& text) { parse_draw_adjudication(text, run.adjudication); },
            "The draw adjudication in one option, as fastchess's and cutechess's -draw: "
-           "after=N,turns=M,score=S (movenumber= and movecount= too; score 20 when not given), "
+           "after=N,turns=M,score=S (movenumber=N full moves, 2N turns, and movecount= too; score "
+           "20 "
+           "when not given), "
            "e.g. after=40,turns=8,score=20 (the same as --draw-after 40 --draw-turns 8 "
            "--draw-margin 20)")
         ->excludes("--draw-margin")
@@ -594,10 +597,31 @@ inline std::optional<double> parse_sigmoid_scale(const std::string& text) {
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != text.size() || !(k > 0))
+    if (used != text.size() || !(k > 0) || !std::isfinite(k))
         throw std::invalid_argument("--k: expected auto or a positive number, found '" + text +
                                     "'");
     return k;
+}
+
+// Refuses, in every option of `app` and its subcommands that takes real numbers (CLI11's type
+// name FLOAT: rates, lambdas, margins), a value that is not a finite number: "nan", "inf" and
+// "1e400" would pass CLI11's own conversion and poison every result computed from them. main()
+// applies it once, after every command is declared, so no option can miss it.
+inline void refuse_non_finite(CLI::App& app) {
+    const CLI::Validator finite(
+        [](std::string& value) -> std::string {
+            double parsed = 0;
+            const char* begin = value.data() + (value.rfind('+', 0) == 0 ? 1 : 0);
+            const char* end = value.data() + value.size();
+            const auto [at, error] = std::from_chars(begin, end, parsed);
+            if (value.empty() || error != std::errc() || at != end || !std::isfinite(parsed))
+                return "'" + value + "' is not a finite number";
+            return std::string();
+        },
+        "");
+    for (CLI::Option* option : app.get_options())
+        if (option->get_type_name().rfind("FLOAT", 0) == 0) option->check(finite);
+    for (CLI::App* sub : app.get_subcommands({})) refuse_non_finite(*sub);
 }
 
 } // namespace fanorona::cli

@@ -7,6 +7,7 @@
 
 #include "core/common/append_file.h"
 #include "core/common/files.h"
+#include "selfplay/formats/formats.h"
 #include "selfplay/formats/params_file.h"
 #include "selfplay/run_folder.h"
 #include "selfplay/stats/stats_json.h"
@@ -255,7 +256,8 @@ SpsaResult run_spsa(const SpsaConfig& given) {
     // A resume keeps the schedule the run began with (its gains decided the games played).
     const std::string settings_path = RunFolder::settings_path(c.run.out_dir);
     if (c.run.resume && c.schedule_pairs == 0 && std::filesystem::exists(settings_path)) {
-        const Json before = Json::parse(read_text_file(settings_path), nullptr, false);
+        const Json before =
+            Json::parse(read_text_file(settings_path, kJsonFileLimits), nullptr, false);
         if (before.is_object() && before.contains("spsa") && before["spsa"].is_object() &&
             before["spsa"].contains("pairs") && before["spsa"]["pairs"].is_number_unsigned() &&
             before["spsa"]["pairs"].get<std::uint64_t>() > 0)

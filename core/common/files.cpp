@@ -1,6 +1,9 @@
 #include "core/common/files.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +13,7 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -227,6 +231,109 @@ void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse
             if (same) refuse(out, other, "the output ");
         }
     }
+}
+
+namespace {
+
+// The first bytes of a file as a message shows them: printable ASCII as it is, others as hex.
+std::string shown_start(const std::string& bytes) {
+    std::string out;
+    const std::size_t n = std::min<std::size_t>(bytes.size(), 16);
+    bool printable = true;
+    for (std::size_t i = 0; i < n; ++i)
+        printable = printable && ((bytes[i] >= 0x20 && bytes[i] < 0x7F) || bytes[i] == '\n');
+    if (printable) {
+        for (std::size_t i = 0; i < n; ++i)
+            out += bytes[i] == '\n' ? std::string("\\n") : std::string(1, bytes[i]);
+        return "'" + out + "'";
+    }
+    static const char* const kHex = "0123456789abcdef";
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto b = static_cast<unsigned char>(bytes[i]);
+        out += std::string(out.empty() ? "" : " ") + kHex[b >> 4] + kHex[b & 15];
+    }
+    return "bytes " + out;
+}
+
+} // namespace
+
+std::string read_file_bytes(const std::string& path, const FileLimits& limits) {
+    refuse_nul_byte(path);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw FileError(path + ": cannot open for reading: " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw FileError(path + ": is a folder, not a file");
+    const std::string name(limits.name);
+    const bool regular = S_ISREG(st.st_mode);
+    // A regular file's size is checked once its first bytes are the format's (a file of another
+    // kind is told as such, whatever its size), before the rest is read.
+    std::string bytes;
+    const auto check_size = [&] {
+        if (!regular) return;
+        if (std::uint64_t(st.st_size) > limits.max_bytes)
+            throw FileError(path + ": " + std::to_string(st.st_size) + " bytes, more than a " +
+                            name + " file's largest (" + std::to_string(limits.max_bytes) +
+                            " bytes)");
+        bytes.reserve(std::size_t(st.st_size));
+    };
+    if (limits.magic.empty()) check_size();
+    // Non-blocking: a FIFO without a writer does not block the open, and its reads wait in
+    // poll() with a deadline that no writer can extend.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) throw FileError(path + ": cannot open for reading: " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(limits.max_seconds);
+    // The magic is checked as soon as enough bytes are in (after a byte-order mark for text).
+    bool magic_checked = limits.magic.empty();
+    const auto check_magic = [&](bool at_end) {
+        std::string_view text(bytes);
+        if (skip_byte_order_mark(text).size() != text.size()) text.remove_prefix(3);
+        if (text.size() < limits.magic.size() && !at_end) return;
+        magic_checked = true;
+        if (text.substr(0, limits.magic.size()) == limits.magic) return check_size();
+        if (text.empty()) throw FileError(path + ": empty, not a " + name + " file");
+        if (text.size() < limits.magic.size() && limits.magic.substr(0, text.size()) == text)
+            throw FileError(path + ": ends before a " + name + " file's first bytes ('" +
+                            std::string(limits.magic) + "')");
+        throw FileError(path + ": not a " + name + " file (it starts with " +
+                        shown_start(std::string(text)) + ", not '" + std::string(limits.magic) +
+                        "')");
+    };
+    char buffer[1 << 16];
+    for (;;) {
+        if (!regular) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            pollfd p{fd, POLLIN, 0};
+            const int ready = left.count() > 0 ? ::poll(&p, 1, int(left.count())) : 0;
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready == 0)
+                throw FileError(path + ": not a regular file, and it did not end within " +
+                                std::to_string(limits.max_seconds) + " s; refused");
+        }
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n < 0) throw FileError(path + ": read failed: " + std::strerror(errno));
+        if (n == 0) break;
+        bytes.append(buffer, std::size_t(n));
+        if (!magic_checked) check_magic(false);
+        if (bytes.size() > limits.max_bytes)
+            throw FileError(path + ": " + (regular ? "" : "not a regular file, and ") +
+                            "longer than a " + name + " file's largest (" +
+                            std::to_string(limits.max_bytes) + " bytes); refused");
+    }
+    if (!magic_checked) check_magic(true);
+    return bytes;
+}
+
+std::string read_text_file(const std::string& path, const FileLimits& limits) {
+    std::string text = read_file_bytes(path, limits);
+    if (skip_byte_order_mark(text).size() != text.size()) text.erase(0, 3);
+    return text;
 }
 
 } // namespace fanorona

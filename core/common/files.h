@@ -80,4 +80,29 @@ struct FileUse {
 // Throws FileError "OUTPUT PATH: is also INPUT (PATH)".
 void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse>& outputs);
 
+// The longest read_file_bytes(path, limits) waits for a file that is not a regular file (a FIFO
+// whose writer is silent) to end.
+inline constexpr int kMaxStreamSeconds = 60;
+
+// What a reader knows of its format before it reads a file whole: its name for messages
+// ("network"), the bytes every file of it starts with ("" when it has none) and its largest size.
+struct FileLimits {
+    std::string_view name;
+    std::string_view magic;
+    std::size_t max_bytes = kMaxStreamBytes;
+    int max_seconds = kMaxStreamSeconds; // the longest wait for a FIFO or device to end
+};
+
+// The whole content of `path` as read_file_bytes() reads it, bounded by its format: the first
+// bytes are read and checked against limits.magic first ("PATH: not a NAME file (it starts with
+// ...)"; "PATH: ends before a NAME file's first line" only when the file is a part of the magic),
+// then the size against limits.max_bytes ("PATH: N bytes, more than a NAME file's largest, M")
+// before the rest is read; a FIFO or a device is read up to max_bytes and refused past it.
+// Throws FileError naming the file.
+std::string read_file_bytes(const std::string& path, const FileLimits& limits);
+
+// read_file_bytes(path, limits) without a leading UTF-8 byte-order mark (the magic is looked
+// for after it).
+std::string read_text_file(const std::string& path, const FileLimits& limits);
+
 } // namespace fanorona

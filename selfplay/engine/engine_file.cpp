@@ -1,10 +1,13 @@
 #include "selfplay/engine/engine_file.h"
 
 #include <stdexcept>
+#include <unordered_set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/common/files.h"
+#include "selfplay/formats/formats.h"
 
 namespace fanorona {
 
@@ -35,14 +38,47 @@ const SpecSettings* EngineFile::find(const std::string& name) const {
     return nullptr;
 }
 
+namespace {
+
+// `text` parsed as JSON, refusing a key given twice in one object (nlohmann would keep the last
+// silently) and a number beyond a double (1e400), with messages naming `path`.
+Json parse_engines_json(const std::string& path, const std::string& text) {
+    // The keys seen in each object being parsed, innermost last.
+    std::vector<std::unordered_set<std::string>> keys;
+    const Json::parser_callback_t check = [&](int, Json::parse_event_t event, Json& parsed) {
+        if (event == Json::parse_event_t::object_start) keys.emplace_back();
+        if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+        if (event == Json::parse_event_t::key && !keys.empty() &&
+            !keys.back().insert(parsed.get<std::string>()).second)
+            throw std::invalid_argument(path + ": the key \"" + parsed.get<std::string>() +
+                                        "\" appears twice in one object");
+        return true;
+    };
+    try {
+        return Json::parse(text, check);
+    } catch (const Json::parse_error& e) {
+        throw std::invalid_argument(path + ": not JSON: " + json_error(e));
+    } catch (const Json::out_of_range& e) { // 406: "number overflow parsing '1e400'"
+        std::string what = json_error(e);
+        const auto open = what.find('\'');
+        const auto close = what.rfind('\'');
+        if (open != std::string::npos && close > open)
+            what = what.substr(open + 1, close - open - 1);
+        throw std::invalid_argument(path + ": the number " + what +
+                                    " is out of range (beyond a double)");
+    }
+}
+
+} // namespace
+
 EngineFile read_engine_file(const std::string& path) {
     EngineFile file;
     file.path = path;
     Json j;
     try {
-        j = Json::parse(read_text_file(path));
-    } catch (const Json::parse_error& e) {
-        throw std::invalid_argument(path + ": not JSON: " + json_error(e));
+        j = parse_engines_json(path, read_text_file(path, kEnginesFileLimits));
+    } catch (const std::invalid_argument&) {
+        throw;
     } catch (const std::exception& e) { // FileError: it names the file
         throw std::invalid_argument(e.what());
     }
@@ -54,6 +90,7 @@ EngineFile read_engine_file(const std::string& path) {
             throw std::invalid_argument(path + ": \"" + key +
                                         "\": unknown member (an engines file holds \"engines\")");
     const Json& list = j["engines"];
+    std::unordered_set<std::string> names; // a set, so that a long file loads in linear time
     for (std::size_t i = 0; i < list.size(); ++i) {
         const Json& e = list[i];
         std::string where = path + ": engines[" + std::to_string(i) + "]";
@@ -62,7 +99,8 @@ EngineFile read_engine_file(const std::string& path) {
             throw std::invalid_argument(where + ": \"name\": a string is required");
         const std::string name = e["name"].get<std::string>();
         where += " (" + name + ")";
-        if (file.find(name)) throw std::invalid_argument(where + ": a second engine named " + name);
+        if (!names.insert(name).second)
+            throw std::invalid_argument(where + ": a second engine named " + name);
         SpecSettings settings;
         for (const auto& [key, value] : e.items()) {
             const std::string member = where + ": \"" + key + "\"";

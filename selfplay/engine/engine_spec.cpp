@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -69,7 +70,8 @@ TimeControl parse_tc(std::string_view key, std::string_view value, TimeControl t
         } catch (const std::exception&) {
             used = 0;
         }
-        if (moves.empty() || used != moves.size() || moves[0] == '+' || m < 1 || m > kMaxTcMoves)
+        if (moves.empty() || used != moves.size() ||
+            moves.find_first_not_of("0123456789") != std::string::npos || m < 1 || m > kMaxTcMoves)
             bad(key, value, std::string(form) + "; turns from 1 to " + std::to_string(kMaxTcMoves));
         tc.moves = int(m);
         text.erase(0, slash + 1);
@@ -82,15 +84,19 @@ TimeControl parse_tc(std::string_view key, std::string_view value, TimeControl t
             part.resize(part.size() - 2);
             scale = 1;
         }
+        // Decimal digits with at most one point: std::stod alone would also take "0x10" (hex),
+        // " 5", "inf" and "1e1".
+        const bool decimal = part.find_first_not_of("0123456789.") == std::string::npos &&
+                             part.find_first_of("0123456789") != std::string::npos &&
+                             std::count(part.begin(), part.end(), '.') <= 1;
         std::size_t used = 0;
         double s = -1;
         try {
-            s = std::stod(part, &used);
+            if (decimal) s = std::stod(part, &used);
         } catch (const std::exception&) {
             used = 0;
         }
-        if (part.empty() || used != part.size() || !(positive ? s > 0 : s >= 0) ||
-            s * scale > 86400000)
+        if (!decimal || used != part.size() || !(positive ? s > 0 : s >= 0) || s * scale > 86400000)
             bad(key, value, form);
         return int(s * scale);
     };
@@ -378,8 +384,19 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
     bool has_args = false;
     std::size_t args_at = 0;
     std::vector<std::size_t> arg_at; // the arg= settings, in order
+    // Each option's place in s.options, so that many options load in linear time (set() would
+    // search the list for each).
+    std::unordered_map<std::string, std::size_t> option_at;
     for (std::size_t i = 0; i < settings.size(); ++i) {
         const auto& [key, value] = settings[i];
+        if (key.size() > 7 && key.rfind("option.", 0) == 0) { // as set() would, in its place
+            const auto [it, fresh] = option_at.try_emplace(key.substr(7), s.options.size());
+            if (fresh)
+                s.options.emplace_back(key.substr(7), value);
+            else
+                s.options[it->second].second = value;
+            continue;
+        }
         if (key == "args") { // applied after cmd, wherever it stands; the last one counts
             args = value;
             args_at = i;
@@ -393,6 +410,13 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
         has_cmd |= key == "cmd";
         has_builtin |= key == "builtin";
         at = i;
+        // A file key given empty is a mistake (set() takes "" from the run settings as none).
+        if (value.empty() && (key == "net" || key == "weights" || key == "vela_weights" ||
+                              key == "tables" || key == "params"))
+            bad(key, value,
+                key == "tables" ? "empty (give a tables folder or none)"
+                : key == "net"  ? "empty (give a path, a built-in name or none)"
+                                : "empty (give a path or a built-in name)");
         s.set(key, value);
     }
     at = settings.size();

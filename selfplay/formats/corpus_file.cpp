@@ -103,6 +103,11 @@ Rules decode_header(const std::uint8_t* head, const std::string& path) {
     r.ruleset = RuleSet(head[11]);
     r.repetition_count = int(get_le(head + 12, 2));
     r.no_capture_limit = int(get_le(head + 14, 2));
+    // A corpus holds games played under a repetition rule: 0 (none) or 1 (every position a draw
+    // at once) are no writer's.
+    if (r.repetition_count < 2)
+        throw CorpusError(path + ": header: repetition count " +
+                          std::to_string(r.repetition_count) + " (at least 2)");
     return r;
 }
 
@@ -169,9 +174,10 @@ struct Cursor {
 } // namespace
 
 std::string encode_corpus_header(const Rules& rules) {
-    if (rules.repetition_count < 0 || rules.repetition_count > 0xFFFF ||
+    if (rules.repetition_count < 2 || rules.repetition_count > 0xFFFF ||
         rules.no_capture_limit < 0 || rules.no_capture_limit > 0xFFFF)
-        throw std::invalid_argument("corpus: draw limits must lie between 0 and 65535");
+        throw std::invalid_argument("corpus: the repetition count must lie between 2 and 65535, "
+                                    "the no-capture limit between 0 and 65535");
     std::string out(kCorpusHeaderBytes, '\0');
     auto* p = reinterpret_cast<std::uint8_t*>(out.data());
     std::memcpy(p, kCorpusMagic.data(), 8);
@@ -381,7 +387,14 @@ bool CorpusReader::next(CorpusGame& g) {
     std::uint8_t flags = 0, reason = 0;
     if (!head.varint(delta) || !head.byte(flags) || !head.byte(reason))
         corrupt_game("game header cut short");
-    g.index = next_index_ + std::uint64_t(unzigzag(delta));
+    // The index is the previous one's plus one plus the difference; one that would wrap past 0
+    // or 2^64-1 is no game's.
+    const std::int64_t step = unzigzag(delta);
+    if (step < 0 ? std::uint64_t(-(step + 1)) + 1 > next_index_
+                 : std::uint64_t(step) > ~std::uint64_t(0) - next_index_)
+        corrupt_game("index: " + std::to_string(step) + " from " + std::to_string(next_index_) +
+                     " wraps around");
+    g.index = next_index_ + std::uint64_t(step);
     const int result = flags & 3, ruleset = (flags >> 2) & 3;
     if (result == 3 || ruleset == 3 || (flags & 0xC0)) corrupt_game("flags: unknown codes");
     g.result = result == 0   ? GameResult::BlackWins

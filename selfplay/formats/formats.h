@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/common/files.h"
 #include "core/weights.h"
 
 namespace fanorona {
@@ -46,5 +47,27 @@ inline constexpr const char* kSpsaSummaryFormat = "fanorona-spsa 1";           /
 inline constexpr const char* kTimeuseFormat = "fanorona-timeuse 1";            // timeuse --json
 inline constexpr const char* kCheckEngineFormat = "fanorona-check-engine 1";   // check-engine
 inline constexpr const char* kTimeuseGamesFormat = "fanorona-timeuse-games 1"; // timeuse GAMES
+
+// Every whole-file reader's limits (read_file_bytes(path, limits), core/common/files.h): the
+// format's name, its first bytes ("" where comments or whitespace may come first) and its largest
+// size, so that a file of another kind is told by its first bytes and a huge one by its size,
+// before the rest is read.
+inline constexpr std::size_t kMiB = std::size_t(1) << 20;
+// The largest network (kMaxHidden 512 units, kMaxBuckets 64, lines features) stays below 64 MiB.
+inline constexpr FileLimits kNetFileLimits{"network", "fanorona-net ", 64 * kMiB};
+// Weights: 157464 pattern weights at about 40 bytes a line, and comments.
+inline constexpr FileLimits kWeightsFileLimits{"weights", "", 32 * kMiB};
+inline constexpr FileLimits kParamsFileLimits{"parameters", "", 1 * kMiB};
+inline constexpr FileLimits kOpeningsFileLimits{"openings", "", 256 * kMiB};
+inline constexpr FileLimits kEnginesFileLimits{"engines", "", 16 * kMiB};
+// Files of a run folder or a loop: settings, summaries and results (JSON).
+inline constexpr FileLimits kJsonFileLimits{"JSON", "", 64 * kMiB};
+// What the report reads of a run besides its games files: JSON, CSV and text.
+inline constexpr FileLimits kReportInputLimits{"report input", "", 1024 * kMiB};
+inline constexpr FileLimits kGamesFileLimits{"games", "# fanorona-games", 4096 * kMiB};
+inline constexpr FileLimits kProofFileLimits{"proof", kProofFileMagic, 4096 * kMiB};
+inline constexpr FileLimits kCheckpointFileLimits{"checkpoint", kTrainCheckpointMagic, 1024 * kMiB};
+inline constexpr FileLimits kFrontierCsvLimits{"frontier CSV", "# fanorona frontier 1",
+                                               1024 * kMiB};
 
 } // namespace fanorona

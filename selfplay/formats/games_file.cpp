@@ -267,7 +267,7 @@ GameRecord parse_game_record(const std::string& line, const std::string& where, 
 GamesFile read_games_file(const std::string& path) {
     std::string text;
     try {
-        text = read_file_bytes(path);
+        text = read_file_bytes(path, kGamesFileLimits);
     } catch (const FileError& e) {
         throw GamesFileError(e.what());
     }

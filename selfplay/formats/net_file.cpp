@@ -17,6 +17,7 @@
 #include "core/common/files.h"
 #include "core/common/hash.h"
 #include "core/common/text.h"
+#include "selfplay/formats/formats.h"
 
 namespace fanorona {
 
@@ -324,7 +325,7 @@ NetFile read_net_file(const std::string& path) {
     }
     std::string bytes;
     try {
-        bytes = read_text_file(path);
+        bytes = read_text_file(path, kNetFileLimits);
     } catch (const FileError& e) {
         throw FileError(std::string(e.what()) + " (the network file)");
     }

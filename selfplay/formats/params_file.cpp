@@ -7,6 +7,7 @@
 
 #include "core/builtins.h"
 #include "core/common/files.h"
+#include "selfplay/formats/formats.h"
 
 namespace fanorona {
 
@@ -56,7 +57,7 @@ std::vector<ParamsLine> read_params_file(const std::string& path) {
     }
     std::string text;
     try {
-        text = read_text_file(path);
+        text = read_text_file(path, kParamsFileLimits);
     } catch (const FileError& e) {
         const std::string why = e.what(); // as load_weights_file
         throw std::invalid_argument(shown_path(path) + ": cannot open the parameters file" +

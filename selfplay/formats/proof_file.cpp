@@ -38,7 +38,7 @@ std::uint64_t fnv1a(const char* p, std::size_t n) {
 } // namespace
 
 ProofFile read_proof_file(const std::string& path) {
-    const std::string data = read_file_bytes(path);
+    const std::string data = read_file_bytes(path, kProofFileLimits);
     const auto bad = [&](const std::string& why) { return FileError(path + ": " + why); };
     if (data.size() < kHeader || data.compare(0, 8, kProofFileMagic) != 0)
         throw bad("not a proof file (its first bytes are not the proof file magic)");

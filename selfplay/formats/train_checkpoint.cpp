@@ -162,7 +162,7 @@ void write_checkpoint(const std::string& path, const TrainCheckpoint& c) {
 TrainCheckpoint read_checkpoint(const std::string& path) {
     std::string bytes;
     try {
-        bytes = read_file_bytes(path);
+        bytes = read_file_bytes(path, kCheckpointFileLimits);
     } catch (const FileError& e) {
         throw CheckpointError(e.what());
     }

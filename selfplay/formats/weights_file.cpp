@@ -3,6 +3,7 @@
 #include "core/builtins.h"
 #include "core/common/files.h"
 #include "core/weights.h"
+#include "selfplay/formats/formats.h"
 
 namespace fanorona {
 
@@ -11,7 +12,7 @@ Weights load_weights_file(const std::string& path) {
         return parse_weights(std::string(b->text), std::string(b->name) + " (built-in weights)");
     std::string text;
     try {
-        text = read_text_file(path);
+        text = read_text_file(path, kWeightsFileLimits);
     } catch (const FileError& e) {
         // A missing file keeps the short message; any other reason (a folder, a device read
         // past its cap) is told.

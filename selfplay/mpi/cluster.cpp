@@ -27,6 +27,7 @@
 #include "core/common/fork_join.h"
 #include "core/tables/tablebase.h"
 #include "selfplay/formats/rules_json.h"
+#include "selfplay/formats/weights_fingerprint.h"
 #include "selfplay/formats/weights_json.h"
 #include "selfplay/mpi/identity.h"
 #include "selfplay/mpi/job.h"
@@ -312,15 +313,24 @@ void work_on_games(const nlohmann::json& j, std::uint64_t job) {
     });
 }
 
+// What an openings job reads: its weights (sent as values, so the check holds by construction).
+Fingerprints scoring_fingerprints(const Weights& weights) {
+    return {{"--weights", weights_fingerprint(weights)}};
+}
+
 // What an openings job carries: the scoring settings (the rules and weights in their one JSON
 // form, pattern weights included) and the move strings of every opening.
 nlohmann::json encode_scoring_job(const std::vector<ScoredOpening>& openings,
                                   const OpeningScoring& scoring) {
     nlohmann::json lines = nlohmann::json::array();
     for (const ScoredOpening& o : openings) lines.push_back(o.moves);
-    nlohmann::json j = {{"kind", "openings"},         {"weights", scoring.weights},
-                        {"depth", scoring.depth},     {"hash", scoring.hash_mb},
-                        {"threads", scoring.threads}, {"openings", lines}};
+    nlohmann::json j = {{"kind", "openings"},
+                        {"weights", scoring.weights},
+                        {"depth", scoring.depth},
+                        {"hash", scoring.hash_mb},
+                        {"threads", scoring.threads},
+                        {"openings", lines},
+                        {"fingerprints", scoring_fingerprints(scoring.weights)}};
     put_rules(j, scoring.rules);
     return j;
 }
@@ -333,6 +343,7 @@ void work_on_openings(const nlohmann::json& j, std::uint64_t job) {
     scoring.depth = j.at("depth").get<int>();
     scoring.hash_mb = j.at("hash").get<std::size_t>();
     scoring.threads = j.at("threads").get<int>();
+    check_job_fingerprints(j, scoring_fingerprints(scoring.weights));
     const auto lines = j.at("openings").get<std::vector<std::vector<std::string>>>();
     const int threads = scoring.threads > 0 ? scoring.threads : tbb::info::default_concurrency();
     tbb::task_arena arena(threads);
@@ -401,12 +412,10 @@ void work_on_pns(const std::string& text, const nlohmann::json& header) {
         return;
     }
     // The tables read here must be rank 0's.
-    const std::string what = "--tables " + pns.tables_dir;
-    const std::string why = fingerprint_difference(
-        {{what, pns.settings.tables ? tables_fingerprint(*pns.settings.tables) : "-"}},
-        {{what, header.at("tables_fingerprint").get<std::string>()}});
-    if (!why.empty()) {
-        send_bytes(why, 0, kError);
+    try {
+        check_job_fingerprints(header, pns_fingerprints(pns));
+    } catch (const std::exception& e) {
+        send_bytes(e.what(), 0, kError);
         return;
     }
     const std::size_t threads =
@@ -480,6 +489,10 @@ void work_on_job(const std::string& text) {
         // A pns job's JSON header ends at a zero byte (its bounds follow).
         const nlohmann::json j = nlohmann::json::parse(text.substr(0, text.find('\0')));
         const std::uint64_t job = j.at("job").get<std::uint64_t>();
+        // Every kind carries rank 0's fingerprints; each kind's decoder opens what it reads here
+        // and checks them (check_job_fingerprints), before any work.
+        if (!j.contains("fingerprints"))
+            throw std::runtime_error("a job without rank 0's fingerprints (of the files it reads)");
         if (j.value("kind", "games") == "pns")
             work_on_pns(text, j);
         else if (j.value("kind", "games") == "openings")

@@ -1,5 +1,7 @@
 #include "selfplay/mpi/identity.h"
 
+#include <stdexcept>
+
 #include <cstdio>
 
 #include "core/bench.h"
@@ -80,6 +82,14 @@ Fingerprints run_fingerprints(const RunConfig& c) {
         out.emplace_back("--adjudicate-tables " + c.adjudication.tables_dir,
                          tables_fingerprint(*c.adjudication.tables));
     return out;
+}
+
+void check_job_fingerprints(const nlohmann::json& job, const Fingerprints& mine) {
+    if (!job.is_object() || !job.contains("fingerprints"))
+        throw std::runtime_error("a job without rank 0's fingerprints (of the files it reads)");
+    const std::string why =
+        fingerprint_difference(mine, job.at("fingerprints").get<Fingerprints>());
+    if (!why.empty()) throw std::runtime_error(why);
 }
 
 std::string fingerprint_difference(const Fingerprints& mine, const Fingerprints& rank0s) {

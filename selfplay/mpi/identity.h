@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/endgame.h"
 #include "selfplay/engine/engine_spec.h"
 
@@ -41,5 +43,11 @@ Fingerprints run_fingerprints(const RunConfig& config);
 // The first difference between this rank's fingerprints and rank 0's, as one line ("player A's
 // net x.net fingerprint 0123... differs from rank 0's 4567..."), or "" when they agree.
 std::string fingerprint_difference(const Fingerprints& mine, const Fingerprints& rank0s);
+
+// The one check every job kind (games, openings, rescore, pns) makes on every rank, once the job
+// has opened what it reads here: `job` carries rank 0's fingerprints ("fingerprints", which
+// every job's encoder puts in) and `mine` are this rank's of the same files. Throws
+// std::runtime_error naming the first difference, or saying that the job carries none.
+void check_job_fingerprints(const nlohmann::json& job, const Fingerprints& mine);
 
 } // namespace fanorona

@@ -114,9 +114,7 @@ GamesJob decode_job(const Json& j) {
     job.openings = decode_run_openings(j.at("openings"), c.rules);
     job.vela_openings = decode_run_openings(j.at("vela_openings"), vela_rules);
     // What the players and adjudication read here (a network, tables) must be what rank 0 read.
-    const std::string why =
-        fingerprint_difference(run_fingerprints(c), j.at("fingerprints").get<Fingerprints>());
-    if (!why.empty()) throw std::runtime_error(why);
+    check_job_fingerprints(j, run_fingerprints(c));
     return job;
 }
 

@@ -29,6 +29,11 @@ ProvenBound take_bound(const std::string& in, std::size_t& at) {
 
 } // namespace
 
+Fingerprints pns_fingerprints(const PnsUnitJob& job) {
+    return {{"--tables " + job.tables_dir,
+             job.settings.tables ? tables_fingerprint(*job.settings.tables) : std::string("-")}};
+}
+
 std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number) {
     nlohmann::json units = nlohmann::json::array();
     for (const Position& p : job.units) units.push_back(p.to_string());
@@ -41,9 +46,7 @@ std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number) {
                               {"pn2", job.settings.pn2},
                               {"graph", job.settings.graph},
                               {"tables", job.tables_dir},
-                              {"tables_fingerprint", job.settings.tables
-                                                         ? tables_fingerprint(*job.settings.tables)
-                                                         : std::string("-")},
+                              {"fingerprints", pns_fingerprints(job)},
                               {"threads", job.threads}};
     std::string out = j.dump();
     out.push_back('\0'); // JSON text never holds a raw zero byte

@@ -10,10 +10,14 @@
 #include <vector>
 
 #include "core/solver/pns_unit.h"
+#include "selfplay/mpi/identity.h"
 
 namespace fanorona {
 
-// The job (its tables as their folder, with the fingerprint of rank 0's, "tables_fingerprint":
+// What a pns job reads on each rank: its tables (their folder and fingerprint, "-" for none).
+Fingerprints pns_fingerprints(const PnsUnitJob& job);
+
+// The job (its tables as their folder, with rank 0's fingerprints, "fingerprints":
 // selfplay/mpi/identity.h) with rank 0's job number.
 std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number);
 // Decodes a job; its settings' initial bounds are `initial` (which must outlive the job); the

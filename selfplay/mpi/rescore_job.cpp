@@ -5,15 +5,23 @@
 #include "selfplay/engine/engine_spec_json.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/mpi/bytes.h"
+#include "selfplay/mpi/identity.h"
 
 namespace fanorona {
+
+Fingerprints rescore_fingerprints(const RescoreSettings& settings) {
+    Fingerprints out;
+    add_fingerprints(out, settings.engine);
+    return out;
+}
 
 nlohmann::json encode_rescore_job(const Rules& corpus_rules, const RescoreSettings& settings,
                                   int threads) {
     nlohmann::json j = {{"kind", "rescore"},
                         {"engine", nlohmann::json(settings.engine)},
                         {"all", settings.all},
-                        {"threads", threads}};
+                        {"threads", threads},
+                        {"fingerprints", rescore_fingerprints(settings)}};
     put_rules(j, corpus_rules);
     return j;
 }
@@ -24,6 +32,8 @@ RescoreJob decode_rescore_job(const nlohmann::json& j) {
     job.settings.engine = j.at("engine").get<EngineSpec>();
     job.settings.all = j.at("all").get<bool>();
     job.threads = j.at("threads").get<int>();
+    // The engine's network, tables and weights read here must be rank 0's.
+    check_job_fingerprints(j, rescore_fingerprints(job.settings));
     return job;
 }
 

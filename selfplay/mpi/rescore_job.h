@@ -10,11 +10,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "selfplay/mpi/identity.h"
 #include "selfplay/rescore.h"
 
 namespace fanorona {
 
-// The settings of a rescore job ("kind": "rescore").
+// What a rescore job reads on each rank: its engine's weights, parameters, network and tables.
+Fingerprints rescore_fingerprints(const RescoreSettings& settings);
+
+// The settings of a rescore job ("kind": "rescore") with rank 0's fingerprints; decoding opens
+// the engine's files here and throws std::runtime_error naming the first whose fingerprint
+// differs from rank 0's (check_job_fingerprints).
 nlohmann::json encode_rescore_job(const Rules& corpus_rules, const RescoreSettings& settings,
                                   int threads);
 struct RescoreJob {

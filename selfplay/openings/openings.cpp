@@ -9,6 +9,7 @@
 #include "core/board/replay.h"
 #include "core/common/files.h"
 #include "core/common/rng.h"
+#include "selfplay/formats/formats.h"
 
 namespace fanorona {
 
@@ -180,7 +181,7 @@ std::vector<Opening> parse_opening_suite(const std::string& text, const Rules& r
 std::vector<Opening> read_opening_file(const std::string& path, const Rules& rules) {
     std::string text;
     try {
-        text = read_text_file(path);
+        text = read_text_file(path, kOpeningsFileLimits);
     } catch (const FileError&) {
         throw OpeningError(path + ": cannot open the openings file");
     }

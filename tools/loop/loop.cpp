@@ -208,7 +208,7 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const Engine
     t.run.out_dir = dir;
     // The final match is replayed when the loop grew: its candidate may have changed.
     if (fresh && fs::exists(dir + "/settings.json")) {
-        const Json old = Json::parse(read_text_file(dir + "/settings.json"));
+        const Json old = Json::parse(read_text_file(dir + "/settings.json", kJsonFileLimits));
         const Json now = settings_json(t.run);
         if (old.value("weights_fingerprints", Json()) != now["weights_fingerprints"] ||
             old.value("players", Json()) != now["players"])
@@ -274,7 +274,7 @@ NamedWeights tune_step(const LoopConfig& c, int n, const NamedWeights& current,
 
 // The validation losses of a finished tuning step (for the history), from its tune.json.
 Json tune_summary(const std::string& dir) {
-    const Json j = Json::parse(read_text_file(dir + "/tune/tune.json"));
+    const Json j = Json::parse(read_text_file(dir + "/tune/tune.json", kJsonFileLimits));
     return {{"k", j.value("k", 0.0)},
             {"start_validation_loss", j.value("start_validation_loss", 0.0)},
             {"final_validation_loss", j.value("final_validation_loss", 0.0)}};
@@ -330,7 +330,7 @@ std::pair<SpsaResult, EngineSpec> spsa_step(const LoopConfig& c, const NamedWeig
     const SpsaConfig s = spsa_config(c, current, openings);
     const std::string marker = c.out_dir + "/spsa.weights";
     const std::string fingerprint = weights_fingerprint(current.values) + "\n";
-    if (!fs::exists(marker) || read_text_file(marker) != fingerprint) {
+    if (!fs::exists(marker) || read_text_file(marker, kJsonFileLimits) != fingerprint) {
         fs::remove_all(s.run.out_dir);
         write_file_atomically(marker, fingerprint);
     }
@@ -352,7 +352,7 @@ void write_loop_settings(const LoopConfig& c, const Json& settings) {
                                                  "it, or choose another --out folder");
         check_resume_settings(c.out_dir, settings, {"iterations"}, loop_setting_options());
         // Iterations may only grow: fewer would drop finished iterations from the history.
-        const Json before = Json::parse(read_text_file(settings_path));
+        const Json before = Json::parse(read_text_file(settings_path, kJsonFileLimits));
         const int was = before.value("iterations", 0);
         if (c.iterations < was)
             throw std::invalid_argument(
@@ -475,7 +475,9 @@ Json run_iteration(const LoopConfig& c, int n, NamedWeights& current,
     if (accepted) current = tuned;
     record["current_after"] = current.path;
     // The network the next iteration plays, for whoever wants the latest kept one.
-    if (c.net) write_file_atomically(c.out_dir + "/current.net", read_text_file(current.path));
+    if (c.net)
+        write_file_atomically(c.out_dir + "/current.net",
+                              read_text_file(current.path, kNetFileLimits));
     say(it + (accepted ? "accepted" : "rejected"));
     return record;
 }
@@ -499,7 +501,7 @@ LoopSpsa loop_spsa(const LoopConfig& c, const NamedWeights& current,
                 {"params", r.summary.value("params", Json::array())}},
                final_engine(c, tuned)};
     write_file_atomically(c.out_dir + "/final_params.txt",
-                          read_text_file(c.out_dir + "/spsa/params.txt"));
+                          read_text_file(c.out_dir + "/spsa/params.txt", kParamsFileLimits));
     return s;
 }
 
@@ -556,7 +558,8 @@ void write_loop_files(const LoopConfig& c, Json& history, const NamedWeights& cu
     write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
     write_file_atomically(c.out_dir + "/history.txt", loop_history_table(history));
     if (c.net)
-        write_file_atomically(c.out_dir + "/final.net", read_text_file(current.path));
+        write_file_atomically(c.out_dir + "/final.net",
+                              read_text_file(current.path, kNetFileLimits));
     else
         save_weights_file(c.out_dir + "/final_weights.txt", current.values,
                           {"final weights of the loop in " + c.out_dir, "from " + current.path});

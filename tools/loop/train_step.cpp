@@ -5,6 +5,7 @@
 
 #include "core/common/files.h"
 #include "core/common/text.h"
+#include "selfplay/formats/formats.h"
 #include "selfplay/formats/net_file.h"
 
 namespace fanorona {
@@ -115,7 +116,7 @@ LoopNet train_step(const LoopConfig& c, int n, const LoopNet& current,
 }
 
 Json train_summary(const std::string& iteration_dir) {
-    return Json::parse(read_text_file(iteration_dir + "/train/train.json"));
+    return Json::parse(read_text_file(iteration_dir + "/train/train.json", kJsonFileLimits));
 }
 
 } // namespace fanorona

@@ -6,7 +6,9 @@
 #include <limits>
 #include <sstream>
 
+#include "core/common/files.h"
 #include "core/weights.h"
+#include "selfplay/formats/formats.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 
@@ -24,11 +26,8 @@ bool file_exists(const std::string& path) {
 
 std::optional<std::string> read_text(const std::string& path) {
     if (!file_exists(path)) return std::nullopt;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
+    // A run's JSON, CSV and text files, bounded as every reader is (FileError names the file).
+    return read_file_bytes(path, kReportInputLimits);
 }
 
 std::optional<nlohmann::json> read_json(const std::string& path, Notes& notes, std::string& html) {

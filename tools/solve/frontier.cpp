@@ -21,6 +21,7 @@
 #include "core/common/fork_join.h"
 #include "core/common/rng.h"
 #include "core/solver/pns_unit.h"
+#include "selfplay/formats/formats.h"
 #include "selfplay/formats/games_file.h"
 
 namespace fanorona::cli {
@@ -321,7 +322,7 @@ FrontierCsv::FrontierCsv(const std::string& path, const std::string& settings) :
     if (!fresh) {
         std::string text;
         try {
-            text = read_text_file(path);
+            text = read_text_file(path, kFrontierCsvLimits);
         } catch (const FileError& e) {
             throw std::invalid_argument("--csv-out: " + std::string(e.what()));
         }
