@@ -199,7 +199,8 @@ std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
                 scores.push_back(i < g.scores.size() && g.scores[i] ? Json(*g.scores[i]) : Json());
                 const MoveStats s = i < g.stats.size() ? g.stats[i] : MoveStats{};
                 any_stats |= s.known();
-                times.push_back(s.time_ms >= 0 ? Json(s.time_ms) : Json());
+                // Milliseconds to the microsecond (games.tsv version 4 times moves in microseconds).
+                times.push_back(s.time_us >= 0 ? Json(double(s.time_us) / 1000) : Json());
                 depths.push_back(s.depth >= 0 ? Json(s.depth) : Json());
                 nodes.push_back(s.nodes >= 0 ? Json(s.nodes) : Json());
             }
