@@ -1,4 +1,5 @@
 #include "selfplay/rescore_run.h"
+#include "selfplay/formats/json_text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -164,7 +165,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
         }
     }
     fs::remove(sum); // the summary of an earlier run
-    write_file_atomically(spath, settings.dump(2) + "\n");
+    write_file_atomically(spath, to_json_text(settings, 2) + "\n");
     // Resuming, the bytes after the blocks kept go (a torn tail, or blocks written again).
     const std::uint64_t dropped = blocks ? cut_tail(c.out, scan.size, scan.ends[blocks - 1])
                                   : !scan.ends.empty() ? scan.size
@@ -237,7 +238,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
             if (!r->tail_problem().empty())
                 progress.note("fanorona: " + r->path() + ": " + r->tail_problem() + "; the " +
                               std::to_string(r->games()) + " intact games before it were read");
-    write_file_atomically(sum, rescore_summary_json(c, outcome).dump(2) + "\n");
+    write_file_atomically(sum, to_json_text(rescore_summary_json(c, outcome), 2) + "\n");
     return outcome;
 }
 

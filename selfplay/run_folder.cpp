@@ -1,4 +1,5 @@
 #include "selfplay/run_folder.h"
+#include "selfplay/formats/json_text.h"
 
 #include <algorithm>
 #include <csignal>
@@ -96,15 +97,19 @@ void check_resume_settings(const std::string& dir, const nlohmann::json& now,
     check_resume_settings_file(dir + "/settings.json", now, free_keys, options);
 }
 
-void check_resume_settings_file(const std::string& path, const nlohmann::json& now,
+void check_resume_settings_file(const std::string& path, const nlohmann::json& now_given,
                                 const std::vector<std::string>& free_keys,
                                 const SettingOptions& options) {
     const nlohmann::json before = read_json_object(path);
+    // The settings as written (a name that is not UTF-8 is written with U+FFFD), so that a run
+    // in a folder whose name is not UTF-8 resumes.
+    const nlohmann::json now = nlohmann::json::parse(to_json_text(now_given));
     if (now.contains("format") && before.value("format", nlohmann::json()) != now["format"])
-        throw RunFolderError(path + ": cannot resume: format " +
-                             (before.contains("format") ? before["format"].dump() : "absent") +
-                             ", but this run writes " + now["format"].dump() +
-                             " (the settings of another kind of run, or another version)");
+        throw RunFolderError(
+            path + ": cannot resume: format " +
+            (before.contains("format") ? to_json_text(before["format"]) : "absent") +
+            ", but this run writes " + to_json_text(now["format"]) +
+            " (the settings of another kind of run, or another version)");
     // The program that wrote the settings ("program") may change: a newer build goes on.
     auto is_free = [&](const std::string& key) {
         return key == "program" ||
@@ -191,7 +196,7 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
                 if (fs::exists(sum)) {
                     const nlohmann::json j = read_json_object(sum);
                     if (j.contains("format") && j["format"] != spec_.summary_format)
-                        throw RunFolderError(sum + ": format " + j["format"].dump() +
+                        throw RunFolderError(sum + ": format " + to_json_text(j["format"]) +
                                              ", but this run writes \"" + spec_.summary_format +
                                              "\" (a folder of another kind of run)");
                 }
@@ -268,7 +273,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
 
     // The repairs: cut every file back to the games kept.
     for (const auto& name : spec_.summary_files) fs::remove(spec_.dir + "/" + name);
-    write_file_atomically(settings_path(spec_.dir), spec_.settings.dump(2) + "\n");
+    write_file_atomically(settings_path(spec_.dir), to_json_text(spec_.settings, 2) + "\n");
     // Cuts a scanned file back to the end of its first n records (to `empty` bytes, its header or
     // nothing, when n is 0) and says why: records past those kept, else a torn or bad tail.
     const auto cut_records = [&](const std::string& path, std::uint64_t size,
@@ -387,7 +392,7 @@ void RunFolder::append_live(const nlohmann::json& line) {
         throw RunFolderError(spec_.dir + ": an earlier write failed; nothing more is written");
     if (!live_file_.is_open()) throw RunFolderError(spec_.dir + ": this run has no live stream");
     broken_ = true;
-    live_file_.append(line.dump() + "\n");
+    live_file_.append(to_json_text(line) + "\n");
     broken_ = false;
     ++live_lines_;
 }

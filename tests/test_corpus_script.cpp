@@ -12,6 +12,7 @@
 #include "tests/cli_helpers.h"
 
 namespace fs = std::filesystem;
+using namespace test_cli;
 
 namespace {
 

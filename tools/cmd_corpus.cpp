@@ -12,6 +12,7 @@
 #include "core/common/files.h"
 #include "selfplay/formats/corpus_convert.h"
 #include "selfplay/formats/formats.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/paths.h"
 
@@ -220,7 +221,7 @@ void run_info(const CorpusOptions& o) {
                                   {"bytes", reader.valid_bytes()},
                                   {"bytes_per_position", per},
                                   {"tail_problem", reader.tail_problem()}};
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
     } else {
         std::printf("file        %s (corpus version %d)\n", o.file.c_str(), int(kCorpusVersion));
         std::printf("rules       %s\n", rules_name(reader.rules()).c_str());

@@ -1,4 +1,5 @@
 #include "tuner/spsa.h"
+#include "selfplay/formats/json_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -340,7 +341,7 @@ SpsaResult run_spsa(const SpsaConfig& given) {
              {"history", "spsa.csv"},
              {"verification", nullptr}};
         if (!outcome.by_rank.empty()) s["by_rank"] = by_rank_json(outcome.by_rank); // under MPI
-        folder.finish("spsa.json", s.dump(2) + "\n");
+        folder.finish("spsa.json", to_json_text(s, 2) + "\n");
         if (!complete || c.verify_games == 0) return;
         const TournamentResult v = verify(c, result.values);
         result.verification = stats::estimate_elo(v.results.pentanomial(0, 1));
@@ -351,7 +352,7 @@ SpsaResult run_spsa(const SpsaConfig& given) {
                              {"players", {"tuned", "start"}},
                              {"wdl", stats::to_json(v.results.wdl(0, 1))},
                              {"match", stats::to_json(*result.verification)}};
-        folder.finish("spsa.json", s.dump(2) + "\n");
+        folder.finish("spsa.json", to_json_text(s, 2) + "\n");
     });
     return result;
 }

@@ -77,7 +77,13 @@ struct FileUse {
 // input folder (compared by file identity, device and inode, not by spelling; a symbolic link is
 // its target), and two outputs that are one file (a character device such as /dev/null may be
 // named twice). Outputs that do not exist yet are compared by their absolute, normalised paths.
+// A path of PATH_MAX (4096) characters or more is refused as too long (no call could open it).
 // Throws FileError "OUTPUT PATH: is also INPUT (PATH)".
 void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse>& outputs);
+
+// Refuses two of `inputs` that are one file or folder by identity (device and inode; a symbolic
+// link is its target), however spelt: an input given twice would be read twice. Inputs that do
+// not exist are left to the command. Throws FileError "WHAT PATH: given twice (also as PATH)".
+void check_distinct_inputs(const std::vector<FileUse>& inputs);
 
 } // namespace fanorona

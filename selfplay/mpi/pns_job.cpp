@@ -1,4 +1,5 @@
 #include "selfplay/mpi/pns_job.h"
+#include "selfplay/formats/json_text.h"
 
 #include <stdexcept>
 
@@ -45,7 +46,7 @@ std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number) {
                                                          ? tables_fingerprint(*job.settings.tables)
                                                          : std::string("-")},
                               {"threads", job.threads}};
-    std::string out = j.dump();
+    std::string out = to_json_text(j);
     out.push_back('\0'); // JSON text never holds a raw zero byte
     const std::vector<ProvenBound> none;
     const auto& initial = job.settings.initial ? *job.settings.initial : none;

@@ -1,4 +1,5 @@
 #include "tools/loop/loop.h"
+#include "selfplay/formats/json_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -346,7 +347,7 @@ void write_loop_settings(const LoopConfig& c, const Json& settings) {
                 " iterations; a resume may add iterations, never remove them (give --iterations " +
                 std::to_string(was) + " or more)");
     }
-    write_file_atomically(settings_path, settings.dump(2) + "\n");
+    write_file_atomically(settings_path, to_json_text(settings, 2) + "\n");
 }
 
 // The start weights (or network), copied into the folder so that it says everything about the
@@ -532,12 +533,12 @@ Json final_spsa_json(const LoopConfig& c, const NamedWeights& current,
 void write_loop_files(const LoopConfig& c, Json& history, const NamedWeights& current,
                       const std::function<void(const std::string&)>& say) {
     const std::string report_path = c.out_dir + "/report.html";
-    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
+    write_file_atomically(c.out_dir + "/history.json", to_json_text(history, 2) + "\n");
     const report::Report page = report::build_report(report::loop_report_inputs(c.out_dir));
     for (const std::string& w : page.warnings) say("report: " + w);
     write_file_atomically(report_path, page.html);
     history["report"] = report_path;
-    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
+    write_file_atomically(c.out_dir + "/history.json", to_json_text(history, 2) + "\n");
     write_file_atomically(c.out_dir + "/history.txt", loop_history_table(history));
     if (c.net)
         write_file_atomically(c.out_dir + "/final.net", read_text_file(current.path));
@@ -625,7 +626,7 @@ Json run_loop(const LoopConfig& config, const std::function<void(const std::stri
     for (int n = 1; n <= c.iterations; ++n) {
         iterations.push_back(run_iteration(c, n, current, match_openings, say));
         const Json partial_history = {{"settings", settings}, {"iterations", iterations}};
-        write_file_atomically(c.out_dir + "/history.json", partial_history.dump(2) + "\n");
+        write_file_atomically(c.out_dir + "/history.json", to_json_text(partial_history, 2) + "\n");
     }
 
     // Step 5 (once, when asked). SPSA over search parameters and weights by name, with the last

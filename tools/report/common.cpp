@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/weights.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 
@@ -116,7 +117,7 @@ void add_fields(const nlohmann::json& j, const std::string& prefix,
         else if (v.is_array() && v.size() > 12)
             text = fmt("[%zu items]", v.size());
         else
-            text = v.dump();
+            text = to_json_text(v);
         rows += "<tr><th>" + esc(name) + "</th><td>" + esc(text) + "</td></tr>";
     }
 }
