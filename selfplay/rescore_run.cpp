@@ -26,22 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The options behind the keys of OUT.settings.json, for a resume's messages.
-const SettingOptions& rescore_setting_options() {
-    static const SettingOptions options = {
-        {"inputs", "the input corpora (CORPUS...)"},
-        {"engine", "the engine options (--weights, --net, --depth, --nodes, --movetime, --hash, "
-                   "--tables, --params, --param)"},
-        {"weights_fingerprint", "the weights (--weights, or a weights file changed since)"},
-        {"net_fingerprint", "the network (--net, or a network file changed since)"},
-        {"all", "--all"},
-        {"block_games", "--block-games"},
-        {"variant", "the inputs' board"},
-        {"rules", "the inputs' rules"},
-    };
-    return options;
-}
-
 // The games of several corpus files, one file after another.
 class InputGames {
 public:
@@ -138,7 +122,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
             throw RunFolderError(spath + ": missing, but " + c.out +
                                  " holds games: the settings they were rescored with are "
                                  "unknown; restore it, or start a new --out");
-        check_resume_settings_file(spath, settings, {"max_games"}, rescore_setting_options());
+        check_resume_settings_file(spath, settings, {"max_games"}, c.setting_options);
         // Blocks of block_games games each: a shorter block (the last of a run that stopped)
         // is written again, so the file is the one an uninterrupted run writes; unless it is
         // the last of a finished run (the output then holds every game there is to rescore).

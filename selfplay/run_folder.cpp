@@ -52,45 +52,6 @@ std::uint64_t cut_tail(const std::string& path, std::uint64_t size, std::uint64_
     return size - bytes;
 }
 
-const SettingOptions& run_setting_options() {
-    static const SettingOptions options = {
-        {"variant", "--variant"},
-        {"rules", "--rules"},
-        {"players", "the engines (--player, --engines, or --weights, --net, --depth, --nodes, "
-                    "--movetime, --hash, --tables, --params, --param)"},
-        {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
-        {"net_fingerprints", "the networks (--net, or a network file changed since)"},
-        {"pairing", "--pairing"},
-        {"games", "--games"},
-        {"openings", "--openings"},
-        {"seed", "--seed"},
-        {"max_turns", "--max-turns"},
-        {"win_margin", "--win-margin"},
-        {"win_turns", "--win-turns"},
-        {"epsilon", "--epsilon"},
-        {"explore_turns", "--explore-turns"},
-        {"log_positions", "--log-positions"},
-        {"corpus", "--corpus"},
-        {"shard", "--shard"},
-        {"series", "--series"},
-        {"openings_order", "--openings-order"},
-        {"adjudicate_tables", "--adjudicate-tables"},
-        {"draw_margin", "--draw-margin"},
-        {"draw_turns", "--draw-turns"},
-        {"draw_after", "--draw-after"},
-        {"sprt", "--sprt"},
-        {"spsa.base", "the engine options (--player, --weights, --depth, --nodes, --movetime, "
-                      "--hash, --tables, --params)"},
-        {"spsa.params", "--param"},
-        {"spsa.pairs", "--games"},
-        {"spsa.batch", "--iteration-pairs"},
-        {"spsa.alpha", "--alpha"},
-        {"spsa.gamma", "--gamma"},
-        {"spsa.A", "--a-ratio"},
-    };
-    return options;
-}
-
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys,
                            const SettingOptions& options) {
@@ -173,7 +134,7 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
     if (!spec_.resume) {
         if (holds_games(gpath))
             throw RunFolderError(gpath + ": already holds games; use --resume to continue the "
-                                         "run, or choose another --out folder");
+                                         "run, or choose another folder");
     } else {
         games = scan_games(gpath, spec_.header);
         if (spec_.log_positions)
@@ -190,7 +151,8 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
                                      " in games.tsv): the settings they were "
                                      "played with are unknown; restore it, or "
                                      "start a new --out folder");
-            check_resume_settings(spec_.dir, spec_.settings, spec_.free_keys);
+            check_resume_settings(spec_.dir, spec_.settings, spec_.free_keys,
+                                  spec_.setting_options);
             if (!spec_.summary_files.empty() && !spec_.summary_format.empty()) {
                 const std::string sum = spec_.dir + "/" + spec_.summary_files.front();
                 if (fs::exists(sum)) {

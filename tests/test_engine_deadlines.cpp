@@ -121,7 +121,7 @@ TEST_CASE("the protocol client's waits are counted from the request, whatever th
           "[deadlines]") {
     using namespace fanorona;
     {
-        ProtocolClient client({{engine_script("chattystart")}, {}, Rules{}, 300, {}});
+        ProtocolClient client({{engine_script("chattystart")}, {}, Rules{}, 300, {}, {}});
         const auto t0 = std::chrono::steady_clock::now();
         try {
             client.start();
@@ -133,7 +133,7 @@ TEST_CASE("the protocol client's waits are counted from the request, whatever th
         CHECK_FALSE(client.running());
     }
     {
-        ProtocolClient client({{engine_script("chattygo")}, {}, Rules{}, 5000, {}});
+        ProtocolClient client({{engine_script("chattygo")}, {}, Rules{}, 5000, {}, {}});
         client.start();
         client.new_game();
         const Game game(Rules{}, Position::start(Variant::Tsivy));

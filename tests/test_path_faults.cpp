@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "core/common/text.h"
 #include "selfplay/formats/json_text.h"
 #include "tests/cli_helpers.h"
+#include "tools/setting_options.h"
 
 using namespace fanorona;
 using namespace test_cli;
@@ -136,4 +138,23 @@ TEST_CASE("paths over 4096 characters are refused as too long, not taken as one 
     const Run in = run_cli("timeuse " + deep + "/games.tsv");
     CHECK(in.status != 0);
     CHECK_THAT(in.output, Catch::Contains("too long ("));
+}
+
+TEST_CASE("a refused resume names the settings key below, the option from the command's table",
+          "[paths][settings]") {
+    const std::string dir = fresh_dir("settings_keys");
+    fs::create_directories(dir);
+    std::ofstream(dir + "/settings.json") << R"({"format": "f", "games": 10, "seed": 3})";
+    const nlohmann::json now = {{"format", "f"}, {"games", 10}, {"seed", 4}};
+    // The lower layer alone knows no option names.
+    CHECK_THROWS_WITH(check_resume_settings(dir, now, {}),
+                      dir + "/settings.json: cannot resume with other settings: setting 'seed' "
+                            "was 3, now 4");
+    // The command line's table names the option.
+    CHECK_THROWS_WITH(check_resume_settings(dir, now, {}, run_setting_options()),
+                      dir + "/settings.json: cannot resume with other settings: --seed was 3, "
+                            "now 4 (settings key 'seed')");
+    // A free key may change.
+    CHECK_NOTHROW(
+        check_resume_settings(dir, {{"format", "f"}, {"games", 20}, {"seed", 3}}, {"games"}));
 }

@@ -22,6 +22,7 @@
 #include "selfplay/engine/engine_file.h"
 #include "selfplay/engine/engine_spec.h"
 #include "tools/paths.h"
+#include "tools/setting_options.h"
 
 namespace fanorona::cli {
 
@@ -496,6 +497,7 @@ struct RunOptions {
     void add_to(CLI::App& cmd, RunConfig& run);
     // Fills the fields that need parsing (the openings, the series).
     void apply(RunConfig& run) const {
+        run.setting_options = run_setting_options();
         run.openings = OpeningSpec::parse(openings);
         run.openings.shuffled = openings_order == "random";
         if (run.openings.shuffled && run.openings.kind != OpeningSpec::Kind::File)

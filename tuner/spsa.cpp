@@ -194,6 +194,7 @@ TournamentResult verify(const SpsaConfig& c, const std::vector<int>& values) {
     r.threads = c.run.threads;
     r.quiet = c.run.quiet;
     r.resume = c.run.resume;
+    r.setting_options = c.run.setting_options;
     r.seed = c.run.seed ^ 0x5645524946590000ULL; // "VERIFY": openings apart from the tuning's
     r.out_dir = c.run.out_dir + "/verify";
     r.games = c.verify_games + c.verify_games % 2;
