@@ -144,11 +144,18 @@ void LossPass::flush() {
 
 std::string settings_text(const NetTrainConfig& c, const nnue::Architecture& a, double k,
                           const StreamPass& data) {
-    // The data's paths as spelled lexically normal: a resume naming ./x where the run named x
-    // (or a/../x) is the same run; the counts below tell other content apart.
+    // The data's paths absolute, links followed (lexically normal when that fails): a resume
+    // naming /abs/x, ./x or a/../x where the run named x is the same run (a checkpoint of an
+    // earlier version, relative paths, resumes by identity: same_run_settings); the counts below
+    // tell other content apart.
     std::string files;
-    for (const std::string& f : c.data)
-        files += (files.empty() ? "" : ",") + std::filesystem::path(f).lexically_normal().string();
+    for (const std::string& f : c.data) {
+        std::error_code ec;
+        std::filesystem::path p =
+            std::filesystem::weakly_canonical(std::filesystem::absolute(f), ec);
+        if (ec) p = std::filesystem::absolute(f).lexically_normal();
+        files += (files.empty() ? "" : ",") + p.string();
+    }
     // split=hash: the validation split by a hash of the game (GameSplit); a checkpoint of the
     // trainer before it (another split) is refused.
     std::string text =
