@@ -1,6 +1,5 @@
 #include "tools/loop/loop.h"
 #include "selfplay/formats/json_text.h"
-#include "tools/setting_options.h"
 
 #include <cmath>
 #include <cstdio>
@@ -204,7 +203,7 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const Engine
             fs::remove_all(dir);
     }
     t.run.resume = true;
-    t.run.setting_options = run_setting_options();
+    t.run.setting_options = c.run_setting_options;
     t.run.quiet = c.quiet;
     t.run.engine_log = c.engine_log;
     TournamentResult r = run_tournament(t);
@@ -304,7 +303,7 @@ SpsaConfig spsa_config(const LoopConfig& c, const NamedWeights& current,
     s.run.threads = c.threads;
     s.run.out_dir = c.out_dir + "/spsa";
     s.run.resume = true;
-    s.run.setting_options = run_setting_options();
+    s.run.setting_options = c.run_setting_options;
     s.run.quiet = c.quiet;
     s.run.engine_log = c.engine_log;
     return s;
@@ -380,7 +379,7 @@ SelfplaySummary selfplay_step(const LoopConfig& c, int n, const NamedWeights& cu
     sp.threads = c.threads;
     sp.out_dir = c.out_dir + "/iter-" + std::to_string(n) + "/selfplay";
     sp.resume = true;
-    sp.setting_options = run_setting_options();
+    sp.setting_options = c.run_setting_options;
     sp.quiet = c.quiet;
     sp.engine_log = c.engine_log;
     const SelfplaySummary played = run_selfplay(sp);
