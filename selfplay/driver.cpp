@@ -62,6 +62,7 @@ RunFolderSpec run_folder_spec(const RunConfig& c) {
     folder.first_index = std::uint64_t(c.shard_index);
     folder.index_step = std::uint64_t(c.shard_count);
     folder.resume = c.resume;
+    folder.setting_options = c.setting_options;
     return folder;
 }
 

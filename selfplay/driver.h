@@ -59,6 +59,9 @@ struct RunConfig {
     int threads = 0; // 0: all cores
     std::string out_dir = "run";
     bool resume = false;
+    // The user's option behind each settings key, for a refused resume's message (the command's
+    // layer gives them: tools/setting_options.h); none: the message names the settings key.
+    SettingOptions setting_options;
     bool quiet = false;
     // The engine log (--log FILE; "": none): external engines' lines both ways and their standard
     // error. run_games() opens it (emptied, or added to on a resume) unless `engine_log` is open

@@ -1,4 +1,5 @@
 #include "selfplay/folder_scan.h"
+#include "selfplay/formats/json_text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -196,10 +197,10 @@ LiveScan scan_live(const std::string& path) {
                 scan.problem = "not a JSON object";
             else if (j.value("pair", nlohmann::json()) != nlohmann::json(k))
                 scan.problem = "expected the line of pair " + std::to_string(k) + ", found " +
-                               j.value("pair", nlohmann::json()).dump();
+                               to_json_text(j.value("pair", nlohmann::json()));
             else if (j.value("games", nlohmann::json()) != nlohmann::json(2 * k + 2))
                 scan.problem = "pair " + std::to_string(k) + " with 'games' " +
-                               j.value("games", nlohmann::json()).dump() + ", expected " +
+                               to_json_text(j.value("games", nlohmann::json())) + ", expected " +
                                std::to_string(2 * k + 2);
             else
                 ++scan.valid;

@@ -1,4 +1,5 @@
 #include "selfplay/rescore_run.h"
+#include "selfplay/formats/json_text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,22 +25,6 @@ namespace fanorona {
 namespace fs = std::filesystem;
 
 namespace {
-
-// The options behind the keys of OUT.settings.json, for a resume's messages.
-const SettingOptions& rescore_setting_options() {
-    static const SettingOptions options = {
-        {"inputs", "the input corpora (CORPUS...)"},
-        {"engine", "the engine options (--weights, --net, --depth, --nodes, --movetime, --hash, "
-                   "--tables, --params, --param)"},
-        {"weights_fingerprint", "the weights (--weights, or a weights file changed since)"},
-        {"net_fingerprint", "the network (--net, or a network file changed since)"},
-        {"all", "--all"},
-        {"block_games", "--block-games"},
-        {"variant", "the inputs' board"},
-        {"rules", "the inputs' rules"},
-    };
-    return options;
-}
 
 // The games of several corpus files, one file after another.
 class InputGames {
@@ -137,7 +122,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
             throw RunFolderError(spath + ": missing, but " + c.out +
                                  " holds games: the settings they were rescored with are "
                                  "unknown; restore it, or start a new --out");
-        check_resume_settings_file(spath, settings, {"max_games"}, rescore_setting_options());
+        check_resume_settings_file(spath, settings, {"max_games"}, c.setting_options);
         // Blocks of block_games games each: a shorter block (the last of a run that stopped)
         // is written again, so the file is the one an uninterrupted run writes; unless it is
         // the last of a finished run (the output then holds every game there is to rescore).
@@ -164,7 +149,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
         }
     }
     fs::remove(sum); // the summary of an earlier run
-    write_file_atomically(spath, settings.dump(2) + "\n");
+    write_file_atomically(spath, to_json_text(settings, 2) + "\n");
     // Resuming, the bytes after the blocks kept go (a torn tail, or blocks written again).
     const std::uint64_t dropped = blocks ? cut_tail(c.out, scan.size, scan.ends[blocks - 1])
                                   : !scan.ends.empty() ? scan.size
@@ -237,7 +222,7 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
             if (!r->tail_problem().empty())
                 progress.note("fanorona: " + r->path() + ": " + r->tail_problem() + "; the " +
                               std::to_string(r->games()) + " intact games before it were read");
-    write_file_atomically(sum, rescore_summary_json(c, outcome).dump(2) + "\n");
+    write_file_atomically(sum, to_json_text(rescore_summary_json(c, outcome), 2) + "\n");
     return outcome;
 }
 

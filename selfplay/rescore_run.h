@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "selfplay/rescore.h"
+#include "selfplay/run_folder.h"
 
 namespace fanorona {
 
@@ -28,7 +29,8 @@ struct RescoreConfig {
     std::uint64_t block_games = kRescoreBlockGames; // games per output block (at least 1)
     std::uint64_t max_games = 0;                    // the output's games at most (0: every game)
     bool resume = false;
-    bool quiet = false; // no progress line
+    SettingOptions setting_options; // the options behind the settings keys, for a resume's message
+    bool quiet = false;             // no progress line
 
     static std::string settings_path(const std::string& out) { return out + ".settings.json"; }
     std::string summary_path() const {

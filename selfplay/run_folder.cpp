@@ -1,4 +1,5 @@
 #include "selfplay/run_folder.h"
+#include "selfplay/formats/json_text.h"
 
 #include <algorithm>
 #include <csignal>
@@ -52,60 +53,25 @@ std::uint64_t cut_tail(const std::string& path, std::uint64_t size, std::uint64_
     return size - bytes;
 }
 
-const SettingOptions& run_setting_options() {
-    static const SettingOptions options = {
-        {"variant", "--variant"},
-        {"rules", "--rules"},
-        {"players", "the engines (--player, --engines, or --weights, --net, --depth, --nodes, "
-                    "--movetime, --hash, --tables, --params, --param)"},
-        {"weights_fingerprints", "the weights (--weights, or a weights file changed since)"},
-        {"net_fingerprints", "the networks (--net, or a network file changed since)"},
-        {"pairing", "--pairing"},
-        {"games", "--games"},
-        {"openings", "--openings"},
-        {"seed", "--seed"},
-        {"max_turns", "--max-turns"},
-        {"win_margin", "--win-margin"},
-        {"win_turns", "--win-turns"},
-        {"epsilon", "--epsilon"},
-        {"explore_turns", "--explore-turns"},
-        {"log_positions", "--log-positions"},
-        {"corpus", "--corpus"},
-        {"shard", "--shard"},
-        {"series", "--series"},
-        {"openings_order", "--openings-order"},
-        {"adjudicate_tables", "--adjudicate-tables"},
-        {"draw_margin", "--draw-margin"},
-        {"draw_turns", "--draw-turns"},
-        {"draw_after", "--draw-after"},
-        {"sprt", "--sprt"},
-        {"spsa.base", "the engine options (--player, --weights, --depth, --nodes, --movetime, "
-                      "--hash, --tables, --params)"},
-        {"spsa.params", "--param"},
-        {"spsa.pairs", "--games"},
-        {"spsa.batch", "--iteration-pairs"},
-        {"spsa.alpha", "--alpha"},
-        {"spsa.gamma", "--gamma"},
-        {"spsa.A", "--a-ratio"},
-    };
-    return options;
-}
-
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys,
                            const SettingOptions& options) {
     check_resume_settings_file(dir + "/settings.json", now, free_keys, options);
 }
 
-void check_resume_settings_file(const std::string& path, const nlohmann::json& now,
+void check_resume_settings_file(const std::string& path, const nlohmann::json& now_given,
                                 const std::vector<std::string>& free_keys,
                                 const SettingOptions& options) {
     const nlohmann::json before = read_json_object(path);
+    // The settings as written (a name that is not UTF-8 is written with U+FFFD), so that a run
+    // in a folder whose name is not UTF-8 resumes.
+    const nlohmann::json now = nlohmann::json::parse(to_json_text(now_given));
     if (now.contains("format") && before.value("format", nlohmann::json()) != now["format"])
-        throw RunFolderError(path + ": cannot resume: format " +
-                             (before.contains("format") ? before["format"].dump() : "absent") +
-                             ", but this run writes " + now["format"].dump() +
-                             " (the settings of another kind of run, or another version)");
+        throw RunFolderError(
+            path + ": cannot resume: format " +
+            (before.contains("format") ? to_json_text(before["format"]) : "absent") +
+            ", but this run writes " + to_json_text(now["format"]) +
+            " (the settings of another kind of run, or another version)");
     // The program that wrote the settings ("program") may change: a newer build goes on.
     auto is_free = [&](const std::string& key) {
         return key == "program" ||
@@ -169,7 +135,7 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
     if (!spec_.resume) {
         if (holds_games(gpath))
             throw RunFolderError(gpath + ": already holds games; use --resume to continue the "
-                                         "run, or choose another --out folder");
+                                         "run, or choose another folder");
     } else {
         games = scan_games(gpath, spec_.header);
         if (spec_.log_positions)
@@ -186,13 +152,14 @@ RunFolder::RunFolder(const RunFolderSpec& spec) : spec_(spec) {
                                      " in games.tsv): the settings they were "
                                      "played with are unknown; restore it, or "
                                      "start a new --out folder");
-            check_resume_settings(spec_.dir, spec_.settings, spec_.free_keys);
+            check_resume_settings(spec_.dir, spec_.settings, spec_.free_keys,
+                                  spec_.setting_options);
             if (!spec_.summary_files.empty() && !spec_.summary_format.empty()) {
                 const std::string sum = spec_.dir + "/" + spec_.summary_files.front();
                 if (fs::exists(sum)) {
                     const nlohmann::json j = read_json_object(sum);
                     if (j.contains("format") && j["format"] != spec_.summary_format)
-                        throw RunFolderError(sum + ": format " + j["format"].dump() +
+                        throw RunFolderError(sum + ": format " + to_json_text(j["format"]) +
                                              ", but this run writes \"" + spec_.summary_format +
                                              "\" (a folder of another kind of run)");
                 }
@@ -269,7 +236,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
 
     // The repairs: cut every file back to the games kept.
     for (const auto& name : spec_.summary_files) fs::remove(spec_.dir + "/" + name);
-    write_file_atomically(settings_path(spec_.dir), spec_.settings.dump(2) + "\n");
+    write_file_atomically(settings_path(spec_.dir), to_json_text(spec_.settings, 2) + "\n");
     // Cuts a scanned file back to the end of its first n records (to `empty` bytes, its header or
     // nothing, when n is 0) and says why: records past those kept, else a torn or bad tail.
     const auto cut_records = [&](const std::string& path, std::uint64_t size,
@@ -388,7 +355,7 @@ void RunFolder::append_live(const nlohmann::json& line) {
         throw RunFolderError(spec_.dir + ": an earlier write failed; nothing more is written");
     if (!live_file_.is_open()) throw RunFolderError(spec_.dir + ": this run has no live stream");
     broken_ = true;
-    live_file_.append(line.dump() + "\n");
+    live_file_.append(to_json_text(line) + "\n");
     broken_ = false;
     ++live_lines_;
 }

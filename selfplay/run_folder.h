@@ -19,6 +19,11 @@
 namespace fanorona {
 
 // What a run writes into its folder; fixed for the whole run.
+// The user's option behind each settings key, for messages: {"games", "--games"}; a key of a
+// nested object as "outer.inner" ({"spsa.batch", "--iteration-pairs"}). The tables are the
+// command line's (tools/setting_options.h), passed down.
+using SettingOptions = std::vector<std::pair<std::string, std::string>>;
+
 struct RunFolderSpec {
     std::string dir;
     nlohmann::json settings;                // settings.json; its "format" names the kind of run
@@ -32,6 +37,7 @@ struct RunFolderSpec {
     std::uint64_t first_index = 0;          // game k of the folder has index first_index + k * step
     std::uint64_t index_step = 1;
     bool resume = false; // keep the games there (repairing a torn tail); else they are an error
+    SettingOptions setting_options; // the options behind the settings keys, for messages
 };
 
 // An open run folder. Invariants while it lives: this process holds DIR/.lock; settings.json is
@@ -97,20 +103,14 @@ private:
 // bytes went (0 when it is not longer). Throws RunFolderError naming the file.
 std::uint64_t cut_tail(const std::string& path, std::uint64_t size, std::uint64_t bytes);
 
-// The user's option behind each settings key, for messages: {"games", "--games"}; a key of a
-// nested object as "outer.inner" ({"spsa.batch", "--iteration-pairs"}).
-using SettingOptions = std::vector<std::pair<std::string, std::string>>;
-// The options behind the keys of a game run's settings.json (settings_json() in selfplay/driver.h,
-// with tournament and SPSA keys).
-const SettingOptions& run_setting_options();
-
 // Checks DIR/settings.json against `now`: the same "format" (the same kind of run and version),
 // and the same value for every key but `free_keys` (a key older versions did not write,
 // net_fingerprints, may be absent from DIR's settings). Throws RunFolderError naming the file and
-// the user's option that differs (by `options`; the settings key when it has none).
+// the user's option that differs (by `options`, which the command's layer gives: this layer knows
+// no option names; the settings key when it has none: "setting 'games' was 10, now 20").
 void check_resume_settings(const std::string& dir, const nlohmann::json& now,
                            const std::vector<std::string>& free_keys,
-                           const SettingOptions& options = run_setting_options());
+                           const SettingOptions& options = {});
 // The same for a settings file of any name (`fanorona rescore`'s OUT.settings.json).
 void check_resume_settings_file(const std::string& path, const nlohmann::json& now,
                                 const std::vector<std::string>& free_keys,

@@ -1,4 +1,5 @@
 #include "selfplay/selfplay.h"
+#include "selfplay/formats/json_text.h"
 
 #include <filesystem>
 #include <map>
@@ -79,7 +80,7 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
         if (c.vela_series) j["series"] = counter.tally.to_json();
         if (!run.engine_names.empty() && !run.engine_names[0].empty())
             j["engine_name"] = run.engine_names[0]; // the external engine's `id name`
-        folder.finish("summary.json", j.dump(2) + "\n");
+        folder.finish("summary.json", to_json_text(j, 2) + "\n");
     });
     return summary;
 }
@@ -101,8 +102,8 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         if (!s.is_object()) throw std::runtime_error(spath + ": not a JSON object (damaged?)");
         if (s.value("format", nlohmann::json()) != kRunSettingsFormat)
             throw std::runtime_error(spath + ": format " +
-                                     s.value("format", nlohmann::json()).dump() + ", expected \"" +
-                                     kRunSettingsFormat + "\"");
+                                     to_json_text(s.value("format", nlohmann::json())) +
+                                     ", expected \"" + kRunSettingsFormat + "\"");
         nlohmann::json comparable = s;
         comparable.erase("shard");
         if (base.is_null())
@@ -156,7 +157,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
         throw std::runtime_error(RunFolder::games_path(out_dir) +
                                  ": already exists; merge into a new folder");
     base["shard"] = "0/1";
-    nlohmann::json ordered = nlohmann::json::parse(base.dump()); // same key order as a run
+    nlohmann::json ordered = nlohmann::json::parse(to_json_text(base)); // same key order as a run
     RunFolderSpec spec;
     spec.dir = out_dir;
     spec.settings = ordered;
@@ -184,7 +185,7 @@ SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::st
                           {"draws", summary.draws},
                           {"black_wins", summary.black_wins}}},
                         {"positions", summary.positions}};
-    files.finish("summary.json", j.dump(2) + "\n");
+    files.finish("summary.json", to_json_text(j, 2) + "\n");
     return summary;
 }
 

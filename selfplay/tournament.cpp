@@ -1,4 +1,5 @@
 #include "selfplay/tournament.h"
+#include "selfplay/formats/json_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -303,7 +304,7 @@ TournamentResult run_tournament(const TournamentConfig& c) {
             out["by_rank"] = by_rank_json(outcome.by_rank);
             text += by_rank_text(outcome.by_rank);
         }
-        folder.finish("results.json", out.dump(2) + "\n");
+        folder.finish("results.json", to_json_text(out, 2) + "\n");
         folder.finish("results.txt", text);
     });
     return result;

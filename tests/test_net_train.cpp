@@ -466,6 +466,32 @@ TEST_CASE("fanorona train refuses bad input with one line", "[train][cli]") {
     CHECK_THAT(r.output, Catch::Contains(out + ".ckpt: settings:"));
 }
 
+TEST_CASE("fanorona train --resume takes the data by another spelling of the same file, not a "
+          "copy",
+          "[train][cli][paths]") {
+    using namespace test_cli;
+    const std::string dir = fresh_dir("train_spelling");
+    std::filesystem::create_directories(dir + "/sub");
+    write_position_log(dir + "/d.bin", {Variant::Tsivy, RuleSet::Standard}, labelled_games(8, 5));
+    const std::string args = " --hidden 16 --batch 512 --quiet --out " + dir + "/n.net";
+    // The run names its data relative to its folder; the resumes absolutely and through "..".
+    REQUIRE(
+        run_shell("cd " + dir + " && " FANORONA_BINARY " train d.bin --epochs 1" + args).status ==
+        0);
+    const Run absolute = run_cli("train " + dir + "/sub/../d.bin --epochs 2 --resume" + args);
+    INFO(absolute.output);
+    CHECK(absolute.status == 0);
+    const Run dots = run_shell(
+        "cd " + dir + "/sub && " FANORONA_BINARY " train ../d.bin --epochs 3 --resume" + args);
+    INFO(dots.output);
+    CHECK(dots.status == 0);
+    // A copy of the data is other data: refused.
+    std::filesystem::copy_file(dir + "/d.bin", dir + "/copy.bin");
+    const Run copy = run_cli("train " + dir + "/copy.bin --epochs 4 --resume" + args);
+    CHECK(copy.status != 0);
+    CHECK_THAT(copy.output, Catch::Contains("n.net.ckpt: settings:"));
+}
+
 TEST_CASE("fanorona train --init starts from a network's parameters", "[train][cli]") {
     using namespace test_cli;
     const std::string log = temp_path("init.bin");

@@ -13,6 +13,7 @@
 #include "core/common/memory.h"
 #include "core/common/text.h"
 #include "selfplay/engine/protocol_server.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -71,7 +72,7 @@ void run_analyze(const AnalyzeOptions& o) {
                                 {"score", it.score},        {"decisive", is_decisive(it.score)},
                                 {"nodes", it.nodes},        {"seconds", it.seconds},
                                 {"nps", std::llround(nps)}, {"pv", pv}};
-            std::printf("%s\n", j.dump().c_str());
+            std::printf("%s\n", to_json_text(j).c_str());
         } else {
             std::printf("depth %2d/%-2d score %6s nodes %10llu nps %9.0f time %7.3f pv %s\n",
                         it.depth, it.seldepth, score_text(it.score).c_str(),
@@ -85,7 +86,7 @@ void run_analyze(const AnalyzeOptions& o) {
         nlohmann::json j = {{"bestmove", best},           {"score", r.score},
                             {"depth", r.depth},           {"nodes", r.nodes},
                             {"table_hits", r.table_hits}, {"seconds", r.seconds}};
-        std::printf("%s\n", j.dump().c_str());
+        std::printf("%s\n", to_json_text(j).c_str());
     } else {
         std::printf("bestmove %s score %s depth %d nodes %llu time %.3f%s\n", best.c_str(),
                     score_text(r.score).c_str(), r.depth, static_cast<unsigned long long>(r.nodes),

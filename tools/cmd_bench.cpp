@@ -13,6 +13,7 @@
 #include "core/board/notation.h"
 #include "core/board/playout.h"
 #include "core/nnue/network.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -83,7 +84,7 @@ void run_eval_bench(const BenchOptions& o, const Weights& w, const nnue::Network
                             {"ns_per_pattern_sum", pattern_ns},
                             {"ns_per_pattern_indices", indices_ns}};
         if (with_net) j["ns_per_net_evaluate"] = net_ns;
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
         return;
     }
     std::printf(
@@ -132,7 +133,7 @@ void run_bench_command(const BenchOptions& o) {
                             {"seconds", secs},
                             {"nps", std::llround(nps)},
                             {"positions", positions}};
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
     } else {
         std::printf("depth %d: %llu nodes in %.3f s, %.0f nodes per second\n", o.depth,
                     static_cast<unsigned long long>(total), secs, nps);

@@ -9,6 +9,7 @@
 #include "core/timeman.h"
 #include "selfplay/engine/compliance.h"
 #include "selfplay/engine/engine_spec.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -62,7 +63,7 @@ void run_check_engine(const CheckEngineOptions& o) {
     std::printf("%s", render_compliance_table(report).c_str());
     std::fflush(stdout);
     if (!o.json.empty())
-        write_file_atomically(o.json, compliance_json(config, report).dump(1) + "\n");
+        write_file_atomically(o.json, to_json_text(compliance_json(config, report), 1) + "\n");
     if (report.failed())
         throw std::runtime_error(
             "check-engine: " + std::to_string(report.count(CheckStatus::Fail)) + " of " +

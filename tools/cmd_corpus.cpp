@@ -13,6 +13,7 @@
 #include "core/common/folder_lock.h"
 #include "selfplay/formats/corpus_convert.h"
 #include "selfplay/formats/formats.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/paths.h"
 
@@ -259,7 +260,7 @@ void run_info(const CorpusOptions& o) {
                                   {"bytes", reader.valid_bytes()},
                                   {"bytes_per_position", per},
                                   {"tail_problem", reader.tail_problem()}};
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
     } else {
         std::printf("file        %s (corpus version %d)\n", o.file.c_str(), int(kCorpusVersion));
         std::printf("rules       %s\n", rules_name(reader.rules()).c_str());

@@ -12,6 +12,7 @@
 #include "core/nnue/network.h"
 #include "core/terms.h"
 #include "selfplay/engine/engine_spec.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/formats/weights_file.h"
@@ -56,7 +57,7 @@ void print_terms(bool json, bool markdown) {
         j["phase_scale"] = kPhaseScale;
         j["eval_scale"] = kEvalScale;
         j["terms"] = list;
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
         return;
     }
     std::printf("%-14s %-12s %-6s %s\n", "term", "group", "board", "raw value");
@@ -165,7 +166,7 @@ void run_eval(const EvalOptions& o) {
                 {"score", net_plays ? nlohmann::json(nnue::evaluate(*net, pos)) : nlohmann::json()},
                 {"float",
                  net_plays ? nlohmann::json(nnue::evaluate_float(*net, pos)) : nlohmann::json()}};
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
         return;
     }
     std::printf("position %s (%s, %s)\n", pos.to_string().c_str(),

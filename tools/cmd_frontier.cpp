@@ -14,6 +14,7 @@
 #include "core/common/folder_lock.h"
 #include "core/common/thread_limit.h"
 #include "core/solver/solve.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/solve/frontier.h"
@@ -319,7 +320,7 @@ void FrontierRun::finish() {
     say("time %.3f s\n", seconds);
     j["seconds"] = seconds;
     if (!o.json.empty()) {
-        write_file_atomically(o.json, j.dump(1) + "\n");
+        write_file_atomically(o.json, to_json_text(j, 1) + "\n");
         std::printf("%s json=%s\n", summary_line.c_str(), o.json.c_str());
     } else if (o.quiet) {
         std::printf("%s\n", summary_line.c_str());

@@ -10,6 +10,7 @@
 #include "tools/loop/loop.h"
 #include "tools/options.h"
 #include "tools/report/sections.h"
+#include "tools/setting_options.h"
 #include "tools/train_options.h"
 
 namespace fanorona::cli {
@@ -45,6 +46,7 @@ void print_gain(const char* what, const nlohmann::json& record) {
 
 void run(LoopOptions& o) {
     LoopConfig& c = o.config;
+    c.run_setting_options = run_setting_options();
     c.net = o.net->count() > 0;
     if (const CLI::Option* given = o.training.first_given(); given && !c.net)
         throw std::invalid_argument(given->get_name() +

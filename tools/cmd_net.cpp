@@ -12,6 +12,7 @@
 #include "core/builtins.h"
 #include "core/common/files.h"
 #include "core/nnue/network.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/net_file.h"
 #include "tools/architecture_options.h"
 #include "tools/commands.h"
@@ -74,7 +75,7 @@ void run_net_info(const NetOptions& o) {
                                   {"command", p.command},
                                   {"created", p.created},
                                   {"checksum", net_hex(f.checksum)}};
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
         return;
     }
     std::printf("file            %s (fanorona-net 1)\n", o.file.c_str());
@@ -150,7 +151,7 @@ void run_net_loss(NetOptions& o) {
                               {"lambda", o.loss.lambda},
                               {"label_result_loss", r.label_result_loss},
                               {"networks", rows}};
-    write_file_atomically(o.json_out, j.dump(1) + "\n");
+    write_file_atomically(o.json_out, to_json_text(j, 1) + "\n");
 }
 
 } // namespace

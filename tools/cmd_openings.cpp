@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/common/files.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/weights_file.h"
 #include "selfplay/openings/opening_book.h"
 #include "selfplay/openings/opening_output.h"
@@ -113,7 +114,7 @@ void run_openings(OpeningsOptions& o) {
     if (!o.out.empty()) {
         const std::filesystem::path dir(o.out);
         std::filesystem::create_directories(dir);
-        write_file(dir / "openings.json", opening_tree_json(tree, view).dump(1) + "\n");
+        write_file(dir / "openings.json", to_json_text(opening_tree_json(tree, view), 1) + "\n");
         write_file(dir / "positions.csv", opening_positions_csv(tree, view));
         write_file(dir / "moves.csv", opening_moves_csv(tree, view));
         write_file(dir / "tree.txt", opening_text_tree(tree, view));

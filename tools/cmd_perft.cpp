@@ -10,6 +10,7 @@
 
 #include "core/board/notation.h"
 #include "core/board/perft.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/rules_json.h"
 #include "tools/commands.h"
 #include "tools/options.h"
@@ -77,7 +78,7 @@ void run_perft(const PerftOptions& o) {
                             {"moves_per_second", rate}};
         put_rules(j, rules);
         if (o.divide) j["divide"] = divide;
-        std::printf("%s\n", j.dump(1).c_str());
+        std::printf("%s\n", to_json_text(j, 1).c_str());
     }
 }
 

@@ -7,6 +7,7 @@
 #include "selfplay/rescore_run.h"
 #include "tools/commands.h"
 #include "tools/options.h"
+#include "tools/setting_options.h"
 
 namespace fanorona::cli {
 
@@ -27,6 +28,7 @@ void run(RescoreOptions& o) {
     if (engine.depth.empty() && engine.nodes.empty() && engine.movetime.empty())
         engine.nodes = kDefaultRescoreNodes;
     engine.apply(c.settings.engine);
+    c.setting_options = rescore_setting_options();
     // The engine against the inputs' board and rules (the first input's header; run_rescore
     // checks that the others have the same), naming the options.
     engine.check_rules(c.settings.engine, CorpusReader(c.inputs.front()).rules());

@@ -15,6 +15,7 @@
 #include "core/solver/solve.h"
 #include "core/solver/solve_graph.h"
 #include "core/tables/tablebase.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/solve/pns_root.h"
@@ -64,7 +65,7 @@ void finish_solve(const SolveOptions& o, const Position& root, const std::string
                    {"seconds", seconds},
                    {"max_nodes", o.max_nodes},
                    {"max_seconds", o.max_seconds}});
-    write_file_atomically(o.json, fields.dump(1) + "\n");
+    write_file_atomically(o.json, to_json_text(fields, 1) + "\n");
     summary(" json=" + o.json);
 }
 

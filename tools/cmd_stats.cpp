@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "selfplay/formats/json_text.h"
 #include "selfplay/stats/elo.h"
 #include "selfplay/stats/sprt.h"
 #include "selfplay/stats/stats_json.h"
@@ -66,7 +67,7 @@ void run_stats(const StatsOptions& o) {
         else
             j["wdl"] = stats::to_json(wdl);
         if (config) j["sprt"] = stats::to_json(*config, sprt);
-        std::cout << j.dump(2) << "\n";
+        std::cout << to_json_text(j, 2) << "\n";
         return;
     }
     if (is_penta)

@@ -19,6 +19,7 @@
 #include "core/tables/compare.h"
 #include "core/tables/tablebase.h"
 #include "core/tables/verify.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 
@@ -115,12 +116,12 @@ void run_verify(const FolderOptions& o) {
     }
     const bool ok = errors == 0 && not_checked.empty();
     if (o.json)
-        std::printf("%s\n", nlohmann::json({{"materials", j},
-                                            {"positions", positions},
-                                            {"errors", errors},
-                                            {"not_checked", not_checked.size()},
-                                            {"ok", ok}})
-                                .dump(1)
+        std::printf("%s\n", to_json_text(nlohmann::json({{"materials", j},
+                                                         {"positions", positions},
+                                                         {"errors", errors},
+                                                         {"not_checked", not_checked.size()},
+                                                         {"ok", ok}}),
+                                         1)
                                 .c_str());
     else
         std::printf("verified %llu positions in %llu of %zu materials: %llu errors, %zu not "
@@ -165,11 +166,11 @@ void run_compare(const CompareOptions& o) {
                      {"first_difference", r.first_difference}});
     }
     if (o.json)
-        std::printf("%s\n",
-                    nlohmann::json(
-                        {{"materials", j}, {"positions", positions}, {"differences", differences}})
-                        .dump(1)
-                        .c_str());
+        std::printf("%s\n", to_json_text(nlohmann::json({{"materials", j},
+                                                         {"positions", positions},
+                                                         {"differences", differences}}),
+                                         1)
+                                .c_str());
     else
         std::printf("compared %llu positions in %zu materials: %llu differences\n",
                     (unsigned long long)positions, results.size(), (unsigned long long)differences);
@@ -231,7 +232,7 @@ void run_stats(const FolderOptions& o) {
             line("whole", h.full_positions(), h.full_counts, false);
         }
     }
-    if (o.json) std::printf("%s\n", nlohmann::json({{"materials", j}}).dump(1).c_str());
+    if (o.json) std::printf("%s\n", to_json_text(nlohmann::json({{"materials", j}}), 1).c_str());
 }
 
 struct ProbeOptions {
@@ -284,14 +285,14 @@ void run_probe(const ProbeOptions& o) {
                         m.value.distance);
     }
     if (o.json)
-        std::printf("%s\n", nlohmann::json({{"position", pos.to_string()},
-                                            {"value", class_name(value->cls)},
-                                            {"distance", value->distance},
-                                            {"outcome", outcome > 0   ? "win"
-                                                        : outcome < 0 ? "loss"
-                                                                      : "draw"},
-                                            {"moves", jm}})
-                                .dump(1)
+        std::printf("%s\n", to_json_text(nlohmann::json({{"position", pos.to_string()},
+                                                         {"value", class_name(value->cls)},
+                                                         {"distance", value->distance},
+                                                         {"outcome", outcome > 0   ? "win"
+                                                                     : outcome < 0 ? "loss"
+                                                                                   : "draw"},
+                                                         {"moves", jm}}),
+                                         1)
                                 .c_str());
 }
 
@@ -396,18 +397,19 @@ void run_grade(const GradeOptions& o) {
     }
     auto share = [](std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; };
     if (o.json)
-        std::printf("%s\n", nlohmann::json({{"engine", spec.description()},
-                                            {"materials", j},
-                                            {"sampled", total.sampled},
-                                            {"kept", total.kept},
-                                            {"critical", total.critical},
-                                            {"critical_kept", total.critical_kept},
-                                            {"optimal", total.optimal},
-                                            {"kept_share", share(total.kept, total.sampled)},
-                                            {"critical_kept_share",
-                                             share(total.critical_kept, total.critical)}})
-                                .dump(1)
-                                .c_str());
+        std::printf("%s\n",
+                    to_json_text(nlohmann::json({{"engine", spec.description()},
+                                                 {"materials", j},
+                                                 {"sampled", total.sampled},
+                                                 {"kept", total.kept},
+                                                 {"critical", total.critical},
+                                                 {"critical_kept", total.critical_kept},
+                                                 {"optimal", total.optimal},
+                                                 {"kept_share", share(total.kept, total.sampled)},
+                                                 {"critical_kept_share",
+                                                  share(total.critical_kept, total.critical)}}),
+                                 1)
+                        .c_str());
     else
         std::printf("%s: value kept in %.1f%% of %llu positions, in %.1f%% of the %llu critical "
                     "ones; optimal (distance too) in %.1f%%\n",

@@ -8,6 +8,7 @@
 
 #include "core/common/files.h"
 #include "core/common/text.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/timeuse/timeuse.h"
@@ -32,7 +33,8 @@ void run_games_timeuse(const TimeUseOptions& o) {
     const std::vector<PlayerTimeUse> players = games_time_use(o.games);
     std::printf("%s", games_time_use_table(players).c_str());
     if (!o.json.empty())
-        write_file_atomically(o.json, games_time_use_json(o.games, players).dump(1) + "\n");
+        write_file_atomically(o.json,
+                              to_json_text(games_time_use_json(o.games, players), 1) + "\n");
 }
 
 // The path of the running program (for the JSON record and for starting its engine).
@@ -67,7 +69,8 @@ void run_timeuse(const TimeUseOptions& o) {
                     r.mean_ms, r.min_ms, r.max_ms, 100 * r.mean_ratio, r.over, r.mean_depth);
         std::fflush(stdout);
     });
-    if (!o.json.empty()) write_file_atomically(o.json, time_use_json(config, rows).dump(1) + "\n");
+    if (!o.json.empty())
+        write_file_atomically(o.json, to_json_text(time_use_json(config, rows), 1) + "\n");
 }
 
 } // namespace

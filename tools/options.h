@@ -23,6 +23,7 @@
 #include "selfplay/engine/engine_file.h"
 #include "selfplay/engine/engine_spec.h"
 #include "tools/paths.h"
+#include "tools/setting_options.h"
 
 namespace fanorona::cli {
 
@@ -337,10 +338,13 @@ inline void add_rating_options(CLI::App& cmd, std::optional<double>& prior_draws
 
 // --each KEY=V,...: settings applied to every --player, its own keys overriding them.
 inline CLI::Option* add_each_option(CLI::App& cmd, std::string& each) {
-    return cmd.add_option("--each", each,
-                          "Settings applied to every --player, in its language (e.g. "
-                          "tc=10+0.1,timemargin=200): each player's own keys (and its engines "
-                          "file entry) override them; a key a player cannot take is refused");
+    // Its cmd=, net=, weights=... name input files as a --player's do.
+    return declare_path(
+        cmd.add_option("--each", each,
+                       "Settings applied to every --player, in its language (e.g. "
+                       "tc=10+0.1,timemargin=200): each player's own keys (and its engines "
+                       "file entry) override them; a key a player cannot take is refused"),
+        PathRole::EngineSpecs);
 }
 
 // The specs of --player texts (EngineSpec::parse's language, or conf=NAME with keys over engine
@@ -509,6 +513,7 @@ struct RunOptions {
     void add_to(CLI::App& cmd, RunConfig& run);
     // Fills the fields that need parsing (the openings, the series).
     void apply(RunConfig& run) const {
+        run.setting_options = run_setting_options();
         run.openings = OpeningSpec::parse(openings);
         run.openings.shuffled = openings_order == "random";
         if (run.openings.shuffled && run.openings.kind != OpeningSpec::Kind::File)

@@ -63,7 +63,14 @@ void add_paths(const CLI::App& cmd, DeclaredPaths& paths) {
         const std::optional<PathRole> role = path_role(o);
         if (!role || *role == PathRole::NotAPath) continue;
         const std::string label = option_label(o);
-        for (const std::string& value : given_values(o, *role)) {
+        const std::vector<std::string> values = given_values(o, *role);
+        if ((*role == PathRole::InputFile || *role == PathRole::InputFolder) && values.size() > 1) {
+            std::vector<FileUse> uses;
+            for (const std::string& value : values)
+                if (!value.empty()) uses.push_back({label, value});
+            paths.repeated.push_back(uses);
+        }
+        for (const std::string& value : values) {
             if (value.empty()) continue;
             switch (*role) {
             case PathRole::InputFile:
@@ -185,6 +192,7 @@ void check_declared_paths(const CLI::App& cmd) {
     outputs.insert(outputs.end(), paths.logs.begin(), paths.logs.end());
     check_outputs(paths.inputs, outputs);
     for (const FileUse& log : paths.logs) check_log(log);
+    for (const std::vector<FileUse>& uses : paths.repeated) check_distinct_inputs(uses);
 }
 
 void install_path_checks(CLI::App& app) {

@@ -48,14 +48,17 @@ std::string option_label(const CLI::Option* option);
 // The files and folders the options of the subcommand `cmd` (and of its option groups) were
 // given: the inputs (programs and spec files included) and the outputs (an output folder's
 // written files each one more output), each named by its option ("--out", "GAMES").
+// `repeated` holds, for each input option given more than once, its values.
 struct DeclaredPaths {
     std::vector<FileUse> inputs, outputs, logs;
+    std::vector<std::vector<FileUse>> repeated;
 };
 DeclaredPaths declared_paths(const CLI::App& cmd);
 
 // Checks the paths given to `cmd`: check_outputs over its inputs and outputs (logs included),
-// and each log that holds bytes must start as an engine log does. Throws FileError, one line
-// naming both options.
+// each log that holds bytes must start as an engine log does, and an input option given one file
+// or folder twice (by identity, however spelt) is refused (check_distinct_inputs). Throws
+// FileError, one line naming both options.
 void check_declared_paths(const CLI::App& cmd);
 
 // Makes `app` run check_declared_paths on the chosen subcommand (and its chosen subcommands)

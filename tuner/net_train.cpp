@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <sstream>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -143,11 +144,18 @@ void LossPass::flush() {
 
 std::string settings_text(const NetTrainConfig& c, const nnue::Architecture& a, double k,
                           const StreamPass& data) {
-    // The data's paths as spelled lexically normal: a resume naming ./x where the run named x
-    // (or a/../x) is the same run; the counts below tell other content apart.
+    // The data's paths absolute, links followed (lexically normal when that fails): a resume
+    // naming /abs/x, ./x or a/../x where the run named x is the same run (a checkpoint of an
+    // earlier version, relative paths, resumes by identity: same_run_settings); the counts below
+    // tell other content apart.
     std::string files;
-    for (const std::string& f : c.data)
-        files += (files.empty() ? "" : ",") + std::filesystem::path(f).lexically_normal().string();
+    for (const std::string& f : c.data) {
+        std::error_code ec;
+        std::filesystem::path p =
+            std::filesystem::weakly_canonical(std::filesystem::absolute(f), ec);
+        if (ec) p = std::filesystem::absolute(f).lexically_normal();
+        files += (files.empty() ? "" : ",") + p.string();
+    }
     // split=hash: the validation split by a hash of the game (GameSplit); a checkpoint of the
     // trainer before it (another split) is refused.
     std::string text =
@@ -413,11 +421,39 @@ void NetTraining::start_parameters() {
     best = model.params;
 }
 
+// The data files of a settings text ("data=A,B positions=..."), and the rest from " positions=".
+std::pair<std::vector<std::string>, std::string> split_settings_data(const std::string& text) {
+    const std::size_t rest = text.rfind(" positions=");
+    if (text.rfind("data=", 0) != 0 || rest == std::string::npos) return {{}, text};
+    std::vector<std::string> files;
+    std::stringstream list(text.substr(5, rest - 5));
+    for (std::string f; std::getline(list, f, ',');) files.push_back(f);
+    return {files, text.substr(rest)};
+}
+
+// Whether the settings texts `was` (a checkpoint's) and `now` name the same run: equal, or equal
+// but for the spelling of the data files, which are the same files by identity (an absolute path
+// where the run named a relative one, a/../x for x).
+bool same_run_settings(const std::string& was, const std::string& now) {
+    if (was == now) return true;
+    const auto [files_was, rest_was] = split_settings_data(was);
+    const auto [files_now, rest_now] = split_settings_data(now);
+    if (rest_was != rest_now || files_was.size() != files_now.size() || files_was.empty())
+        return false;
+    for (std::size_t i = 0; i < files_was.size(); ++i) {
+        std::error_code ec;
+        if (files_was[i] != files_now[i] &&
+            !(std::filesystem::equivalent(files_was[i], files_now[i], ec) && !ec))
+            return false;
+    }
+    return true;
+}
+
 // --resume: the state after the checkpoint's last epoch, with its history in the report. Throws
 // std::invalid_argument when the checkpoint is of other settings or data, or holds no epoch.
 void NetTraining::resume() {
     const TrainCheckpoint c = read_checkpoint(checkpoint_path(config.out));
-    if (c.settings != settings)
+    if (!same_run_settings(c.settings, settings))
         throw std::invalid_argument(
             checkpoint_path(config.out) +
             ": settings: the checkpoint was made with other settings or data (it has '" +

@@ -1,4 +1,5 @@
 #include "tuner/spsa.h"
+#include "selfplay/formats/json_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -194,6 +195,7 @@ TournamentResult verify(const SpsaConfig& c, const std::vector<int>& values) {
     r.threads = c.run.threads;
     r.quiet = c.run.quiet;
     r.resume = c.run.resume;
+    r.setting_options = c.run.setting_options;
     r.seed = c.run.seed ^ 0x5645524946590000ULL; // "VERIFY": openings apart from the tuning's
     r.out_dir = c.run.out_dir + "/verify";
     r.games = c.verify_games + c.verify_games % 2;
@@ -342,7 +344,7 @@ SpsaResult run_spsa(const SpsaConfig& given) {
              {"history", "spsa.csv"},
              {"verification", nullptr}};
         if (!outcome.by_rank.empty()) s["by_rank"] = by_rank_json(outcome.by_rank); // under MPI
-        folder.finish("spsa.json", s.dump(2) + "\n");
+        folder.finish("spsa.json", to_json_text(s, 2) + "\n");
         if (!complete || c.verify_games == 0) return;
         const TournamentResult v = verify(c, result.values);
         result.verification = stats::estimate_elo(v.results.pentanomial(0, 1));
@@ -353,7 +355,7 @@ SpsaResult run_spsa(const SpsaConfig& given) {
                              {"players", {"tuned", "start"}},
                              {"wdl", stats::to_json(v.results.wdl(0, 1))},
                              {"match", stats::to_json(*result.verification)}};
-        folder.finish("spsa.json", s.dump(2) + "\n");
+        folder.finish("spsa.json", to_json_text(s, 2) + "\n");
     });
     return result;
 }

@@ -8,6 +8,7 @@
 #include "core/common/files.h"
 #include "core/weights.h"
 #include "selfplay/formats/formats.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/rules_json.h"
 #include "tuner/tune.h"
 
@@ -216,7 +217,7 @@ void write_tune_outputs(const TuneConfig& c, const TuneReport& r) {
     if (ec) throw std::runtime_error(dir.string() + ": cannot create the folder: " + ec.message());
     write_file_atomically((dir / "weights.txt").string(), tuned_weights_text(c, r));
     write_file_atomically((dir / "loss.csv").string(), loss_csv(r));
-    write_file_atomically((dir / "tune.json").string(), tune_json(c, r).dump(2) + "\n");
+    write_file_atomically((dir / "tune.json").string(), to_json_text(tune_json(c, r), 2) + "\n");
 }
 
 } // namespace fanorona

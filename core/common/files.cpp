@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -194,7 +195,32 @@ void check_writable(const std::string& path) {
     std::remove(tmp.c_str());
 }
 
+namespace {
+
+// Refuses a path longer than the system takes (PATH_MAX, 4096 on Linux): no call could open it,
+// and two such paths cannot be told apart by identity.
+void check_length(const FileUse& use) {
+    if (use.path.size() < std::size_t(PATH_MAX)) return;
+    throw FileError(use.what + " " + use.path.substr(0, 60) + "...: too long (" +
+                    std::to_string(use.path.size()) + " characters, over " +
+                    std::to_string(PATH_MAX) + ")");
+}
+
+// Whether two paths that name no file yet are one path: absolute, normalised, their existing
+// folders' links followed (lexically when that fails).
+bool same_new_path(const std::string& a, const std::string& b) {
+    std::error_code e1, e2;
+    const fs::path ca = fs::weakly_canonical(fs::absolute(a), e1);
+    const fs::path cb = fs::weakly_canonical(fs::absolute(b), e2);
+    if (!e1 && !e2) return ca == cb;
+    return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
+}
+
+} // namespace
+
 void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse>& outputs) {
+    for (const FileUse& use : inputs) check_length(use);
+    for (const FileUse& use : outputs) check_length(use);
     // Every regular file each input is or holds (an input folder's files, recursively).
     std::map<FileId, const FileUse*> read;
     for (const FileUse& in : inputs) {
@@ -222,12 +248,9 @@ void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse
             const FileUse& other = outputs[j];
             if (other.path.empty()) continue;
             const auto other_id = identity(other.path);
-            std::error_code e1, e2;
             const bool same = id && other_id
                                   ? *id == *other_id && !is_character_device(out.path)
-                                  : !id && !other_id &&
-                                        fs::weakly_canonical(fs::absolute(out.path), e1) ==
-                                            fs::weakly_canonical(fs::absolute(other.path), e2);
+                                  : !id && !other_id && same_new_path(out.path, other.path);
             if (same) refuse(out, other, "the output ");
         }
     }
@@ -334,6 +357,16 @@ std::string read_text_file(const std::string& path, const FileLimits& limits) {
     std::string text = read_file_bytes(path, limits);
     if (skip_byte_order_mark(text).size() != text.size()) text.erase(0, 3);
     return text;
+}
+
+void check_distinct_inputs(const std::vector<FileUse>& inputs) {
+    for (const FileUse& use : inputs) check_length(use);
+    std::map<FileId, const FileUse*> seen;
+    for (const FileUse& in : inputs)
+        if (const auto id = identity(in.path))
+            if (const auto [at, added] = seen.emplace(*id, &in); !added)
+                throw FileError(in.what + " " + in.path + ": given twice (also as " +
+                                at->second->path + "); each input is read once, refused");
 }
 
 } // namespace fanorona

@@ -77,6 +77,7 @@ struct FileUse {
 // input folder (compared by file identity, device and inode, not by spelling; a symbolic link is
 // its target), and two outputs that are one file (a character device such as /dev/null may be
 // named twice). Outputs that do not exist yet are compared by their absolute, normalised paths.
+// A path of PATH_MAX (4096) characters or more is refused as too long (no call could open it).
 // Throws FileError "OUTPUT PATH: is also INPUT (PATH)".
 void check_outputs(const std::vector<FileUse>& inputs, const std::vector<FileUse>& outputs);
 
@@ -104,5 +105,10 @@ std::string read_file_bytes(const std::string& path, const FileLimits& limits);
 // read_file_bytes(path, limits) without a leading UTF-8 byte-order mark (the magic is looked
 // for after it).
 std::string read_text_file(const std::string& path, const FileLimits& limits);
+
+// Refuses two of `inputs` that are one file or folder by identity (device and inode; a symbolic
+// link is its target), however spelt: an input given twice would be read twice. Inputs that do
+// not exist are left to the command. Throws FileError "WHAT PATH: given twice (also as PATH)".
+void check_distinct_inputs(const std::vector<FileUse>& inputs);
 
 } // namespace fanorona

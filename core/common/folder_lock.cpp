@@ -85,7 +85,7 @@ FolderLock::FolderLock(const std::string& dir) {
     std::filesystem::create_directories(dir, ec);
     if (ec) throw FileError(dir + ": cannot create the output folder: " + ec.message());
     path_ = lock_path(dir);
-    fd_ = take_lock(path_, dir + ": the folder", "wait for it to end or choose another --out");
+    fd_ = take_lock(path_, dir + ": the folder", "wait for it to end or choose another folder");
 }
 
 FolderLock::~FolderLock() {

@@ -1,7 +1,7 @@
 #pragma once
 // Small text helpers shared by the parsers of engine specs, parameters files and the engine
-// protocol: words split on white space, ASCII lower case, UTC times as ISO 8601 text, and the
-// creation time files record.
+// protocol: words split on white space, ASCII lower case, UTC times as ISO 8601 text, the
+// creation time files record, and text made valid UTF-8 (folder names may not be).
 
 #include <cerrno>
 #include <cstdlib>
@@ -51,6 +51,51 @@ inline std::string creation_time() {
         throw std::invalid_argument("SOURCE_DATE_EPOCH: expected seconds since 1970, found '" +
                                     std::string(epoch) + "'");
     return utc_iso8601(std::time_t(seconds));
+}
+
+// The length of the valid UTF-8 sequence that starts `s` at `i` (1 to 4), 0 when the bytes there
+// are not one (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short).
+inline std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return (unsigned char)s[k]; };
+    const unsigned char c = byte(i);
+    if (c < 0x80) return 1;
+    std::size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF; // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else
+        return 0;
+    if (i + n > s.size()) return 0;
+    if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+    for (std::size_t k = 2; k < n; ++k)
+        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+    return n;
+}
+
+// `s` as valid UTF-8: each byte that starts no valid sequence replaced by U+FFFD (the
+// replacement character), as JSON writers and HTML pages need; valid text unchanged.
+inline std::string valid_utf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t n = utf8_sequence_length(s, i);
+        if (n == 0) {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        } else {
+            out.append(s.substr(i, n));
+            i += n;
+        }
+    }
+    return out;
 }
 
 } // namespace fanorona

@@ -1,4 +1,5 @@
 #include "selfplay/engine/engine_file.h"
+#include "selfplay/formats/json_text.h"
 
 #include <stdexcept>
 #include <unordered_set>
@@ -18,7 +19,7 @@ using Json = nlohmann::json;
 // A member's value as setting text: a string as it is, a number as JSON writes it.
 std::string setting_text(const Json& v, const std::string& where) {
     if (v.is_string()) return v.get<std::string>();
-    if (v.is_number()) return v.dump();
+    if (v.is_number()) return to_json_text(v);
     throw std::invalid_argument(where + ": expected a string or a number");
 }
 

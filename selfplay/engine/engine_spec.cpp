@@ -372,11 +372,8 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
     std::string text; // the settings as a --player would write them, for errors
     for (const auto& [key, value] : settings) text += (text.empty() ? "" : ",") + key + "=" + value;
     // A spec is written as JSON (run settings, MPI jobs), which holds UTF-8 text only.
-    try {
-        (void)nlohmann::json(text).dump();
-    } catch (const nlohmann::json::type_error&) {
+    if (valid_utf8(text) != text)
         throw std::invalid_argument("not UTF-8 text (an engine spec is written as JSON)");
-    }
     EngineSpec s;
     s.name.clear();
     bool has_cmd = false, has_builtin = false;

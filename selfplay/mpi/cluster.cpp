@@ -1,4 +1,5 @@
 #include "selfplay/mpi/cluster.h"
+#include "selfplay/formats/json_text.h"
 
 #include <algorithm>
 #include <atomic>
@@ -243,7 +244,7 @@ public:
         nlohmann::json j = encode_job(games_.config(), games_.openings(), games_.vela_openings());
         j["job"] = job;
         serve_job(
-            job, j.dump(),
+            job, to_json_text(j),
             position_blocks([&](std::size_t n) { return queue.claim(n); },
                             [&](std::size_t p) { return queue.indices()[p]; }),
             [&](const std::string& bytes, int rank) {
@@ -597,7 +598,8 @@ void score_openings_remotely(std::vector<ScoredOpening>& openings, const Opening
     j["job"] = job;
     std::exception_ptr failure;
     serve_job(
-        job, j.dump(), position_blocks(claim, [](std::size_t p) { return std::uint64_t(p); }),
+        job, to_json_text(j),
+        position_blocks(claim, [](std::size_t p) { return std::uint64_t(p); }),
         [&](const std::string& bytes, int) {
             if (bytes.size() % 16) throw std::runtime_error("openings message: truncated");
             for (std::size_t at = 0; at < bytes.size(); at += 16) {
@@ -628,7 +630,7 @@ void rescore_remotely(const std::vector<CorpusGame>& games, const Rules& corpus_
     j["job"] = job;
     std::exception_ptr failure;
     serve_job(
-        job, j.dump(),
+        job, to_json_text(j),
         [&](std::size_t want) {
             std::vector<std::uint64_t> block;
             if (failure) return block; // no new block for anyone

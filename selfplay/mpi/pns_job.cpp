@@ -1,4 +1,5 @@
 #include "selfplay/mpi/pns_job.h"
+#include "selfplay/formats/json_text.h"
 
 #include <stdexcept>
 
@@ -48,7 +49,7 @@ std::string encode_pns_job(const PnsUnitJob& job, std::uint64_t number) {
                               {"tables", job.tables_dir},
                               {"fingerprints", pns_fingerprints(job)},
                               {"threads", job.threads}};
-    std::string out = j.dump();
+    std::string out = to_json_text(j);
     out.push_back('\0'); // JSON text never holds a raw zero byte
     const std::vector<ProvenBound> none;
     const auto& initial = job.settings.initial ? *job.settings.initial : none;

@@ -1,4 +1,5 @@
 #include "tools/loop/loop.h"
+#include "selfplay/formats/json_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -215,6 +216,7 @@ TournamentResult match(const LoopConfig& c, const std::string& dir, const Engine
             fs::remove_all(dir);
     }
     t.run.resume = true;
+    t.run.setting_options = c.run_setting_options;
     t.run.quiet = c.quiet;
     t.run.engine_log = c.engine_log;
     live_loop_page(c, t.run);
@@ -315,6 +317,7 @@ SpsaConfig spsa_config(const LoopConfig& c, const NamedWeights& current,
     s.run.threads = c.threads;
     s.run.out_dir = c.out_dir + "/spsa";
     s.run.resume = true;
+    s.run.setting_options = c.run_setting_options;
     s.run.quiet = c.quiet;
     s.run.engine_log = c.engine_log;
     live_loop_page(c, s.run);
@@ -361,7 +364,7 @@ void write_loop_settings(const LoopConfig& c, const Json& settings) {
                 " iterations; a resume may add iterations, never remove them (give --iterations " +
                 std::to_string(was) + " or more)");
     }
-    write_file_atomically(settings_path, settings.dump(2) + "\n");
+    write_file_atomically(settings_path, to_json_text(settings, 2) + "\n");
 }
 
 // The start weights (or network), copied into the folder so that it says everything about the
@@ -391,6 +394,7 @@ SelfplaySummary selfplay_step(const LoopConfig& c, int n, const NamedWeights& cu
     sp.threads = c.threads;
     sp.out_dir = c.out_dir + "/iter-" + std::to_string(n) + "/selfplay";
     sp.resume = true;
+    sp.setting_options = c.run_setting_options;
     sp.quiet = c.quiet;
     sp.engine_log = c.engine_log;
     live_loop_page(c, sp);
@@ -550,12 +554,12 @@ Json final_spsa_json(const LoopConfig& c, const NamedWeights& current,
 void write_loop_files(const LoopConfig& c, Json& history, const NamedWeights& current,
                       const std::function<void(const std::string&)>& say) {
     const std::string report_path = c.out_dir + "/report.html";
-    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
+    write_file_atomically(c.out_dir + "/history.json", to_json_text(history, 2) + "\n");
     const report::Report page = report::build_report(report::loop_report_inputs(c.out_dir));
     for (const std::string& w : page.warnings) say("report: " + w);
     write_file_atomically(report_path, page.html);
     history["report"] = report_path;
-    write_file_atomically(c.out_dir + "/history.json", history.dump(2) + "\n");
+    write_file_atomically(c.out_dir + "/history.json", to_json_text(history, 2) + "\n");
     write_file_atomically(c.out_dir + "/history.txt", loop_history_table(history));
     if (c.net)
         write_file_atomically(c.out_dir + "/final.net",
@@ -644,7 +648,7 @@ Json run_loop(const LoopConfig& config, const std::function<void(const std::stri
     for (int n = 1; n <= c.iterations; ++n) {
         iterations.push_back(run_iteration(c, n, current, match_openings, say));
         const Json partial_history = {{"settings", settings}, {"iterations", iterations}};
-        write_file_atomically(c.out_dir + "/history.json", partial_history.dump(2) + "\n");
+        write_file_atomically(c.out_dir + "/history.json", to_json_text(partial_history, 2) + "\n");
     }
 
     // Step 5 (once, when asked). SPSA over search parameters and weights by name, with the last

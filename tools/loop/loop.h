@@ -17,6 +17,7 @@
 
 #include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/engine_spec.h"
+#include "selfplay/run_folder.h"
 #include "selfplay/stats/sprt.h"
 #include "tuner/net_train.h"
 #include "tuner/tune.h"
@@ -32,6 +33,9 @@ struct LoopConfig {
     std::uint64_t games = 400; // self-play games per iteration
     EngineSpec engine;
     std::string out_dir = "loop";
+    // The options behind the keys of its runs' settings.json, for a refused resume's message
+    // (the command's table, tools/setting_options.h); none: the settings keys.
+    SettingOptions run_setting_options;
     std::uint64_t verify_games = 200;      // the largest verification match
     std::uint64_t final_games = 400;       // the final match, last weights against the start
     std::optional<stats::SprtConfig> sprt; // verification by SPRT instead of a fixed match

@@ -1,4 +1,5 @@
 #include "tools/loop/train_step.h"
+#include "selfplay/formats/json_text.h"
 
 #include <filesystem>
 #include <stdexcept>
@@ -108,7 +109,7 @@ LoopNet train_step(const LoopConfig& c, int n, const LoopNet& current,
             t.resume = false;
             r = run_net_training(t, log);
         }
-        write_file_atomically(partial + "/train.json", summary_json(r).dump(2) + "\n");
+        write_file_atomically(partial + "/train.json", to_json_text(summary_json(r), 2) + "\n");
         fs::remove_all(done);
         fs::rename(partial, done); // the step counts as done only once complete
     }

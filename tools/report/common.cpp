@@ -9,6 +9,7 @@
 #include "core/common/files.h"
 #include "core/weights.h"
 #include "selfplay/formats/formats.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 
@@ -115,7 +116,7 @@ void add_fields(const nlohmann::json& j, const std::string& prefix,
         else if (v.is_array() && v.size() > 12)
             text = fmt("[%zu items]", v.size());
         else
-            text = v.dump();
+            text = to_json_text(v);
         rows += "<tr><th>" + esc(name) + "</th><td>" + esc(text) + "</td></tr>";
     }
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/board/notation.h"
+#include "selfplay/formats/json_text.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_board.h"
@@ -119,7 +120,7 @@ std::string opening_explorer(const Json& j, const Rules& rules, const std::strin
                        {"spacing", kSpacing}, {"min_games", rounded(number_at(j, "min_games"), 0)},
                        {"roots", roots},      {"nodes", nodes}};
     // Inside <script> only "</" could end the element early; "<" appears only in strings.
-    std::string text = data.dump();
+    std::string text = to_json_text(data);
     for (std::size_t p = text.find('<'); p != std::string::npos; p = text.find('<', p))
         text.replace(p, 1, "\\u003c");
     out += "<script type=\"application/json\" class=\"ex-data\">" + text + "</script>\n";

@@ -6,10 +6,14 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/text.h"
+
 namespace fanorona::report {
 
-// Text made safe for HTML element content and attribute values.
-inline std::string esc(std::string_view s) {
+// Text made safe for HTML element content and attribute values (and valid UTF-8: a byte that
+// starts no UTF-8 sequence, as in a folder name, becomes U+FFFD).
+inline std::string esc(std::string_view text) {
+    const std::string s = valid_utf8(text);
     std::string out;
     out.reserve(s.size());
     for (char c : s) {

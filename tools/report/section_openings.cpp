@@ -11,6 +11,7 @@
 
 #include "core/board/notation.h"
 #include "selfplay/formats/formats.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/rules_json.h"
 #include "selfplay/openings/opening_output.h"
 #include "selfplay/openings/opening_tree.h"
@@ -117,7 +118,7 @@ std::optional<Json> loop_openings(const std::string& loop, Notes& notes, std::st
                "<code>fanorona openings GAMES.tsv... --turns " +
                std::to_string(kLoopTreeTurns) + " --min-games " +
                std::to_string(kLoopTreeMinGames) + "</code> builds it).</p>\n";
-        return Json::parse(opening_tree_json(tree, view).dump());
+        return Json::parse(to_json_text(opening_tree_json(tree, view)));
     } catch (const std::exception& e) {
         out += notes.problem(std::string("opening tree of the loop's games: ") + e.what());
         return std::nullopt;

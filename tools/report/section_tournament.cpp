@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "selfplay/formats/formats.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/stats/results_table.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
@@ -108,7 +109,7 @@ std::string pairings_table(const nlohmann::json& results) {
         const auto& s = object_at(p, "stats");
         const double w = number_at(wdl, "wins"), d = number_at(wdl, "draws"),
                      l = number_at(wdl, "losses");
-        std::string penta = p.contains("pentanomial") ? p["pentanomial"].dump() : "";
+        std::string penta = p.contains("pentanomial") ? to_json_text(p["pentanomial"]) : "";
         out += "<tr><td>" + esc(string_at(p, "a")) + " vs " + esc(string_at(p, "b")) +
                "</td><td class=\"num\">" + num(w, 0) + "</td><td class=\"num\">" + num(d, 0) +
                "</td><td class=\"num\">" + num(l, 0) + "</td><td>" + wdl_bar(w, d, l) +

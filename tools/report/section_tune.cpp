@@ -10,6 +10,7 @@
 
 #include "core/weights.h"
 #include "selfplay/formats/formats.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/rules_json.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
@@ -132,8 +133,9 @@ std::string tune_section(const ReportInputs& in, Notes& notes) {
             out += notes.problem(json_path + ": " + e.what());
         }
         out += "<table class=\"summary\" id=\"tune-summary\">";
-        out += "<tr><th>data</th><td>" + esc(j->contains("data") ? (*j)["data"].dump() : "") +
-               esc(rules) + "</td></tr>";
+        out += "<tr><th>data</th><td>" +
+               esc(j->contains("data") ? to_json_text((*j)["data"]) : "") + esc(rules) +
+               "</td></tr>";
         const auto& pos = object_at(*j, "positions");
         out += "<tr><th>positions</th><td>" + num(number_at(pos, "train"), 0) + " training, " +
                num(number_at(pos, "validation"), 0) + " validation (" +
