@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that every Catch2 test case of BINARY is exactly one CTest test of BUILD_DIR and that
 # CTest has no test Catch2 does not list (a name CTest's discovery split, such as one with ';',
-# runs nothing). CTest runs it as the test SELF (left out of the comparison).
+# runs nothing), and that no name starts with '-' (Catch2 would read it as an option). CTest
+# runs it as the test SELF (left out of the comparison).
 #   tests/check_test_lists.sh BINARY BUILD_DIR SELF
 set -euo pipefail
 if [ $# -ne 3 ]; then
@@ -24,6 +25,13 @@ status=0
 if grep -F ';' "$work/catch" > "$work/semicolons"; then
   echo "check_test_lists: test case names with ';' (CTest splits them):" >&2
   cat "$work/semicolons" >&2
+  status=1
+fi
+# A name that starts with '-' reaches Catch2 as an option when CTest passes it ("Unrecognised
+# token"), so its test fails without running.
+if grep -e '^-' "$work/catch" > "$work/dashes"; then
+  echo "check_test_lists: test case names starting with '-' (Catch2 reads them as options):" >&2
+  cat "$work/dashes" >&2
   status=1
 fi
 if ! diff "$work/catch" "$work/ctest" > "$work/diff"; then

@@ -61,7 +61,7 @@ TEST_CASE("help prints the help text and exits 0", "[cli]") {
     }
 }
 
-TEST_CASE("--version prints the provenance that run folders record", "[cli]") {
+TEST_CASE("fanorona --version prints the provenance that run folders record", "[cli]") {
     const Run v = run_cli("--version");
     INFO(v.output);
     REQUIRE(v.status == 0);
