@@ -132,7 +132,7 @@ TEST_CASE("games.tsv records a clocked player's clock after each move and an ext
     const GamesFile file = read_games_file(dir + "/games.tsv");
     CHECK(file.header.micro_times);
     REQUIRE(file.games.size() == 2);
-    std::uint64_t clocked = 0, latencies = 0;
+    std::uint64_t clocked = 0, latencies = 0, ext_moves = 0;
     for (const GameRecord& g : file.games) {
         INFO("game " << g.index);
         REQUIRE(g.stats.size() == g.moves.size());
@@ -157,7 +157,9 @@ TEST_CASE("games.tsv records a clocked player's clock after each move and an ext
                 ++clocked;
             } else {
                 CHECK(s.clock_ms == -1); // ext has no clock
-                REQUIRE(s.latency_us >= 0);
+                ++ext_moves;
+                // '-' where the engine told no `info time` (a forced move: no search, no info).
+                if (s.latency_us < 0) continue;
                 CHECK(s.latency_us <= s.time_us);
                 CHECK(s.latency_us < 2000000); // small: pipes and parsing, not searching
                 ++latencies;
@@ -168,6 +170,7 @@ TEST_CASE("games.tsv records a clocked player's clock after each move and an ext
     }
     CHECK(clocked > 0);
     CHECK(latencies > 0);
+    CHECK(2 * latencies >= ext_moves); // most moves are searched
     // The file round-trips through its reader and writer.
     std::string again = games_header_lines(file.header);
     for (const GameRecord& g : file.games) again += format_game_record(g);
