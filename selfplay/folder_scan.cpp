@@ -106,7 +106,10 @@ GamesScan scan_games(const std::string& path, const GamesHeader& expected) {
             } catch (const GamesFileError& e) {
                 throw RunFolderError(e.what());
             }
-            const std::size_t want = (scan.move_stats ? expected : old_layout).columns();
+            const std::size_t want = (!scan.move_stats   ? old_layout
+                                      : scan.micro_times ? expected
+                                                         : milli_layout)
+                                         .columns();
             if (std::size_t(std::count(line.begin(), line.end(), '\t')) + 1 != want)
                 throw RunFolderError(where + ": line: expected " + std::to_string(want) +
                                      " tab-separated columns, as the header says");

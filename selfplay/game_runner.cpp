@@ -59,6 +59,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
         clock.inc_ms[c] = tcs[c]->inc_ms;
         clock.moves_to_go[c] = tcs[c]->moves;
     }
+    std::int64_t carried_us[2] = {0, 0}; // each clock's time used under its last whole ms
     Outcome outcome{GameResult::Ongoing, EndReason::None};
     int own_turns = 0;
     outcome = game.outcome();
@@ -72,6 +73,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
         const Position& pos = game.position();
         const Color mover = pos.side_to_move();
         MoveChoice choice;
+        std::int64_t clock_left = -1; // the mover's clock after the move, for a clocked mover
         const bool exploring = own_turns < setup.exploration.turns &&
                                setup.exploration.epsilon > 0 &&
                                explore.uniform() < setup.exploration.epsilon;
@@ -92,9 +94,13 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                 break;
             }
             if (clock.enabled && tcs[int(mover)]->base_ms > 0) {
-                const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                      std::chrono::steady_clock::now() - t0)
-                                      .count();
+                // Whole milliseconds off the clock, the rest carried to the side's next move: a
+                // player whose moves take under a millisecond each still spends its time.
+                carried_us[int(mover)] += std::chrono::duration_cast<std::chrono::microseconds>(
+                                              std::chrono::steady_clock::now() - t0)
+                                              .count();
+                const std::int64_t used = carried_us[int(mover)] / 1000;
+                carried_us[int(mover)] %= 1000;
                 int& left = clock.time_ms[int(mover)];
                 left -= int(used);
                 if (left < -tcs[int(mover)]->margin_ms) {
@@ -114,6 +120,7 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                     left += tcs[int(mover)]->base_ms;
                     to_go = tcs[int(mover)]->moves;
                 }
+                clock_left = left;
             }
         }
         if (choice.logged && choice.score)
@@ -129,7 +136,9 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
                 : std::nullopt);
         rec.stats.push_back(MoveStats{std::min<std::int64_t>(choice.time_us, R::kMaxTimeUs),
                                       int(std::min<std::int64_t>(choice.depth, R::kMaxDepth)),
-                                      std::min<std::int64_t>(choice.nodes, R::kMaxNodes)});
+                                      std::min<std::int64_t>(choice.nodes, R::kMaxNodes),
+                                      std::min<std::int64_t>(clock_left, R::kMaxClockMs),
+                                      std::min<std::int64_t>(choice.latency_us, R::kMaxLatencyUs)});
         any_stats |= rec.stats.back().known();
         game.play(choice.move);
         ++own_turns;

@@ -187,9 +187,10 @@ inline std::vector<std::string> file_lines(const std::string& path) {
     return lines_of(slurp(path));
 }
 
-// A games file's text with its `times` column (version 3's measured milliseconds per move, which
-// depend on the machine and its load) made a lone '-': what is left is a pure function of the
-// run's settings, which runs that should play the same games compare.
+// A games file's text with its measured columns (`times`, and version 4's `clocks` and
+// `latencies`, which depend on the machine and its load) each made a lone '-': what is left is a
+// pure function of the run's settings, which runs that should play the same games compare. A data
+// line of 15 columns is version 4 (13 for version 3), 17 version 4 with series.
 inline std::string without_times(const std::string& text) {
     std::string out;
     std::size_t pos = 0;
@@ -198,10 +199,20 @@ inline std::string without_times(const std::string& text) {
         if (end == std::string::npos) end = text.size();
         const std::string line = text.substr(pos, end - pos);
         const auto tabs = std::count(line.begin(), line.end(), '\t');
-        if (!line.empty() && line[0] != '#' && (tabs == 12 || tabs == 14)) {
-            std::size_t from = 0; // the start of column 11 (13 columns) or 13 (15 columns)
-            for (int k = 0; k < (tabs == 12 ? 10 : 12); ++k) from = line.find('\t', from) + 1;
-            out += line.substr(0, from) + "-" + line.substr(line.find('\t', from));
+        if (!line.empty() && line[0] != '#' && (tabs == 12 || tabs == 14 || tabs == 16)) {
+            std::vector<std::string> cols;
+            for (std::size_t from = 0;;) {
+                const std::size_t tab = line.find('\t', from);
+                cols.push_back(line.substr(from, tab - from));
+                if (tab == std::string::npos) break;
+                from = tab + 1;
+            }
+            const std::size_t first = tabs == 16 ? 12 : 10; // the `times` column
+            cols[first] = "-";
+            if (tabs != 12) cols[first + 3] = cols[first + 4] = "-";
+            std::string masked;
+            for (std::size_t k = 0; k < cols.size(); ++k) masked += (k ? "\t" : "") + cols[k];
+            out += masked;
         } else {
             out += line;
         }

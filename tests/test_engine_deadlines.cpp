@@ -241,6 +241,8 @@ TEST_CASE("absurd engine numbers are clamped where they enter: every reader read
         for (std::size_t i = std::size_t(g.opening_turns); i < g.stats.size(); ++i) {
             CHECK(g.stats[i].depth == fanorona::MoveNumberRanges::kMaxDepth);
             CHECK(g.stats[i].nodes == fanorona::MoveNumberRanges::kMaxNodes);
+            // `time` clamped to the millisecond range: more than the referee measured, latency 0.
+            CHECK(g.stats[i].latency_us == 0);
         }
         for (const auto& s : g.scores)
             if (s)

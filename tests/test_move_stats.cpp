@@ -43,6 +43,20 @@ std::string as_version_1(const std::string& text) {
     return out;
 }
 
+// ... or version 3: the first thirteen columns (no clocks, no latencies).
+std::string as_version_3(const std::string& text) {
+    std::string out;
+    for (const std::string& line : lines_of(text)) {
+        std::string l = line;
+        if (l.rfind("# fanorona-games 4", 0) == 0) l.replace(0, 18, "# fanorona-games 3");
+        std::size_t tabs = 0, cut = l.size();
+        for (std::size_t i = 0; i < l.size(); ++i)
+            if (l[i] == '\t' && ++tabs == 13) cut = i;
+        out += l.substr(0, cut) + "\n";
+    }
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("a tournament's games.tsv has each move's time, depth and nodes",
@@ -60,8 +74,8 @@ TEST_CASE("a tournament's games.tsv has each move's time, depth and nodes",
     REQUIRE(lines.size() == 2 + 8);
     CHECK(lines[0] == "# fanorona-games 4 variant=tsivy rules=standard");
     CHECK(lines[1] == "#index\twhite\tblack\tresult\treason\tturns\topening_turns\tstart\tmoves\t"
-                      "scores\ttimes\tdepths\tnodes");
-    for (std::size_t k = 2; k < lines.size(); ++k) CHECK(columns(lines[k]) == 13);
+                      "scores\ttimes\tdepths\tnodes\tclocks\tlatencies");
+    for (std::size_t k = 2; k < lines.size(); ++k) CHECK(columns(lines[k]) == 15);
 
     const GamesFile file = read_games_file(dir + "/games.tsv");
     CHECK(file.header.move_stats);
@@ -101,6 +115,94 @@ TEST_CASE("a tournament's games.tsv has each move's time, depth and nodes",
     }
 }
 
+TEST_CASE("games.tsv records a clocked player's clock after each move and an external engine's "
+          "latency",
+          "[move_stats][tournament]") {
+    const std::string dir = fresh_dir("move_stats_clocks");
+    // clk: the built-in engine on a clock of 5 s, no increment (depth-limited, so quick: its moves
+    // take well under a millisecond each, which the clock still counts);
+    // ext: the toolkit's engine over pipes, which tells `info ... time`, without a clock.
+    constexpr std::int64_t kBaseMs = 5000, kIncMs = 0;
+    const Run r =
+        run_cli("tournament --quiet --games 2 --openings random:3 --out " + dir +
+                " --player name=clk,depth=3,tc=5+0 --player name=ext,cmd=" + FANORONA_BINARY +
+                ",args=engine,depth=2");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const std::string text = slurp(dir + "/games.tsv");
+    const GamesFile file = read_games_file(dir + "/games.tsv");
+    CHECK(file.header.micro_times);
+    REQUIRE(file.games.size() == 2);
+    std::uint64_t clocked = 0, latencies = 0, ext_moves = 0;
+    for (const GameRecord& g : file.games) {
+        INFO("game " << g.index);
+        REQUIRE(g.stats.size() == g.moves.size());
+        std::int64_t previous = -1, own = 0, spent_ms = 0;
+        for (std::size_t i = 0; i < g.moves.size(); ++i) {
+            const MoveStats& s = g.stats[i];
+            if (i < std::size_t(g.opening_turns)) {
+                CHECK(s.clock_ms == -1);
+                CHECK(s.latency_us == -1);
+                continue;
+            }
+            if (mover(g, i).rfind("clk(", 0) == 0) {
+                ++own;
+                CHECK(s.latency_us == -1); // a built-in player has no latency
+                REQUIRE(s.clock_ms >= 0);
+                // Never above the base and the increments so far; each move costs its time less
+                // the increment (the clock keeps what is under a millisecond for the next move).
+                CHECK(s.clock_ms <= kBaseMs + own * kIncMs);
+                spent_ms += s.time_us / 1000;
+                if (previous >= 0) CHECK(s.clock_ms <= previous + kIncMs); // never going up
+                previous = s.clock_ms;
+                ++clocked;
+            } else {
+                CHECK(s.clock_ms == -1); // ext has no clock
+                ++ext_moves;
+                // '-' where the engine told no `info time` (a search that ended before its first
+                // iteration tells only `info depth 0 nodes N`).
+                if (s.latency_us < 0) continue;
+                CHECK(s.latency_us <= s.time_us);
+                CHECK(s.latency_us < 2000000); // small: pipes and parsing, not searching
+                ++latencies;
+            }
+        }
+        // The clock went down by at least what the moves' searches took (the referee's measure
+        // holds more), to within the millisecond carried.
+        REQUIRE(own > 0);
+        CHECK(previous <= kBaseMs + own * kIncMs - spent_ms + 1);
+        CHECK(previous < kBaseMs); // a game's moves took at least a millisecond in all
+    }
+    CHECK(clocked > 0);
+    CHECK(latencies > 0);
+    CHECK(2 * latencies >= ext_moves); // most moves are searched
+    // The file round-trips through its reader and writer.
+    std::string again = games_header_lines(file.header);
+    for (const GameRecord& g : file.games) again += format_game_record(g);
+    CHECK(again == text);
+    // timeuse: the mean latency for ext, the least clock for clk; '-' where there is none.
+    const Run use = run_cli("timeuse " + dir + " --json-out " + dir + "/use.json");
+    INFO(use.output);
+    REQUIRE(use.status == 0);
+    CHECK_THAT(use.output, Catch::Contains("latency ms"));
+    CHECK_THAT(use.output, Catch::Contains("min clock"));
+    const nlohmann::json j = nlohmann::json::parse(slurp(dir + "/use.json"));
+    REQUIRE(j["players"].size() == 2);
+    for (const nlohmann::json& p : j["players"]) {
+        INFO(p.dump());
+        if (p["player"] == "clk") {
+            CHECK(p["mean_latency_ms"].is_null());
+            REQUIRE(p["min_clock_ms"].is_number());
+            CHECK(p["min_clock_ms"].get<std::int64_t>() <= kBaseMs + kIncMs);
+        } else {
+            CHECK(p["player"] == "ext");
+            CHECK(p["min_clock_ms"].is_null());
+            REQUIRE(p["mean_latency_ms"].is_number());
+            CHECK(p["mean_latency_ms"].get<double>() >= 0);
+        }
+    }
+}
+
 TEST_CASE("games files: the per-move columns round trip; versions 1, 2 and 3 still read",
           "[move_stats][games_file]") {
     GameRecord r;
@@ -115,12 +217,12 @@ TEST_CASE("games files: the per-move columns round trip; versions 1, 2 and 3 sti
     r.scores = {std::nullopt, 12, -40};
     r.stats = {MoveStats{}, MoveStats{7, 2, 1234}, MoveStats{15, -1, -1}};
     const std::string line = format_game_record(r);
-    CHECK(line.ends_with("\t- 7 15\t- 2 -\t- 1234 -\n"));
-    CHECK(columns(line) == 13);
+    CHECK(line.ends_with("\t- 7 15\t- 2 -\t- 1234 -\t-\t-\n"));
+    CHECK(columns(line) == 15);
     CHECK(parse_game_record(line.substr(0, line.size() - 1), "x:3") == r);
     // With series: the per-move columns come after kind and beneficiary.
     const std::string series = format_game_record(r, true);
-    CHECK(columns(series) == 15);
+    CHECK(columns(series) == 17);
     CHECK(series.find("\tnormal\t-\t- 7 15\t") != std::string::npos);
     CHECK(parse_game_record(series.substr(0, series.size() - 1), "x:3") == r);
     // The older versions' lines: no per-move columns, and a record read from them has no stats.
@@ -130,26 +232,48 @@ TEST_CASE("games files: the per-move columns round trip; versions 1, 2 and 3 sti
     without.stats.clear();
     CHECK(parse_game_record(old.substr(0, old.size() - 1), "x:3") == without);
     CHECK(columns(format_game_record(r, true, false)) == 12);
-    // Nothing told: three lone '-'; entries all '-' read as nothing told.
+    // Nothing told: five lone '-'; entries all '-' read as nothing told.
     const std::string none = format_game_record(without);
-    CHECK(none.ends_with("\t-\t-\t-\n"));
+    CHECK(none.ends_with("\t-\t-\t-\t-\t-\n"));
     GameRecord unknown = r;
     unknown.stats.assign(3, MoveStats{});
     CHECK(format_game_record(unknown) == none);
-    const std::string dashes = old.substr(0, old.size() - 1) + "\t- - -\t-\t- - -";
+    const std::string dashes = old.substr(0, old.size() - 1) + "\t- - -\t-\t- - -\t-\t- - -";
     CHECK(parse_game_record(dashes, "x:3") == without);
     // Bad columns: one-line errors naming the line and the column.
     const std::string base = old.substr(0, old.size() - 1);
-    CHECK_THROWS_WITH(parse_game_record(base + "\t1 2\t-\t-", "x:4"),
+    CHECK_THROWS_WITH(parse_game_record(base + "\t1 2\t-\t-\t-\t-", "x:4"),
                       "x:4: times: has 2 entries for 3 moves");
-    CHECK_THROWS_WITH(parse_game_record(base + "\t-\t1 x 2\t-", "x:5"),
+    CHECK_THROWS_WITH(parse_game_record(base + "\t-\t1 x 2\t-\t-\t-", "x:5"),
                       "x:5: depths: expected a whole number, found 'x'");
-    CHECK_THROWS_WITH(parse_game_record(base + "\t-\t-\t1 -2 3", "x:6"),
+    CHECK_THROWS_WITH(parse_game_record(base + "\t-\t-\t1 -2 3\t-\t-", "x:6"),
                       "x:6: nodes: expected a whole number, found '-2'");
+    CHECK_THROWS_WITH(parse_game_record(base + "\t-\t-\t-\t1 -\t-", "x:6"),
+                      "x:6: clocks: has 2 entries for 3 moves");
+    CHECK_THROWS_WITH(parse_game_record(base + "\t-\t-\t-\t-\t- - y", "x:6"),
+                      "x:6: latencies: expected a whole number, found 'y'");
     CHECK_THROWS_WITH(parse_game_record(base + "\t-", "x:7"),
-                      Catch::StartsWith("x:7: line: expected 10 (version 1), 12 (version 2), 13 "
-                                        "or 15 (versions 3 and 4) tab-separated columns, found "
-                                        "11"));
+                      Catch::StartsWith("x:7: line: expected 10 (version 1), 12 (version 2), 15 "
+                                        "or 17 (version 4) tab-separated columns, found 11"));
+    // A version-3 line (three per-move columns) reads as version 3 only.
+    CHECK_THROWS_WITH(parse_game_record(base + "\t-\t-\t-", "x:8"),
+                      Catch::StartsWith("x:8: line: expected 10 (version 1), 12 (version 2), 15"));
+    CHECK(parse_game_record(base + "\t-\t-\t-", "x:8", false) == without);
+    // Clocks and latencies round trip.
+    GameRecord timed = r;
+    timed.stats[1].clock_ms = 4980;
+    timed.stats[2].latency_us = 250;
+    const std::string timed_line = format_game_record(timed);
+    CHECK(timed_line.ends_with("\t- 4980 -\t- - 250\n"));
+    CHECK(parse_game_record(timed_line.substr(0, timed_line.size() - 1), "x:9") == timed);
+    // ... and a version-3 line has no room for them.
+    GameRecord no_clocks = timed;
+    no_clocks.stats[1].clock_ms = -1;
+    no_clocks.stats[2].latency_us = -1;
+    const std::string v3_line = format_game_record(timed, false, true, false);
+    CHECK(columns(v3_line) == 13);
+    CHECK(parse_game_record(v3_line.substr(0, v3_line.size() - 1), "x:9", false).stats[1] ==
+          MoveStats{0, 2, 1234}); // 7 microseconds: 0 ms
 
     const std::string dir = fresh_dir("move_stats_versions");
     std::filesystem::create_directories(dir);
@@ -205,7 +329,7 @@ TEST_CASE("games files: the per-move columns round trip; versions 1, 2 and 3 sti
     CHECK(v3s.games[0] == vela);
     std::ofstream(dir + "/mixed.tsv") << games_header_lines(GamesHeader{}) << old;
     CHECK_THROWS_WITH(read_games_file(dir + "/mixed.tsv"),
-                      Catch::Contains("mixed.tsv:3: line: expected 13 tab-separated columns in a "
+                      Catch::Contains("mixed.tsv:3: line: expected 15 tab-separated columns in a "
                                       "version 4 file"));
     std::ofstream(dir + "/v9.tsv") << "# fanorona-games 9 variant=tsivy rules=standard\n";
     CHECK_THROWS_WITH(read_games_file(dir + "/v9.tsv"),
@@ -243,8 +367,7 @@ TEST_CASE("a run folder an older build began resumes in its own version",
     const std::string v3 = fresh_dir("move_stats_v3");
     REQUIRE(run_cli("tournament --games 2 --out " + v3 + players).status == 0);
     const std::string v3_games = v3 + "/games.tsv";
-    std::string v3_text = slurp(v3_games);
-    v3_text.replace(0, 18, "# fanorona-games 3");
+    std::string v3_text = as_version_3(slurp(v3_games));
     std::ofstream(v3_games, std::ios::trunc) << v3_text;
     const Run r3 = run_cli("tournament --games 4 --resume --out " + v3 + players);
     INFO(r3.output);

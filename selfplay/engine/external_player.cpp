@@ -56,6 +56,10 @@ MoveChoice ExternalPlayer::choose(const Game& game, const Clock& clock) {
     choice.nodes = reply.nodes;
     choice.time_us = std::int64_t(
         std::chrono::duration_cast<std::chrono::microseconds>(reply.received - reply.sent).count());
+    // What the engine does not count of its own time (start-up of its search, writing, the pipe);
+    // an engine that tells more than the referee measured (its clock rounds up) gets 0.
+    if (reply.time_ms >= 0)
+        choice.latency_us = std::max<std::int64_t>(choice.time_us - reply.time_ms * 1000, 0);
     return choice;
 }
 

@@ -15,7 +15,8 @@ namespace fanorona {
 // player searched; `logged` says whether the position is worth logging for the tuner. What the
 // player told of its search, for the games file's per-move columns: `depth`, `time_us` (the
 // search's own time, or for an external engine the referee's `go` to `bestmove`) and `nodes`,
-// each -1 when not told.
+// each -1 when not told; for an external engine that gave `info time`, `latency_us` is the
+// referee's time less the engine's own (at least 0), else -1.
 struct MoveChoice {
     Move move{0, 0, 0};
     std::optional<int> score;
@@ -23,6 +24,7 @@ struct MoveChoice {
     bool logged = false;
     std::int64_t time_us = -1; // microseconds
     std::int64_t nodes = -1;
+    std::int64_t latency_us = -1; // microseconds
 };
 
 // Thrown by a player that cannot go on (an external engine that crashed, hung or sent an illegal

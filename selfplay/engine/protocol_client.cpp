@@ -33,8 +33,8 @@ std::optional<std::int64_t> whole_number(std::string_view w) {
     return negative ? -std::int64_t(v) : std::int64_t(v);
 }
 
-// A count the engine reports (depth, nodes): clamped to [0, max], dropped (-1) when negative or
-// not a number.
+// A count the engine reports (depth, nodes, time): clamped to [0, max], dropped (-1) when negative
+// or not a number.
 std::int64_t reported_count(std::string_view w, std::int64_t max) {
     const auto v = whole_number(w);
     return v && *v >= 0 ? std::min(*v, max) : -1;
@@ -209,6 +209,10 @@ EngineReply ProtocolClient::go(const Game& game, const std::string& go_line, int
                     ++i;
                 } else if (w == "nodes") {
                     if (const auto n = reported_count(next, R::kMaxNodes); n >= 0) reply.nodes = n;
+                    ++i;
+                } else if (w == "time") {
+                    if (const auto t = reported_count(next, R::kMaxTimeMs); t >= 0)
+                        reply.time_ms = t;
                     ++i;
                 } else if (w == "score") {
                     const std::string_view value = i + 2 < words.size() ? words[i + 2] : "";

@@ -28,14 +28,15 @@ struct ProtocolClientConfig {
 };
 
 // An engine's answer to `go`. `sent` is when the go line was written and `received` when the
-// bestmove line was read (a referee's view of the time used); depth, nodes and score are the last
-// ones its `info` lines gave (-1 and none when they gave none; score in centi-pieces for the side
-// to move, `cp` scores only).
+// bestmove line was read (a referee's view of the time used); depth, nodes, time_ms (the engine's
+// own `info time`, milliseconds) and score are the last ones its `info` lines gave (-1 and none
+// when they gave none; score in centi-pieces for the side to move, `cp` scores only).
 struct EngineReply {
     Move move{0, 0, 0};
     std::optional<int> score;
     int depth = -1;
     std::int64_t nodes = -1;
+    std::int64_t time_ms = -1;
     std::string line; // the bestmove line
     std::chrono::steady_clock::time_point sent, received;
 };

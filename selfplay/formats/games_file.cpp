@@ -76,7 +76,8 @@ std::string games_header_lines(const GamesHeader& header) {
            (header.series ? " series=vela" : "") +
            "\n#index\twhite\tblack\tresult\treason\tturns\topening_turns\tstart\tmoves\tscores" +
            (header.series ? "\tkind\tbeneficiary" : "") +
-           (header.move_stats ? "\ttimes\tdepths\tnodes" : "") + "\n";
+           (header.move_stats ? "\ttimes\tdepths\tnodes" : "") +
+           (header.move_stats && header.micro_times ? "\tclocks\tlatencies" : "") + "\n";
 }
 
 namespace {
@@ -168,18 +169,29 @@ std::string format_game_record(const GameRecord& r, bool series, bool move_stats
             line, r.stats, [](const MoveStats& s) { return s.depth; }, R::kMaxDepth);
         append_stats_column(
             line, r.stats, [](const MoveStats& s) { return s.nodes; }, R::kMaxNodes);
+        if (micro_times) {
+            append_stats_column(
+                line, r.stats, [](const MoveStats& s) { return s.clock_ms; }, R::kMaxClockMs);
+            append_stats_column(
+                line, r.stats, [](const MoveStats& s) { return s.latency_us; }, R::kMaxLatencyUs);
+        }
     }
     return line + '\n';
 }
 
 GameRecord parse_game_record(const std::string& line, const std::string& where, bool micro_times) {
     const auto cols = split_on(line, '\t');
-    if (cols.size() != 10 && cols.size() != 12 && cols.size() != 13 && cols.size() != 15)
+    const std::size_t stats_columns = micro_times ? 5 : 3; // version 4 or 3
+    if (cols.size() != 10 && cols.size() != 12 && cols.size() != 10 + stats_columns &&
+        cols.size() != 12 + stats_columns)
         fail(where, "line",
-             "expected 10 (version 1), 12 (version 2), 13 or 15 (versions 3 and 4) tab-separated "
-             "columns, found " +
-                 std::to_string(cols.size()));
-    const bool series = cols.size() == 12 || cols.size() == 15;
+             micro_times ? "expected 10 (version 1), 12 (version 2), 15 or 17 (version 4) "
+                           "tab-separated columns, found " +
+                               std::to_string(cols.size())
+                         : "expected 10 (version 1), 12 (version 2), 13 or 15 (version 3) "
+                           "tab-separated columns, found " +
+                               std::to_string(cols.size()));
+    const bool series = cols.size() == 12 || cols.size() == 12 + stats_columns;
     GameRecord r;
     r.index = parse_unsigned(cols[0], where, "index");
     r.white = cols[1];
@@ -243,7 +255,7 @@ GameRecord parse_game_record(const std::string& line, const std::string& where, 
         if (r.kind != GameKind::Vela && !r.beneficiary.empty())
             fail(where, "beneficiary", "only a Vela game has one ('-')");
     }
-    if (cols.size() >= 13) {
+    if (cols.size() >= 10 + stats_columns) {
         const std::size_t first = series ? 12 : 10;
         r.stats.resize(r.moves.size());
         using R = MoveNumberRanges;
@@ -256,6 +268,12 @@ GameRecord parse_game_record(const std::string& line, const std::string& where, 
                            "depths");
         parse_stats_column(cols[first + 2], r.stats, &MoveStats::nodes, R::kMaxNodes, where,
                            "nodes");
+        if (micro_times) {
+            parse_stats_column(cols[first + 3], r.stats, &MoveStats::clock_ms, R::kMaxClockMs,
+                               where, "clocks");
+            parse_stats_column(cols[first + 4], r.stats, &MoveStats::latency_us, R::kMaxLatencyUs,
+                               where, "latencies");
+        }
         // Entries all '-' say what three lone '-' say (and what the writer writes then).
         if (std::none_of(r.stats.begin(), r.stats.end(),
                          [](const MoveStats& s) { return s.known(); }))

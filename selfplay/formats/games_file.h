@@ -25,10 +25,12 @@ std::string_view game_kind_name(GameKind k); // "normal", "vela", "skipped"
 // inside int so that negating or subtracting two of them never overflows.
 struct MoveNumberRanges {
     static constexpr std::int64_t kMaxTimeUs = 999999999999999; // version 4: microseconds
-    static constexpr std::int64_t kMaxTimeMs = 999999999999;     // version 3: milliseconds
+    static constexpr std::int64_t kMaxTimeMs = 999999999999;    // version 3: milliseconds
     static constexpr std::int64_t kMaxDepth = 1000000000;
     static constexpr std::int64_t kMaxNodes = 999999999999999999;
-    static constexpr int kMaxScore = 1000000000; // |score| in centi-pieces
+    static constexpr std::int64_t kMaxClockMs = 999999999999;      // version 4: clocks
+    static constexpr std::int64_t kMaxLatencyUs = 999999999999999; // version 4: latencies
+    static constexpr int kMaxScore = 1000000000;                   // |score| in centi-pieces
 };
 
 // What a player told of one move: the microseconds it took (the referee's measure for an external
@@ -39,7 +41,14 @@ struct MoveStats {
     std::int64_t time_us = -1; // a version-3 file's milliseconds read as 1000 times as many
     int depth = -1;
     std::int64_t nodes = -1;
-    bool known() const { return time_us >= 0 || depth >= 0 || nodes >= 0; }
+    // Version 4 also: the milliseconds left on a clocked mover's clock after the move (its
+    // increment and any new period added); and for an external engine the referee's time minus
+    // the engine's own last `info time`, in microseconds (0 where the engine told more).
+    std::int64_t clock_ms = -1;
+    std::int64_t latency_us = -1;
+    bool known() const {
+        return time_us >= 0 || depth >= 0 || nodes >= 0 || clock_ms >= 0 || latency_us >= 0;
+    }
     friend bool operator==(const MoveStats&, const MoveStats&) = default;
 };
 
@@ -72,18 +81,20 @@ struct GameRecord {
 };
 
 // A games file's header values and its columns: the 10 of version 1; with `series` the columns
-// kind and beneficiary after them; with `move_stats` the columns times, depths and nodes last.
-// Files are written as version 4 (move_stats, the times in microseconds; `series=vela` in the
-// header says series); a file of version 3 (the same columns, the times in milliseconds) reads
-// with micro_times false, one of version 1 (10 columns) or 2 (series, 12 columns) with
-// move_stats false.
+// kind and beneficiary after them; with `move_stats` the columns times, depths and nodes last
+// (and in version 4 clocks and latencies after them). Files are written as version 4
+// (move_stats, the times in microseconds; `series=vela` in the header says series); a file of
+// version 3 (times, depths, nodes, the times in milliseconds) reads with micro_times false, one of
+// version 1 (10 columns) or 2 (series, 12 columns) with move_stats false.
 struct GamesHeader {
     Variant variant = Variant::Tsivy;
     RuleSet ruleset = RuleSet::Standard; // the rules of the normal games
     bool series = false;                 // games come in Vela series (`series=vela`)
     bool move_stats = true;              // version 3: the per-move columns times, depths, nodes
     bool micro_times = true;             // version 4: the times in microseconds (3: milliseconds)
-    std::size_t columns() const { return 10 + (series ? 2 : 0) + (move_stats ? 3 : 0); }
+    std::size_t columns() const {
+        return 10 + (series ? 2 : 0) + (move_stats ? (micro_times ? 5 : 3) : 0);
+    }
     std::string_view version() const; // "1", "2", "3" or "4"
     Rules rules() const {
         Rules r;
@@ -104,10 +115,10 @@ std::string games_header_lines(const GamesHeader& header);
 std::string format_game_record(const GameRecord& record, bool series = false,
                                bool move_stats = true, bool micro_times = true);
 
-// Parses one data line (without its '\n'): 10 columns (version 1), 12 (version 2), 13 or 15
-// (versions 3 and 4, without and with series); `where` is "FILE:LINE" for error messages. The
-// times are microseconds (version 4) or, with `micro_times` false, milliseconds (version 3),
-// read as microseconds.
+// Parses one data line (without its '\n'): 10 columns (version 1), 12 (version 2), 15 or 17
+// (version 4, without and with series) or, with `micro_times` false, 13 or 15 (version 3); `where`
+// is "FILE:LINE" for error messages. The times are microseconds (version 4) or, with
+// `micro_times` false, milliseconds (version 3), read as microseconds.
 GameRecord parse_game_record(const std::string& line, const std::string& where,
                              bool micro_times = true);
 

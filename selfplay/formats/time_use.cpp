@@ -44,6 +44,12 @@ std::vector<PlayerTimeUse> time_use_by_player(const std::vector<GameRecord>& gam
                 p.ms_by_turn[i] += ms;
                 p.timed_by_turn[i] += 1;
             }
+            if (s.latency_us >= 0) {
+                ++p.with_latency;
+                p.latency_sum_ms += double(s.latency_us) / 1000;
+            }
+            if (s.clock_ms >= 0 && (p.min_clock_ms < 0 || s.clock_ms < p.min_clock_ms))
+                p.min_clock_ms = s.clock_ms;
             if (s.depth >= 0) {
                 ++p.with_depth;
                 p.depth_sum += s.depth;

@@ -30,6 +30,13 @@ struct PlayerTimeUse {
     std::uint64_t nodes_timed = 0; // those moves ...
     std::uint64_t nodes_zero = 0;  // ... and how many of them took 0 (under the clock's step)
     std::vector<double> ms_by_turn, timed_by_turn;
+    std::uint64_t with_latency = 0; // moves with a latency (an external engine's `info time`)
+    double latency_sum_ms = 0;
+    std::int64_t min_clock_ms = -1; // the least clock left after a move; -1: never clocked
+
+    double mean_latency_ms() const {
+        return with_latency ? latency_sum_ms / double(with_latency) : -1;
+    }
 
     double mean_ms() const { return timed ? total_ms / double(timed) : -1; }
     double mean_depth() const { return with_depth ? depth_sum / double(with_depth) : -1; }

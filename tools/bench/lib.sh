@@ -19,6 +19,14 @@ build_commit() {
     fi
     echo "$bin"
 }
-# A games file ($1) with its `times` column (version 3's measured milliseconds, which depend on
-# the machine) made '-': what two runs that play the same games have in common.
-without_times() { awk -F'\t' -v OFS='\t' '!/^#/ && NF == 13 {$11 = "-"} !/^#/ && NF == 15 {$13 = "-"} {print}' "$1"; }
+# A games file ($1) with its measured columns (`times`, and version 4's `clocks` and `latencies`,
+# which depend on the machine) made '-': what two runs that play the same games have in common.
+without_times() {
+    awk -F'\t' -v OFS='\t' '
+        /^# fanorona-games / { v4 = /^# fanorona-games 4 / }
+        !/^#/ && !v4 && NF == 13 { $11 = "-" }
+        !/^#/ && !v4 && NF == 15 { $13 = "-" }
+        !/^#/ && v4 && NF == 15 { $11 = "-"; $14 = "-"; $15 = "-" }
+        !/^#/ && v4 && NF == 17 { $13 = "-"; $16 = "-"; $17 = "-" }
+        { print }' "$1"
+}

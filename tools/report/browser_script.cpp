@@ -103,14 +103,18 @@ const char* const kBrowserScript = R"JS(
       var chart = scoreChart(d);
       if (chart) { view.appendChild(el('p', 'note', 'Search scores (White\u2019s view, \u00b11500 at the edges):')); view.appendChild(chart); }
       var table = el('table', 'data gb-moves'), head = el('tr');
-      ['turn', 'side', 'move', 'score', 'depth', 'ms', 'nodes'].forEach(function (h) { head.appendChild(el('th', null, h)); });
+      var heads = ['turn', 'side', 'move', 'score', 'depth', 'ms', 'nodes'];
+      if (d.c) heads.push('clock ms');
+      heads.forEach(function (h) { head.appendChild(el('th', null, h)); });
       var thead = el('thead'); thead.appendChild(head); table.appendChild(thead);
       var body = el('tbody');
       function cell(a, i) { return a && a[i] !== null && a[i] !== undefined ? a[i] : '\u2013'; }
       d.m.forEach(function (m, i) {
         var tr = el('tr');
         var white = (i % 2 === 0) === (d.w === 1);
-        [i + 1, white ? 'White' : 'Black', m, cell(d.s, i), cell(d.d, i), cell(d.t, i), cell(d.n, i)].forEach(function (v, c) {
+        var cells = [i + 1, white ? 'White' : 'Black', m, cell(d.s, i), cell(d.d, i), cell(d.t, i), cell(d.n, i)];
+        if (d.c) cells.push(cell(d.c, i));
+        cells.forEach(function (v, c) {
           tr.appendChild(el('td', c === 2 || c === 1 ? null : 'num', v));
         });
         body.appendChild(tr);

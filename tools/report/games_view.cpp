@@ -31,6 +31,7 @@ std::string stats_caption(const MoveStats& s) {
     if (s.time_us >= 0) out += fmt(", %.3f ms", double(s.time_us) / 1000);
     if (s.depth >= 0) out += fmt(", depth %d", s.depth);
     if (s.nodes >= 0) out += fmt(", %lld nodes", static_cast<long long>(s.nodes));
+    if (s.clock_ms >= 0) out += fmt(", %lld ms left", static_cast<long long>(s.clock_ms));
     return out;
 }
 
@@ -193,16 +194,20 @@ std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
             }
             d["w"] = first == Color::White ? 1 : 0;
             Json scores = Json::array(), times = Json::array(), depths = Json::array(),
-                 nodes = Json::array();
-            bool any_stats = false;
+                 nodes = Json::array(), clocks = Json::array();
+            bool any_stats = false, any_clock = false;
             for (std::size_t i = 0; i < g.moves.size(); ++i) {
                 scores.push_back(i < g.scores.size() && g.scores[i] ? Json(*g.scores[i]) : Json());
                 const MoveStats s = i < g.stats.size() ? g.stats[i] : MoveStats{};
                 any_stats |= s.known();
-                // Milliseconds to the microsecond (games.tsv version 4 times moves in microseconds).
+                // Milliseconds to the microsecond (games.tsv version 4 times moves in
+                // microseconds).
                 times.push_back(s.time_us >= 0 ? Json(double(s.time_us) / 1000) : Json());
                 depths.push_back(s.depth >= 0 ? Json(s.depth) : Json());
                 nodes.push_back(s.nodes >= 0 ? Json(s.nodes) : Json());
+                // The mover's clock after the move (clocked players only), milliseconds.
+                any_clock |= s.clock_ms >= 0;
+                clocks.push_back(s.clock_ms >= 0 ? Json(s.clock_ms) : Json());
             }
             d["s"] = std::move(scores);
             if (any_stats) {
@@ -210,6 +215,7 @@ std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
                 d["d"] = std::move(depths);
                 d["n"] = std::move(nodes);
             }
+            if (any_clock) d["c"] = std::move(clocks);
             details.push_back(std::move(d));
         }
         rows.push_back({g.index, code(player_at, players, player_name_of(g.white)),

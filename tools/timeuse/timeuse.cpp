@@ -177,15 +177,18 @@ std::string games_time_use_table(const std::vector<PlayerTimeUse>& players) {
     for (const PlayerTimeUse& p : players) width = std::max(width, p.name.size());
     std::string out;
     char line[256];
-    std::snprintf(line, sizeof line, "%-*s %7s %7s %9s %7s %6s %11s %11s\n", int(width), "player",
-                  "moves", "timed", "mean ms", "max ms", "depth", "nodes", "nodes/s");
+    std::snprintf(line, sizeof line, "%-*s %7s %7s %9s %7s %6s %11s %11s %10s %10s\n", int(width),
+                  "player", "moves", "timed", "mean ms", "max ms", "depth", "nodes", "nodes/s",
+                  "latency ms", "min clock");
     out += line;
     for (const PlayerTimeUse& p : players) {
-        std::snprintf(line, sizeof line, "%-*s %7llu %7llu %9s %7s %6s %11s %11s\n", int(width),
-                      p.name.c_str(), static_cast<unsigned long long>(p.moves),
+        std::snprintf(line, sizeof line, "%-*s %7llu %7llu %9s %7s %6s %11s %11s %10s %10s\n",
+                      int(width), p.name.c_str(), static_cast<unsigned long long>(p.moves),
                       static_cast<unsigned long long>(p.timed), cell(p.mean_ms(), 2).c_str(),
                       p.timed ? cell(p.max_ms, 2).c_str() : "-", cell(p.mean_depth(), 2).c_str(),
-                      cell(p.mean_nodes(), 0).c_str(), cell(p.nodes_per_second(), 0).c_str());
+                      cell(p.mean_nodes(), 0).c_str(), cell(p.nodes_per_second(), 0).c_str(),
+                      cell(p.mean_latency_ms(), 3).c_str(),
+                      cell(double(p.min_clock_ms), 0).c_str());
         out += line;
     }
     return out;
@@ -202,7 +205,10 @@ nlohmann::json games_time_use_json(const std::vector<std::string>& paths,
                         {"max_ms", p.timed ? nlohmann::json(p.max_ms) : nlohmann::json()},
                         {"mean_depth", json_or_null(p.mean_depth())},
                         {"mean_nodes", json_or_null(p.mean_nodes())},
-                        {"nodes_per_second", json_or_null(p.nodes_per_second())}});
+                        {"nodes_per_second", json_or_null(p.nodes_per_second())},
+                        {"mean_latency_ms", json_or_null(p.mean_latency_ms())},
+                        {"min_clock_ms",
+                         p.min_clock_ms < 0 ? nlohmann::json() : nlohmann::json(p.min_clock_ms)}});
     return {{"format", kTimeuseGamesFormat}, {"games", paths}, {"players", rows}};
 }
 
