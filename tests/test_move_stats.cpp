@@ -203,7 +203,7 @@ TEST_CASE("games.tsv records a clocked player's clock after each move and an ext
     }
 }
 
-TEST_CASE("games files: the per-move columns round trip; versions 1, 2 and 3 still read",
+TEST_CASE("games files: the per-move columns round trip, versions 1, 2 and 3 still read",
           "[move_stats][games_file]") {
     GameRecord r;
     r.index = 3;

@@ -390,7 +390,7 @@ TEST_CASE("tournament --each applies settings to every player, under each player
     CHECK_THAT(named.output, Catch::Contains("--each: name=z: a key of one player"));
 }
 
-TEST_CASE("a round robin where one player loses every game rates every player; --anchor and "
+TEST_CASE("a round robin where one player loses every game rates every player, --anchor and "
           "--prior-draws",
           "[tournament][stats]") {
     const std::string dir = fresh_dir("rated_all");

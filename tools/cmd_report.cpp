@@ -89,18 +89,18 @@ void add_report_command(CLI::App& app) {
         PathRole::InputFolder);
     declare_path(cmd->add_option("--selfplay", o->inputs.selfplay,
                                  "A `fanorona selfplay` folder (summary.json, games.tsv)"),
-                 PathRole::InputFolder);
+                 PathRole::InputFolder, {"summary.json", "games.tsv", "settings.json"});
     declare_path(
         cmd->add_option("--tournament", o->inputs.tournament,
                         "A `fanorona tournament` folder (results.json, live.jsonl, games.tsv)"),
-        PathRole::InputFolder);
+        PathRole::InputFolder, {"results.json", "live.jsonl", "games.tsv", "settings.json"});
     declare_path(cmd->add_option("--opening-stats", o->inputs.openings,
                                  "A `fanorona openings --out` folder (openings.json)"),
-                 PathRole::InputFolder);
+                 PathRole::InputFolder, {"openings.json"});
     declare_path(add_old_spelling(
                      *cmd, "--openings", o->inputs.openings,
                      "--opening-stats (--openings is where games start in every other command)"),
-                 PathRole::InputFolder);
+                 PathRole::InputFolder, {"openings.json"});
     declare_path(
         cmd->add_option("--tune", o->inputs.tune,
                         "A `fanorona tune` output folder (tune.json, loss.csv, weights files)"),
@@ -108,7 +108,7 @@ void add_report_command(CLI::App& app) {
     declare_path(
         cmd->add_option("--spsa", o->inputs.spsa,
                         "A `fanorona spsa` folder (spsa.json, spsa.csv: the parameter history)"),
-        PathRole::InputFolder);
+        PathRole::InputFolder, {"spsa.json", "spsa.csv"});
     declare_path(cmd->add_option("--log", o->inputs.engine_log,
                                  "The engine log of the run (its --log FILE; docs/formats.md): "
                                  "each game's lines in the game browser"),

@@ -472,11 +472,13 @@ inline void add_engine_log_option(CLI::App& cmd, std::string& path, const std::s
 constexpr double kDefaultReportInterval = 60;
 inline void add_report_interval_option(CLI::App& cmd, double& seconds) {
     seconds = kDefaultReportInterval;
-    cmd.add_option("--report-interval", seconds,
-                   "Rewrite the run folder's report.html every this many seconds while the run "
-                   "goes (the page reloads itself until the run ends; 0: no report.html)")
-        ->capture_default_str()
-        ->check(CLI::Range(0.0, 1e6));
+    declare_path(cmd.add_option("--report-interval", seconds,
+                                "Rewrite the run folder's report.html every this many seconds "
+                                "while the run goes (the page reloads itself until the run ends; "
+                                "0: no report.html)")
+                     ->capture_default_str()
+                     ->check(CLI::Range(0.0, 1e6)),
+                 PathRole::NotAPath);
 }
 
 // --epsilon and --explore-turns: self-play exploration, with the defaults above.

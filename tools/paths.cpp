@@ -4,6 +4,7 @@
 #include "tools/paths.h"
 
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <string_view>
 
@@ -74,8 +75,12 @@ void add_paths(const CLI::App& cmd, DeclaredPaths& paths) {
             if (value.empty()) continue;
             switch (*role) {
             case PathRole::InputFile:
-            case PathRole::InputFolder:
                 paths.inputs.push_back({label, value});
+                break;
+            case PathRole::InputFolder: // the files read inside it, when declared; else all
+                if (output_folder_files(o).empty()) paths.inputs.push_back({label, value});
+                for (const std::string& file : output_folder_files(o))
+                    paths.inputs.push_back({label + " (its " + file + ")", value + "/" + file});
                 break;
             case PathRole::Program: // the program of "PROGRAM ARGS..."
                 paths.inputs.push_back({label, value.substr(0, value.find(' '))});
@@ -145,7 +150,10 @@ void check_log(const FileUse& log) {
 std::string option_label(const CLI::Option* o) {
     if (!o->get_lnames().empty()) return "--" + o->get_lnames().front();
     if (!o->get_snames().empty()) return "-" + o->get_snames().front();
-    return o->get_single_name();
+    // A positional argument by its name in capitals, as the usage lines and docs write it (DATA).
+    std::string name = o->get_single_name();
+    for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return name;
 }
 
 const char* path_role_name(PathRole role) {

@@ -32,7 +32,9 @@ const char* path_role_name(PathRole role);
 
 // Declares that `option` names a path with `role`. For an output folder, `writes` lists the files
 // the command writes inside it (relative names: "games.tsv"); for an output file, the suffixes of
-// the files written beside it (".ckpt" for OUT.ckpt): no other output may be one of them.
+// the files written beside it (".ckpt" for OUT.ckpt): no other output may be one of them. For an
+// input folder, it lists the files read inside it (none given: the whole folder is read), so an
+// output may sit beside them (`report --tournament T --out T/report.html`) but never be one.
 // Returns `option`, for chaining. The role lives in the option itself (a named no-op validator).
 CLI::Option* declare_path(CLI::Option* option, PathRole role,
                           const std::vector<std::string>& writes = {});

@@ -173,16 +173,25 @@ const std::vector<SpecRange>& EngineSpec::ranges() {
     return table;
 }
 
+namespace {
+
+// Refuses a NUL byte in the key or value of cmd, args, arg and option.X: it would cut a program's
+// name, an argument or an option line (C strings, protocol lines); file names refuse it where
+// they are opened.
+void refuse_nul_byte(std::string_view key, std::string_view value) {
+    if (!(key == "cmd" || key == "args" || key == "arg" || key.rfind("option.", 0) == 0) ||
+        (key.find('\0') == std::string_view::npos && value.find('\0') == std::string_view::npos))
+        return;
+    std::string shown(key);
+    for (char& ch : shown)
+        if (ch == '\0') ch = '?';
+    throw std::invalid_argument(shown + ": the value contains a NUL byte");
+}
+
+} // namespace
+
 void EngineSpec::set(std::string_view key, std::string_view value) {
-    // A NUL byte would cut a program's name, argument or option line (C strings, protocol lines);
-    // file names refuse it where they are opened.
-    if ((key == "cmd" || key == "args" || key.rfind("option.", 0) == 0) &&
-        (key.find('\0') != std::string_view::npos || value.find('\0') != std::string_view::npos)) {
-        std::string shown(key);
-        for (char& ch : shown)
-            if (ch == '\0') ch = '?';
-        throw std::invalid_argument(shown + ": the value contains a NUL byte");
-    }
+    refuse_nul_byte(key, value);
     if (key == "name") {
         name = std::string(value);
     } else if (key == "weights") {
@@ -387,6 +396,7 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
     for (std::size_t i = 0; i < settings.size(); ++i) {
         const auto& [key, value] = settings[i];
         if (key.size() > 7 && key.rfind("option.", 0) == 0) { // as set() would, in its place
+            refuse_nul_byte(key, value);
             const auto [it, fresh] = option_at.try_emplace(key.substr(7), s.options.size());
             if (fresh)
                 s.options.emplace_back(key.substr(7), value);
