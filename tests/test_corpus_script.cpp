@@ -36,10 +36,9 @@ Run corpus_script(const std::string& root, const std::string& action) {
 
 TEST_CASE("corpus.sh plays the seed after the committed chunks' and keeps a run folder's seed",
           "[corpus_script]") {
-    const std::string root =
-        script_tree("corpus_seed", {"tsivy-gen4-n20000-s7-000.fcorpus",
-                                    "tsivy-gen5-n20000-s11-000.fcorpus",
-                                    "tsivy-gen5-n20000-s11-001.fcorpus"});
+    const std::string root = script_tree("corpus_seed", {"tsivy-gen4-n20000-s7-000.fcorpus",
+                                                         "tsivy-gen5-n20000-s11-000.fcorpus",
+                                                         "tsivy-gen5-n20000-s11-001.fcorpus"});
     Run r = corpus_script(root, "status");
     REQUIRE(r.status == 0);
     CHECK(r.output.find("runs/corpus-s12, stopped, 0 games played") != std::string::npos);

@@ -211,7 +211,8 @@ TEST_CASE("the engine log: --log is the same option in every command that has it
         run_cli("tournament --quiet --games 2 --out " + dir + "/u --log " + dir +
                 "/u/games.tsv --player name=a,depth=1 --player name=b,builtin=random");
     CHECK(output.status != 0);
-    CHECK_THAT(output.output, Catch::Contains("--log " + dir + "/u/games.tsv: the same file as "
+    CHECK_THAT(output.output, Catch::Contains("--log " + dir +
+                                              "/u/games.tsv: the same file as "
                                               "the output --out (its games.tsv)"));
     CHECK_FALSE(std::filesystem::exists(dir + "/u/games.tsv"));
 }

@@ -213,8 +213,11 @@ TEST_CASE("every output given the path of an input of its command is refused bef
                 // that does not exist yet.
                 std::string file = dir + "/input.bin", in_value = file, out_value = file;
                 if (in_role == PathRole::InputFolder) {
+                    // A file the command reads in the folder: the one declared first, or any
+                    // when the whole folder is read.
+                    const std::vector<std::string> reads = output_folder_files(other);
                     fs::create_directories(dir + "/inputs");
-                    file = dir + "/inputs/held.bin";
+                    file = dir + "/inputs/" + (reads.empty() ? "held.bin" : reads.front());
                     in_value = dir + "/inputs";
                     out_value = out_role == PathRole::OutputFolder ? in_value : file;
                 }

@@ -363,15 +363,17 @@ TEST_CASE("a resume refuses a folder whose files disagree: it names the file and
         expect_refused(resume, dir, {dir + "/games.tsv:5: index: game 3 where game 2"});
     }
     SECTION("a games file of another format version") {
-        // Versions 1, 2 (Vela series) and 3 (per-move columns) are read; a later one is not.
+        // Versions 1, 2 (Vela series), 3 (per-move columns) and 4 (times in microseconds,
+        // clocks and latencies) are read; a later one is not.
         const std::string dir = partial_selfplay("rf_games_version");
         std::string text = slurp(dir + "/games.tsv");
-        text.replace(0, 18, "# fanorona-games 4");
+        REQUIRE(text.substr(0, 18) == "# fanorona-games 4");
+        text.replace(0, 18, "# fanorona-games 5");
         write_bytes(dir + "/games.tsv", text);
-        expect_refused(resume, dir, {dir + "/games.tsv:1: header: games file format version 4"});
+        expect_refused(resume, dir, {dir + "/games.tsv:1: header: games file format version 5"});
         CHECK_THROWS_WITH(fanorona::read_games_file(dir + "/games.tsv"),
                           Catch::Contains(dir + "/games.tsv:1: header") &&
-                              Catch::Contains("version 4"));
+                              Catch::Contains("version 5"));
     }
     SECTION("a run without series does not resume a folder of Vela series") {
         const std::string dir = partial_selfplay("rf_games_series");

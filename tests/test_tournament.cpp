@@ -365,7 +365,8 @@ TEST_CASE("restart=on starts a fresh engine process each game", "[tournament][sp
     }
 }
 
-TEST_CASE("tournament --each applies settings to every player, under each player's own", "[tournament]") {
+TEST_CASE("tournament --each applies settings to every player, under each player's own",
+          "[tournament]") {
     const std::string dir = fresh_dir("each");
     const Run r = run_cli("tournament --quiet --games 2 --out " + dir +
                           " --each depth=1,hash=2 --player name=a --player name=b,depth=2");

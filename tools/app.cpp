@@ -44,8 +44,9 @@ std::unique_ptr<CLI::App> make_app() {
     add_frontier_command(app);
     add_net_command(app);
     // Handled by main() before parsing (argc == 2); declared so that --help lists it.
-    app.add_flag("--version")->description(
-        "Print the version, the commit, the build type and the bench signature, and exit");
+    app.add_flag("--version")
+        ->description(
+            "Print the version, the commit, the build type and the bench signature, and exit");
     refuse_wrapped_unsigned(app);
     refuse_non_finite(app);
     install_path_checks(app);

@@ -81,19 +81,21 @@ void add_tournament_command(CLI::App& app) {
                                    "Play engines against each other in colour-swapped pairs; Elo, "
                                    "pentanomial statistics, SPRT");
     o->board.add_to(*cmd, false); // games start from --openings (a suite file holds positions)
-    declare_path(cmd->add_option("--player", o->players,
-                    "A player, repeatable: "
-                    "name=A,weights=FILE,vela_weights=FILE,net=FILE|NAME|none,depth=4|nodes=N|"
-                    "movetime=MS|tc=10+0.1,hash=MB,PARAM=V  or  name=B,cmd=PATH,args=...,"
-                    "arg=ONE ARG,dir=DIR,restart=on,option.X=V  or  name=R,builtin=random|greedy "
-                    "(an engine with no limit "
-                    "searches to depth " +
-                        std::to_string(EngineSpec::kDefaultDepth) +
-                        "; a bare engine plays the default network on its board, weights=tuned "
-                        "or net=none the tuned linear evaluation; tc=40/60+0.5 is 40 turns in 60 "
-                        "s plus 0.5 s a turn, timemargin=MS the clock's grace; conf=NAME plays "
-                        "engine NAME of --engines, the other keys over it)")
-        ->required(),
+    declare_path(
+        cmd->add_option(
+               "--player", o->players,
+               "A player, repeatable: "
+               "name=A,weights=FILE,vela_weights=FILE,net=FILE|NAME|none,depth=4|nodes=N|"
+               "movetime=MS|tc=10+0.1,hash=MB,PARAM=V  or  name=B,cmd=PATH,args=...,"
+               "arg=ONE ARG,dir=DIR,restart=on,option.X=V  or  name=R,builtin=random|greedy "
+               "(an engine with no limit "
+               "searches to depth " +
+                   std::to_string(EngineSpec::kDefaultDepth) +
+                   "; a bare engine plays the default network on its board, weights=tuned "
+                   "or net=none the tuned linear evaluation; tc=40/60+0.5 is 40 turns in 60 "
+                   "s plus 0.5 s a turn, timemargin=MS the clock's grace; conf=NAME plays "
+                   "engine NAME of --engines, the other keys over it)")
+            ->required(),
         PathRole::EngineSpecs);
     add_engines_option(*cmd, o->engines);
     add_each_option(*cmd, o->each);

@@ -194,8 +194,8 @@ void ChildProcess::start(const std::vector<std::string>& argv, const std::string
             throw std::runtime_error("cannot start engine command '" + argv[0] +
                                      "': an argument contains a NUL byte");
     // A relative program with a '/' is found from `dir`, where the child runs it.
-    const bool from_dir = !dir.empty() && argv[0].find('/') != std::string::npos &&
-                          argv[0].front() != '/';
+    const bool from_dir =
+        !dir.empty() && argv[0].find('/') != std::string::npos && argv[0].front() != '/';
     if (const std::string why = program_problem(from_dir ? dir + "/" + argv[0] : argv[0]);
         !why.empty())
         throw std::runtime_error("cannot start engine command '" + argv[0] + "': " + why);
