@@ -228,4 +228,32 @@ inline std::string slurp_run_file(const std::string& path) {
     return path.ends_with("games.tsv") ? without_times(text) : text;
 }
 
+// Whether process `pid` is alive: /proc has an entry for it that is not a zombie's (a dead
+// process its parent, here init, has not reaped yet).
+inline bool process_alive(long pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return false;
+    const auto close = line.rfind(')');
+    return !(close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z');
+}
+
+// True once process `pid` has died, waiting up to five seconds (a SIGKILL to land, a `quit`
+// to be answered).
+inline bool process_gone(long pid) {
+    for (int i = 0; i < 500; ++i) {
+        if (!process_alive(pid)) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+// The process ids a file lists, whitespace-separated (as the test engines write them).
+inline std::vector<long> pids_in(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<long> pids;
+    for (long p; in >> p;) pids.push_back(p);
+    return pids;
+}
+
 } // namespace test_cli

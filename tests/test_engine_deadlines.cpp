@@ -36,31 +36,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Whether process `pid` is alive (a zombie counts as dead).
-bool process_alive(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return false;
-    const auto close = line.rfind(')');
-    return !(close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z');
-}
-
-// True once process `pid` has died, waiting up to five seconds.
-bool process_gone(long pid) {
-    for (int i = 0; i < 500; ++i) {
-        if (!process_alive(pid)) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
-}
-
-std::vector<long> pids_in(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<long> pids;
-    for (long p; in >> p;) pids.push_back(p);
-    return pids;
-}
-
 // Waits up to ten seconds for `path` to list `n` PIDs.
 std::vector<long> wait_for_pids(const std::string& path, std::size_t n) {
     for (int i = 0; i < 1000; ++i) {

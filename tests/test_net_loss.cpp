@@ -126,6 +126,6 @@ TEST_CASE("fanorona net loss prints a row per network, writes JSON and refuses b
     CHECK(other.output == "fanorona: " + dimy + ": the network plays dimy, the data is tsivy\n");
     const Run same = run_cli("net loss " + log + " --net " + a + " --json-out " + log);
     CHECK(same.status == 1);
-    CHECK_THAT(same.output, Catch::Contains("the same file as the input DATA"));
+    CHECK_THAT(same.output, Catch::Contains("the same file as the input data"));
     CHECK(run_cli("net loss " + log).status != 0); // no --net
 }

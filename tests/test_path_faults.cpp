@@ -110,7 +110,7 @@ TEST_CASE("an input given twice to one option is refused, however spelt (timeuse
                           "/deep.fcorpus --depth 1 --threads 1 --quiet");
     INFO(r.output);
     CHECK(r.status != 0);
-    CHECK_THAT(r.output, Catch::Contains("INPUTS " + run + "/./corpus.fcorpus: given twice"));
+    CHECK_THAT(r.output, Catch::Contains("inputs " + run + "/./corpus.fcorpus: given twice"));
     CHECK(!fs::exists(dir + "/deep.fcorpus"));
     // Two different inputs are fine.
     fs::copy_file(corpus, dir + "/copy.fcorpus");

@@ -29,32 +29,6 @@ std::vector<fanorona::GameRecord> games_of(const std::string& dir) {
     return fanorona::read_games_file(dir + "/games.tsv").games;
 }
 
-// Whether process `pid` is alive: /proc has an entry for it that is not a zombie's (a dead
-// process its parent, here init, has not reaped yet).
-bool process_alive(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return false;
-    const auto close = line.rfind(')');
-    return !(close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z');
-}
-
-// True once process `pid` has died, waiting up to two seconds for a SIGKILL to land.
-bool process_gone(long pid) {
-    for (int i = 0; i < 200; ++i) {
-        if (!process_alive(pid)) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
-}
-
-std::vector<long> pids_in(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<long> pids;
-    for (long p; in >> p;) pids.push_back(p);
-    return pids;
-}
-
 } // namespace
 
 TEST_CASE("the toolkit's engine over pipes plays the same games as in-process", "[tournament]") {

@@ -4,7 +4,6 @@
 #include "tools/paths.h"
 
 #include <array>
-#include <cctype>
 #include <cstring>
 #include <string_view>
 
@@ -150,10 +149,7 @@ void check_log(const FileUse& log) {
 std::string option_label(const CLI::Option* o) {
     if (!o->get_lnames().empty()) return "--" + o->get_lnames().front();
     if (!o->get_snames().empty()) return "-" + o->get_snames().front();
-    // A positional argument by its name in capitals, as the usage lines and docs write it (DATA).
-    std::string name = o->get_single_name();
-    for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
-    return name;
+    return o->get_single_name(); // a positional argument, by its name as its usage line shows it
 }
 
 const char* path_role_name(PathRole role) {
