@@ -228,6 +228,11 @@ inline std::string slurp_run_file(const std::string& path) {
     return path.ends_with("games.tsv") ? without_times(text) : text;
 }
 
+// The path of the test engine script tests/engines/NAME.sh.
+inline std::string engine_script(const std::string& name) {
+    return std::string(FANORONA_TEST_DATA) + "/../engines/" + name + ".sh";
+}
+
 // Whether process `pid` is alive: /proc has an entry for it that is not a zombie's (a dead
 // process its parent, here init, has not reaped yet).
 inline bool process_alive(long pid) {

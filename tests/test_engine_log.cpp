@@ -17,10 +17,6 @@ using namespace test_cli;
 
 namespace {
 
-std::string engine_script(const std::string& name) {
-    return std::string(FANORONA_TEST_DATA) + "/../engines/" + name + ".sh";
-}
-
 // One line of an engine log.
 struct LogLine {
     long long ms = -1;

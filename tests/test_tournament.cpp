@@ -21,10 +21,6 @@ using namespace test_cli;
 
 namespace {
 
-std::string engine_script(const std::string& name) {
-    return std::string(FANORONA_TEST_DATA) + "/../engines/" + name + ".sh";
-}
-
 std::vector<fanorona::GameRecord> games_of(const std::string& dir) {
     return fanorona::read_games_file(dir + "/games.tsv").games;
 }

@@ -11,6 +11,7 @@
 
 #include "core/board/notation.h"
 #include "core/board/replay.h"
+#include "selfplay/formats/json_text.h"
 #include "selfplay/formats/time_use.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
@@ -248,7 +249,7 @@ std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
     const Json data = {{"players", players},      {"reasons", reasons}, {"openings", openings},
                        {"games", rows},           {"details", details}, {"log", has_log},
                        {"max_rows", kBrowserRows}};
-    std::string text = data.dump(-1, ' ', false, Json::error_handler_t::replace);
+    std::string text = to_json_text(data);
     for (std::size_t p = text.find('<'); p != std::string::npos; p = text.find('<', p))
         text.replace(p, 1, "\\u003c");
     out += "<script type=\"application/json\" class=\"gb-data\">" + text + "</script>\n";
