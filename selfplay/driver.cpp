@@ -403,7 +403,7 @@ void RunConfig::validate() const {
         p.check_rules(rules);
         // A program that cannot start would forfeit every game: refused before the first.
         if (p.kind == EngineSpec::Kind::External && !p.argv.empty())
-            if (const std::string why = program_problem(p.argv[0]); !why.empty())
+            if (const std::string why = program_problem(p.argv[0], p.dir); !why.empty())
                 throw std::invalid_argument(p.name + ": cmd=" + p.argv[0] + ": " + why);
     }
     if (adjudication.tables)

@@ -308,6 +308,15 @@ TEST_CASE("arg= reaches the engine as one argument and dir= is its working folde
     const auto pwd = lines_with(seen, "pwd ");
     REQUIRE(pwd.size() == 1); // one process for both games (no restart=)
     CHECK(pwd[0] == std::filesystem::canonical(work).string());
+    // A relative cmd=./PROGRAM is found from dir=, by the check before the run as by the start.
+    std::filesystem::copy_file(engine_script("argv"), work + "/eng.sh");
+    const Run relative =
+        run_cli("tournament --quiet --threads 1 --games 2 --out " + dir +
+                "/rel --player 'name=x,cmd=./eng.sh,args=seen2.txt " + FANORONA_BINARY +
+                ",depth=1,dir=" + work + "' --player name=r,builtin=random");
+    INFO(relative.output);
+    CHECK(relative.status == 0);
+    CHECK(lines_with(work + "/seen2.txt", "pwd ").size() == 1);
     // A folder that does not exist is refused before the run starts.
     const Run bad = run_cli("tournament --quiet --games 2 --out " + dir +
                             "/u --player name=x,cmd=/bin/true,dir=" + dir +

@@ -94,12 +94,12 @@ int ms_until(ChildProcess::Deadline deadline, int cap) {
 
 } // namespace
 
-std::string program_problem(const std::string& program) {
+std::string program_problem(const std::string& program, const std::string& dir) {
     if (program.find('\0') != std::string::npos) return "contains a NUL byte";
     if (program.empty()) return "No such file or directory";
     std::vector<std::string> candidates;
     if (program.find('/') != std::string::npos) {
-        candidates.push_back(program);
+        candidates.push_back(program.front() == '/' || dir.empty() ? program : dir + "/" + program);
     } else {
         const char* path = std::getenv("PATH");
         const std::string dirs = path ? path : "/bin:/usr/bin";
@@ -193,11 +193,7 @@ void ChildProcess::start(const std::vector<std::string>& argv, const std::string
         if (a.find('\0') != std::string::npos)
             throw std::runtime_error("cannot start engine command '" + argv[0] +
                                      "': an argument contains a NUL byte");
-    // A relative program with a '/' is found from `dir`, where the child runs it.
-    const bool from_dir =
-        !dir.empty() && argv[0].find('/') != std::string::npos && argv[0].front() != '/';
-    if (const std::string why = program_problem(from_dir ? dir + "/" + argv[0] : argv[0]);
-        !why.empty())
+    if (const std::string why = program_problem(argv[0], dir); !why.empty())
         throw std::runtime_error("cannot start engine command '" + argv[0] + "': " + why);
     std::signal(SIGPIPE, SIG_IGN); // a dead child shows as a failed write, not a signal
     if (error_log_ < 0) error_log_ = memfd_create("engine-stderr", MFD_CLOEXEC); // -1: discarded

@@ -14,8 +14,9 @@ namespace fanorona {
 // Why `program` (a path, or a name searched in PATH as execvp does) cannot be started: "" when it
 // can (a regular file we may execute), else a reason for a one-line error ("No such file or
 // directory", "is a folder, not a program", "is not a regular file", "Permission denied (the
-// file is not executable)", "contains a NUL byte").
-std::string program_problem(const std::string& program);
+// file is not executable)", "contains a NUL byte"). A relative path with a '/' is found from the
+// working folder `dir` ("": this process's), where the child runs it.
+std::string program_problem(const std::string& program, const std::string& dir = "");
 
 // Owns one running child (or none). Invariant: pid_ > 0 exactly while a child was started and
 // not yet reaped, and then pid_ is also its process group; the destructor kills that group and
