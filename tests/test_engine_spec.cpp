@@ -70,6 +70,9 @@ TEST_CASE("engine spec errors name the key, the value and the range", "[spec]") 
                       Catch::Contains("args=-x: a setting of an external engine (cmd=)"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=a,cmd=x,builtin=random"),
                       Catch::Contains("exclude each other"));
+    // A NUL byte in a name would cut every message that shows the name (found by the fuzzer).
+    CHECK_THROWS_WITH(EngineSpec::parse(std::string("name=\0x,option.Hash=1", 21)),
+                      Catch::Equals("name: the value contains a NUL byte"));
 }
 
 TEST_CASE("every command takes the same engine options with the same ranges", "[spec][cli]") {

@@ -175,12 +175,10 @@ const std::vector<SpecRange>& EngineSpec::ranges() {
 
 namespace {
 
-// Refuses a NUL byte in the key or value of cmd, args, arg and option.X: it would cut a program's
-// name, an argument or an option line (C strings, protocol lines); file names refuse it where
-// they are opened.
+// Refuses a NUL byte in any key or value: it would cut a program's name, an argument, an option
+// line (C strings, protocol lines) or a name shown in an error message.
 void refuse_nul_byte(std::string_view key, std::string_view value) {
-    if (!(key == "cmd" || key == "args" || key == "arg" || key.rfind("option.", 0) == 0) ||
-        (key.find('\0') == std::string_view::npos && value.find('\0') == std::string_view::npos))
+    if (key.find('\0') == std::string_view::npos && value.find('\0') == std::string_view::npos)
         return;
     std::string shown(key);
     for (char& ch : shown)
