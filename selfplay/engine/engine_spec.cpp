@@ -175,10 +175,14 @@ const std::vector<SpecRange>& EngineSpec::ranges() {
 
 namespace {
 
-// Refuses a NUL byte in any key or value: it would cut a program's name, an argument, an option
-// line (C strings, protocol lines) or a name shown in an error message.
+// Refuses a NUL byte in a key or value: it would cut a program's name, an argument, an option
+// line (C strings, protocol lines) or a name shown in an error message. File names refuse it
+// where they are opened, with the file's own message.
 void refuse_nul_byte(std::string_view key, std::string_view value) {
-    if (key.find('\0') == std::string_view::npos && value.find('\0') == std::string_view::npos)
+    const bool file_key = key == "weights" || key == "vela_weights" || key == "params" ||
+                          key == "net" || key == "tables" || key == "dir";
+    if ((file_key || value.find('\0') == std::string_view::npos) &&
+        key.find('\0') == std::string_view::npos)
         return;
     std::string shown(key);
     for (char& ch : shown)
