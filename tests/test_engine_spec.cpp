@@ -181,8 +181,12 @@ TEST_CASE("arg= passes one argument with its spaces and commas, after args=", "[
     CHECK(x.argv == std::vector<std::string>{"/bin/engine", "-a", "-b", "two words", "c,d", "e"});
     CHECK(split_settings("a=1\\,2,b=3") == SpecSettings{{"a", "1,2"}, {"b", "3"}});
     // A name stays free of commas (games files and descriptions list names).
-    CHECK_THROWS_WITH(EngineSpec::parse("name=a\\,b"),
-                      Catch::Contains("without spaces, tabs, commas"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a\\,b"), Catch::Contains("without spaces, commas"));
+    // Nor of backslashes (the description NAME\(...) would read back as an escaped comma) and
+    // control characters (a tab or line break would cut a games file's line).
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a\\"), Catch::Contains("backslashes"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a\tb"), Catch::Contains("control characters"));
+    CHECK_THROWS_WITH(EngineSpec::parse("name=a\nb"), Catch::Contains("control characters"));
     CHECK_THROWS_WITH(EngineSpec::parse("name=X,arg=-v"),
                       "X: arg=-v: a setting of an external engine (cmd=)");
 }

@@ -486,9 +486,14 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
 }
 
 void EngineSpec::validate() {
-    if (name.empty() || name.find_first_of("(\t ,") != std::string::npos)
-        throw std::invalid_argument(
-            "name '" + name + "': expected a non-empty name without spaces, tabs, commas or '('");
+    // A name is a word of games files (tab-separated lines), of descriptions (NAME(settings)) and
+    // of specs (where "\," escapes a comma).
+    const bool control = std::any_of(name.begin(), name.end(),
+                                     [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
+    if (name.empty() || control || name.find_first_of("( ,\\") != std::string::npos)
+        throw std::invalid_argument("name '" + valid_utf8(name) +
+                                    "': expected a non-empty name without spaces, commas, '(', "
+                                    "backslashes or control characters");
     if (kind == Kind::External && argv.empty())
         throw std::invalid_argument(name + ": an external engine needs cmd=PROGRAM");
     if (kind == Kind::Engine && !limits.depth && !limits.nodes && !limits.movetime_ms &&

@@ -38,7 +38,7 @@ FUZZ_TARGET(engine_spec) {
         fuzz::check_one_line(e);
         return 0;
     }
-    fuzz::check(!spec.name.empty() && spec.name.find_first_of("( \t,") == std::string::npos,
+    fuzz::check(!spec.name.empty() && spec.name.find_first_of("( \t,\\\n") == std::string::npos,
                 "a bad name was accepted: '" + spec.name + "'");
     for (const SpecRange& r : EngineSpec::ranges()) {
         long long v = -1;
