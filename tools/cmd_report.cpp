@@ -97,10 +97,6 @@ void add_report_command(CLI::App& app) {
     declare_path(cmd->add_option("--opening-stats", o->inputs.openings,
                                  "A `fanorona openings --out` folder (openings.json)"),
                  PathRole::InputFolder, {"openings.json"});
-    declare_path(add_old_spelling(
-                     *cmd, "--openings", o->inputs.openings,
-                     "--opening-stats (--openings is where games start in every other command)"),
-                 PathRole::InputFolder, {"openings.json"});
     declare_path(
         cmd->add_option("--tune", o->inputs.tune,
                         "A `fanorona tune` output folder (tune.json, loss.csv, weights files)"),
