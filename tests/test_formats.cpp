@@ -46,7 +46,7 @@ TEST_CASE("each report section checks the format of its JSON and names the file"
     const Input inputs[] = {
         {"--selfplay", "selfplay", "summary.json", fanorona::kSelfplaySummaryFormat},
         {"--tournament", "tournament", "results.json", fanorona::kTournamentResultsFormat},
-        {"--openings", "openings", "openings.json", fanorona::kOpeningsFormat},
+        {"--opening-stats", "openings", "openings.json", fanorona::kOpeningsFormat},
         {"--tune", "tune", "tune.json", fanorona::kTuneFormat},
         {"--spsa", "spsa", "spsa.json", fanorona::kSpsaSummaryFormat}};
     for (const Input& in : inputs) {

@@ -35,7 +35,7 @@ SpsaConfig small_run(const std::string& dir, int threads) {
     c.params = {SpsaParam::parse("LmrBase,50,0,200,20,0.02", c.base),
                 SpsaParam::parse("mobility_mg,,,,8,0.05", c.base)};
     c.pairs = 12;
-    c.batch = 2;
+    c.iteration_pairs = 2;
     c.run.openings = OpeningSpec::parse("random:4");
     c.run.seed = 7;
     c.run.adjudication.max_turns = 80;

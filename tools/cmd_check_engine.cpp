@@ -23,7 +23,7 @@ struct CheckEngineOptions {
     int positions = 200;
     int timeout_ms = 3000;
     std::uint64_t seed = 1;
-    std::string json;
+    std::string json_out;
 };
 
 // The checker's configuration from a --player spec: its program, options and start-up timeout,
@@ -56,14 +56,14 @@ ComplianceConfig config_from(const CheckEngineOptions& o) {
 
 void run_check_engine(const CheckEngineOptions& o) {
     const ComplianceConfig config = config_from(o);
-    if (!o.json.empty()) check_writable(o.json);
+    if (!o.json_out.empty()) check_writable(o.json_out);
     ComplianceReport report = check_engine(config);
     report.player = config.player;
     if (config.on_group) std::fprintf(stderr, "\r%-40s\r", "");
     std::printf("%s", render_compliance_table(report).c_str());
     std::fflush(stdout);
-    if (!o.json.empty())
-        write_file_atomically(o.json, to_json_text(compliance_json(config, report), 1) + "\n");
+    if (!o.json_out.empty())
+        write_file_atomically(o.json_out, to_json_text(compliance_json(config, report), 1) + "\n");
     if (report.failed())
         throw std::runtime_error(
             "check-engine: " + std::to_string(report.count(CheckStatus::Fail)) + " of " +
@@ -99,7 +99,7 @@ void add_check_engine_command(CLI::App& app) {
         ->check(CLI::Range(100, 600000));
     cmd->add_option("--seed", o->seed, "Seed of the random games the positions come from")
         ->capture_default_str();
-    declare_path(cmd->add_option("--json-out", o->json,
+    declare_path(cmd->add_option("--json-out", o->json_out,
                                  "Also write the checks and the lines to this JSON file"),
                  PathRole::OutputFile);
     cmd->footer("Exit status 1 when a check fails (warnings pass). A crash or a hang ends its "

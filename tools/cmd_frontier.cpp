@@ -27,14 +27,14 @@ namespace {
 
 struct FrontierOptions : SolveCommonOptions {
     BoardOptions board;
-    int tree_depth = 0; // --solve-turns
+    int solve_turns = 0;
     std::vector<std::string> games;
     std::vector<int> turns{60, 40, 30, 20, 10};
     CLI::Option* turns_option = nullptr;
     int samples = 20;
     CLI::Option* samples_option = nullptr;
     std::uint64_t seed = 1;
-    std::string csv;
+    std::string csv_out;
 };
 
 nlohmann::json value_json(const ValueBounds& v) {
@@ -73,16 +73,16 @@ void check_frontier_options(const FrontierOptions& o, Variant v) {
             if (o.turns[i] == o.turns[j])
                 throw std::invalid_argument("--turns: " + std::to_string(o.turns[i]) +
                                             " given twice (each turn is sampled once)");
-    if (o.tree_depth == 0 && o.games.empty())
+    if (o.solve_turns == 0 && o.games.empty())
         throw std::invalid_argument(
             "nothing to solve: give --solve-turns N and/or games files to sample from");
     if (!o.games.empty() && o.board.fen_option->count())
         throw std::invalid_argument("--fen: the root of the tree only (the samples come from the "
                                     "games); not with games files");
     check_solve_files(o, v);
-    if (!o.csv.empty()) {
+    if (!o.csv_out.empty()) {
         try {
-            check_writable(o.csv);
+            check_writable(o.csv_out);
         } catch (const FileError& e) {
             throw std::invalid_argument("--csv-out: " + std::string(e.what()));
         }
@@ -129,10 +129,11 @@ struct FrontierRun {
 };
 
 // The positions: the tree, then the samples (bad games files are refused before any work); then
-// the tables (found or built), and the JSON's settings.
+// the tables (found or built), and the JSON's settings (its key tree_depth is --solve-turns: a
+// key of the file users read keeps its name).
 FrontierRun::FrontierRun(const FrontierOptions& options, const Position& root_position)
     : o(options), root(root_position) {
-    tree = tree_positions(root, o.tree_depth);
+    tree = tree_positions(root, o.solve_turns);
     if (!o.games.empty()) samples = sample_positions(o.games, v, o.turns, o.samples, o.seed);
     tables = solve_tables(o, root, tables_note);
     j = {{"variant", variant_name(v)},
@@ -141,7 +142,7 @@ FrontierRun::FrontierRun(const FrontierOptions& options, const Position& root_po
          {"max_nodes", o.max_nodes},
          {"max_seconds", o.max_seconds},
          {"hash", o.hash_mb},
-         {"tree_depth", o.tree_depth}};
+         {"tree_depth", o.solve_turns}};
 }
 
 // Opens --csv-out (its settings line must match a rerun's) and takes every position's result it
@@ -153,7 +154,7 @@ void FrontierRun::open_csv() {
                   "hash=%d",
                   std::string(variant_name(v)).c_str(), tables ? tables->dir().c_str() : "none",
                   (unsigned long long)o.max_nodes, o.max_seconds, o.hash_mb);
-    if (!o.csv.empty()) csv = FrontierCsv(o.csv, settings);
+    if (!o.csv_out.empty()) csv = FrontierCsv(o.csv_out, settings);
     for (FrontierPosition& p : tree) all.push_back(&p);
     for (TurnSample& s : samples)
         for (FrontierPosition& p : s.positions) all.push_back(&p);
@@ -166,7 +167,7 @@ void FrontierRun::print_header() const {
         "budget per position: %llu nodes, %g s (0: no limit); %d MB table per searcher\n",
         std::string(variant_name(v)).c_str(), root.to_string().c_str(), tables_note.c_str(),
         (unsigned long long)o.max_nodes, o.max_seconds, o.hash_mb);
-    if (reused) say("%zu positions' results reused from %s\n", reused, o.csv.c_str());
+    if (reused) say("%zu positions' results reused from %s\n", reused, o.csv_out.c_str());
     std::fflush(stdout);
 }
 
@@ -210,7 +211,8 @@ void FrontierRun::report_tree() {
     const std::vector<ValueBounds> values = back_up(tree, root_value);
     say("\ntree: the positions after %s (value for the side to move there; 'moves': proven "
         "from the positions after it)\n",
-        o.tree_depth == 1 ? "1 turn" : ("1 to " + std::to_string(o.tree_depth) + " turns").c_str());
+        o.solve_turns == 1 ? "1 turn"
+                           : ("1 to " + std::to_string(o.solve_turns) + " turns").c_str());
     say("  %-5s %-40s %-16s %-7s %12s %9s\n", "turns", "moves", "value", "by", "nodes", "seconds");
     const nlohmann::json jt = tree_table(values);
     say("the root: %s (from the first moves)\n", value_text(root_value).c_str());
@@ -247,7 +249,7 @@ nlohmann::json FrontierRun::tree_table(const std::vector<ValueBounds>& values) c
 // and treeN=proven/positions on the summary line.
 nlohmann::json FrontierRun::tree_turn_summaries(const std::vector<ValueBounds>& values) {
     nlohmann::json jd = nlohmann::json::array();
-    for (int d = 1; d <= o.tree_depth; ++d) {
+    for (int d = 1; d <= o.solve_turns; ++d) {
         std::vector<const FrontierPosition*> ps;
         std::vector<ValueBounds> vs;
         for (std::size_t i = 0; i < tree.size(); ++i)
@@ -319,9 +321,9 @@ void FrontierRun::finish() {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     say("time %.3f s\n", seconds);
     j["seconds"] = seconds;
-    if (!o.json.empty()) {
-        write_file_atomically(o.json, to_json_text(j, 1) + "\n");
-        std::printf("%s json=%s\n", summary_line.c_str(), o.json.c_str());
+    if (!o.json_out.empty()) {
+        write_file_atomically(o.json_out, to_json_text(j, 1) + "\n");
+        std::printf("%s json=%s\n", summary_line.c_str(), o.json_out.c_str());
     } else if (o.quiet) {
         std::printf("%s\n", summary_line.c_str());
     }
@@ -334,7 +336,7 @@ void run_frontier(const FrontierOptions& o) {
     const std::unique_ptr<FileLock> proof_lock =
         o.proof.empty() ? nullptr : std::make_unique<FileLock>(o.proof);
     const std::unique_ptr<FileLock> csv_lock =
-        o.csv.empty() ? nullptr : std::make_unique<FileLock>(o.csv);
+        o.csv_out.empty() ? nullptr : std::make_unique<FileLock>(o.csv_out);
     check_frontier_options(o, root.variant());
     FrontierRun run(o, root);
     run.open_csv();
@@ -361,12 +363,10 @@ void add_frontier_command(CLI::App& app) {
                "Games files (games.tsv of self-play or tournaments) to sample positions from")
             ->check(CLI::ExistingFile),
         PathRole::InputFile);
-    cmd->add_option("--solve-turns", o->tree_depth,
+    cmd->add_option("--solve-turns", o->solve_turns,
                     "Solve the positions after 1 to N turns from the start (or --fen); 0: none")
         ->capture_default_str()
         ->check(CLI::Range(0, 6));
-    add_old_spelling(*cmd, "--tree-depth", o->tree_depth,
-                     "--solve-turns (report's --tree-depth is the turns shown)", CLI::Range(0, 6));
     o->turns_option =
         declare_path(cmd->add_option("--turns", o->turns,
                                      "With games files: sample the positions after these turns "
@@ -388,7 +388,7 @@ void add_frontier_command(CLI::App& app) {
             ->capture_default_str(),
         PathRole::NotAPath);
     declare_path(cmd->add_option(
-                     "--csv-out", o->csv,
+                     "--csv-out", o->csv_out,
                      "Append a row per position solved to this CSV file as it is solved; a rerun "
                      "with the same file (and settings) reuses its rows"),
                  PathRole::OutputFile);

@@ -147,12 +147,10 @@ void add_loop_command(CLI::App& app) {
     cmd->add_option("--spsa-games", o->config.spsa_games, "SPSA: games in all")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
-    cmd->add_option("--spsa-iteration-pairs", o->config.spsa_batch,
+    cmd->add_option("--spsa-iteration-pairs", o->config.spsa_iteration_pairs,
                     "SPSA: game pairs per iteration (spsa --iteration-pairs)")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
-    add_old_spelling(*cmd, "--spsa-batch", o->config.spsa_batch, "--spsa-iteration-pairs",
-                     CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
     cmd->add_option("--spsa-nodes", o->config.spsa_nodes,
                     "SPSA: the games at this many nodes a move (0: the engine's limits; a fixed "
                     "depth would not reward pruning)")

@@ -28,11 +28,9 @@ std::string range_text(ScoreRange r) {
 
 struct OpeningsOptions {
     std::vector<std::string> games;
-    std::vector<std::string> games_old; // --games FILE..., the old spelling of the positionals
-    int plies = 8;
+    int turns = 8;
     std::uint64_t min_games = 1;
     std::string game_rules; // "": the normal games (not the Vela games of Vela series)
-    std::string kind;       // --kind normal|vela, the old spelling of --game-rules
     int width = 3;
     double min_share = 0.15;
     std::string out;
@@ -44,9 +42,8 @@ struct OpeningsOptions {
     BoardOptions board;
     int depth = kBalancedDepth;
     std::string balanced_cp = range_text(kBalancedRange);
-    // --turns and its old spelling --plies: without them, --by-search takes kBalancedTurns.
+    // --turns: without it, --by-search takes kBalancedTurns.
     const CLI::Option* turns_option = nullptr;
-    const CLI::Option* plies_option = nullptr;
     std::string weights = "default";
     int threads = 0;
 };
@@ -66,7 +63,7 @@ void run_search_book(const OpeningsOptions& o) {
     const Rules rules = o.board.make_rules();
     const Weights weights = load_weights_file(o.weights);
     const auto t0 = std::chrono::steady_clock::now();
-    auto openings = enumerate_openings(rules, o.plies);
+    auto openings = enumerate_openings(rules, o.turns);
     score_openings(openings, OpeningScoring{rules, weights, o.depth, 2, o.threads});
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -75,7 +72,7 @@ void run_search_book(const OpeningsOptions& o) {
     std::snprintf(header, sizeof header,
                   "positions after %d turns (%s, %s rules) whose depth-%d search score is in "
                   "[%g, %g] centi-pieces (White's view), weights %s",
-                  o.plies, o.board.variant.c_str(), o.board.rules.c_str(), o.depth, range.low,
+                  o.turns, o.board.variant.c_str(), o.board.rules.c_str(), o.depth, range.low,
                   range.high, weights_display_name(o.weights).c_str());
     write_file(o.book, format_book(entries, {"fanorona opening suite: " + std::string(header)}));
     if (!o.out.empty()) {
@@ -91,21 +88,18 @@ void run_search_book(const OpeningsOptions& o) {
     }
     std::printf("scored %zu positions after %d turns at depth %d in %.1f s; wrote %zu openings "
                 "with scores in [%g, %g] to %s\n",
-                openings.size(), o.plies, o.depth, secs, entries.size(), range.low, range.high,
+                openings.size(), o.turns, o.depth, secs, entries.size(), range.low, range.high,
                 o.book.c_str());
 }
 
 void run_openings(OpeningsOptions& o) {
-    o.games.insert(o.games.end(), o.games_old.begin(), o.games_old.end());
-    if (o.kind == "vela" && o.game_rules.empty()) o.game_rules = "vela";
-    if (o.by_search && o.turns_option->count() + o.plies_option->count() == 0)
-        o.plies = kBalancedTurns;
+    if (o.by_search && o.turns_option->count() == 0) o.turns = kBalancedTurns;
     if (o.by_search) return run_search_book(o);
     if (o.games.empty())
         throw std::invalid_argument("give at least one games file: fanorona openings GAMES.tsv...");
     const OpeningTree tree =
-        o.game_rules.empty() ? build_opening_tree(o.games, o.plies)
-                             : build_opening_tree(o.games, o.plies, *parse_ruleset(o.game_rules));
+        o.game_rules.empty() ? build_opening_tree(o.games, o.turns)
+                             : build_opening_tree(o.games, o.turns, *parse_ruleset(o.game_rules));
     OpeningView view;
     view.min_games = o.min_games;
     view.width = o.width;
@@ -126,7 +120,7 @@ void run_openings(OpeningsOptions& o) {
         std::snprintf(header, sizeof header,
                       "positions after %d turns with White's score in [%g, %g] and at least "
                       "%llu games",
-                      o.plies, range.low, range.high, (unsigned long long)o.min_games);
+                      o.turns, range.low, range.high, (unsigned long long)o.min_games);
         std::string files;
         for (const auto& g : o.games) files += " " + g;
         write_file(o.book, format_book(entries, {"fanorona opening suite: " + std::string(header),
@@ -141,7 +135,7 @@ void run_openings(OpeningsOptions& o) {
         if (!node)
             throw std::invalid_argument("--explore: position " + board_string(pos) +
                                         " is not in the tree (no game reached it in the first " +
-                                        std::to_string(o.plies) + " turns)");
+                                        std::to_string(o.turns) + " turns)");
         std::fputs(explore_text(tree, *node, view).c_str(), stdout);
     } else if (o.book.empty()) {
         std::fputs(opening_text_tree(tree, view).c_str(), stdout);
@@ -160,26 +154,18 @@ void add_openings_command(CLI::App& app) {
                      ->check(CLI::ExistingFile),
                  PathRole::InputFile);
     declare_path(
-        add_old_spelling(*cmd, "--games", o->games_old,
-                         "the games files without a name (--games is a count in every command)",
-                         CLI::ExistingFile),
-        PathRole::InputFile);
-    declare_path(
         cmd->add_option("--game-rules", o->game_rules,
                         "Only games played under these rules (a Vela series file holds normal and "
                         "Vela games: --game-rules vela reads the Vela games alone; default: the "
                         "normal games)")
             ->check(CLI::IsMember({"standard", "firstturn", "vela"})),
         PathRole::NotAPath);
-    add_old_spelling(*cmd, "--kind", o->kind, "--game-rules (vela; the normal games: no option)",
-                     CLI::IsMember({"normal", "vela"}));
-    o->turns_option = cmd->add_option("--turns", o->plies,
+    o->turns_option = cmd->add_option("--turns", o->turns,
                                       "Build the tree of the first N turns of each game (with "
                                       "--by-search: the positions after N turns, default " +
                                           std::to_string(kBalancedTurns) + ")")
                           ->check(CLI::Range(0, 200))
                           ->capture_default_str();
-    o->plies_option = add_old_spelling(*cmd, "--plies", o->plies, "--turns", CLI::Range(0, 200));
     cmd->add_option("--min-games", o->min_games,
                     "Leave out positions and moves played in fewer than K games")
         ->capture_default_str();

@@ -56,7 +56,7 @@ void run_report(ReportOptions o) {
     if (!o.inputs.engine_log.empty() && !std::filesystem::is_regular_file(o.inputs.engine_log))
         throw std::invalid_argument("--log " + o.inputs.engine_log + ": no such file");
     for (const auto* dir : {&o.inputs.loop, &o.inputs.selfplay, &o.inputs.tournament,
-                            &o.inputs.openings, &o.inputs.tune, &o.inputs.spsa})
+                            &o.inputs.opening_stats, &o.inputs.tune, &o.inputs.spsa})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw std::invalid_argument(*dir + ": not a folder");
     check_rating_options(o.inputs);
@@ -94,12 +94,8 @@ void add_report_command(CLI::App& app) {
         cmd->add_option("--tournament", o->inputs.tournament,
                         "A `fanorona tournament` folder (results.json, live.jsonl, games.tsv)"),
         PathRole::InputFolder, {"results.json", "live.jsonl", "games.tsv", "settings.json"});
-    declare_path(cmd->add_option("--opening-stats", o->inputs.openings,
+    declare_path(cmd->add_option("--opening-stats", o->inputs.opening_stats,
                                  "A `fanorona openings --out` folder (openings.json)"),
-                 PathRole::InputFolder, {"openings.json"});
-    declare_path(add_old_spelling(
-                     *cmd, "--openings", o->inputs.openings,
-                     "--opening-stats (--openings is where games start in every other command)"),
                  PathRole::InputFolder, {"openings.json"});
     declare_path(
         cmd->add_option("--tune", o->inputs.tune,

@@ -50,7 +50,7 @@ void finish_solve(const SolveOptions& o, const Position& root, const std::string
                     text.c_str(), value.lo, value.hi, int(complete), (unsigned long long)nodes,
                     seconds, json_note.c_str());
     };
-    if (o.json.empty()) {
+    if (o.json_out.empty()) {
         if (o.quiet) summary("");
         return;
     }
@@ -65,8 +65,8 @@ void finish_solve(const SolveOptions& o, const Position& root, const std::string
                    {"seconds", seconds},
                    {"max_nodes", o.max_nodes},
                    {"max_seconds", o.max_seconds}});
-    write_file_atomically(o.json, to_json_text(fields, 1) + "\n");
-    summary(" json=" + o.json);
+    write_file_atomically(o.json_out, to_json_text(fields, 1) + "\n");
+    summary(" json=" + o.json_out);
 }
 
 void run_pns(const SolveOptions& o, const Position& root,

@@ -1,7 +1,6 @@
 // `fanorona spsa`: tunes search parameters and evaluation weights by SPSA from game pairs of
 // theta+ against theta- (tuner/spsa.h), then optionally verifies the result in a match.
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -31,16 +30,6 @@ struct SpsaOptions {
 void run(SpsaOptions& o) {
     SpsaConfig& c = o.config;
     c.run.rules = o.board.make_rules();
-    // --param without '=' is the old spelling of --spsa-param (NAME[,...] never holds '=').
-    std::vector<std::string>& fixed = o.engine.params;
-    const auto old = std::stable_partition(fixed.begin(), fixed.end(), [](const std::string& p) {
-        return p.find('=') != std::string::npos;
-    });
-    if (old != fixed.end())
-        note_old_spelling("--param NAME[,...] in spsa",
-                          "--spsa-param (--param is NAME=VALUE, a fixed value, in every command)");
-    o.params.insert(o.params.end(), old, fixed.end());
-    fixed.erase(old, fixed.end());
     o.base.apply(c.base);
     o.engine.apply(c.base);
     o.engine.check_rules(c.base, c.run.rules);
@@ -50,8 +39,8 @@ void run(SpsaOptions& o) {
     // (the tuned engine's weight, set by name, leaves it out: core/builtins.h).
     for (const SpsaParam& p : c.params)
         if (const auto t = find_tunable(p.name); t && t->weight) c.base.drop_default_network();
-    const std::uint64_t per_iteration = 2 * c.batch;
-    c.pairs = (o.games + per_iteration - 1) / per_iteration * c.batch;
+    const std::uint64_t per_iteration = 2 * c.iteration_pairs;
+    c.pairs = (o.games + per_iteration - 1) / per_iteration * c.iteration_pairs;
     o.run_options.apply(c.run);
     report::ReportInputs page;
     page.spsa = c.run.out_dir;
@@ -102,14 +91,11 @@ void add_spsa_command(CLI::App& app) {
                     "Games in all (rounded up to whole iterations of 2 x --iteration-pairs games)")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(2), std::uint64_t(1) << 31));
-    cmd->add_option("--iteration-pairs", o->config.batch,
+    cmd->add_option("--iteration-pairs", o->config.iteration_pairs,
                     "Game pairs per iteration: one perturbation, one update (fishtest counts "
                     "each pair as an iteration of the schedules)")
         ->capture_default_str()
         ->check(CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
-    add_old_spelling(*cmd, "--batch", o->config.batch,
-                     "--iteration-pairs (--batch is positions per mini-batch in tune and train)",
-                     CLI::Range(std::uint64_t(1), std::uint64_t(1) << 20));
     cmd->add_option("--alpha", o->config.alpha, "Decay exponent of the step a_k")
         ->capture_default_str();
     cmd->add_option("--gamma", o->config.gamma, "Decay exponent of the perturbation c_k")

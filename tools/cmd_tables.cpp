@@ -419,18 +419,10 @@ void run_grade(const GradeOptions& o) {
                     (unsigned long long)total.critical, 100 * share(total.optimal, total.sampled));
 }
 
-} // namespace
-
-void add_tables_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand(
-        "tables", "Endgame tables: build by retrograde analysis, verify, statistics, probe");
-    cmd->require_subcommand(1);
-    cmd->footer("Tables are for the standard rules (docs/formats.md, 'Endgame tables', defines "
-                "the values: win, loss, cursed win, blessed loss, draw, and the distance in turns "
-                "to the next capture or the end).");
-
+// `tables build`: the options of a build (or a resumed one) of the tables up to --pieces.
+void add_tables_build(CLI::App& cmd) {
     auto b = std::make_shared<BuildOptions>();
-    auto* build = cmd->add_subcommand(
+    auto* build = cmd.add_subcommand(
         "build", "Solve every position with at most N pieces (each side at least one, either "
                  "side to move), smaller materials first; finished materials are kept, so a "
                  "stopped build resumes");
@@ -441,16 +433,10 @@ void add_tables_command(CLI::App& app) {
     build->add_option("--pieces", b->pieces, "At most this many pieces on the board (2 to 16)")
         ->required()
         ->check(CLI::Range(2, 16));
-    auto* folder = declare_path(
+    declare_path(
         build->add_option("--tables", b->dir, "Tables folder to build or complete (created)")
             ->required(),
         PathRole::OutputFolder);
-    // The old spelling stands in for the required --tables (CLI11 checks requirements after it
-    // has read the values).
-    declare_path(add_old_spelling(*build, "--out", b->dir,
-                                  "--tables (the tables folder, as in every tables subcommand)")
-                     ->each([folder](const std::string&) { folder->required(false); }),
-                 PathRole::OutputFolder);
     add_threads_option(*build, b->threads);
     build
         ->add_option("--turn-limit", b->turn_limit,
@@ -463,9 +449,12 @@ void add_tables_command(CLI::App& app) {
                     "Store every position (format version 2 unfolded), not one per class of "
                     "positions the board's symmetries map onto one another");
     build->callback([b] { run_build(*b); });
+}
 
+// `tables verify`: every stored value against its successors'.
+void add_tables_verify(CLI::App& cmd) {
     auto v = std::make_shared<FolderOptions>();
-    auto* verify = cmd->add_subcommand(
+    auto* verify = cmd.add_subcommand(
         "verify", "Check every stored value against the values of its successors (and every "
                   "file's checksum); exits with status 1 when any disagrees");
     declare_path(verify->add_option("--tables", v->dir, "Tables folder")->required(),
@@ -473,9 +462,12 @@ void add_tables_command(CLI::App& app) {
     add_threads_option(*verify, v->threads);
     verify->add_flag("--json", v->json, "Print one JSON object instead of text");
     verify->callback([v] { run_verify(*v); });
+}
 
+// `tables compare`: two folders' values of the materials both hold.
+void add_tables_compare(CLI::App& cmd) {
     auto c = std::make_shared<CompareOptions>();
-    auto* compare = cmd->add_subcommand(
+    auto* compare = cmd.add_subcommand(
         "compare", "Check that two tables folders give every position of every material they "
                    "both hold the same value (folded or not, any format version); exits with "
                    "status 1 when any differs");
@@ -487,9 +479,12 @@ void add_tables_command(CLI::App& app) {
     add_threads_option(*compare, c->threads);
     compare->add_flag("--json", c->json, "Print one JSON object instead of text");
     compare->callback([c] { run_compare(*c); });
+}
 
+// `tables stats`: per material, the counts of each value and the longest win.
+void add_tables_stats(CLI::App& cmd) {
     auto s = std::make_shared<FolderOptions>();
-    auto* stats = cmd->add_subcommand(
+    auto* stats = cmd.add_subcommand(
         "stats", "Per material (mover's pieces v opponent's): positions, wins, draws and losses "
                  "for the side to move, cursed wins and blessed losses, the longest win and its "
                  "position");
@@ -497,9 +492,12 @@ void add_tables_command(CLI::App& app) {
                  PathRole::InputFolder);
     stats->add_flag("--json", s->json, "Print one JSON object instead of the table");
     stats->callback([s] { run_stats(*s); });
+}
 
+// `tables probe`: one position's value and its moves'.
+void add_tables_probe(CLI::App& cmd) {
     auto p = std::make_shared<ProbeOptions>();
-    auto* probe = cmd->add_subcommand(
+    auto* probe = cmd.add_subcommand(
         "probe", "Print a position's table value and distance, then every move with its value "
                  "(best moves marked *)");
     declare_path(probe->add_option("--tables", p->dir, "Tables folder")->required(),
@@ -507,9 +505,12 @@ void add_tables_command(CLI::App& app) {
     p->board.add_to(*probe);
     probe->add_flag("--json", p->json, "Print one JSON object instead of text");
     probe->callback([p] { run_probe(*p); });
+}
 
+// `tables grade`: the engine's moves in sampled table positions, against the tables' values.
+void add_tables_grade(CLI::App& cmd) {
     auto g = std::make_shared<GradeOptions>();
-    auto* grade = cmd->add_subcommand(
+    auto* grade = cmd.add_subcommand(
         "grade", "Grade the engine against the tables: sample positions of every material that "
                  "the side to move does not lose, search each at a fixed depth (without the "
                  "tables unless --with-tables) and count how often the chosen move keeps the "
@@ -531,6 +532,23 @@ void add_tables_command(CLI::App& app) {
         PathRole::NotAPath);
     grade->add_flag("--json", g->json, "Print one JSON object instead of text");
     grade->callback([g] { run_grade(*g); });
+}
+
+} // namespace
+
+void add_tables_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "tables", "Endgame tables: build by retrograde analysis, verify, statistics, probe");
+    cmd->require_subcommand(1);
+    cmd->footer("Tables are for the standard rules (docs/formats.md, 'Endgame tables', defines "
+                "the values: win, loss, cursed win, blessed loss, draw, and the distance in turns "
+                "to the next capture or the end).");
+    add_tables_build(*cmd);
+    add_tables_verify(*cmd);
+    add_tables_compare(*cmd);
+    add_tables_stats(*cmd);
+    add_tables_probe(*cmd);
+    add_tables_grade(*cmd);
 }
 
 } // namespace fanorona::cli

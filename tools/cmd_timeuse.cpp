@@ -24,7 +24,7 @@ struct TimeUseOptions {
     std::vector<int> movetimes = {20, 50, 200, 1000};
     std::vector<std::string> positions;
     int repeat = 2;
-    std::string json;
+    std::string json_out;
     std::vector<std::string> games; // games files or run folders: read, no engine started
 };
 
@@ -32,8 +32,8 @@ struct TimeUseOptions {
 void run_games_timeuse(const TimeUseOptions& o) {
     const std::vector<PlayerTimeUse> players = games_time_use(o.games);
     std::printf("%s", games_time_use_table(players).c_str());
-    if (!o.json.empty())
-        write_file_atomically(o.json,
+    if (!o.json_out.empty())
+        write_file_atomically(o.json_out,
                               to_json_text(games_time_use_json(o.games, players), 1) + "\n");
 }
 
@@ -69,8 +69,8 @@ void run_timeuse(const TimeUseOptions& o) {
                     r.mean_ms, r.min_ms, r.max_ms, 100 * r.mean_ratio, r.over, r.mean_depth);
         std::fflush(stdout);
     });
-    if (!o.json.empty())
-        write_file_atomically(o.json, to_json_text(time_use_json(config, rows), 1) + "\n");
+    if (!o.json_out.empty())
+        write_file_atomically(o.json_out, to_json_text(time_use_json(config, rows), 1) + "\n");
 }
 
 } // namespace
@@ -111,10 +111,6 @@ void add_timeuse_command(CLI::App& app) {
                           ->delimiter(',')
                           ->capture_default_str()
                           ->check(CLI::Range(1, 3600000));
-    add_old_spelling(*cmd, "--movetime", o->movetimes,
-                     "--movetimes (--movetime is one limit in every other command)",
-                     CLI::Range(1, 3600000))
-        ->delimiter(',');
     auto* position =
         cmd->add_option("--position", o->positions,
                         "A position string of --variant to search (repeatable; default: the "
@@ -124,11 +120,9 @@ void add_timeuse_command(CLI::App& app) {
                        ->check(CLI::Range(1, 1000));
     for (CLI::Option* measuring : {engine, option, movetimes, position, repeat})
         games->excludes(measuring);
-    declare_path(cmd->add_option("--json-out", o->json, "Also write the results to this JSON file"),
-                 PathRole::OutputFile);
-    declare_path(add_old_spelling(*cmd, "--json", o->json,
-                                  "--json-out FILE (--json is a flag, JSON on stdout)"),
-                 PathRole::OutputFile);
+    declare_path(
+        cmd->add_option("--json-out", o->json_out, "Also write the results to this JSON file"),
+        PathRole::OutputFile);
     cmd->footer("Columns: the movetime given, moves timed, mean/min/max time per move, the mean "
                 "as a share of the movetime, moves longer than the movetime, the mean last "
                 "'info depth'. One untimed warm-up move comes first. With games files: per "

@@ -131,7 +131,6 @@ void add_tournament_command(CLI::App& app) {
         cmd->add_flag("--log-positions", o->config.run.log_positions,
                       "Also log every searched position to OUT/positions.bin (for the tuner)"),
         PathRole::NotAPath);
-    add_old_flag_spelling(*cmd, "--positions", o->config.run.log_positions, "--log-positions");
     cmd->callback([o] { run(*o); });
 }
 

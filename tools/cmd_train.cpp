@@ -26,7 +26,7 @@ struct TrainOptions {
     NetTrainConfig config;
     ArchitectureOptions architecture; // --features, --activation, --hidden, --layer2, --buckets
     NetTrainingOptions training;      // --epochs, --batch, --lr, ..., --k, --keep-decisive
-    std::string tables;
+    std::string relabel_tables;
     std::string table_positions = "relabel";
     int threads = 0;
     bool quiet = false;
@@ -61,8 +61,8 @@ std::string canonical_command(const TrainOptions& o) {
     if (c.mirror) s << " --mirror";
     if (o.training.keep_decisive) s << " --keep-decisive";
     if (c.filter.skip_captures) s << " --skip-captures";
-    if (!o.tables.empty())
-        s << " --relabel-tables " << o.tables << " --table-positions " << o.table_positions;
+    if (!o.relabel_tables.empty())
+        s << " --relabel-tables " << o.relabel_tables << " --table-positions " << o.table_positions;
     return s.str();
 }
 
@@ -78,8 +78,9 @@ void run(TrainOptions& o) {
     const ThreadLimit limit(o.threads);
     apply_architecture(o);
     o.training.apply(c);
-    if (o.tables.empty() && o.table_positions_option->count() == 0) o.table_positions = "keep";
-    apply_table_options(o.tables, o.table_positions, c.filter);
+    if (o.relabel_tables.empty() && o.table_positions_option->count() == 0)
+        o.table_positions = "keep";
+    apply_table_options(o.relabel_tables, o.table_positions, c.filter);
     c.command = canonical_command(o);
     c.created = creation_time(); // SOURCE_DATE_EPOCH when set; checked before training
     // One writer at a time of the network, its checkpoint and its loss CSV: a second train --out
@@ -129,11 +130,9 @@ void add_train_command(CLI::App& app) {
         ->capture_default_str();
     add_threads_option(*cmd, o->threads);
     declare_path(cmd->add_option(
-                     "--relabel-tables", o->tables,
+                     "--relabel-tables", o->relabel_tables,
                      "Endgame tables folder: positions they hold are relabelled with the tables' "
                      "result (see --table-positions; standard-rule positions only)"),
-                 PathRole::InputFolder);
-    declare_path(add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote),
                  PathRole::InputFolder);
     o->table_positions_option =
         cmd->add_option("--table-positions", o->table_positions,

@@ -30,13 +30,13 @@ struct TuneOptions {
     bool quiet = false;
     bool keep_decisive = false;
     std::string game_rules; // "": every position; else only positions of games under these rules
-    std::string tables;     // endgame tables folder (--relabel-tables)
+    std::string relabel_tables; // endgame tables folder
     std::string table_positions = "keep";
 };
 
 // --relabel-tables and --table-positions onto the data filter.
 void apply_tables(const TuneOptions& o, DataFilter& filter) {
-    apply_table_options(o.tables, o.table_positions, filter);
+    apply_table_options(o.relabel_tables, o.table_positions, filter);
 }
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -91,135 +91,159 @@ void run(TuneOptions& o) {
     std::printf("wrote %s/weights.txt (and loss.csv, tune.json beside it)\n", c.out_dir.c_str());
 }
 
+// --data, --weights and --out: the positions logs read, the start weights, the output folder.
+void add_tune_files(CLI::App& cmd, TuneOptions& o) {
+    TuneConfig& c = o.config;
+    declare_path(cmd.add_option("--data", c.data, "Positions logs (positions.bin of selfplay runs)")
+                     ->required()
+                     ->expected(1, -1),
+                 PathRole::InputFile);
+    declare_path(cmd.add_option("--weights", o.weights, weights_option_help("Start weights"))
+                     ->capture_default_str(),
+                 PathRole::InputFile);
+    declare_path(
+        cmd.add_option(
+            "--out", c.out_dir,
+            "Output folder (created): weights.txt (the tuned weights), loss.csv, tune.json"),
+        PathRole::OutputFolder, {"weights.txt", "loss.csv", "tune.json"});
+}
+
+// --target, --loss, --optimizer and the optimiser's --epochs, --batch, --lr and --lr-decay.
+void add_tune_fit_options(CLI::App& cmd, TuneOptions& o) {
+    TuneConfig& c = o.config;
+    cmd.add_option("--target", o.target,
+                   "What sigmoid(K * eval) fits: result (the game result), score (the search "
+                   "score through the same sigmoid) or mix:L (L * result + (1 - L) * score)")
+        ->capture_default_str();
+    cmd.add_option("--loss", o.loss, "mse (the Texel loss) or cross-entropy")
+        ->check(CLI::IsMember({"mse", "cross-entropy"}))
+        ->capture_default_str();
+    cmd.add_option("--optimizer", o.optimizer,
+                   "newton (Gauss-Newton, Levenberg-Marquardt damped), lbfgs, or adam")
+        ->check(CLI::IsMember({"adam", "newton", "lbfgs"}))
+        ->capture_default_str();
+    cmd.add_option("--epochs", c.optimizer.epochs, "At most this many epochs")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmd.add_option("--batch", c.optimizer.batch,
+                   "Adam: positions per mini-batch, rounded up to blocks of 1024 (0: full batch)")
+        ->capture_default_str();
+    cmd.add_option("--lr", c.optimizer.lr, "Adam: step size in centi-pieces")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd.add_option("--lr-decay", c.optimizer.lr_decay,
+                   "Adam: the step size is multiplied by this after each epoch")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+}
+
+// The loss's pull and scale (--l2, --k, --freeze), when to stop (--validation, --tolerance,
+// --patience), --threads and --seed.
+void add_tune_stopping_options(CLI::App& cmd, TuneOptions& o) {
+    TuneConfig& c = o.config;
+    cmd.add_option("--l2", c.l2,
+                   "Adds C * sum of (weight - start weight)^2 over the free weights (weights "
+                   "in centi-pieces) to the loss")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd.add_option("--k", o.k,
+                   "Sigmoid scale: auto (fit it to the results with the start weights) or a "
+                   "value")
+        ->capture_default_str();
+    cmd.add_option("--validation", c.validation,
+                   "Fraction of games held out for validation (0: none, no early stopping)")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+    declare_path(
+        cmd.add_option("--freeze", o.freeze,
+                       "Weights that stay as they are: names as in the weights file, a term name "
+                       "for both halves, or a prefix ending in '*', separated by commas"),
+        PathRole::NotAPath);
+    cmd.add_option("--tolerance", c.optimizer.tolerance,
+                   "Converged when an epoch lowers the loss by less than this fraction")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd.add_option("--patience", c.optimizer.patience,
+                   "Stop when the validation loss has not improved for this many epochs "
+                   "(0: never)")
+        ->check(CLI::Range(0, 1000000))
+        ->capture_default_str();
+    add_threads_option(cmd, c.threads);
+    cmd.add_option("--seed", c.seed, "Seed of the validation split, row order and mini-batches")
+        ->capture_default_str();
+}
+
+// --game-rules, --keep-decisive, --relabel-tables and --table-positions: which positions count.
+void add_tune_position_options(CLI::App& cmd, TuneOptions& o) {
+    declare_path(
+        cmd.add_option("--game-rules", o.game_rules,
+                       "Only positions of games played under these rules (a Vela series log holds "
+                       "normal and Vela games: --game-rules vela fits the Vela games alone)")
+            ->check(CLI::IsMember({"standard", "firstturn", "vela"})),
+        PathRole::NotAPath);
+    cmd.add_flag("--keep-decisive", o.keep_decisive,
+                 "Also use positions whose search score is a forced win or loss (skipped by "
+                 "default)");
+    declare_path(cmd.add_option(
+                     "--relabel-tables", o.relabel_tables,
+                     "Endgame tables folder for --table-positions (standard-rule positions only)"),
+                 PathRole::InputFolder);
+    cmd.add_option("--table-positions", o.table_positions,
+                   "Positions found in --relabel-tables: keep (as logged), skip, or relabel (the "
+                   "tables' result, with the position's no-capture counter, replaces the game's)")
+        ->check(CLI::IsMember({"keep", "skip", "relabel"}))
+        ->capture_default_str();
+}
+
+// --patterns and its --pattern-* options (tuner/patterns.h).
+void add_tune_pattern_options(CLI::App& cmd, PatternSettings& ps) {
+    declare_path(
+        cmd.add_flag("--patterns", ps.enabled,
+                     "Also fit pattern weights (3x3 windows, 5x9 logs only), alternating with the "
+                     "term weights; written as pattern lines of the weights file"),
+        PathRole::NotAPath);
+    cmd.add_option("--pattern-rounds", ps.rounds,
+                   "--patterns: rounds of a pattern fit (terms fixed) then a term fit "
+                   "(patterns fixed)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    cmd.add_option("--pattern-epochs", ps.epochs,
+                   "--patterns: at most this many epochs of each pattern fit (sparse Adam; "
+                   "--patience stops it early on the validation loss)")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmd.add_option("--pattern-batch", ps.batch,
+                   "--patterns: positions per mini-batch of the pattern fit, rounded up to "
+                   "blocks of 1024 (0: full batch)")
+        ->capture_default_str();
+    cmd.add_option("--pattern-lr", ps.lr,
+                   "--patterns: Adam step size of the pattern fit, in centi-pieces (halved "
+                   "after two epochs without progress)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd.add_option("--pattern-l2", ps.l2,
+                   "--patterns: adds C * sum of pattern weight^2 (a pull towards 0) to the "
+                   "loss, applied at each step to the weights the mini-batch touches")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd.add_option("--pattern-min-count", ps.min_count,
+                   "--patterns: a pattern seen in fewer training positions keeps its start "
+                   "weights (0 unless --weights has pattern lines)")
+        ->capture_default_str();
+}
+
 } // namespace
 
 void add_tune_command(CLI::App& app) {
     auto o = std::make_shared<TuneOptions>();
-    TuneConfig& c = o->config;
     auto* cmd = app.add_subcommand(
         "tune", "Fit the evaluation weights to positions logs (Texel tuning: sigmoid(K * eval) "
                 "against game results or search scores)");
-    declare_path(
-        cmd->add_option("--data", c.data, "Positions logs (positions.bin of selfplay runs)")
-            ->required()
-            ->expected(1, -1),
-        PathRole::InputFile);
-    declare_path(cmd->add_option("--weights", o->weights, weights_option_help("Start weights"))
-                     ->capture_default_str(),
-                 PathRole::InputFile);
-    declare_path(
-        cmd->add_option(
-            "--out", c.out_dir,
-            "Output folder (created): weights.txt (the tuned weights), loss.csv, tune.json"),
-        PathRole::OutputFolder, {"weights.txt", "loss.csv", "tune.json"});
-    cmd->add_option("--target", o->target,
-                    "What sigmoid(K * eval) fits: result (the game result), score (the search "
-                    "score through the same sigmoid) or mix:L (L * result + (1 - L) * score)")
-        ->capture_default_str();
-    cmd->add_option("--loss", o->loss, "mse (the Texel loss) or cross-entropy")
-        ->check(CLI::IsMember({"mse", "cross-entropy"}))
-        ->capture_default_str();
-    cmd->add_option("--optimizer", o->optimizer,
-                    "newton (Gauss-Newton, Levenberg-Marquardt damped), lbfgs, or adam")
-        ->check(CLI::IsMember({"adam", "newton", "lbfgs"}))
-        ->capture_default_str();
-    cmd->add_option("--epochs", c.optimizer.epochs, "At most this many epochs")
-        ->check(CLI::Range(1, 1000000))
-        ->capture_default_str();
-    cmd->add_option("--batch", c.optimizer.batch,
-                    "Adam: positions per mini-batch, rounded up to blocks of 1024 (0: full batch)")
-        ->capture_default_str();
-    cmd->add_option("--lr", c.optimizer.lr, "Adam: step size in centi-pieces")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    cmd->add_option("--lr-decay", c.optimizer.lr_decay,
-                    "Adam: the step size is multiplied by this after each epoch")
-        ->check(CLI::Range(0.0, 1.0))
-        ->capture_default_str();
-    cmd->add_option("--l2", c.l2,
-                    "Adds C * sum of (weight - start weight)^2 over the free weights (weights "
-                    "in centi-pieces) to the loss")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    cmd->add_option("--k", o->k,
-                    "Sigmoid scale: auto (fit it to the results with the start weights) or a "
-                    "value")
-        ->capture_default_str();
-    cmd->add_option("--validation", c.validation,
-                    "Fraction of games held out for validation (0: none, no early stopping)")
-        ->check(CLI::Range(0.0, 0.99))
-        ->capture_default_str();
-    declare_path(
-        cmd->add_option("--freeze", o->freeze,
-                        "Weights that stay as they are: names as in the weights file, a term name "
-                        "for both halves, or a prefix ending in '*', separated by commas"),
-        PathRole::NotAPath);
-    cmd->add_option("--tolerance", c.optimizer.tolerance,
-                    "Converged when an epoch lowers the loss by less than this fraction")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    cmd->add_option("--patience", c.optimizer.patience,
-                    "Stop when the validation loss has not improved for this many epochs "
-                    "(0: never)")
-        ->check(CLI::Range(0, 1000000))
-        ->capture_default_str();
-    add_threads_option(*cmd, c.threads);
-    cmd->add_option("--seed", c.seed, "Seed of the validation split, row order and mini-batches")
-        ->capture_default_str();
-    declare_path(
-        cmd->add_option("--game-rules", o->game_rules,
-                        "Only positions of games played under these rules (a Vela series log holds "
-                        "normal and Vela games: --game-rules vela fits the Vela games alone)")
-            ->check(CLI::IsMember({"standard", "firstturn", "vela"})),
-        PathRole::NotAPath);
-    cmd->add_flag("--keep-decisive", o->keep_decisive,
-                  "Also use positions whose search score is a forced win or loss (skipped by "
-                  "default)");
-    declare_path(cmd->add_option(
-                     "--relabel-tables", o->tables,
-                     "Endgame tables folder for --table-positions (standard-rule positions only)"),
-                 PathRole::InputFolder);
-    declare_path(add_old_spelling(*cmd, "--tables", o->tables, kRelabelTablesNote),
-                 PathRole::InputFolder);
-    cmd->add_option("--table-positions", o->table_positions,
-                    "Positions found in --relabel-tables: keep (as logged), skip, or relabel (the "
-                    "tables' result, with the position's no-capture counter, replaces the game's)")
-        ->check(CLI::IsMember({"keep", "skip", "relabel"}))
-        ->capture_default_str();
-    PatternSettings& ps = c.patterns;
-    declare_path(
-        cmd->add_flag("--patterns", ps.enabled,
-                      "Also fit pattern weights (3x3 windows, 5x9 logs only), alternating with the "
-                      "term weights; written as pattern lines of the weights file"),
-        PathRole::NotAPath);
-    cmd->add_option("--pattern-rounds", ps.rounds,
-                    "--patterns: rounds of a pattern fit (terms fixed) then a term fit "
-                    "(patterns fixed)")
-        ->check(CLI::Range(1, 1000))
-        ->capture_default_str();
-    cmd->add_option("--pattern-epochs", ps.epochs,
-                    "--patterns: at most this many epochs of each pattern fit (sparse Adam; "
-                    "--patience stops it early on the validation loss)")
-        ->check(CLI::Range(1, 1000000))
-        ->capture_default_str();
-    cmd->add_option("--pattern-batch", ps.batch,
-                    "--patterns: positions per mini-batch of the pattern fit, rounded up to "
-                    "blocks of 1024 (0: full batch)")
-        ->capture_default_str();
-    cmd->add_option("--pattern-lr", ps.lr,
-                    "--patterns: Adam step size of the pattern fit, in centi-pieces (halved "
-                    "after two epochs without progress)")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    cmd->add_option("--pattern-l2", ps.l2,
-                    "--patterns: adds C * sum of pattern weight^2 (a pull towards 0) to the "
-                    "loss, applied at each step to the weights the mini-batch touches")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    cmd->add_option("--pattern-min-count", ps.min_count,
-                    "--patterns: a pattern seen in fewer training positions keeps its start "
-                    "weights (0 unless --weights has pattern lines)")
-        ->capture_default_str();
+    add_tune_files(*cmd, *o);
+    add_tune_fit_options(*cmd, *o);
+    add_tune_stopping_options(*cmd, *o);
+    add_tune_position_options(*cmd, *o);
+    add_tune_pattern_options(*cmd, o->config.patterns);
     cmd->add_flag("--check", o->check,
                   "Only check that the feature matrix reproduces the engine's evaluation of every "
                   "position (with --weights), then exit");

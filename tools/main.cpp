@@ -6,6 +6,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "core/common/progress.h"
 #include "selfplay/mpi/cluster.h"
@@ -44,6 +45,17 @@ int fail(const std::string& message) {
     return 1;
 }
 
+// The error of a command line that holds an option no command knows: CLI11's own ("The following
+// argument was not expected: --kind"), whatever error that option led to first (`openings FILE
+// --kind vela` reads "vela" as a games file; `tables build --out DIR` lacks --tables). Empty
+// when every option was known.
+std::string unknown_option_error(const CLI::App& app) {
+    const std::vector<std::string> extras = app.remaining(true);
+    for (const std::string& arg : extras)
+        if (arg.size() > 1 && arg[0] == '-') return CLI::ExtrasError(extras).what();
+    return "";
+}
+
 int run_command(int argc, char** argv) {
     const std::unique_ptr<CLI::App> made = fanorona::cli::make_app();
     CLI::App& app = *made;
@@ -71,6 +83,8 @@ int run_command(int argc, char** argv) {
                 return fail("unknown command '" + std::string(argv[1]) +
                             "' (run 'fanorona --help' for the commands)");
         }
+        if (const std::string unknown = unknown_option_error(app); !unknown.empty())
+            return fail(unknown);
         return fail(e.what());
     } catch (const std::bad_alloc&) {
         // Allocations an option sizes name it (core/common/memory.h); this is any other.

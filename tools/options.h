@@ -9,7 +9,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -26,46 +25,6 @@
 #include "tools/setting_options.h"
 
 namespace fanorona::cli {
-
-// Prints the note an old option spelling gives on stderr: "fanorona: note: OLD is now NOW".
-inline void note_old_spelling(const std::string& old_name, const std::string& now) {
-    std::fprintf(stderr, "fanorona: note: %s is now %s\n", old_name.c_str(), now.c_str());
-}
-
-// An old spelling of an option that still works: hidden from --help, it sets `target` as given
-// (each value checked by `check`) and prints note_old_spelling(old_name, now) once. Each option
-// name has one meaning in every command; a renamed option keeps its old spelling this way, where
-// the name is not taken. (CLI11 names no hidden option in its errors: these errors name it.)
-template <class T>
-CLI::Option* add_old_spelling(CLI::App& cmd, const std::string& old_name, T& target,
-                              const std::string& now, const CLI::Validator& check = {}) {
-    auto said = std::make_shared<bool>(false);
-    auto checked = [said, old_name, now, check](std::string& value) {
-        if (!*said) note_old_spelling(old_name, now);
-        *said = true;
-        std::string error = check(value);
-        if constexpr (std::is_arithmetic_v<T>) {
-            T parsed{};
-            if (error.empty() && !CLI::detail::lexical_cast(value, parsed))
-                error = "'" + value + "' is not a number";
-        }
-        if (!error.empty()) throw std::invalid_argument(old_name + ": " + error);
-        return std::string();
-    };
-    return cmd.add_option(old_name, target)->group("")->check(CLI::Validator(checked, ""));
-}
-
-// An old flag spelling: hidden from --help, it sets `target` and prints note_old_spelling once.
-inline CLI::Option* add_old_flag_spelling(CLI::App& cmd, const std::string& old_name, bool& target,
-                                          const std::string& now) {
-    return cmd
-        .add_flag_callback(old_name,
-                           [&target, old_name, now] {
-                               note_old_spelling(old_name, now);
-                               target = true;
-                           })
-        ->group("");
-}
 
 // Refuses, in every option of `app` and its subcommands that takes unsigned numbers (CLI11's
 // type name UINT: counts, budgets, seeds), a value that is not a whole number from 0 to 2^64-1:
@@ -212,12 +171,14 @@ inline void EngineOptions::add_to(CLI::App& cmd, bool with_limits) {
         auto* t = cmd.add_option("--movetime", movetime,
                                  "Milliseconds per move" + range("movetime") +
                                      "; games then depend on timing");
-        (void)d, (void)n, (void)t;
+        d->type_name("INT"); // a whole number, as --depth in every command (the spec reads it)
+        (void)n, (void)t;
     }
     cmd.add_option("--hash", hash,
                    "Transposition table per engine, MB" + range("hash") + "; default " +
                        std::to_string(EngineSpec::kDefaultHashMb))
-        ->check(named);
+        ->check(named)
+        ->type_name("INT"); // MB, as --hash in every command
     declare_path(cmd.add_option("--tables", tables,
                                 "Endgame tables folder (built by 'fanorona tables build'): the "
                                 "search probes them and plays table positions by their values "

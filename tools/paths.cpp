@@ -145,7 +145,7 @@ void check_log(const FileUse& log) {
 } // namespace
 
 // How an option is named in messages: its first long name (--out), or a positional's (GAMES).
-// (CLI11's get_name names no hidden option: an old spelling is named from its names here.)
+// (CLI11's get_name names no hidden option: one is named from its names here.)
 std::string option_label(const CLI::Option* o) {
     if (!o->get_lnames().empty()) return "--" + o->get_lnames().front();
     if (!o->get_snames().empty()) return "-" + o->get_snames().front();

@@ -44,7 +44,7 @@ std::optional<PathRole> path_role(const CLI::Option* option);
 std::vector<std::string> output_folder_files(const CLI::Option* option);
 
 // How messages name `option`: its first long name ("--out"), else its short or positional name
-// ("GAMES"); hidden options (old spellings) too.
+// ("GAMES"), hidden options too.
 std::string option_label(const CLI::Option* option);
 
 // The files and folders the options of the subcommand `cmd` (and of its option groups) were

@@ -47,8 +47,8 @@ inline void add_solve_search_options(CLI::App& cmd, SolveCommonOptions& o,
         ->check(CLI::Range(0, 32));
 }
 
-// Adds --threads, --proof (`proof_note`: when it applies), --proof-interval, --json-out (with its
-// old spelling --json) and --quiet (`quiet_help`).
+// Adds --threads, --proof (`proof_note`: when it applies), --proof-interval, --json-out and
+// --quiet (`quiet_help`).
 inline void add_solve_output_options(CLI::App& cmd, SolveCommonOptions& o,
                                      const std::string& proof_note, const std::string& quiet_help) {
     add_threads_option(cmd, o.threads);
@@ -65,12 +65,9 @@ inline void add_solve_output_options(CLI::App& cmd, SolveCommonOptions& o,
                      ->capture_default_str()
                      ->check(CLI::Range(0.01, 1e6)),
                  PathRole::NotAPath);
-    declare_path(cmd.add_option("--json-out", o.json,
+    declare_path(cmd.add_option("--json-out", o.json_out,
                                 "Also write the result as JSON to this file (a summary line on "
                                 "stdout)"),
-                 PathRole::OutputFile);
-    declare_path(add_old_spelling(cmd, "--json", o.json,
-                                  "--json-out FILE (--json is a flag, JSON on stdout)"),
                  PathRole::OutputFile);
     cmd.add_flag("--quiet", o.quiet, quiet_help);
 }

@@ -10,21 +10,17 @@
 
 namespace fanorona::cli {
 
-// The note of the old spelling --tables in tune and train (add_old_spelling, tools/options.h).
-inline constexpr const char* kRelabelTablesNote =
-    "--relabel-tables (--tables is the tables a search probes in every other command)";
-
-// Opens `tables` (when given) into `filter` with what to do with `table_positions`; throws
+// Opens `relabel_tables` (when given) into `filter` with what to do with `table_positions`; throws
 // std::invalid_argument naming the option.
-inline void apply_table_options(const std::string& tables, const std::string& table_positions,
-                                DataFilter& filter) {
-    if (table_positions != "keep" && tables.empty())
+inline void apply_table_options(const std::string& relabel_tables,
+                                const std::string& table_positions, DataFilter& filter) {
+    if (table_positions != "keep" && relabel_tables.empty())
         throw std::invalid_argument("--table-positions " + table_positions +
                                     " needs --relabel-tables DIR");
-    if (tables.empty()) return;
+    if (relabel_tables.empty()) return;
     try {
-        filter.tables = tables::open_tables(tables);
-        filter.tables_dir = tables;
+        filter.tables = tables::open_tables(relabel_tables);
+        filter.tables_dir = relabel_tables;
     } catch (const std::exception& e) {
         throw std::invalid_argument("--relabel-tables: " + std::string(e.what()));
     }

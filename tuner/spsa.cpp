@@ -83,9 +83,9 @@ public:
                                     SpsaRow* row) const {
         SpsaRow r;
         r.iteration = it + 1;
-        r.pairs = (it + 1) * c_.batch;
+        r.pairs = (it + 1) * c_.iteration_pairs;
         r.flip = spsa_flips(c_.run.seed, it, c_.params.size());
-        const std::uint64_t k = it * c_.batch + 1; // the iteration's first pair
+        const std::uint64_t k = it * c_.iteration_pairs + 1; // the iteration's first pair
         std::vector<int> plus, minus;
         for (std::size_t i = 0; i < c_.params.size(); ++i) {
             const double ck = spsa_c_at(gains_[i], shape_, k);
@@ -114,7 +114,7 @@ public:
     }
     std::string progress() const override {
         std::string s = "iteration " + std::to_string(rows_.size() - 1) + "/" +
-                        std::to_string(c_.pairs / c_.batch);
+                        std::to_string(c_.pairs / c_.iteration_pairs);
         for (std::size_t i = 0; i < theta_.size() && i < 4; ++i)
             s += "  " + c_.params[i].name + " " + format_number("%.2f", theta_[i]);
         return s;
@@ -148,7 +148,7 @@ private:
             ++current_.losses;
             ++total.losses;
         }
-        if (current_.wins + current_.draws + current_.losses < 2 * c_.batch) return false;
+        if (current_.wins + current_.draws + current_.losses < 2 * c_.iteration_pairs) return false;
         for (std::size_t i = 0; i < theta_.size(); ++i)
             theta_[i] = spsa_step(theta_[i], c_.params[i], current_.c[i], current_.a[i],
                                   current_.result(), current_.flip[i]);
@@ -232,8 +232,8 @@ void SpsaConfig::validate() const {
                 throw std::invalid_argument("--spsa-param " + params[i].name + ": given twice");
     if (base.kind != EngineSpec::Kind::Engine)
         throw std::invalid_argument("spsa tunes the toolkit's own engine");
-    if (batch < 1) throw std::invalid_argument("--iteration-pairs must be at least 1");
-    if (pairs < 1 || pairs % batch != 0)
+    if (iteration_pairs < 1) throw std::invalid_argument("--iteration-pairs must be at least 1");
+    if (pairs < 1 || pairs % iteration_pairs != 0)
         throw std::invalid_argument(
             "the game pairs must be a positive multiple of --iteration-pairs");
     if (!(alpha > 0 && alpha <= 1)) throw std::invalid_argument("--alpha must lie in (0, 1]");
@@ -270,16 +270,17 @@ SpsaResult run_spsa(const SpsaConfig& given) {
     run.kind = "spsa";
     run.pairing = Pairing::Gauntlet;
     run.games = 2 * c.pairs;
-    run.stage_games = 2 * c.batch;
+    run.stage_games = 2 * c.iteration_pairs;
     run.players = observer.engines(observer.theta(), 0, nullptr);
     run.stage_players = [&observer](std::uint64_t it) { return observer.stage(it); };
     const SpsaShape shape = c.shape();
     Json specs = Json::array();
     for (const SpsaParam& p : c.params) specs.push_back(p.to_string());
+    // "batch" is --iteration-pairs: the key run folders and spsa.json hold keeps its name.
     run.extra_settings["spsa"] = {{"base", c.base.description()},
                                   {"params", specs},
                                   {"pairs", shape.pairs},
-                                  {"batch", c.batch},
+                                  {"batch", c.iteration_pairs},
                                   {"alpha", c.alpha},
                                   {"gamma", c.gamma},
                                   {"A", shape.A}};
@@ -325,7 +326,7 @@ SpsaResult run_spsa(const SpsaConfig& given) {
         s = {{"format", kSpsaSummaryFormat},
              {"complete", complete},
              {"iterations", result.iterations},
-             {"scheduled_iterations", c.pairs / c.batch},
+             {"scheduled_iterations", c.pairs / c.iteration_pairs},
              {"pairs", outcome.games / 2},
              {"games", outcome.games},
              {"games_this_run", outcome.played_now},
@@ -335,7 +336,7 @@ SpsaResult run_spsa(const SpsaConfig& given) {
              {"alpha", c.alpha},
              {"gamma", c.gamma},
              {"A", shape.A},
-             {"batch", c.batch},
+             {"batch", c.iteration_pairs},
              {"seed", c.run.seed},
              {"base", c.base.description()},
              {"plus_results", stats::to_json(observer.total)},

@@ -27,8 +27,8 @@ struct SpsaConfig {
     RunConfig run;
     EngineSpec base;
     std::vector<SpsaParam> params;
-    std::uint64_t pairs = 1000; // game pairs in all (a whole number of batches)
-    std::uint64_t batch = 4;    // game pairs per iteration (one perturbation, one update)
+    std::uint64_t pairs = 1000;        // game pairs in all (a whole number of iterations)
+    std::uint64_t iteration_pairs = 4; // game pairs per iteration (one perturbation, one update)
     double alpha = 0.602;
     double gamma = 0.101;
     double a_ratio = 0.1; // A = a_ratio * schedule pairs

@@ -52,7 +52,7 @@ FUZZ_TARGET(summary_json) {
             break;
         case 5:
             fuzz::write_temp("report/openings.json", text);
-            in.openings = dir;
+            in.opening_stats = dir;
             html = openings_section(in, notes);
             break;
         }

@@ -9,9 +9,6 @@
 #   selfplay options for every binary, e.g. "--weights FILE")
 set -euo pipefail
 JSON=""
-if [ "${1:-}" = "--json" ]; then # the old spelling, as in the fanorona commands
-    echo "endings.sh: note: --json is now --json-out FILE" >&2; set -- --json-out "${@:2}"
-fi
 if [ "${1:-}" = "--json-out" ]; then JSON=$2; shift 2; fi
 [ $# -ge 1 ] || { echo "usage: $0 [--json-out FILE] BINARY [BINARY2]" >&2; exit 1; }
 BINS=("$@")

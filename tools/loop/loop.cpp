@@ -117,7 +117,7 @@ Json loop_settings(const LoopConfig& c) {
     if (!c.spsa_params.empty()) {         // likewise
         s["spsa_params"] = c.spsa_params;
         s["spsa_games"] = c.spsa_games;
-        s["spsa_batch"] = c.spsa_batch;
+        s["spsa_batch"] = c.spsa_iteration_pairs; // the key run folders hold keeps its name
         s["spsa_nodes"] = c.spsa_nodes;
     }
     if (c.final_movetime_ms > 0) s["final_movetime_ms"] = c.final_movetime_ms;
@@ -290,8 +290,8 @@ std::string fmt(double v, const char* spec) {
     return buf;
 }
 
-// What the SPSA step tunes from `base` (at --spsa-nodes): its values, batch and game pairs; the
-// run's folder, openings and seed are the step's own (spsa_config).
+// What the SPSA step tunes from `base` (at --spsa-nodes): its values, game pairs per iteration and
+// game pairs; the run's folder, openings and seed are the step's own (spsa_config).
 SpsaConfig spsa_tuning(const LoopConfig& c, const EngineSpec& base) {
     SpsaConfig s;
     s.base = base;
@@ -301,9 +301,9 @@ SpsaConfig spsa_tuning(const LoopConfig& c, const EngineSpec& base) {
         s.base = with_limits(base, l);
     }
     for (const std::string& p : c.spsa_params) s.params.push_back(SpsaParam::parse(p, s.base));
-    s.batch = c.spsa_batch;
-    const std::uint64_t per_iteration = 2 * s.batch;
-    s.pairs = (c.spsa_games + per_iteration - 1) / per_iteration * s.batch;
+    s.iteration_pairs = c.spsa_iteration_pairs;
+    const std::uint64_t per_iteration = 2 * s.iteration_pairs;
+    s.pairs = (c.spsa_games + per_iteration - 1) / per_iteration * s.iteration_pairs;
     return s;
 }
 
@@ -594,7 +594,7 @@ void LoopConfig::validate() const {
         throw std::invalid_argument("the loop tunes the toolkit's own engine");
     if (!spsa_params.empty()) {
         if (spsa_games < 2) throw std::invalid_argument("--spsa-games must be at least 2");
-        if (spsa_batch < 1)
+        if (spsa_iteration_pairs < 1)
             throw std::invalid_argument("--spsa-iteration-pairs must be at least 1");
         // The specs, checked as spsa checks them, before any game of the loop.
         spsa_tuning(*this, engine).validate();

@@ -55,7 +55,7 @@ struct LoopConfig {
     // --spsa-param); the final match then plays the tuned values too. Empty: no SPSA step.
     std::vector<std::string> spsa_params;
     std::uint64_t spsa_games = 2000;
-    std::uint64_t spsa_batch = 4;
+    std::uint64_t spsa_iteration_pairs = 4;
     // The SPSA games at this many nodes a move (0: the engine's limits). Fixed nodes, not a fixed
     // depth: pruning parameters save nodes, which a fixed depth would not reward, and unlike a
     // movetime the games stay a pure function of the seed.

@@ -59,7 +59,7 @@ struct ReportInputs {
     std::string loop; // a loop folder: its overview and every iteration's sections
     std::string selfplay;
     std::string tournament;
-    std::string openings;
+    std::string opening_stats; // a `fanorona openings --out` folder (--opening-stats)
     std::string tune;
     std::string spsa;
     std::string title = "Fanorona Lab report";

@@ -183,8 +183,8 @@ std::string input_line(const ReportInputs& in) {
     if (!in.loop.empty()) {
         out = "loop: <code>" + esc(in.loop) + "</code> &middot; " + loop_openings_line(in) +
               " &middot; opening explorer: " +
-              (in.openings.empty() ? "the loop's self-play games"
-                                   : "<code>" + esc(in.openings) + "</code>") +
+              (in.opening_stats.empty() ? "the loop's self-play games"
+                                        : "<code>" + esc(in.opening_stats) + "</code>") +
               " &middot; final match: " +
               (in.tournament.empty() ? "<i>none</i>" : "<code>" + esc(in.tournament) + "</code>");
         if (!in.spsa.empty()) out += " &middot; SPSA: <code>" + esc(in.spsa) + "</code>";
@@ -197,7 +197,7 @@ std::string input_line(const ReportInputs& in) {
     };
     add("self-play", in.selfplay);
     add("tournament", in.tournament);
-    add("openings", in.openings);
+    add("openings", in.opening_stats);
     add("tuning", in.tune);
     add("SPSA", in.spsa);
     return out;
@@ -242,7 +242,7 @@ Report build_report(const ReportInputs& in) {
             add("selfplay", "Self-play", [&] { return selfplay_section(in, notes); });
         if (all || !in.tournament.empty())
             add("tournament", "Tournament", [&] { return tournament_section(in, notes); });
-        if (all || !in.openings.empty())
+        if (all || !in.opening_stats.empty())
             add("openings", "Openings", [&] { return openings_section(in, notes); });
         if (all || !in.tune.empty()) add("tune", "Tuning", [&] { return tune_section(in, notes); });
         if (all || !in.spsa.empty()) add("spsa", "SPSA", [&] { return spsa_section(in, notes); });

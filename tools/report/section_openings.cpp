@@ -131,9 +131,9 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
     std::string out = "<section id=\"openings\">\n<h2>Openings</h2>\n";
     std::optional<Json> j;
     std::string path;
-    if (!in.openings.empty()) {
-        out += "<p class=\"source\">From <code>" + esc(in.openings) + "</code>.</p>\n";
-        path = in.openings + "/openings.json";
+    if (!in.opening_stats.empty()) {
+        out += "<p class=\"source\">From <code>" + esc(in.opening_stats) + "</code>.</p>\n";
+        path = in.opening_stats + "/openings.json";
         j = read_json(path, notes, out);
         if (!j) {
             if (!file_exists(path)) out += notes.problem(path + ": not found");

@@ -60,9 +60,9 @@ std::shared_ptr<const tables::Tablebase> solve_tables(const SolveCommonOptions& 
 }
 
 void check_solve_files(const SolveCommonOptions& o, Variant v) {
-    if (!o.json.empty()) {
+    if (!o.json_out.empty()) {
         try {
-            check_writable(o.json);
+            check_writable(o.json_out);
         } catch (const FileError& e) {
             throw std::invalid_argument("--json-out: " + std::string(e.what()));
         }

@@ -28,7 +28,7 @@ struct SolveCommonOptions {
     int threads = 0;
     std::string proof;
     double proof_interval = 60;
-    std::string json;
+    std::string json_out;
     bool quiet = false;
 };
 
