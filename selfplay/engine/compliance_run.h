@@ -97,6 +97,18 @@ private:
     void group_info();
     void group_quit();
 
+    // The checks of group_go: the limits (depth, nodes, movetime, clocks), then `go` alone,
+    // `isready` during a movetime, `go infinite` then `stop`, `isready` during `go infinite`.
+    void check_go_limits(const Game& game);
+    void check_bare_go(CheckBuilder& c, const Game& game, int wait);
+    void check_isready_during_movetime(CheckBuilder& c, const Game& game);
+    void check_infinite_then_stop(CheckBuilder& c, const Game& game, int wait);
+    void check_isready_during_infinite(CheckBuilder& c, const Game& game, int wait);
+    // Sets up `game` and sends `go_line`: the reply to fill in.
+    SearchReply start_search(CheckBuilder& c, const Game& game, const std::string& go_line);
+    // Takes `best` as the reply's bestmove line, judges the reply and syncs.
+    void finish_search(CheckBuilder& c, const Game& game, SearchReply& r, const std::string& best);
+
     // Runs one group (a skip row when the engine cannot run any more; the engine started again
     // first when a fault killed it and the group needs it).
     void run_group(const std::string& name, void (ComplianceRun::*body)(),
