@@ -97,6 +97,11 @@ private:
     void group_info();
     void group_quit();
 
+    // The steps of group_startup: the option lines read (into options_), each judged; the
+    // boards the Variant and Rules options claim (their names into `claimed`).
+    void read_option_lines(CheckBuilder& c, const std::vector<std::string>& lines);
+    void claim_variants(CheckBuilder& c, std::vector<std::string>& claimed);
+    void claim_rulesets(CheckBuilder& c, std::vector<std::string>& claimed);
     // The checks of group_go: the limits (depth, nodes, movetime, clocks), then `go` alone,
     // `isready` during a movetime, `go infinite` then `stop`, `isready` during `go infinite`.
     void check_go_limits(const Game& game);
