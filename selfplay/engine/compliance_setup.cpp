@@ -68,48 +68,45 @@ void ComplianceRun::read_option_lines(CheckBuilder& c, const std::vector<std::st
     }
 }
 
-void ComplianceRun::claim_variants(CheckBuilder& c, std::vector<std::string>& claimed) {
-    const AdvertisedOption* v = advertised("Variant");
-    if (!v) return;
-    for (const std::string& name : v->vars) {
-        const auto variant = parse_variant(lower(name));
-        if (!variant) {
-            c.warn("Variant '" + name + "' is not a board of docs/rules.md: not checked");
-            continue;
+void ComplianceRun::claim_boards(CheckBuilder& c, std::vector<std::string>& claimed) {
+    if (const AdvertisedOption* v = advertised("Variant")) {
+        for (const std::string& name : v->vars) {
+            const auto variant = parse_variant(lower(name));
+            if (!variant) {
+                c.warn("Variant '" + name + "' is not a board of docs/rules.md: not checked");
+                continue;
+            }
+            if (*variant == Variant::Tsivy) {
+                tsivy_name_ = name;
+                continue;
+            }
+            bool known = false;
+            for (const auto& [seen, spelled] : variants_) known = known || seen == *variant;
+            if (!known) variants_.emplace_back(*variant, name);
+            if (!known) claimed.push_back(name);
         }
-        if (*variant == Variant::Tsivy) {
-            tsivy_name_ = name;
-            continue;
-        }
-        bool known = false;
-        for (const auto& [seen, spelled] : variants_) known = known || seen == *variant;
-        if (!known) variants_.emplace_back(*variant, name);
-        if (!known) claimed.push_back(name);
+        if (v->default_value)
+            if (const auto d = parse_variant(lower(*v->default_value))) default_board_.variant = *d;
     }
-    if (v->default_value)
-        if (const auto d = parse_variant(lower(*v->default_value))) default_board_.variant = *d;
-}
-
-void ComplianceRun::claim_rulesets(CheckBuilder& c, std::vector<std::string>& claimed) {
-    const AdvertisedOption* r = advertised("Rules");
-    if (!r) return;
-    for (const std::string& name : r->vars) {
-        const auto ruleset = parse_ruleset(lower(name));
-        if (!ruleset) {
-            c.warn("Rules '" + name + "' is not a rule set of docs/rules.md: not checked");
-            continue;
+    if (const AdvertisedOption* r = advertised("Rules")) {
+        for (const std::string& name : r->vars) {
+            const auto ruleset = parse_ruleset(lower(name));
+            if (!ruleset) {
+                c.warn("Rules '" + name + "' is not a rule set of docs/rules.md: not checked");
+                continue;
+            }
+            if (*ruleset == RuleSet::Standard) {
+                standard_name_ = name;
+                continue;
+            }
+            bool known = false;
+            for (const auto& [seen, spelled] : rulesets_) known = known || seen == *ruleset;
+            if (!known) rulesets_.emplace_back(*ruleset, name);
+            if (!known) claimed.push_back("rules " + name);
         }
-        if (*ruleset == RuleSet::Standard) {
-            standard_name_ = name;
-            continue;
-        }
-        bool known = false;
-        for (const auto& [seen, spelled] : rulesets_) known = known || seen == *ruleset;
-        if (!known) rulesets_.emplace_back(*ruleset, name);
-        if (!known) claimed.push_back("rules " + name);
+        if (r->default_value)
+            if (const auto d = parse_ruleset(lower(*r->default_value))) default_board_.ruleset = *d;
     }
-    if (r->default_value)
-        if (const auto d = parse_ruleset(lower(*r->default_value))) default_board_.ruleset = *d;
 }
 
 void ComplianceRun::group_startup() {
@@ -135,8 +132,7 @@ void ComplianceRun::group_startup() {
             read_option_lines(c, lines);
             // The boards it claims: the Variant and Rules options (docs/rules.md).
             std::vector<std::string> claimed;
-            claim_variants(c, claimed);
-            claim_rulesets(c, claimed);
+            claim_boards(c, claimed);
             board_ = default_board_;
             c.note = std::to_string(options_.size()) + " options";
             if (!claimed.empty()) c.note += "; claims " + join_names(claimed);
