@@ -113,6 +113,31 @@ struct Adjudicators {
     }
 };
 
+// Step 2 of a turn: the mover's choice, charged to its clock (`clock_left` after the move).
+// False when the mover forfeits or loses on time: `outcome`, the record's reason and the fault
+// then say so.
+bool player_choice(Player& player, const Game& game, GameClocks& clocks, MoveChoice& choice,
+                   std::int64_t& clock_left, PlayedGame& out, Outcome& outcome) {
+    GameRecord& rec = out.record;
+    const Color mover = game.position().side_to_move();
+    const std::string& name = mover == Color::White ? rec.white : rec.black;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        choice = player.choose(game, clocks.clock);
+    } catch (const PlayerFault& fault) {
+        outcome = Outcome{loss_for(mover), EndReason::None};
+        rec.reason = fault.reason;
+        out.fault = player_name_of(name) + " forfeits (" + fault.reason + "): " + fault.what();
+        return false;
+    }
+    if (clocks.runs(mover) && (clock_left = clocks.charge(mover, t0, name, out.fault)) < 0) {
+        outcome = Outcome{loss_for(mover), EndReason::None};
+        rec.reason = "timeout";
+        return false;
+    }
+    return true;
+}
+
 // Step 3 of a turn: the move, its score and its statistics onto the record (and the position
 // into the log when the player logged it); whether the statistics tell anything.
 bool record_move(const GameSetup& setup, const Position& pos, Color mover, MoveChoice& choice,
@@ -170,24 +195,9 @@ PlayedGame play_game(const GameSetup& setup, Player& white, Player& black) {
             MoveList list;
             generate_moves(pos, setup.rules, list);
             choice.move = list[int(explore.below(std::uint64_t(list.size())))];
-        } else {
-            const std::string& player = mover == Color::White ? rec.white : rec.black;
-            const auto t0 = std::chrono::steady_clock::now();
-            try {
-                choice = (mover == Color::White ? white : black).choose(game, clocks.clock);
-            } catch (const PlayerFault& fault) {
-                outcome = Outcome{loss_for(mover), EndReason::None};
-                rec.reason = fault.reason;
-                out.fault =
-                    player_name_of(player) + " forfeits (" + fault.reason + "): " + fault.what();
-                break;
-            }
-            if (clocks.runs(mover) &&
-                (clock_left = clocks.charge(mover, t0, player, out.fault)) < 0) {
-                outcome = Outcome{loss_for(mover), EndReason::None};
-                rec.reason = "timeout";
-                break;
-            }
+        } else if (!player_choice(mover == Color::White ? white : black, game, clocks, choice,
+                                  clock_left, out, outcome)) {
+            break;
         }
         any_stats |= record_move(setup, pos, mover, choice, clock_left, out);
         game.play(choice.move);
