@@ -112,47 +112,7 @@ struct ShardGames {
     bool log_positions = true, corpus = false;
 
     // Reads the shard in `dir` (`first`: the first shard's folder, for errors).
-    void add(const std::string& dir, const std::string& first) {
-        const std::string spath = dir + "/settings.json";
-        const nlohmann::json s = read_shard_settings(spath);
-        nlohmann::json comparable = s;
-        comparable.erase("shard");
-        if (base.is_null())
-            base = comparable;
-        else if (base != comparable)
-            throw std::runtime_error(spath + ": settings differ from " + first +
-                                     "/settings.json (only the shard may differ)");
-        if (s.contains("log_positions") && !s["log_positions"].is_boolean())
-            throw std::runtime_error(spath + ": log_positions: expected true or false");
-        if (s.contains("games") && !s["games"].is_number_unsigned())
-            throw std::runtime_error(spath + ": games: expected a count");
-        log_positions = s.value("log_positions", true);
-        if (s.contains("corpus") && !s["corpus"].is_boolean())
-            throw std::runtime_error(spath + ": corpus: expected true or false");
-        corpus = s.value("corpus", false);
-        const GamesFile gf = read_games_file(RunFolder::games_path(dir));
-        if (header &&
-            (header->variant != gf.header.variant || header->ruleset != gf.header.ruleset))
-            throw std::runtime_error(RunFolder::games_path(dir) +
-                                     ":1: header: variant or rules differ");
-        header = gf.header;
-        std::vector<std::vector<PositionRecord>> chunks;
-        if (log_positions) {
-            const PositionLog log = scan_position_log(
-                RunFolder::positions_path(dir),
-                [&chunks](const std::vector<PositionRecord>& r) { chunks.push_back(r); });
-            (void)log;
-        }
-        for (std::size_t k = 0; k < gf.games.size(); ++k) {
-            if (log_positions && k >= chunks.size()) break; // game without its positions
-            PlayedGame g{
-                gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}, {}};
-            if (!games.emplace(g.record.index, std::move(g)).second)
-                throw std::runtime_error(RunFolder::games_path(dir) + ": game " +
-                                         std::to_string(gf.games[k].index) +
-                                         " appears in more than one shard");
-        }
-    }
+    void add(const std::string& dir, const std::string& first);
     // Refuses a merge that lacks a game of the run.
     void check_complete() const {
         const std::uint64_t total = base.value("games", std::uint64_t(0));
@@ -169,6 +129,46 @@ struct ShardGames {
                                      std::to_string(total) + " games");
     }
 };
+
+void ShardGames::add(const std::string& dir, const std::string& first) {
+    const std::string spath = dir + "/settings.json";
+    const nlohmann::json s = read_shard_settings(spath);
+    nlohmann::json comparable = s;
+    comparable.erase("shard");
+    if (base.is_null())
+        base = comparable;
+    else if (base != comparable)
+        throw std::runtime_error(spath + ": settings differ from " + first +
+                                 "/settings.json (only the shard may differ)");
+    if (s.contains("log_positions") && !s["log_positions"].is_boolean())
+        throw std::runtime_error(spath + ": log_positions: expected true or false");
+    if (s.contains("games") && !s["games"].is_number_unsigned())
+        throw std::runtime_error(spath + ": games: expected a count");
+    log_positions = s.value("log_positions", true);
+    if (s.contains("corpus") && !s["corpus"].is_boolean())
+        throw std::runtime_error(spath + ": corpus: expected true or false");
+    corpus = s.value("corpus", false);
+    const GamesFile gf = read_games_file(RunFolder::games_path(dir));
+    if (header && (header->variant != gf.header.variant || header->ruleset != gf.header.ruleset))
+        throw std::runtime_error(RunFolder::games_path(dir) +
+                                 ":1: header: variant or rules differ");
+    header = gf.header;
+    std::vector<std::vector<PositionRecord>> chunks;
+    if (log_positions) {
+        const PositionLog log = scan_position_log(
+            RunFolder::positions_path(dir),
+            [&chunks](const std::vector<PositionRecord>& r) { chunks.push_back(r); });
+        (void)log;
+    }
+    for (std::size_t k = 0; k < gf.games.size(); ++k) {
+        if (log_positions && k >= chunks.size()) break; // game without its positions
+        PlayedGame g{gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}, {}};
+        if (!games.emplace(g.record.index, std::move(g)).second)
+            throw std::runtime_error(RunFolder::games_path(dir) + ": game " +
+                                     std::to_string(gf.games[k].index) +
+                                     " appears in more than one shard");
+    }
+}
 
 } // namespace
 
