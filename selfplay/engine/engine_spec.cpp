@@ -356,21 +356,24 @@ struct SpecKey {
     KeySetter set;
 };
 
-using K = std::string_view;
+// The keys, each with its handler (the small ones here: a name, a number in its range).
 const SpecKey kSpecKeys[] = {
-    {"name", [](EngineSpec& s, K, K v) { s.name = std::string(v); }},
+    {"name", [](EngineSpec& s, auto, auto v) { s.name = std::string(v); }},
     {"weights", set_weights},
     {"vela_weights", set_vela_weights},
     {"params", set_params},
-    {"depth", [](EngineSpec& s, K k, K v) { s.limits.depth = int(parse_ranged(k, v)); }},
-    {"nodes", [](EngineSpec& s, K k, K v) { s.limits.nodes = std::uint64_t(parse_ranged(k, v)); }},
-    {"movetime", [](EngineSpec& s, K k, K v) { s.limits.movetime_ms = int(parse_ranged(k, v)); }},
-    {"hash", [](EngineSpec& s, K k, K v) { s.hash_mb = std::size_t(parse_ranged(k, v)); }},
+    {"depth", [](EngineSpec& s, auto k, auto v) { s.limits.depth = int(parse_ranged(k, v)); }},
+    {"nodes",
+     [](EngineSpec& s, auto k, auto v) { s.limits.nodes = std::uint64_t(parse_ranged(k, v)); }},
+    {"movetime",
+     [](EngineSpec& s, auto k, auto v) { s.limits.movetime_ms = int(parse_ranged(k, v)); }},
+    {"hash", [](EngineSpec& s, auto k, auto v) { s.hash_mb = std::size_t(parse_ranged(k, v)); }},
     {"tc", set_tc},
     {"timemargin",
-     [](EngineSpec& s, K k, K v) { s.time_control.margin_ms = int(parse_ranged(k, v)); }},
-    {"timeout", [](EngineSpec& s, K k, K v) { s.timeout_ms = int(parse_ranged(k, v)); }},
-    {"startup", [](EngineSpec& s, K k, K v) { s.startup_timeout_ms = int(parse_ranged(k, v)); }},
+     [](EngineSpec& s, auto k, auto v) { s.time_control.margin_ms = int(parse_ranged(k, v)); }},
+    {"timeout", [](EngineSpec& s, auto k, auto v) { s.timeout_ms = int(parse_ranged(k, v)); }},
+    {"startup",
+     [](EngineSpec& s, auto k, auto v) { s.startup_timeout_ms = int(parse_ranged(k, v)); }},
     {"cmd", set_cmd},
     {"args", set_args},
     {"arg", set_arg},
