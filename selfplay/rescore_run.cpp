@@ -81,20 +81,11 @@ nlohmann::json rescore_settings_json(const RescoreConfig& c, const Rules& rules)
     return j;
 }
 
-RescoreOutcome run_rescore(const RescoreConfig& c) {
-    if (c.inputs.empty()) throw std::invalid_argument("rescore: no input corpus");
-    if (c.block_games < 1) throw std::invalid_argument("--block-games must be at least 1");
-    if (c.settings.engine.kind != EngineSpec::Kind::Engine)
-        throw std::invalid_argument("rescore: the rescoring engine must be the toolkit's engine");
-    const std::string spath = RescoreConfig::settings_path(c.out), sum = c.summary_path();
-    check_writable(c.out);
-    check_writable(sum);
-    const FileLock lock(c.out);
-    const ThreadLimit limit(c.threads);
+namespace {
 
-    // The inputs: one board and rules (the first file's, the output's).
-    InputGames in(c.inputs);
-    RescoreOutcome outcome;
+// Step 1 of run_rescore: the inputs' one board and rules (the first file's, the output's) and
+// their games, into `outcome`.
+void read_inputs(const RescoreConfig& c, InputGames& in, RescoreOutcome& outcome) {
     const Rules rules = outcome.rules = in.readers().front()->rules();
     for (const auto& r : in.readers())
         if (!(r->rules() == rules))
@@ -106,79 +97,92 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
         const CorpusScan s = scan_corpus(p);
         for (const std::uint64_t g : s.games) outcome.input_games += g;
     }
-    const nlohmann::json settings = rescore_settings_json(c, rules);
+}
 
-    // The output: what a resume keeps, every check before the first change.
-    const CorpusScan scan = scan_corpus(c.out, rules);
-    if (scan.has_header && !(scan.rules == rules))
-        throw std::invalid_argument(c.out + ": header: " + rules_name(scan.rules) +
-                                    ", but the inputs are " + rules_name(rules));
+// What a resume keeps of the output: its scan, its whole blocks and their games.
+struct ResumePoint {
+    CorpusScan scan;
     std::uint64_t blocks = 0, kept = 0;
-    if (!scan.ends.empty()) {
-        if (!c.resume)
-            throw RunFolderError(c.out + ": already holds games; use --resume to continue the "
-                                         "rescore, or choose another --out");
-        if (!fs::exists(spath))
-            throw RunFolderError(spath + ": missing, but " + c.out +
-                                 " holds games: the settings they were rescored with are "
-                                 "unknown; restore it, or start a new --out");
-        check_resume_settings_file(spath, settings, {"max_games"}, c.setting_options);
-        // Blocks of block_games games each: a shorter block (the last of a run that stopped)
-        // is written again, so the file is the one an uninterrupted run writes; unless it is
-        // the last of a finished run (the output then holds every game there is to rescore).
-        while (blocks < scan.ends.size() && scan.games[blocks] == c.block_games)
-            kept += scan.games[blocks++];
-        const std::uint64_t target =
-            std::min(outcome.input_games, c.max_games ? c.max_games : ~std::uint64_t(0));
-        if (blocks + 1 == scan.ends.size() && kept + scan.games[blocks] == target)
-            kept += scan.games[blocks++];
-        CorpusReader out(c.out);
-        CorpusGame og, ig;
-        for (std::uint64_t k = 0; k < kept; ++k) {
-            if (!out.next(og))
-                throw CorpusError(c.out + ": game " + std::to_string(k + 1) +
-                                  " of its intact blocks cannot be read");
-            if (!in.next(ig))
-                throw RunFolderError(c.out + ": holds " + std::to_string(kept) +
-                                     " games in whole blocks, but the inputs hold only " +
-                                     std::to_string(k) + " (not a rescore of these inputs)");
-            if (!same_but_scores(og, ig, c.settings.all))
-                throw RunFolderError(c.out + ": game " + std::to_string(k + 1) + " (index " +
-                                     std::to_string(og.index) + ") is not " + in.where() +
-                                     " rescored (not a rescore of these inputs)");
-        }
+};
+
+// Checks that the first `kept` games of the output are the inputs' rescored (reading them
+// from `in`).
+void check_kept_games(const RescoreConfig& c, InputGames& in, std::uint64_t kept) {
+    CorpusReader out(c.out);
+    CorpusGame og, ig;
+    for (std::uint64_t k = 0; k < kept; ++k) {
+        if (!out.next(og))
+            throw CorpusError(c.out + ": game " + std::to_string(k + 1) +
+                              " of its intact blocks cannot be read");
+        if (!in.next(ig))
+            throw RunFolderError(c.out + ": holds " + std::to_string(kept) +
+                                 " games in whole blocks, but the inputs hold only " +
+                                 std::to_string(k) + " (not a rescore of these inputs)");
+        if (!same_but_scores(og, ig, c.settings.all))
+            throw RunFolderError(c.out + ": game " + std::to_string(k + 1) + " (index " +
+                                 std::to_string(og.index) + ") is not " + in.where() +
+                                 " rescored (not a rescore of these inputs)");
     }
-    fs::remove(sum); // the summary of an earlier run
-    write_file_atomically(spath, to_json_text(settings, 2) + "\n");
-    // Resuming, the bytes after the blocks kept go (a torn tail, or blocks written again).
-    const std::uint64_t dropped = blocks ? cut_tail(c.out, scan.size, scan.ends[blocks - 1])
+}
+
+// Step 2 of run_rescore: what a resume keeps, every check before the first change.
+ResumePoint resume_point(const RescoreConfig& c, InputGames& in, const RescoreOutcome& outcome,
+                         const nlohmann::json& settings, const std::string& spath) {
+    ResumePoint at{scan_corpus(c.out, outcome.rules)};
+    const CorpusScan& scan = at.scan;
+    if (scan.has_header && !(scan.rules == outcome.rules))
+        throw std::invalid_argument(c.out + ": header: " + rules_name(scan.rules) +
+                                    ", but the inputs are " + rules_name(outcome.rules));
+    if (scan.ends.empty()) return at;
+    if (!c.resume)
+        throw RunFolderError(c.out + ": already holds games; use --resume to continue the "
+                                     "rescore, or choose another --out");
+    if (!fs::exists(spath))
+        throw RunFolderError(spath + ": missing, but " + c.out +
+                             " holds games: the settings they were rescored with are "
+                             "unknown; restore it, or start a new --out");
+    check_resume_settings_file(spath, settings, {"max_games"}, c.setting_options);
+    // Blocks of block_games games each: a shorter block (the last of a run that stopped)
+    // is written again, so the file is the one an uninterrupted run writes; unless it is
+    // the last of a finished run (the output then holds every game there is to rescore).
+    while (at.blocks < scan.ends.size() && scan.games[at.blocks] == c.block_games)
+        at.kept += scan.games[at.blocks++];
+    const std::uint64_t target =
+        std::min(outcome.input_games, c.max_games ? c.max_games : ~std::uint64_t(0));
+    if (at.blocks + 1 == scan.ends.size() && at.kept + scan.games[at.blocks] == target)
+        at.kept += scan.games[at.blocks++];
+    check_kept_games(c, in, at.kept);
+    return at;
+}
+
+// Step 3 of run_rescore: resuming, the bytes after the blocks kept go (a torn tail, or blocks
+// written again).
+void cut_after_kept(const RescoreConfig& c, const ResumePoint& at) {
+    const CorpusScan& scan = at.scan;
+    const std::uint64_t dropped = at.blocks ? cut_tail(c.out, scan.size, scan.ends[at.blocks - 1])
                                   : !scan.ends.empty() ? scan.size
                                                        : 0;
     if (dropped)
         std::fprintf(stderr, "resume: %s: cut %llu bytes (%s)\n", c.out.c_str(),
                      static_cast<unsigned long long>(dropped),
-                     blocks < scan.ends.size()
+                     at.blocks < scan.ends.size()
                          ? "blocks shorter than --block-games, to be written again"
                          : scan.tail_problem.c_str());
-    AppendFile file(c.out, blocks == 0);
-    CorpusWriter writer(
-        rules, [&file](const std::string& bytes) { file.append(bytes); }, blocks > 0);
-    outcome.kept_games = kept;
+}
 
-    // The rest, a window of whole blocks at a time, rescored in parallel; each game is written
-    // as soon as every game before it is, and each block once it holds block_games games, so an
-    // interruption loses at most the games in flight and the block not yet written.
-    install_interrupt_handlers();
-    GameRescorer rescorer(rules, c.settings, c.threads);
+// Step 4 of run_rescore: the rest, a window of whole blocks at a time, rescored in parallel;
+// each game is written as soon as every game before it is, and each block once it holds
+// block_games games, so an interruption loses at most the games in flight and the block not
+// yet written. The games written in all (the kept ones included).
+std::uint64_t rescore_rest(const RescoreConfig& c, InputGames& in, GameRescorer& rescorer,
+                           CorpusWriter& writer, ProgressLine& progress, RescoreOutcome& outcome) {
+    const std::uint64_t kept = outcome.kept_games;
     const std::uint64_t limit_games = c.max_games ? c.max_games : ~std::uint64_t(0);
-    const std::uint64_t total = std::min(outcome.input_games, limit_games);
     const int threads = c.threads > 0 ? c.threads : tbb::info::default_concurrency();
     const std::uint64_t window_games =
         std::max<std::uint64_t>(1,
                                 (64 * std::uint64_t(threads) + c.block_games - 1) / c.block_games) *
         c.block_games;
-    ProgressLine progress(total, c.quiet);
-    progress.update(kept, "", true);
     std::uint64_t written = kept;
     std::vector<CorpusGame> window, results;
     std::vector<char> done; // per game of the window: rescored
@@ -211,11 +215,52 @@ RescoreOutcome run_rescore(const RescoreConfig& c) {
             break;
         }
     }
+    return written;
+}
+
+} // namespace
+
+RescoreOutcome run_rescore(const RescoreConfig& c) {
+    if (c.inputs.empty()) throw std::invalid_argument("rescore: no input corpus");
+    if (c.block_games < 1) throw std::invalid_argument("--block-games must be at least 1");
+    if (c.settings.engine.kind != EngineSpec::Kind::Engine)
+        throw std::invalid_argument("rescore: the rescoring engine must be the toolkit's engine");
+    const std::string spath = RescoreConfig::settings_path(c.out), sum = c.summary_path();
+    check_writable(c.out);
+    check_writable(sum);
+    const FileLock lock(c.out);
+    const ThreadLimit limit(c.threads);
+
+    // Step 1. The inputs.
+    InputGames in(c.inputs);
+    RescoreOutcome outcome;
+    read_inputs(c, in, outcome);
+    const Rules rules = outcome.rules;
+    const nlohmann::json settings = rescore_settings_json(c, rules);
+    // Step 2. The output: what a resume keeps.
+    const ResumePoint at = resume_point(c, in, outcome, settings, spath);
+    // Step 3. The first change: the settings written, the output cut after what it keeps.
+    fs::remove(sum); // the summary of an earlier run
+    write_file_atomically(spath, to_json_text(settings, 2) + "\n");
+    cut_after_kept(c, at);
+    AppendFile file(c.out, at.blocks == 0);
+    CorpusWriter writer(
+        rules, [&file](const std::string& bytes) { file.append(bytes); }, at.blocks > 0);
+    outcome.kept_games = at.kept;
+
+    // Step 4. The rest, rescored.
+    install_interrupt_handlers();
+    GameRescorer rescorer(rules, c.settings, c.threads);
+    const std::uint64_t limit_games = c.max_games ? c.max_games : ~std::uint64_t(0);
+    ProgressLine progress(std::min(outcome.input_games, limit_games), c.quiet);
+    progress.update(at.kept, "", true);
+    const std::uint64_t written = rescore_rest(c, in, rescorer, writer, progress, outcome);
     writer.flush();
     file.close();
     progress.finish();
+    // Step 5. The summary.
     outcome.seconds = progress.elapsed_seconds();
-    outcome.games = written - kept;
+    outcome.games = written - at.kept;
     outcome.out_games = written;
     if (!outcome.interrupted && written < limit_games)
         for (const auto& r : in.readers())

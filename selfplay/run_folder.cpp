@@ -178,20 +178,43 @@ RunFolder::~RunFolder() {
     }
 }
 
-void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions,
-                          const CorpusScan& corpus, const LiveScan& live) {
-    const std::string gpath = games_path(spec_.dir), ppath = positions_path(spec_.dir);
-    const std::string& lpath = spec_.live_path;
-    const std::uint64_t g = games.ends.size();
-    // Every check first: a refusal changes nothing.
-    for (std::uint64_t k = 0; k < g; ++k) {
-        const std::uint64_t want = spec_.first_index + k * spec_.index_step;
+namespace {
+
+// Refuses games.tsv when its games are not the run's indices in order.
+void check_game_indices(const GamesScan& games, const RunFolderSpec& spec,
+                        const std::string& gpath) {
+    for (std::uint64_t k = 0; k < games.ends.size(); ++k) {
+        const std::uint64_t want = spec.first_index + k * spec.index_step;
         if (games.index[k] != want)
             throw RunFolderError(gpath + ":" + std::to_string(games.line[k]) + ": index: game " +
                                  std::to_string(games.index[k]) + " where game " +
                                  std::to_string(want) +
                                  " was expected (a game missing or written twice)");
     }
+}
+
+// The corpus's blocks: each must start with the game at its place in games.tsv. (Games missing
+// from it are not cut from the folder: they are written again from games.tsv.)
+void check_corpus_blocks(const CorpusScan& corpus, const GamesScan& games, const std::string& cpath,
+                         const std::string& gpath) {
+    const std::uint64_t g = games.ends.size();
+    for (std::uint64_t k = 0, first = 0; k < corpus.ends.size(); first += corpus.games[k], ++k)
+        if (first < g && corpus.first_game[k] != games.index[first])
+            throw RunFolderError(cpath + ": block " + std::to_string(k + 1) + " starts with game " +
+                                 std::to_string(corpus.first_game[k]) + ", but " + gpath + ":" +
+                                 std::to_string(games.line[first]) + " is game " +
+                                 std::to_string(games.index[first]));
+}
+
+} // namespace
+
+std::uint64_t RunFolder::games_to_keep(const GamesScan& games, const PositionsScan& positions,
+                                       const CorpusScan& corpus, const LiveScan& live,
+                                       std::string& reason) const {
+    const std::string gpath = games_path(spec_.dir), ppath = positions_path(spec_.dir);
+    const std::string& lpath = spec_.live_path;
+    const std::uint64_t g = games.ends.size();
+    check_game_indices(games, spec_, gpath);
     std::uint64_t keep = g;
     std::vector<std::string> why;
     if (spec_.log_positions) {
@@ -211,14 +234,7 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
             keep = c;
         }
     }
-    // The corpus's blocks: each must start with the game at its place in games.tsv. (Games missing
-    // from it are not cut from the folder: they are written again from games.tsv.)
-    for (std::uint64_t k = 0, first = 0; k < corpus.ends.size(); first += corpus.games[k], ++k)
-        if (first < g && corpus.first_game[k] != games.index[first])
-            throw RunFolderError(corpus_path(spec_.dir) + ": block " + std::to_string(k + 1) +
-                                 " starts with game " + std::to_string(corpus.first_game[k]) +
-                                 ", but " + gpath + ":" + std::to_string(games.line[first]) +
-                                 " is game " + std::to_string(games.index[first]));
+    check_corpus_blocks(corpus, games, corpus_path(spec_.dir), gpath);
     if (!lpath.empty()) {
         if (!live.exists && g >= 2)
             throw RunFolderError(lpath + ": missing, but games.tsv holds " + std::to_string(g) +
@@ -231,62 +247,75 @@ void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions
             keep = 2 * live.valid + 1;
         }
     }
-    std::string reason;
     for (const auto& w : why) reason += (reason.empty() ? "" : "; ") + w;
+    return keep;
+}
 
-    // The repairs: cut every file back to the games kept.
+std::uint64_t RunFolder::cut_records(const std::string& path, std::uint64_t size,
+                                     const std::vector<std::uint64_t>& ends, std::uint64_t n,
+                                     std::uint64_t empty, const std::string& dropped,
+                                     const std::string& tail) const {
+    const std::uint64_t bytes = n ? ends[n - 1] : empty;
+    const std::uint64_t cut = cut_tail(path, size, bytes);
+    if (cut)
+        note(path + ": cut " + std::to_string(cut) + " bytes (" +
+             (n < ends.size() ? dropped : tail) + ")");
+    return bytes;
+}
+
+void RunFolder::repair_positions(const PositionsScan& positions, std::uint64_t keep) {
+    const std::string ppath = positions_path(spec_.dir);
+    const std::uint64_t bytes =
+        cut_records(ppath, positions.size, positions.ends, keep,
+                    positions.has_header ? std::uint64_t(kPositionLogHeaderBytes) : 0,
+                    "positions of games not in games.tsv", positions.tail_problem);
+    positions_ = (bytes > std::uint64_t(kPositionLogHeaderBytes)
+                      ? bytes - std::uint64_t(kPositionLogHeaderBytes) -
+                            std::uint64_t(kPositionChunkHeaderBytes) * keep
+                      : 0) /
+                 kPositionRecordBytes;
+    positions_file_ = AppendFile(ppath, !positions.has_header);
+    if (!positions.has_header)
+        positions_file_.append(encode_log_header({spec_.header.variant, spec_.header.ruleset}));
+}
+
+void RunFolder::repair_games(const GamesScan& games, std::uint64_t keep,
+                             const std::string& reason) {
+    const std::string gpath = games_path(spec_.dir);
+    cut_records(gpath, games.size, games.ends, keep, games.header_end, reason, "a torn last line");
+    games_file_ = AppendFile(gpath, !games.has_header);
+    // A file begun by an older build goes on in its layout (without the per-move columns).
+    spec_.header.move_stats = !games.has_header || games.move_stats;
+    spec_.header.micro_times = !games.has_header || games.micro_times;
+    if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
+}
+
+void RunFolder::repair_corpus(const CorpusScan& corpus, std::uint64_t keep) {
+    // The blocks that hold only games kept; the games after them are written again.
+    std::uint64_t blocks = 0, kept = 0;
+    while (blocks < corpus.ends.size() && kept + corpus.games[blocks] <= keep)
+        kept += corpus.games[blocks++];
+    const std::string cpath = corpus_path(spec_.dir);
+    cut_records(cpath, corpus.size, corpus.ends, blocks,
+                corpus.has_header ? std::uint64_t(kCorpusHeaderBytes) : 0,
+                "blocks holding games not in games.tsv", corpus.tail_problem);
+    if (spec_.resume && !corpus.exists && keep > 0)
+        note(cpath + ": missing; written again from " + games_path(spec_.dir));
+    reopen_corpus(corpus, kept, keep);
+}
+
+void RunFolder::reconcile(const GamesScan& games, const PositionsScan& positions,
+                          const CorpusScan& corpus, const LiveScan& live) {
+    // Step 1. Every check first: a refusal changes nothing.
+    std::string reason;
+    const std::uint64_t keep = games_to_keep(games, positions, corpus, live, reason);
+    // Step 2. The repairs: cut every file back to the games kept.
     for (const auto& name : spec_.summary_files) fs::remove(spec_.dir + "/" + name);
     write_file_atomically(settings_path(spec_.dir), to_json_text(spec_.settings, 2) + "\n");
-    // Cuts a scanned file back to the end of its first n records (to `empty` bytes, its header or
-    // nothing, when n is 0) and says why: records past those kept, else a torn or bad tail.
-    const auto cut_records = [&](const std::string& path, std::uint64_t size,
-                                 const std::vector<std::uint64_t>& ends, std::uint64_t n,
-                                 std::uint64_t empty, const std::string& dropped,
-                                 const std::string& tail) {
-        const std::uint64_t bytes = n ? ends[n - 1] : empty;
-        const std::uint64_t cut = cut_tail(path, size, bytes);
-        if (cut)
-            note(path + ": cut " + std::to_string(cut) + " bytes (" +
-                 (n < ends.size() ? dropped : tail) + ")");
-        return bytes;
-    };
-    if (spec_.log_positions) {
-        const std::uint64_t bytes =
-            cut_records(ppath, positions.size, positions.ends, keep,
-                        positions.has_header ? std::uint64_t(kPositionLogHeaderBytes) : 0,
-                        "positions of games not in games.tsv", positions.tail_problem);
-        positions_ = (bytes > std::uint64_t(kPositionLogHeaderBytes)
-                          ? bytes - std::uint64_t(kPositionLogHeaderBytes) -
-                                std::uint64_t(kPositionChunkHeaderBytes) * keep
-                          : 0) /
-                     kPositionRecordBytes;
-        positions_file_ = AppendFile(ppath, !positions.has_header);
-        if (!positions.has_header)
-            positions_file_.append(encode_log_header({spec_.header.variant, spec_.header.ruleset}));
-    }
-    {
-        cut_records(gpath, games.size, games.ends, keep, games.header_end, reason,
-                    "a torn last line");
-        games_file_ = AppendFile(gpath, !games.has_header);
-        // A file begun by an older build goes on in its layout (without the per-move columns).
-        spec_.header.move_stats = !games.has_header || games.move_stats;
-        spec_.header.micro_times = !games.has_header || games.micro_times;
-        if (!games.has_header) games_file_.append(games_header_lines(spec_.header));
-    }
-    if (spec_.corpus) {
-        // The blocks that hold only games kept; the games after them are written again.
-        std::uint64_t blocks = 0, kept = 0;
-        while (blocks < corpus.ends.size() && kept + corpus.games[blocks] <= keep)
-            kept += corpus.games[blocks++];
-        const std::string cpath = corpus_path(spec_.dir);
-        cut_records(cpath, corpus.size, corpus.ends, blocks,
-                    corpus.has_header ? std::uint64_t(kCorpusHeaderBytes) : 0,
-                    "blocks holding games not in games.tsv", corpus.tail_problem);
-        if (spec_.resume && !corpus.exists && keep > 0)
-            note(cpath + ": missing; written again from " + gpath);
-        reopen_corpus(corpus, kept, keep);
-    }
-    if (!lpath.empty()) {
+    if (spec_.log_positions) repair_positions(positions, keep);
+    repair_games(games, keep, reason);
+    if (spec_.corpus) repair_corpus(corpus, keep);
+    if (const std::string& lpath = spec_.live_path; !lpath.empty()) {
         live_lines_ = std::min<std::uint64_t>(live.valid, keep / 2);
         cut_records(lpath, live.size, live.ends, live_lines_, 0,
                     "lines of game pairs not in games.tsv", "a torn last line");

@@ -85,6 +85,22 @@ public:
 private:
     void reconcile(const GamesScan& games, const PositionsScan& positions, const CorpusScan& corpus,
                    const LiveScan& live);
+    // The steps of reconcile. Every check of the scans (a refusal throws RunFolderError): the
+    // games to keep, and why fewer than games.tsv holds (into `reason`).
+    std::uint64_t games_to_keep(const GamesScan& games, const PositionsScan& positions,
+                                const CorpusScan& corpus, const LiveScan& live,
+                                std::string& reason) const;
+    // Cuts a scanned file back to the end of its first n records (to `empty` bytes, its header
+    // or nothing, when n is 0) and says why: records past those kept, else a torn or bad tail.
+    // The bytes kept.
+    std::uint64_t cut_records(const std::string& path, std::uint64_t size,
+                              const std::vector<std::uint64_t>& ends, std::uint64_t n,
+                              std::uint64_t empty, const std::string& dropped,
+                              const std::string& tail) const;
+    // Each file cut back to the first `keep` games and opened for appending.
+    void repair_positions(const PositionsScan& positions, std::uint64_t keep);
+    void repair_games(const GamesScan& games, std::uint64_t keep, const std::string& reason);
+    void repair_corpus(const CorpusScan& corpus, std::uint64_t keep);
     // Opens the corpus (cut after its first `kept` games) for appending and hands the writer the
     // folder's games after them, up to `keep`, from games.tsv.
     void reopen_corpus(const CorpusScan& corpus, std::uint64_t kept, std::uint64_t keep);

@@ -85,91 +85,119 @@ SelfplaySummary run_selfplay(const RunConfig& config) {
     return summary;
 }
 
-SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::string& out_dir) {
-    if (dirs.empty()) throw std::invalid_argument("merge: no shard folders given");
+namespace {
+
+// A shard's settings.json: a JSON object of the run settings' format.
+nlohmann::json read_shard_settings(const std::string& spath) {
+    nlohmann::json s;
+    try {
+        s = nlohmann::json::parse(read_text_file(spath, kJsonFileLimits));
+    } catch (const std::exception& e) {
+        throw std::runtime_error(spath + ": " + e.what());
+    }
+    if (!s.is_object()) throw std::runtime_error(spath + ": not a JSON object (damaged?)");
+    if (s.value("format", nlohmann::json()) != kRunSettingsFormat)
+        throw std::runtime_error(spath + ": format " +
+                                 to_json_text(s.value("format", nlohmann::json())) +
+                                 ", expected \"" + kRunSettingsFormat + "\"");
+    return s;
+}
+
+// The shards read so far: their settings but the shard (the same in each), their games by
+// index with their positions, the games file's header, and what the run logged.
+struct ShardGames {
     nlohmann::json base;
     std::map<std::uint64_t, PlayedGame> games;
     std::optional<GamesHeader> header;
     bool log_positions = true, corpus = false;
-    for (const std::string& dir : dirs) {
-        const std::string spath = dir + "/settings.json";
-        nlohmann::json s;
-        try {
-            s = nlohmann::json::parse(read_text_file(spath, kJsonFileLimits));
-        } catch (const std::exception& e) {
-            throw std::runtime_error(spath + ": " + e.what());
+
+    // Reads the shard in `dir` (`first`: the first shard's folder, for errors).
+    void add(const std::string& dir, const std::string& first);
+    // Refuses a merge that lacks a game of the run.
+    void check_complete() const {
+        const std::uint64_t total = base.value("games", std::uint64_t(0));
+        std::uint64_t expected = 0;
+        for (const auto& [index, g] : games) {
+            if (index != expected)
+                throw std::runtime_error(
+                    "merge: game " + std::to_string(expected) +
+                    " is missing from every shard (finish or resume that shard)");
+            ++expected;
         }
-        if (!s.is_object()) throw std::runtime_error(spath + ": not a JSON object (damaged?)");
-        if (s.value("format", nlohmann::json()) != kRunSettingsFormat)
-            throw std::runtime_error(spath + ": format " +
-                                     to_json_text(s.value("format", nlohmann::json())) +
-                                     ", expected \"" + kRunSettingsFormat + "\"");
-        nlohmann::json comparable = s;
-        comparable.erase("shard");
-        if (base.is_null())
-            base = comparable;
-        else if (base != comparable)
-            throw std::runtime_error(spath + ": settings differ from " + dirs.front() +
-                                     "/settings.json (only the shard may differ)");
-        if (s.contains("log_positions") && !s["log_positions"].is_boolean())
-            throw std::runtime_error(spath + ": log_positions: expected true or false");
-        if (s.contains("games") && !s["games"].is_number_unsigned())
-            throw std::runtime_error(spath + ": games: expected a count");
-        log_positions = s.value("log_positions", true);
-        if (s.contains("corpus") && !s["corpus"].is_boolean())
-            throw std::runtime_error(spath + ": corpus: expected true or false");
-        corpus = s.value("corpus", false);
-        const GamesFile gf = read_games_file(RunFolder::games_path(dir));
-        if (header &&
-            (header->variant != gf.header.variant || header->ruleset != gf.header.ruleset))
-            throw std::runtime_error(RunFolder::games_path(dir) +
-                                     ":1: header: variant or rules differ");
-        header = gf.header;
-        std::vector<std::vector<PositionRecord>> chunks;
-        if (log_positions) {
-            const PositionLog log = scan_position_log(
-                RunFolder::positions_path(dir),
-                [&chunks](const std::vector<PositionRecord>& r) { chunks.push_back(r); });
-            (void)log;
-        }
-        for (std::size_t k = 0; k < gf.games.size(); ++k) {
-            if (log_positions && k >= chunks.size()) break; // game without its positions
-            PlayedGame g{
-                gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}, {}};
-            if (!games.emplace(g.record.index, std::move(g)).second)
-                throw std::runtime_error(RunFolder::games_path(dir) + ": game " +
-                                         std::to_string(gf.games[k].index) +
-                                         " appears in more than one shard");
-        }
+        if (expected != total)
+            throw std::runtime_error("merge: the shards hold " + std::to_string(expected) + " of " +
+                                     std::to_string(total) + " games");
     }
-    const std::uint64_t total = base.value("games", std::uint64_t(0));
-    std::uint64_t expected = 0;
-    for (const auto& [index, g] : games) {
-        if (index != expected)
-            throw std::runtime_error("merge: game " + std::to_string(expected) +
-                                     " is missing from every shard (finish or resume that shard)");
-        ++expected;
+};
+
+void ShardGames::add(const std::string& dir, const std::string& first) {
+    const std::string spath = dir + "/settings.json";
+    const nlohmann::json s = read_shard_settings(spath);
+    nlohmann::json comparable = s;
+    comparable.erase("shard");
+    if (base.is_null())
+        base = comparable;
+    else if (base != comparable)
+        throw std::runtime_error(spath + ": settings differ from " + first +
+                                 "/settings.json (only the shard may differ)");
+    if (s.contains("log_positions") && !s["log_positions"].is_boolean())
+        throw std::runtime_error(spath + ": log_positions: expected true or false");
+    if (s.contains("games") && !s["games"].is_number_unsigned())
+        throw std::runtime_error(spath + ": games: expected a count");
+    log_positions = s.value("log_positions", true);
+    if (s.contains("corpus") && !s["corpus"].is_boolean())
+        throw std::runtime_error(spath + ": corpus: expected true or false");
+    corpus = s.value("corpus", false);
+    const GamesFile gf = read_games_file(RunFolder::games_path(dir));
+    if (header && (header->variant != gf.header.variant || header->ruleset != gf.header.ruleset))
+        throw std::runtime_error(RunFolder::games_path(dir) +
+                                 ":1: header: variant or rules differ");
+    header = gf.header;
+    std::vector<std::vector<PositionRecord>> chunks;
+    if (log_positions) {
+        const PositionLog log = scan_position_log(
+            RunFolder::positions_path(dir),
+            [&chunks](const std::vector<PositionRecord>& r) { chunks.push_back(r); });
+        (void)log;
     }
-    if (expected != total)
-        throw std::runtime_error("merge: the shards hold " + std::to_string(expected) + " of " +
-                                 std::to_string(total) + " games");
+    for (std::size_t k = 0; k < gf.games.size(); ++k) {
+        if (log_positions && k >= chunks.size()) break; // game without its positions
+        PlayedGame g{gf.games[k], log_positions ? chunks[k] : std::vector<PositionRecord>{}, {}};
+        if (!games.emplace(g.record.index, std::move(g)).second)
+            throw std::runtime_error(RunFolder::games_path(dir) + ": game " +
+                                     std::to_string(gf.games[k].index) +
+                                     " appears in more than one shard");
+    }
+}
+
+} // namespace
+
+SelfplaySummary merge_shards(const std::vector<std::string>& dirs, const std::string& out_dir) {
+    if (dirs.empty()) throw std::invalid_argument("merge: no shard folders given");
+    // Step 1. Every shard read and checked.
+    ShardGames shards;
+    for (const std::string& dir : dirs) shards.add(dir, dirs.front());
+    shards.check_complete();
     if (std::filesystem::exists(RunFolder::games_path(out_dir)))
         throw std::runtime_error(RunFolder::games_path(out_dir) +
                                  ": already exists; merge into a new folder");
-    base["shard"] = "0/1";
-    nlohmann::json ordered = nlohmann::json::parse(to_json_text(base)); // same key order as a run
+    // Step 2. The games written as one run's.
+    shards.base["shard"] = "0/1";
+    nlohmann::json ordered =
+        nlohmann::json::parse(to_json_text(shards.base)); // same key order as a run
     RunFolderSpec spec;
     spec.dir = out_dir;
     spec.settings = ordered;
-    spec.header = *header;
+    spec.header = *shards.header;
     spec.header.move_stats = true; // written as version 3, whatever the shards' versions
-    spec.log_positions = log_positions;
-    spec.corpus = corpus;
+    spec.log_positions = shards.log_positions;
+    spec.corpus = shards.corpus;
     spec.summary_files = {"summary.json"};
     RunFolder files(spec);
-    for (auto& [index, g] : games) files.append(g);
+    for (auto& [index, g] : shards.games) files.append(g);
+    // Step 3. The summary.
     SelfplaySummary summary;
-    for (const auto& [index, g] : games) {
+    for (const auto& [index, g] : shards.games) {
         ++summary.games;
         (g.record.result == GameResult::WhiteWins   ? summary.white_wins
          : g.record.result == GameResult::BlackWins ? summary.black_wins

@@ -80,80 +80,14 @@ public:
         : c_(c), names_(std::move(names)) {
         standings.results = stats::PairwiseResults(names_);
     }
-    void replay(const GameRecord& g, const GameSlot& s) override {
-        if (series_) {
-            ++places;
-            series_tally(s).add(g, s, c_.run.rules);
-            if (!s.vela) standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
-            (void)ratings_due(false);
-            return;
-        }
-        standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
-        (void)ratings_due(false);
-    }
+    void replay(const GameRecord& g, const GameSlot& s) override;
     void add(const PlayedGame& game, const GameSlot& s, RunFolder& folder) override {
-        const int a = s.first, b = s.second;
-        if (series_) {
-            // One live line per series (the live stream's "pair" is the series' two places).
-            ++places;
-            if (!s.vela) {
-                standings.add(game.record, a, b, s.first_of_pair, c_.sprt);
-                series_tally(s).add(game.record, s, c_.run.rules);
-                return;
-            }
-            SeriesTally& t = series_tally(s);
-            t.add(game.record, s, c_.run.rules);
-            Json line = {{"pair", places / 2 - 1},
-                         {"games", places},
-                         {"players", {names_[std::size_t(a)], names_[std::size_t(b)]}},
-                         {"kind", std::string(game_kind_name(game.record.kind))},
-                         {"reasons", {game.record.reason}},
-                         {"series", t.to_json()}};
-            if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
-            if (auto r = ratings_due(true)) line["ratings"] = std::move(*r);
-            folder.append_live(line);
-            return;
-        }
-        if (!standings.add(game.record, a, b, s.first_of_pair, c_.sprt)) return;
-        const auto e =
-            stats::estimate_elo(standings.results.pentanomial(std::size_t(a), std::size_t(b)));
-        Json line = {
-            {"pair", standings.pairs - 1},
-            {"games", standings.games},
-            {"players", {names_[std::size_t(a)], names_[std::size_t(b)]}},
-            {"pair_score", standings.results.pentanomial(std::size_t(a), std::size_t(b)).counts},
-            {"reasons", {game.record.reason}},
-            {"pairing", stats::to_json(e)}};
-        if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
-        if (auto r = ratings_due(true)) line["ratings"] = std::move(*r);
-        folder.append_live(line);
+        if (series_)
+            add_series_game(game, s, folder);
+        else
+            add_pair_game(game, s, folder);
     }
-    std::string progress() const override {
-        if (names_.size() != 2)
-            return std::to_string(standings.pairs) + " pairs" +
-                   (ratings_text_.empty() ? "" : "  " + ratings_text_);
-        const auto e = stats::estimate_elo(standings.results.pentanomial(0, 1));
-        const stats::WDL w = standings.results.wdl(0, 1);
-        char buf[240];
-        std::snprintf(buf, sizeof buf, "%s vs %s: W %llu D %llu L %llu  Elo ", names_[0].c_str(),
-                      names_[1].c_str(), static_cast<unsigned long long>(w.wins),
-                      static_cast<unsigned long long>(w.draws),
-                      static_cast<unsigned long long>(w.losses));
-        std::string s = buf;
-        // "-" until the estimate exists (no games, or no spread to measure its interval by).
-        if (std::isfinite(e.elo) && std::isfinite(e.elo_error95)) {
-            std::snprintf(buf, sizeof buf, "%+.1f +- %.1f", e.elo, e.elo_error95);
-            s += buf;
-        } else {
-            s += "-";
-        }
-        if (standings.sprt) {
-            std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", standings.sprt->llr,
-                          standings.sprt->lower_bound, standings.sprt->upper_bound);
-            s += buf;
-        }
-        return s;
-    }
+    std::string progress() const override;
     bool finished() const override { return standings.decided(); }
     bool open_ended() const override { return c_.sprt.has_value(); }
     std::string take_block() override { return std::exchange(block_, std::string()); }
@@ -165,33 +99,16 @@ public:
     SeriesTally& series_tally(const GameSlot& s) { return tally[s.pairing]; }
 
 private:
+    // A game of a Vela series: one live line per series (the live stream's "pair" is the
+    // series' two places), after its Vela game.
+    void add_series_game(const PlayedGame& game, const GameSlot& s, RunFolder& folder);
+    // A game of a pair: a live line once the pair is complete.
+    void add_pair_game(const PlayedGame& game, const GameSlot& s, RunFolder& folder);
     // The players' rows of the ratings table ("players" of stats::render_json) when the standings
     // just reached a multiple of the rating interval not rated yet; also renews the progress
     // line's ratings ("A +12 B -3 C -9", best first; "-" without ratings); with `print` (a game
     // played now, not replayed) the table is also due on stdout (take_block).
-    std::optional<Json> ratings_due(bool print) {
-        const std::uint64_t n = c_.rating_interval;
-        if (n == 0 || standings.pairs == 0 || standings.pairs % n != 0 ||
-            standings.pairs == rated_pairs_)
-            return std::nullopt;
-        rated_pairs_ = standings.pairs;
-        const stats::ResultsTable table = stats::make_results_table(standings.results, c_.ratings);
-        std::string text;
-        for (const stats::PlayerRow& r : table.rows) {
-            char buf[32];
-            if (std::isfinite(r.elo))
-                std::snprintf(buf, sizeof buf, " %+.0f", r.elo);
-            else
-                std::snprintf(buf, sizeof buf, " -");
-            text += (text.empty() ? "" : " ") + r.name + buf;
-        }
-        ratings_text_ = text;
-        if (print)
-            block_ = "Ratings after " + std::to_string(standings.pairs) + " pairs (" +
-                     std::to_string(standings.games) + " games):\n" + stats::render_text(table) +
-                     "\n"; // a blank line before the next block or the final table
-        return stats::render_json(table)["players"];
-    }
+    std::optional<Json> ratings_due(bool print);
 
     const TournamentConfig& c_;
     std::vector<std::string> names_;
@@ -200,6 +117,109 @@ private:
     std::string ratings_text_;      // the progress line's ratings ("" before the first)
     std::string block_;             // the ratings table due on stdout ("" when none)
 };
+
+void TournamentObserver::replay(const GameRecord& g, const GameSlot& s) {
+    if (series_) {
+        ++places;
+        series_tally(s).add(g, s, c_.run.rules);
+        if (!s.vela) standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
+        (void)ratings_due(false);
+        return;
+    }
+    standings.add(g, s.first, s.second, s.first_of_pair, c_.sprt);
+    (void)ratings_due(false);
+}
+
+void TournamentObserver::add_series_game(const PlayedGame& game, const GameSlot& s,
+                                         RunFolder& folder) {
+    const int a = s.first, b = s.second;
+    ++places;
+    if (!s.vela) {
+        standings.add(game.record, a, b, s.first_of_pair, c_.sprt);
+        series_tally(s).add(game.record, s, c_.run.rules);
+        return;
+    }
+    SeriesTally& t = series_tally(s);
+    t.add(game.record, s, c_.run.rules);
+    Json line = {{"pair", places / 2 - 1},
+                 {"games", places},
+                 {"players", {names_[std::size_t(a)], names_[std::size_t(b)]}},
+                 {"kind", std::string(game_kind_name(game.record.kind))},
+                 {"reasons", {game.record.reason}},
+                 {"series", t.to_json()}};
+    if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
+    if (auto r = ratings_due(true)) line["ratings"] = std::move(*r);
+    folder.append_live(line);
+}
+
+void TournamentObserver::add_pair_game(const PlayedGame& game, const GameSlot& s,
+                                       RunFolder& folder) {
+    const int a = s.first, b = s.second;
+    if (!standings.add(game.record, a, b, s.first_of_pair, c_.sprt)) return;
+    const auto e =
+        stats::estimate_elo(standings.results.pentanomial(std::size_t(a), std::size_t(b)));
+    Json line = {
+        {"pair", standings.pairs - 1},
+        {"games", standings.games},
+        {"players", {names_[std::size_t(a)], names_[std::size_t(b)]}},
+        {"pair_score", standings.results.pentanomial(std::size_t(a), std::size_t(b)).counts},
+        {"reasons", {game.record.reason}},
+        {"pairing", stats::to_json(e)}};
+    if (standings.sprt) line["sprt"] = sprt_json(*standings.sprt, *c_.sprt);
+    if (auto r = ratings_due(true)) line["ratings"] = std::move(*r);
+    folder.append_live(line);
+}
+
+std::string TournamentObserver::progress() const {
+    if (names_.size() != 2)
+        return std::to_string(standings.pairs) + " pairs" +
+               (ratings_text_.empty() ? "" : "  " + ratings_text_);
+    const auto e = stats::estimate_elo(standings.results.pentanomial(0, 1));
+    const stats::WDL w = standings.results.wdl(0, 1);
+    char buf[240];
+    std::snprintf(buf, sizeof buf, "%s vs %s: W %llu D %llu L %llu  Elo ", names_[0].c_str(),
+                  names_[1].c_str(), static_cast<unsigned long long>(w.wins),
+                  static_cast<unsigned long long>(w.draws),
+                  static_cast<unsigned long long>(w.losses));
+    std::string s = buf;
+    // "-" until the estimate exists (no games, or no spread to measure its interval by).
+    if (std::isfinite(e.elo) && std::isfinite(e.elo_error95)) {
+        std::snprintf(buf, sizeof buf, "%+.1f +- %.1f", e.elo, e.elo_error95);
+        s += buf;
+    } else {
+        s += "-";
+    }
+    if (standings.sprt) {
+        std::snprintf(buf, sizeof buf, "  LLR %.2f [%.2f, %.2f]", standings.sprt->llr,
+                      standings.sprt->lower_bound, standings.sprt->upper_bound);
+        s += buf;
+    }
+    return s;
+}
+
+std::optional<Json> TournamentObserver::ratings_due(bool print) {
+    const std::uint64_t n = c_.rating_interval;
+    if (n == 0 || standings.pairs == 0 || standings.pairs % n != 0 ||
+        standings.pairs == rated_pairs_)
+        return std::nullopt;
+    rated_pairs_ = standings.pairs;
+    const stats::ResultsTable table = stats::make_results_table(standings.results, c_.ratings);
+    std::string text;
+    for (const stats::PlayerRow& r : table.rows) {
+        char buf[32];
+        if (std::isfinite(r.elo))
+            std::snprintf(buf, sizeof buf, " %+.0f", r.elo);
+        else
+            std::snprintf(buf, sizeof buf, " -");
+        text += (text.empty() ? "" : " ") + r.name + buf;
+    }
+    ratings_text_ = text;
+    if (print)
+        block_ = "Ratings after " + std::to_string(standings.pairs) + " pairs (" +
+                 std::to_string(standings.games) + " games):\n" + stats::render_text(table) +
+                 "\n"; // a blank line before the next block or the final table
+    return stats::render_json(table)["players"];
+}
 
 // The Vela series block of results.txt for one pairing.
 std::string series_text(const std::string& a, const std::string& b, const SeriesTally& t) {

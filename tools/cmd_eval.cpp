@@ -70,145 +70,177 @@ void print_terms(bool json, bool markdown) {
                 kFeatureCount);
 }
 
+// One position's evaluation, term by term: what `eval` prints.
+struct EvalBreakdown {
+    Rules rules;
+    Position pos;
+    Weights w;
+    std::array<int, kTermCount> raw{};
+    std::array<int, kFeatureCount> value{}; // each feature's value
+    int phase = 0, score = 0;
+    std::int64_t sum = 0, patterns = 0; // the features' and the pattern windows' sums
+    bool show_patterns = false;
+    PatternIndices windows{};
+    // The engine's network as --weights and --net choose it in every command (the default
+    // network unless weights are chosen; --net none: none).
+    EngineSpec engine{};
+    const nnue::Network* net = nullptr;
+    std::string net_name{};
+    bool net_plays = false;
+    const char* used = "linear"; // the evaluation the search uses
+
+    // Window i's _mg and _eg weights and its part of the sum.
+    std::array<std::int64_t, 3> window_weights(int i) const {
+        const std::uint32_t k = windows[std::size_t(i)];
+        const std::int32_t mg = w.patterns->values[2 * k], eg = w.patterns->values[2 * k + 1];
+        return {mg, eg, blend(std::int64_t(mg), std::int64_t(eg), std::int64_t(phase))};
+    }
+};
+
+// Step 1 of run_eval: the evaluation of the options' position.
+EvalBreakdown break_down(const EvalOptions& o) {
+    EvalBreakdown e{o.board.make_rules(), o.board.make_position(), load_weights_file(o.weights)};
+    const Position& pos = e.pos;
+    extract_terms(pos, e.rules, e.raw);
+    Features features;
+    extract_features(pos, e.rules, features);
+    for (int i = 0; i < features.count; ++i)
+        e.value[features.entries[i].index] = features.entries[i].value;
+    e.phase = game_phase(pos);
+    e.score = evaluate(pos, e.rules, e.w);
+    for (int f = 0; f < kFeatureCount; ++f) e.sum += std::int64_t(e.value[f]) * e.w.values[f];
+    e.patterns = pattern_sum(pos, e.w);
+    e.show_patterns = has_pattern_weights(e.w) && patterns_apply(pos.variant());
+    if (e.show_patterns) position_pattern_indices(pos, e.windows);
+    // The network: its integer output (what the search uses on its board) and the float
+    // reference from its dequantised parameters.
+    try {
+        if (o.weights_option->count() > 0) e.engine.set("weights", o.weights);
+        if (!o.net.empty()) e.engine.set("net", o.net);
+    } catch (const std::invalid_argument& ex) {
+        throw std::invalid_argument(std::string("--net: ") + ex.what());
+    }
+    e.net = e.engine.net.get();
+    e.net_name = builtin_display_name("net", e.engine.net_path);
+    e.net_plays = e.net && nnue::plays(e.net->arch, pos);
+    e.used = e.net_plays ? "network" : "linear";
+    return e;
+}
+
+// The pattern windows of a breakdown as JSON.
+nlohmann::json patterns_json(const EvalBreakdown& e) {
+    nlohmann::json list = nlohmann::json::array();
+    for (int i = 0; i < kPatternWindows; ++i) {
+        const auto [mg, eg, part] = e.window_weights(i);
+        const std::uint32_t k = e.windows[std::size_t(i)];
+        list.push_back(
+            {{"centre", square_name(pattern_windows()[std::size_t(i)].centre, e.pos.variant())},
+             {"class", pattern_class_name(int(k) / kPatternConfigs)},
+             {"config", pattern_config_string(int(k) % kPatternConfigs)},
+             {"pattern", k},
+             {"weight_mg", mg},
+             {"weight_eg", eg},
+             {"sum", part},
+             {"contribution", eval_of_sum(double(part))}});
+    }
+    return {
+        {"sum", e.patterns}, {"contribution", eval_of_sum(double(e.patterns))}, {"windows", list}};
+}
+
+// Step 2 of run_eval, with --json.
+void print_eval_json(const EvalBreakdown& e) {
+    const Position& pos = e.pos;
+    nlohmann::json j;
+    j["position"] = pos.to_string();
+    put_rules(j, e.rules);
+    j["side_to_move"] = pos.side_to_move() == Color::White ? "w" : "b";
+    j["phase"] = e.phase;
+    j["phase_scale"] = kPhaseScale;
+    j["eval_scale"] = kEvalScale;
+    nlohmann::json terms = nlohmann::json::array();
+    for (int f = 0; f < kFeatureCount; ++f) {
+        if (!term_applies(f / 2, e.rules.variant)) continue;
+        terms.push_back({{"name", feature_name(f)},
+                         {"term", term_name(f / 2)},
+                         {"raw", e.raw[f / 2]},
+                         {"value", e.value[f]},
+                         {"weight", e.w.values[f]},
+                         {"contribution", eval_of_sum(double(e.value[f]) * e.w.values[f])}});
+    }
+    j["features"] = terms;
+    if (e.show_patterns) j["patterns"] = patterns_json(e);
+    j["sum"] = e.sum + e.patterns;
+    j["score"] = e.score;
+    j["evaluation"] = e.used;
+    if (e.net)
+        j["net"] = {
+            {"file", e.engine.net_path},
+            {"variant", variant_name(e.net->arch.variant)},
+            {"plays", e.net_plays},
+            {"score", e.net_plays ? nlohmann::json(nnue::evaluate(*e.net, pos)) : nlohmann::json()},
+            {"float",
+             e.net_plays ? nlohmann::json(nnue::evaluate_float(*e.net, pos)) : nlohmann::json()}};
+    std::printf("%s\n", to_json_text(j, 1).c_str());
+}
+
+// The pattern windows of a breakdown as a table.
+void print_patterns_text(const EvalBreakdown& e) {
+    std::printf("\n%-6s %-5s %-11s %8s %8s %13s\n", "window", "class", "config", "mg", "eg",
+                "contribution");
+    for (int i = 0; i < kPatternWindows; ++i) {
+        const auto [mg, eg, part] = e.window_weights(i);
+        const int k = int(e.windows[std::size_t(i)]);
+        std::printf("%-6s %-5s %-11s %8lld %8lld %13.2f\n",
+                    square_name(pattern_windows()[std::size_t(i)].centre, e.pos.variant()).c_str(),
+                    std::string(pattern_class_name(k / kPatternConfigs)).c_str(),
+                    pattern_config_string(k % kPatternConfigs).c_str(), static_cast<long long>(mg),
+                    static_cast<long long>(eg), eval_of_sum(double(part)));
+    }
+    std::printf("patterns: sum %lld / %d = %.2f\n", static_cast<long long>(e.patterns), kEvalScale,
+                eval_of_sum(double(e.patterns)));
+}
+
+// Step 2 of run_eval, as text (`all`: the features whose value is 0 too).
+void print_eval_text(const EvalBreakdown& e, bool all) {
+    const Position& pos = e.pos;
+    std::printf("position %s (%s, %s)\n", pos.to_string().c_str(),
+                std::string(variant_name(e.rules.variant)).c_str(),
+                std::string(ruleset_name(e.rules.ruleset)).c_str());
+    const auto unit = taper(1, e.phase); // the features of a raw value of 1
+    std::printf("phase %d of %d: feature value = raw term x %d (_mg) or x %d (_eg)\n\n", e.phase,
+                kPhaseScale, unit.mg, unit.eg);
+    std::printf("%-20s %6s %8s %8s %13s\n", "feature", "raw", "value", "weight", "contribution");
+    for (int f = 0; f < kFeatureCount; ++f) {
+        if (!term_applies(f / 2, e.rules.variant)) continue;
+        if (!all && e.value[f] == 0) continue;
+        std::printf("%-20s %6d %8d %8d %13.2f\n", std::string(feature_name(f)).c_str(),
+                    e.raw[f / 2], e.value[f], e.w.values[f],
+                    eval_of_sum(double(e.value[f]) * e.w.values[f]));
+    }
+    if (e.show_patterns) print_patterns_text(e);
+    std::printf("\nsum %lld / %d = %.2f\n", static_cast<long long>(e.sum + e.patterns), kEvalScale,
+                eval_of_sum(double(e.sum + e.patterns)));
+    std::printf("total %d (centi-pieces for %s to move)\n", e.score,
+                pos.side_to_move() == Color::White ? "White" : "Black");
+    if (e.net && e.net_plays)
+        std::printf("network %s: %d (float reference %.2f)\n", e.net_name.c_str(),
+                    nnue::evaluate(*e.net, pos), nnue::evaluate_float(*e.net, pos));
+    else if (e.net)
+        std::printf("network %s plays %s, not this board\n", e.net_name.c_str(),
+                    std::string(variant_name(e.net->arch.variant)).c_str());
+    if (e.net) std::printf("the search evaluates with the %s evaluation\n", e.used);
+}
+
 void run_eval(const EvalOptions& o) {
     if (o.terms) {
         print_terms(o.json, o.markdown);
         return;
     }
-    const Rules rules = o.board.make_rules();
-    const Position pos = o.board.make_position();
-    const Weights w = load_weights_file(o.weights);
-    std::array<int, kTermCount> raw;
-    extract_terms(pos, rules, raw);
-    Features features;
-    extract_features(pos, rules, features);
-    std::array<int, kFeatureCount> value{};
-    for (int i = 0; i < features.count; ++i)
-        value[features.entries[i].index] = features.entries[i].value;
-    const int phase = game_phase(pos);
-    const int score = evaluate(pos, rules, w);
-    std::int64_t sum = 0;
-    for (int f = 0; f < kFeatureCount; ++f) sum += std::int64_t(value[f]) * w.values[f];
-    const std::int64_t patterns = pattern_sum(pos, w);
-    const bool show_patterns = has_pattern_weights(w) && patterns_apply(pos.variant());
-    PatternIndices windows{};
-    if (show_patterns) position_pattern_indices(pos, windows);
-    // Window i's _mg and _eg weights and its part of the sum.
-    const auto window_weights = [&](int i) {
-        const std::uint32_t k = windows[std::size_t(i)];
-        const std::int32_t mg = w.patterns->values[2 * k], eg = w.patterns->values[2 * k + 1];
-        return std::array<std::int64_t, 3>{
-            mg, eg, blend(std::int64_t(mg), std::int64_t(eg), std::int64_t(phase))};
-    };
-
-    // The network: its integer output (what the search uses on its board) and the float
-    // reference from its dequantised parameters.
-    // The engine's network as --weights and --net choose it in every command (the default
-    // network unless weights are chosen; --net none: none).
-    EngineSpec engine;
-    try {
-        if (o.weights_option->count() > 0) engine.set("weights", o.weights);
-        if (!o.net.empty()) engine.set("net", o.net);
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string("--net: ") + e.what());
-    }
-    const nnue::Network* net = engine.net.get();
-    const std::string net_name = builtin_display_name("net", engine.net_path);
-    const bool net_plays = net && nnue::plays(net->arch, pos);
-    const char* used = net_plays ? "network" : "linear";
-
-    if (o.json) {
-        nlohmann::json j;
-        j["position"] = pos.to_string();
-        put_rules(j, rules);
-        j["side_to_move"] = pos.side_to_move() == Color::White ? "w" : "b";
-        j["phase"] = phase;
-        j["phase_scale"] = kPhaseScale;
-        j["eval_scale"] = kEvalScale;
-        nlohmann::json terms = nlohmann::json::array();
-        for (int f = 0; f < kFeatureCount; ++f) {
-            if (!term_applies(f / 2, rules.variant)) continue;
-            terms.push_back({{"name", feature_name(f)},
-                             {"term", term_name(f / 2)},
-                             {"raw", raw[f / 2]},
-                             {"value", value[f]},
-                             {"weight", w.values[f]},
-                             {"contribution", eval_of_sum(double(value[f]) * w.values[f])}});
-        }
-        j["features"] = terms;
-        if (show_patterns) {
-            nlohmann::json list = nlohmann::json::array();
-            for (int i = 0; i < kPatternWindows; ++i) {
-                const auto [mg, eg, part] = window_weights(i);
-                const std::uint32_t k = windows[std::size_t(i)];
-                list.push_back({{"centre", square_name(pattern_windows()[std::size_t(i)].centre,
-                                                       pos.variant())},
-                                {"class", pattern_class_name(int(k) / kPatternConfigs)},
-                                {"config", pattern_config_string(int(k) % kPatternConfigs)},
-                                {"pattern", k},
-                                {"weight_mg", mg},
-                                {"weight_eg", eg},
-                                {"sum", part},
-                                {"contribution", eval_of_sum(double(part))}});
-            }
-            j["patterns"] = {{"sum", patterns},
-                             {"contribution", eval_of_sum(double(patterns))},
-                             {"windows", list}};
-        }
-        j["sum"] = sum + patterns;
-        j["score"] = score;
-        j["evaluation"] = used;
-        if (net)
-            j["net"] = {
-                {"file", engine.net_path},
-                {"variant", variant_name(net->arch.variant)},
-                {"plays", net_plays},
-                {"score", net_plays ? nlohmann::json(nnue::evaluate(*net, pos)) : nlohmann::json()},
-                {"float",
-                 net_plays ? nlohmann::json(nnue::evaluate_float(*net, pos)) : nlohmann::json()}};
-        std::printf("%s\n", to_json_text(j, 1).c_str());
-        return;
-    }
-    std::printf("position %s (%s, %s)\n", pos.to_string().c_str(),
-                std::string(variant_name(rules.variant)).c_str(),
-                std::string(ruleset_name(rules.ruleset)).c_str());
-    const auto unit = taper(1, phase); // the features of a raw value of 1
-    std::printf("phase %d of %d: feature value = raw term x %d (_mg) or x %d (_eg)\n\n", phase,
-                kPhaseScale, unit.mg, unit.eg);
-    std::printf("%-20s %6s %8s %8s %13s\n", "feature", "raw", "value", "weight", "contribution");
-    for (int f = 0; f < kFeatureCount; ++f) {
-        if (!term_applies(f / 2, rules.variant)) continue;
-        if (!o.all && value[f] == 0) continue;
-        std::printf("%-20s %6d %8d %8d %13.2f\n", std::string(feature_name(f)).c_str(), raw[f / 2],
-                    value[f], w.values[f], eval_of_sum(double(value[f]) * w.values[f]));
-    }
-    if (show_patterns) {
-        std::printf("\n%-6s %-5s %-11s %8s %8s %13s\n", "window", "class", "config", "mg", "eg",
-                    "contribution");
-        for (int i = 0; i < kPatternWindows; ++i) {
-            const auto [mg, eg, part] = window_weights(i);
-            const int k = int(windows[std::size_t(i)]);
-            std::printf(
-                "%-6s %-5s %-11s %8lld %8lld %13.2f\n",
-                square_name(pattern_windows()[std::size_t(i)].centre, pos.variant()).c_str(),
-                std::string(pattern_class_name(k / kPatternConfigs)).c_str(),
-                pattern_config_string(k % kPatternConfigs).c_str(), static_cast<long long>(mg),
-                static_cast<long long>(eg), eval_of_sum(double(part)));
-        }
-        std::printf("patterns: sum %lld / %d = %.2f\n", static_cast<long long>(patterns),
-                    kEvalScale, eval_of_sum(double(patterns)));
-    }
-    std::printf("\nsum %lld / %d = %.2f\n", static_cast<long long>(sum + patterns), kEvalScale,
-                eval_of_sum(double(sum + patterns)));
-    std::printf("total %d (centi-pieces for %s to move)\n", score,
-                pos.side_to_move() == Color::White ? "White" : "Black");
-    if (net && net_plays)
-        std::printf("network %s: %d (float reference %.2f)\n", net_name.c_str(),
-                    nnue::evaluate(*net, pos), nnue::evaluate_float(*net, pos));
-    else if (net)
-        std::printf("network %s plays %s, not this board\n", net_name.c_str(),
-                    std::string(variant_name(net->arch.variant)).c_str());
-    if (net) std::printf("the search evaluates with the %s evaluation\n", used);
+    const EvalBreakdown e = break_down(o);
+    if (o.json)
+        print_eval_json(e);
+    else
+        print_eval_text(e, o.all);
 }
 
 } // namespace

@@ -312,89 +312,100 @@ struct GradeOptions {
 // engine's move keeps the class (and the exact value, distance included).
 struct Grade {
     std::uint64_t sampled = 0, critical = 0, kept = 0, critical_kept = 0, optimal = 0;
+    Grade& operator+=(const Grade& g) {
+        sampled += g.sampled, critical += g.critical, kept += g.kept;
+        critical_kept += g.critical_kept, optimal += g.optimal;
+        return *this;
+    }
 };
 
-void run_grade(const GradeOptions& o) {
-    const ThreadLimit limit(o.threads);
-    const auto tb = tables::open_tables(o.dir);
-    for (const tables::TableFile* f : tb->files())
-        if (const std::string why = tb->gap(f->header().variant); !why.empty())
-            throw std::invalid_argument("--tables: " + why);
+// The engine graded: --weights, --depth and, with --with-tables, the tables.
+EngineSpec grade_engine(const GradeOptions& o) {
     EngineSpec spec;
     if (!o.weights.empty()) spec.set("weights", o.weights);
     spec.set("depth", std::to_string(o.depth));
     if (o.with_tables) spec.set("tables", o.dir);
     spec.validate();
-    const SearchLimits limits = spec.search_limits();
-    tbb::enumerable_thread_specific<std::unique_ptr<Searcher>> searchers;
-    nlohmann::json j = nlohmann::json::array();
-    Grade total;
-    if (!o.json)
-        std::printf("%-6s %-5s %8s %8s %8s %8s %8s\n", "board", "mat", "sampled", "kept",
-                    "critical", "crit-kept", "optimal");
-    std::uint64_t material_id = 0;
-    for (const tables::TableFile* f : tb->files()) {
-        const tables::TableHeader& h = f->header();
-        // Sampled uniformly over the whole material, probed through the table's own index.
-        const tables::MaterialIndex whole(h.variant, h.mover, h.other);
-        const tables::MaterialIndex mi = tables::index_of(h);
-        ++material_id;
-        std::vector<Grade> grades(std::size_t(o.samples));
-        tbb::parallel_for(0, o.samples, [&](int s) {
-            Rng rng = Rng::derive(o.seed, material_id, std::uint64_t(s));
-            Bitboard mover, other;
-            whole.decode(rng.below(whole.size()), mover, other);
-            const Position pos = Position::from_pieces(h.variant, mover, other, Color::White);
-            const TableValue value = f->value(mi.index(mover, other));
-            if (value.cls == TableClass::Loss || value.cls == TableClass::BlessedLoss) return;
-            const auto ranked = rank_table_moves(*tb, pos);
-            if (!ranked || ranked->empty()) return;
-            auto& searcher = searchers.local();
-            if (!searcher) {
-                searcher = std::make_unique<Searcher>(spec.hash_mb);
-                spec.configure(*searcher);
-            }
-            searcher->clear();
-            Rules rules{h.variant};
-            rules.no_capture_limit = tb->turn_limit();
-            const Game game(rules, pos);
-            const SearchResult r = searcher->search(game, limits);
-            Grade& g = grades[std::size_t(s)];
-            g.sampled = 1;
-            bool critical = false;
-            TableValue chosen{};
-            for (const TableMove& m : *ranked) {
-                critical = critical || m.value.cls != value.cls;
-                if (m.move == r.best) chosen = m.value;
-            }
-            g.critical = critical;
-            g.kept = chosen.cls == value.cls;
-            g.critical_kept = critical && g.kept;
-            g.optimal = chosen == value;
-        });
-        Grade m;
-        for (const Grade& g : grades) {
-            m.sampled += g.sampled, m.critical += g.critical, m.kept += g.kept;
-            m.critical_kept += g.critical_kept, m.optimal += g.optimal;
-        }
-        total.sampled += m.sampled, total.critical += m.critical, total.kept += m.kept;
-        total.critical_kept += m.critical_kept, total.optimal += m.optimal;
-        const std::string mat = tables::material_name(h.mover, h.other);
-        if (o.json)
-            j.push_back({{"variant", variant_name(h.variant)},
-                         {"material", mat},
-                         {"sampled", m.sampled},
-                         {"kept", m.kept},
-                         {"critical", m.critical},
-                         {"critical_kept", m.critical_kept},
-                         {"optimal", m.optimal}});
-        else
-            std::printf("%-6s %-5s %8llu %8llu %8llu %8llu %8llu\n",
-                        std::string(variant_name(h.variant)).c_str(), mat.c_str(),
-                        (unsigned long long)m.sampled, (unsigned long long)m.kept,
-                        (unsigned long long)m.critical, (unsigned long long)m.critical_kept,
-                        (unsigned long long)m.optimal);
+    return spec;
+}
+
+// The engine's searchers, one a thread, made when a thread first needs one.
+using GradeSearchers = tbb::enumerable_thread_specific<std::unique_ptr<Searcher>>;
+
+// Sample `s` of material `material_id` (table `f`): its grade, empty when the side to move loses
+// or has no move.
+Grade grade_sample(const GradeOptions& o, const tables::Tablebase& tb, const tables::TableFile& f,
+                   std::uint64_t material_id, int s, const EngineSpec& spec,
+                   GradeSearchers& searchers) {
+    const tables::TableHeader& h = f.header();
+    // Sampled uniformly over the whole material, probed through the table's own index.
+    const tables::MaterialIndex whole(h.variant, h.mover, h.other);
+    const tables::MaterialIndex mi = tables::index_of(h);
+    Rng rng = Rng::derive(o.seed, material_id, std::uint64_t(s));
+    Bitboard mover, other;
+    whole.decode(rng.below(whole.size()), mover, other);
+    const Position pos = Position::from_pieces(h.variant, mover, other, Color::White);
+    const TableValue value = f.value(mi.index(mover, other));
+    if (value.cls == TableClass::Loss || value.cls == TableClass::BlessedLoss) return {};
+    const auto ranked = rank_table_moves(tb, pos);
+    if (!ranked || ranked->empty()) return {};
+    auto& searcher = searchers.local();
+    if (!searcher) {
+        searcher = std::make_unique<Searcher>(spec.hash_mb);
+        spec.configure(*searcher);
     }
+    searcher->clear();
+    Rules rules{h.variant};
+    rules.no_capture_limit = tb.turn_limit();
+    const Game game(rules, pos);
+    const SearchResult r = searcher->search(game, spec.search_limits());
+    Grade g;
+    g.sampled = 1;
+    bool critical = false;
+    TableValue chosen{};
+    for (const TableMove& m : *ranked) {
+        critical = critical || m.value.cls != value.cls;
+        if (m.move == r.best) chosen = m.value;
+    }
+    g.critical = critical;
+    g.kept = chosen.cls == value.cls;
+    g.critical_kept = critical && g.kept;
+    g.optimal = chosen == value;
+    return g;
+}
+
+// The grade of one material, printed as a row (or added to `j` with --json).
+Grade grade_material(const GradeOptions& o, const tables::Tablebase& tb, const tables::TableFile& f,
+                     std::uint64_t material_id, const EngineSpec& spec, GradeSearchers& searchers,
+                     nlohmann::json& j) {
+    const tables::TableHeader& h = f.header();
+    std::vector<Grade> grades(std::size_t(o.samples));
+    tbb::parallel_for(0, o.samples, [&](int s) {
+        grades[std::size_t(s)] = grade_sample(o, tb, f, material_id, s, spec, searchers);
+    });
+    Grade m;
+    for (const Grade& g : grades) m += g;
+    const std::string mat = tables::material_name(h.mover, h.other);
+    if (o.json)
+        j.push_back({{"variant", variant_name(h.variant)},
+                     {"material", mat},
+                     {"sampled", m.sampled},
+                     {"kept", m.kept},
+                     {"critical", m.critical},
+                     {"critical_kept", m.critical_kept},
+                     {"optimal", m.optimal}});
+    else
+        std::printf("%-6s %-5s %8llu %8llu %8llu %8llu %8llu\n",
+                    std::string(variant_name(h.variant)).c_str(), mat.c_str(),
+                    (unsigned long long)m.sampled, (unsigned long long)m.kept,
+                    (unsigned long long)m.critical, (unsigned long long)m.critical_kept,
+                    (unsigned long long)m.optimal);
+    return m;
+}
+
+// The total over every material, after the rows (or with them, with --json).
+void print_grade_total(const GradeOptions& o, const EngineSpec& spec, const Grade& total,
+                       const nlohmann::json& j) {
     auto share = [](std::uint64_t a, std::uint64_t b) { return b ? double(a) / double(b) : 0.0; };
     if (o.json)
         std::printf("%s\n",
@@ -417,6 +428,25 @@ void run_grade(const GradeOptions& o) {
                     (unsigned long long)total.sampled,
                     100 * share(total.critical_kept, total.critical),
                     (unsigned long long)total.critical, 100 * share(total.optimal, total.sampled));
+}
+
+void run_grade(const GradeOptions& o) {
+    const ThreadLimit limit(o.threads);
+    const auto tb = tables::open_tables(o.dir);
+    for (const tables::TableFile* f : tb->files())
+        if (const std::string why = tb->gap(f->header().variant); !why.empty())
+            throw std::invalid_argument("--tables: " + why);
+    const EngineSpec spec = grade_engine(o);
+    GradeSearchers searchers;
+    nlohmann::json j = nlohmann::json::array();
+    Grade total;
+    if (!o.json)
+        std::printf("%-6s %-5s %8s %8s %8s %8s %8s\n", "board", "mat", "sampled", "kept",
+                    "critical", "crit-kept", "optimal");
+    std::uint64_t material_id = 0;
+    for (const tables::TableFile* f : tb->files())
+        total += grade_material(o, *tb, *f, ++material_id, spec, searchers, j);
+    print_grade_total(o, spec, total, j);
 }
 
 // `tables build`: the options of a build (or a resumed one) of the tables up to --pieces.

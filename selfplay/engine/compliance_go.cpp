@@ -37,6 +37,19 @@ Game game_with_mover(Rng& rng, int plies, Color side) {
 void ComplianceRun::group_go() {
     const int wait = config_.answer_timeout_ms;
     const Game game = game_with_mover(rng_, 8, Color::White);
+    check_go_limits(game);
+    check("bare go", [&](CheckBuilder& c) { check_bare_go(c, game, wait); });
+    // A search that does not read its input answers isready only after its bestmove: seen under
+    // a movetime (an engine that answers at once is checked under `go infinite` below).
+    check("isready during movetime",
+          [&](CheckBuilder& c) { check_isready_during_movetime(c, game); });
+    check("infinite then stop", [&](CheckBuilder& c) { check_infinite_then_stop(c, game, wait); });
+    check("isready during infinite",
+          [&](CheckBuilder& c) { check_isready_during_infinite(c, game, wait); });
+}
+
+void ComplianceRun::check_go_limits(const Game& game) {
+    const int wait = config_.answer_timeout_ms;
     check("depth", [&](CheckBuilder& c) {
         for (int depth : {1, 3}) {
             const std::string go_line = "go depth " + std::to_string(depth);
@@ -69,151 +82,146 @@ void ComplianceRun::group_go() {
         sample(report_.clock, r, 2000);
         c.note = "answered after " + ms_text(r.ms) + " (judged under time)";
     });
-    check("bare go", [&](CheckBuilder& c) {
-        set_board(c, game.rules());
-        session_.send(position_command(game));
-        SearchReply r;
-        r.go = "go";
-        session_.send("go");
+}
+
+SearchReply ComplianceRun::start_search(CheckBuilder& c, const Game& game,
+                                        const std::string& go_line) {
+    set_board(c, game.rules());
+    session_.send(position_command(game));
+    SearchReply r;
+    r.go = go_line;
+    session_.send(go_line);
+    return r;
+}
+
+void ComplianceRun::finish_search(CheckBuilder& c, const Game& game, SearchReply& r,
+                                  const std::string& best) {
+    r.line = best;
+    r.move = second_word(best);
+    judge(c, game, r);
+    refuse_errors(c, sync("the bestmove of '" + r.go + "'"), "the bestmove of '" + r.go + "'",
+                  false);
+}
+
+void ComplianceRun::check_bare_go(CheckBuilder& c, const Game& game, int wait) {
+    SearchReply r = start_search(c, game, "go");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto line = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'go'");
+    if (!line) {
+        session_.send("stop");
+        line = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'stop'");
+        if (!line)
+            throw EngineFault("hang", "no bestmove within " + std::to_string(wait) +
+                                          " ms after 'go', nor after 'stop'");
+        c.warn("a bare 'go' was answered only after 'stop' (docs/rules.md: it searches to "
+               "the engine's own limits)");
+    }
+    r.ms = ms_since(t0);
+    finish_search(c, game, r, *line);
+    c.note = "answered after " + ms_text(r.ms);
+}
+
+void ComplianceRun::check_isready_during_movetime(CheckBuilder& c, const Game& game) {
+    const int movetime = 500;
+    const int bound = movetime + TimeMargins::kMeasureGraceMs;
+    SearchReply r = start_search(c, game, "go movetime " + std::to_string(movetime));
+    std::optional<std::string> best =
+        session_.read_until("bestmove", kIsreadyAfterMs, r.before, "'bestmove'");
+    if (best) {
+        c.note = "not checked: the engine answered at once (see 'isready during infinite')";
+    } else {
+        // Step 1. isready while the search runs; a bestmove among the lines before readyok.
+        session_.send("isready");
         const auto t0 = std::chrono::steady_clock::now();
-        auto line = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'go'");
-        if (!line) {
-            session_.send("stop");
-            line = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'stop'");
-            if (!line)
-                throw EngineFault("hang", "no bestmove within " + std::to_string(wait) +
-                                              " ms after 'go', nor after 'stop'");
-            c.warn("a bare 'go' was answered only after 'stop' (docs/rules.md: it searches to "
-                   "the engine's own limits)");
-        }
-        r.line = *line;
-        r.move = second_word(*line);
-        r.ms = ms_since(t0);
-        judge(c, game, r);
-        refuse_errors(c, sync("the bestmove of 'go'"), "the bestmove of 'go'", false);
-        c.note = "answered after " + ms_text(r.ms);
-    });
-    // A search that does not read its input answers isready only after its bestmove: seen under
-    // a movetime (an engine that answers at once is checked under `go infinite` below).
-    check("isready during movetime", [&](CheckBuilder& c) {
-        const int movetime = 500;
-        const int bound = movetime + TimeMargins::kMeasureGraceMs;
-        set_board(c, game.rules());
-        session_.send(position_command(game));
-        SearchReply r;
-        r.go = "go movetime " + std::to_string(movetime);
-        session_.send(r.go);
-        std::optional<std::string> best =
-            session_.read_until("bestmove", kIsreadyAfterMs, r.before, "'bestmove'");
-        if (best) {
-            c.note = "not checked: the engine answered at once (see 'isready during infinite')";
-        } else {
-            session_.send("isready");
-            const auto t0 = std::chrono::steady_clock::now();
-            std::vector<std::string> lines;
-            if (!session_.read_until("readyok", bound, lines, "'readyok' while searching"))
-                throw EngineFault("hang", "no readyok within " + std::to_string(bound) +
-                                              " ms of 'isready' during '" + r.go + "'");
-            const double delay = ms_since(t0);
-            for (const std::string& l : lines)
-                if (first_word(l) == "bestmove" && !best)
-                    best = l;
-                else
-                    r.before.push_back(l);
-            if (best && delay > kIsreadyLateMs)
-                c.fail("readyok only after the bestmove, " + ms_text(delay) +
-                       " after 'isready' (docs/rules.md: 'isready' is answered while a search "
-                       "runs)");
+        std::vector<std::string> lines;
+        if (!session_.read_until("readyok", bound, lines, "'readyok' while searching"))
+            throw EngineFault("hang", "no readyok within " + std::to_string(bound) +
+                                          " ms of 'isready' during '" + r.go + "'");
+        const double delay = ms_since(t0);
+        for (const std::string& l : lines)
+            if (first_word(l) == "bestmove" && !best)
+                best = l;
             else
-                c.note = "readyok after " + ms_text(delay) +
-                         (best ? ", as the search ended" : " while searching");
-            if (!best) best = session_.read_until("bestmove", bound, r.before, "'bestmove'");
-            if (!best)
-                throw EngineFault("hang", "no bestmove within " + std::to_string(bound) +
-                                              " ms after '" + r.go + "'");
-        }
-        r.line = *best;
-        r.move = second_word(*best);
-        judge(c, game, r);
-        refuse_errors(c, sync("the bestmove of '" + r.go + "'"), "the bestmove of '" + r.go + "'",
-                      false);
-    });
-    check("infinite then stop", [&](CheckBuilder& c) {
-        set_board(c, game.rules());
-        session_.send(position_command(game));
-        SearchReply r;
-        r.go = "go infinite";
-        session_.send("go infinite");
-        auto line = session_.read_until("bestmove", kInfiniteMs, r.before, "'bestmove'");
-        if (line) {
-            c.warn("'" + *line +
-                   "' before 'stop' (docs/rules.md: a 'go infinite' answers only "
-                   "after 'stop')");
-        } else {
-            session_.send("stop");
-            const auto t0 = std::chrono::steady_clock::now();
-            line = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'stop'");
-            if (!line)
-                throw EngineFault("hang", "no bestmove within " + std::to_string(wait) +
-                                              " ms after 'stop' (the search goes on)");
-            c.note = "bestmove " + ms_text(ms_since(t0)) + " after stop";
-        }
-        r.line = *line;
-        r.move = second_word(*line);
-        judge(c, game, r);
-        refuse_errors(c, sync("the bestmove of 'go infinite'"), "the bestmove of 'go infinite'",
-                      false);
-    });
-    check("isready during infinite", [&](CheckBuilder& c) {
-        set_board(c, game.rules());
-        session_.send(position_command(game));
-        SearchReply r;
-        r.go = "go infinite";
-        session_.send("go infinite");
-        auto best = session_.read_until("bestmove", kInfiniteMs, r.before, "'bestmove'");
-        if (best) {
+                r.before.push_back(l);
+        // Step 2. The verdict: a readyok that waited for the bestmove fails.
+        if (best && delay > kIsreadyLateMs)
+            c.fail("readyok only after the bestmove, " + ms_text(delay) +
+                   " after 'isready' (docs/rules.md: 'isready' is answered while a search "
+                   "runs)");
+        else
+            c.note = "readyok after " + ms_text(delay) +
+                     (best ? ", as the search ended" : " while searching");
+        // Step 3. The bestmove, when it has not come yet.
+        if (!best) best = session_.read_until("bestmove", bound, r.before, "'bestmove'");
+        if (!best)
+            throw EngineFault("hang", "no bestmove within " + std::to_string(bound) +
+                                          " ms after '" + r.go + "'");
+    }
+    finish_search(c, game, r, *best);
+}
+
+void ComplianceRun::check_infinite_then_stop(CheckBuilder& c, const Game& game, int wait) {
+    SearchReply r = start_search(c, game, "go infinite");
+    auto line = session_.read_until("bestmove", kInfiniteMs, r.before, "'bestmove'");
+    if (line) {
+        c.warn("'" + *line +
+               "' before 'stop' (docs/rules.md: a 'go infinite' answers only "
+               "after 'stop')");
+    } else {
+        session_.send("stop");
+        const auto t0 = std::chrono::steady_clock::now();
+        line = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'stop'");
+        if (!line)
+            throw EngineFault("hang", "no bestmove within " + std::to_string(wait) +
+                                          " ms after 'stop' (the search goes on)");
+        c.note = "bestmove " + ms_text(ms_since(t0)) + " after stop";
+    }
+    finish_search(c, game, r, *line);
+}
+
+void ComplianceRun::check_isready_during_infinite(CheckBuilder& c, const Game& game, int wait) {
+    SearchReply r = start_search(c, game, "go infinite");
+    auto best = session_.read_until("bestmove", kInfiniteMs, r.before, "'bestmove'");
+    if (best) {
+        c.warn("not checked: '" + *best + "' came before 'stop'");
+    } else {
+        // Step 1. isready while the search runs; a bestmove among the lines before readyok.
+        session_.send("isready");
+        const auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::string> lines;
+        const auto ready = session_.read_until("readyok", wait, lines, "'readyok' while searching");
+        for (const std::string& l : lines)
+            if (first_word(l) == "bestmove")
+                best = l;
+            else
+                r.before.push_back(l);
+        // Step 2. The verdict.
+        if (!ready) {
+            c.fail("no readyok within " + std::to_string(wait) +
+                   " ms of 'isready' while searching");
+        } else if (best) {
             c.warn("not checked: '" + *best + "' came before 'stop'");
         } else {
-            session_.send("isready");
-            const auto t0 = std::chrono::steady_clock::now();
-            std::vector<std::string> lines;
-            const auto ready =
-                session_.read_until("readyok", wait, lines, "'readyok' while searching");
-            for (const std::string& l : lines)
-                if (first_word(l) == "bestmove")
-                    best = l;
-                else
-                    r.before.push_back(l);
-            if (!ready) {
-                c.fail("no readyok within " + std::to_string(wait) +
-                       " ms of 'isready' while searching");
-            } else if (best) {
-                c.warn("not checked: '" + *best + "' came before 'stop'");
-            } else {
-                c.note = "readyok after " + ms_text(ms_since(t0));
-            }
-            if (!best) {
-                session_.send("stop");
-                best = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'stop'");
-                if (!best)
-                    throw EngineFault("hang", "no bestmove within " + std::to_string(wait) +
-                                                  " ms after 'stop'");
-            }
-            if (!ready) { // the readyok owed
-                std::vector<std::string> after;
-                if (session_.read_until("readyok", wait, after, "'readyok'"))
-                    c.problems.back() += " (it came after the bestmove)";
-                else
-                    throw EngineFault("hang", "no readyok within " + std::to_string(wait) +
-                                                  " ms after the bestmove");
-            }
+            c.note = "readyok after " + ms_text(ms_since(t0));
         }
-        r.line = *best;
-        r.move = second_word(*best);
-        judge(c, game, r);
-        refuse_errors(c, sync("the bestmove of 'go infinite'"), "the bestmove of 'go infinite'",
-                      false);
-    });
+        // Step 3. Stop the search; then the readyok owed, if it did not come.
+        if (!best) {
+            session_.send("stop");
+            best = session_.read_until("bestmove", wait, r.before, "'bestmove' after 'stop'");
+            if (!best)
+                throw EngineFault("hang", "no bestmove within " + std::to_string(wait) +
+                                              " ms after 'stop'");
+        }
+        if (!ready) { // the readyok owed
+            std::vector<std::string> after;
+            if (session_.read_until("readyok", wait, after, "'readyok'"))
+                c.problems.back() += " (it came after the bestmove)";
+            else
+                throw EngineFault("hang", "no readyok within " + std::to_string(wait) +
+                                              " ms after the bestmove");
+        }
+    }
+    finish_search(c, game, r, *best);
 }
 
 void ComplianceRun::group_time() {

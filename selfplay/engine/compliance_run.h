@@ -97,6 +97,20 @@ private:
     void group_info();
     void group_quit();
 
+    // The steps of group_startup: the option lines read (into options_), each judged; the
+    // boards the Variant and Rules options claim (their names into `claimed`).
+    void read_option_lines(CheckBuilder& c, const std::vector<std::string>& lines);
+    void claim_boards(CheckBuilder& c, std::vector<std::string>& claimed);
+    // The checks of group_go: its limits (depth, nodes, movetime, clocks), then the rest in order.
+    void check_go_limits(const Game& game);
+    void check_bare_go(CheckBuilder& c, const Game& game, int wait);
+    void check_isready_during_movetime(CheckBuilder& c, const Game& game);
+    void check_infinite_then_stop(CheckBuilder& c, const Game& game, int wait);
+    void check_isready_during_infinite(CheckBuilder& c, const Game& game, int wait);
+    // Sets up `game` and sends `go_line`: the reply to fill in.
+    SearchReply start_search(CheckBuilder& c, const Game& game, const std::string& go_line);
+    // Takes `best` as the reply's bestmove line, judges the reply and syncs.
+    void finish_search(CheckBuilder& c, const Game& game, SearchReply& r, const std::string& best);
     // Runs one group (a skip row when the engine cannot run any more; the engine started again
     // first when a fault killed it and the group needs it).
     void run_group(const std::string& name, void (ComplianceRun::*body)(),

@@ -26,7 +26,88 @@ std::string join_names(const std::vector<std::string>& names) {
     return out;
 }
 
+// What is wrong with an advertised option by its type: an unknown type, a spin without a range
+// or a default inside it, a combo's default not among its vars, a check's default not a boolean.
+void judge_option_type(CheckBuilder& c, const std::string& l, const AdvertisedOption& o) {
+    const std::string& t = o.type;
+    if (t != "check" && t != "spin" && t != "combo" && t != "button" && t != "string")
+        c.warn("'" + l + "': type '" + t + "' is not check, spin, combo, button or string");
+    if (t == "spin") {
+        if (!o.min || !o.max)
+            c.warn("'" + l + "': a spin option without min and max");
+        else if (!o.default_value || !is_integer(*o.default_value))
+            c.warn("'" + l + "': no integer default");
+        else if (const long long d = std::stoll(*o.default_value); d < *o.min || d > *o.max)
+            c.warn("'" + l + "': the default is outside [min, max]");
+    }
+    if (t == "combo" && o.default_value) {
+        bool listed = false;
+        for (const auto& v : o.vars) listed = listed || lower(v) == lower(*o.default_value);
+        if (!listed) c.warn("'" + l + "': the default is not one of its vars");
+    }
+    if (t == "check" && o.default_value && *o.default_value != "true" &&
+        *o.default_value != "false")
+        c.warn("'" + l + "': a check option's default is true or false");
+}
+
 } // namespace
+
+void ComplianceRun::read_option_lines(CheckBuilder& c, const std::vector<std::string>& lines) {
+    for (const std::string& l : lines) {
+        if (split_words(l).empty() || split_words(l)[0] != "option") continue;
+        AdvertisedOption o;
+        try {
+            o = parse_option_line(l);
+        } catch (const std::invalid_argument& e) {
+            c.fail("'" + l + "': " + e.what());
+            continue;
+        }
+        judge_option_type(c, l, o);
+        if (advertised(o.name)) c.warn("'" + l + "': option '" + o.name + "' again");
+        options_.push_back(std::move(o));
+    }
+}
+
+void ComplianceRun::claim_boards(CheckBuilder& c, std::vector<std::string>& claimed) {
+    if (const AdvertisedOption* v = advertised("Variant")) {
+        for (const std::string& name : v->vars) {
+            const auto variant = parse_variant(lower(name));
+            if (!variant) {
+                c.warn("Variant '" + name + "' is not a board of docs/rules.md: not checked");
+                continue;
+            }
+            if (*variant == Variant::Tsivy) {
+                tsivy_name_ = name;
+                continue;
+            }
+            bool known = false;
+            for (const auto& [seen, spelled] : variants_) known = known || seen == *variant;
+            if (!known) variants_.emplace_back(*variant, name);
+            if (!known) claimed.push_back(name);
+        }
+        if (v->default_value)
+            if (const auto d = parse_variant(lower(*v->default_value))) default_board_.variant = *d;
+    }
+    if (const AdvertisedOption* r = advertised("Rules")) {
+        for (const std::string& name : r->vars) {
+            const auto ruleset = parse_ruleset(lower(name));
+            if (!ruleset) {
+                c.warn("Rules '" + name + "' is not a rule set of docs/rules.md: not checked");
+                continue;
+            }
+            if (*ruleset == RuleSet::Standard) {
+                standard_name_ = name;
+                continue;
+            }
+            bool known = false;
+            for (const auto& [seen, spelled] : rulesets_) known = known || seen == *ruleset;
+            if (!known) rulesets_.emplace_back(*ruleset, name);
+            if (!known) claimed.push_back("rules " + name);
+        }
+        if (r->default_value)
+            if (const auto d = parse_ruleset(lower(*r->default_value))) default_board_.ruleset = *d;
+    }
+}
 
 void ComplianceRun::group_startup() {
     std::vector<std::string> lines;
@@ -48,84 +129,10 @@ void ComplianceRun::group_startup() {
     check(
         "option lines",
         [&](CheckBuilder& c) {
-            for (const std::string& l : lines) {
-                if (split_words(l).empty() || split_words(l)[0] != "option") continue;
-                AdvertisedOption o;
-                try {
-                    o = parse_option_line(l);
-                } catch (const std::invalid_argument& e) {
-                    c.fail("'" + l + "': " + e.what());
-                    continue;
-                }
-                const std::string& t = o.type;
-                if (t != "check" && t != "spin" && t != "combo" && t != "button" && t != "string")
-                    c.warn("'" + l + "': type '" + t +
-                           "' is not check, spin, combo, button or string");
-                if (t == "spin") {
-                    if (!o.min || !o.max)
-                        c.warn("'" + l + "': a spin option without min and max");
-                    else if (!o.default_value || !is_integer(*o.default_value))
-                        c.warn("'" + l + "': no integer default");
-                    else if (const long long d = std::stoll(*o.default_value);
-                             d < *o.min || d > *o.max)
-                        c.warn("'" + l + "': the default is outside [min, max]");
-                }
-                if (t == "combo" && o.default_value) {
-                    bool listed = false;
-                    for (const auto& v : o.vars)
-                        listed = listed || lower(v) == lower(*o.default_value);
-                    if (!listed) c.warn("'" + l + "': the default is not one of its vars");
-                }
-                if (t == "check" && o.default_value && *o.default_value != "true" &&
-                    *o.default_value != "false")
-                    c.warn("'" + l + "': a check option's default is true or false");
-                if (advertised(o.name)) c.warn("'" + l + "': option '" + o.name + "' again");
-                options_.push_back(std::move(o));
-            }
+            read_option_lines(c, lines);
             // The boards it claims: the Variant and Rules options (docs/rules.md).
             std::vector<std::string> claimed;
-            if (const AdvertisedOption* v = advertised("Variant")) {
-                for (const std::string& name : v->vars) {
-                    const auto variant = parse_variant(lower(name));
-                    if (!variant) {
-                        c.warn("Variant '" + name +
-                               "' is not a board of docs/rules.md: not checked");
-                        continue;
-                    }
-                    if (*variant == Variant::Tsivy) {
-                        tsivy_name_ = name;
-                        continue;
-                    }
-                    bool known = false;
-                    for (const auto& [seen, spelled] : variants_) known = known || seen == *variant;
-                    if (!known) variants_.emplace_back(*variant, name);
-                    if (!known) claimed.push_back(name);
-                }
-                if (v->default_value)
-                    if (const auto d = parse_variant(lower(*v->default_value)))
-                        default_board_.variant = *d;
-            }
-            if (const AdvertisedOption* r = advertised("Rules")) {
-                for (const std::string& name : r->vars) {
-                    const auto ruleset = parse_ruleset(lower(name));
-                    if (!ruleset) {
-                        c.warn("Rules '" + name +
-                               "' is not a rule set of docs/rules.md: not checked");
-                        continue;
-                    }
-                    if (*ruleset == RuleSet::Standard) {
-                        standard_name_ = name;
-                        continue;
-                    }
-                    bool known = false;
-                    for (const auto& [seen, spelled] : rulesets_) known = known || seen == *ruleset;
-                    if (!known) rulesets_.emplace_back(*ruleset, name);
-                    if (!known) claimed.push_back("rules " + name);
-                }
-                if (r->default_value)
-                    if (const auto d = parse_ruleset(lower(*r->default_value)))
-                        default_board_.ruleset = *d;
-            }
+            claim_boards(c, claimed);
             board_ = default_board_;
             c.note = std::to_string(options_.size()) + " options";
             if (!claimed.empty()) c.note += "; claims " + join_names(claimed);

@@ -192,148 +192,206 @@ void refuse_nul_byte(std::string_view key, std::string_view value) {
 
 } // namespace
 
-void EngineSpec::set(std::string_view key, std::string_view value) {
-    refuse_nul_byte(key, value);
-    if (key == "name") {
-        name = std::string(value);
-    } else if (key == "weights") {
-        Weights w = load_weights_file(std::string(value));
-        for (const auto& [k, v] : weight_values) w.values[std::size_t(feature_index(k))] = v;
-        weights = w;
-        weights_name = weights_display_name(std::string(value));
-        drop_default_network();
-    } else if (key == "vela_weights") {
-        vela_weights = load_weights_file(std::string(value));
-        vela_weights_name = weights_display_name(std::string(value));
-        drop_default_network();
-    } else if (key == "params") {
-        if (const BuiltinFile* b = find_builtin("params", value)) {
-            params_name = std::string(b->name);
-            return;
-        }
-        // All or nothing: the lines go onto a copy, which replaces this spec once all are valid.
-        EngineSpec next = *this;
-        for (const ParamsLine& line : read_params_file(std::string(value))) {
-            if (!find_tunable(line.name))
-                throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
-                                            ": " + line.name +
-                                            ": not a search parameter or an evaluation weight");
-            try {
-                next.set(line.name, line.value);
-            } catch (const std::invalid_argument& e) {
-                throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
-                                            ": " + e.what());
-            }
-        }
-        *this = std::move(next);
-    } else if (key == "depth") {
-        limits.depth = int(parse_ranged(key, value));
-    } else if (key == "nodes") {
-        limits.nodes = std::uint64_t(parse_ranged(key, value));
-    } else if (key == "movetime") {
-        limits.movetime_ms = int(parse_ranged(key, value));
-    } else if (key == "hash") {
-        hash_mb = std::size_t(parse_ranged(key, value));
-    } else if (key == "tc") {
-        if (value == "none") { // no clock (e.g. over an engines file's tc)
-            time_control.base_ms = time_control.inc_ms = time_control.moves = 0;
-            return;
-        }
-        time_control = parse_tc(key, value, time_control);
-    } else if (key == "timemargin") {
-        time_control.margin_ms = int(parse_ranged(key, value));
-    } else if (key == "timeout") {
-        timeout_ms = int(parse_ranged(key, value));
-    } else if (key == "startup") {
-        startup_timeout_ms = int(parse_ranged(key, value));
-    } else if (key == "cmd") {
-        if (value.empty()) bad(key, value, "expected a program");
-        kind = Kind::External;
-        argv.assign(1, std::string(value));
-    } else if (key == "args") {
-        if (kind != Kind::External || argv.empty()) bad(key, value, "args without cmd");
-        argv.resize(1);
-        for (std::string& w : split_words(value)) argv.push_back(std::move(w));
-    } else if (key == "arg") { // one argument as given, spaces and commas included
-        if (kind != Kind::External || argv.empty()) bad(key, value, "arg without cmd");
-        argv.emplace_back(value);
-    } else if (key == "dir") {
-        if (value.empty()) {
-            dir.clear();
-            return;
-        }
-        std::error_code error;
-        if (!std::filesystem::is_directory(std::string(value), error))
-            bad(key, value, "no such folder (the engine's working folder)");
-        dir = std::string(value);
-    } else if (key == "restart") {
-        if (value == "on")
-            restart = true;
-        else if (value == "off")
-            restart = false;
-        else
-            bad(key, value, "expected on (a fresh engine process each game) or off");
-    } else if (key.rfind("option.", 0) == 0) {
-        if (key.size() == 7) bad(key, value, "expected option.NAME=VALUE");
-        // A later value of the same option replaces the earlier one, in its place.
-        const std::string option(key.substr(7));
-        auto same = [&](const auto& kv) { return kv.first == option; };
-        if (auto it = std::find_if(options.begin(), options.end(), same); it != options.end())
-            it->second = std::string(value);
-        else
-            options.emplace_back(option, std::string(value));
-    } else if (key == "tables") {
-        if (value.empty() || value == "none") {
-            tables.reset();
-            tables_dir.clear();
-            return;
-        }
+namespace {
+
+// Sets one key of a spec: the handlers of EngineSpec::set, one per key of its table.
+using KeySetter = void (*)(EngineSpec& s, std::string_view key, std::string_view value);
+
+void set_weights(EngineSpec& s, std::string_view, std::string_view value) {
+    Weights w = load_weights_file(std::string(value));
+    for (const auto& [k, v] : s.weight_values) w.values[std::size_t(feature_index(k))] = v;
+    s.weights = w;
+    s.weights_name = weights_display_name(std::string(value));
+    s.drop_default_network();
+}
+
+void set_vela_weights(EngineSpec& s, std::string_view, std::string_view value) {
+    s.vela_weights = load_weights_file(std::string(value));
+    s.vela_weights_name = weights_display_name(std::string(value));
+    s.drop_default_network();
+}
+
+void set_params(EngineSpec& s, std::string_view, std::string_view value) {
+    if (const BuiltinFile* b = find_builtin("params", value)) {
+        s.params_name = std::string(b->name);
+        return;
+    }
+    // All or nothing: the lines go onto a copy, which replaces this spec once all are valid.
+    EngineSpec next = s;
+    for (const ParamsLine& line : read_params_file(std::string(value))) {
+        if (!find_tunable(line.name))
+            throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
+                                        ": " + line.name +
+                                        ": not a search parameter or an evaluation weight");
         try {
-            tables = tables::open_tables(std::string(value));
-        } catch (const std::exception& e) {
-            bad(key, value, e.what());
-        }
-        tables_dir = std::string(value);
-    } else if (key == "net") {
-        if (value.empty() || value == "none") {
-            net.reset();
-            net_path.clear();
-            net_chosen = true;
-            return;
-        }
-        try {
-            const std::shared_ptr<const NetFile> f = load_net_file(std::string(value));
-            net = std::shared_ptr<const nnue::Network>(f, &f->net); // shares the file's network
-        } catch (const std::exception& e) {
-            bad(key, value, e.what());
-        }
-        const BuiltinFile* b = find_builtin("net", value);
-        net_path = b ? std::string(b->name) : std::string(value);
-        net_chosen = true;
-    } else if (key == "builtin") {
-        if (value == "random")
-            kind = Kind::Random;
-        else if (value == "greedy")
-            kind = Kind::Greedy;
-        else
-            bad(key, value, "expected random or greedy");
-    } else {
-        const auto t = find_tunable(key);
-        if (!t)
-            throw std::invalid_argument(
-                "unknown key '" + std::string(key) +
-                "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, "
-                "timemargin, hash, cmd, args, arg, dir, restart, option.NAME, timeout, startup, "
-                "builtin, tables, net, a search parameter or a weight)");
-        const int v = int(parse_whole(t->name, value, t->min, t->max));
-        if (t->weight) {
-            put(weight_values, t->name, v);
-            weights.values[std::size_t(feature_index(t->name))] = v;
-            drop_default_network();
-        } else {
-            put(params, t->name, v);
+            next.set(line.name, line.value);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string(value) + ":" + std::to_string(line.line) +
+                                        ": " + e.what());
         }
     }
+    s = std::move(next);
+}
+
+void set_tc(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (value == "none") { // no clock (e.g. over an engines file's tc)
+        s.time_control.base_ms = s.time_control.inc_ms = s.time_control.moves = 0;
+        return;
+    }
+    s.time_control = parse_tc(key, value, s.time_control);
+}
+
+void set_cmd(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (value.empty()) bad(key, value, "expected a program");
+    s.kind = EngineSpec::Kind::External;
+    s.argv.assign(1, std::string(value));
+}
+
+void set_args(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (s.kind != EngineSpec::Kind::External || s.argv.empty()) bad(key, value, "args without cmd");
+    s.argv.resize(1);
+    for (std::string& w : split_words(value)) s.argv.push_back(std::move(w));
+}
+
+// One argument as given, spaces and commas included.
+void set_arg(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (s.kind != EngineSpec::Kind::External || s.argv.empty()) bad(key, value, "arg without cmd");
+    s.argv.emplace_back(value);
+}
+
+void set_dir(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (value.empty()) {
+        s.dir.clear();
+        return;
+    }
+    std::error_code error;
+    if (!std::filesystem::is_directory(std::string(value), error))
+        bad(key, value, "no such folder (the engine's working folder)");
+    s.dir = std::string(value);
+}
+
+void set_restart(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (value == "on")
+        s.restart = true;
+    else if (value == "off")
+        s.restart = false;
+    else
+        bad(key, value, "expected on (a fresh engine process each game) or off");
+}
+
+// option.NAME: a later value of the same option replaces the earlier one, in its place.
+void set_engine_option(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (key.size() == 7) bad(key, value, "expected option.NAME=VALUE");
+    const std::string option(key.substr(7));
+    auto same = [&](const auto& kv) { return kv.first == option; };
+    if (auto it = std::find_if(s.options.begin(), s.options.end(), same); it != s.options.end())
+        it->second = std::string(value);
+    else
+        s.options.emplace_back(option, std::string(value));
+}
+
+void set_tables(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (value.empty() || value == "none") {
+        s.tables.reset();
+        s.tables_dir.clear();
+        return;
+    }
+    try {
+        s.tables = tables::open_tables(std::string(value));
+    } catch (const std::exception& e) {
+        bad(key, value, e.what());
+    }
+    s.tables_dir = std::string(value);
+}
+
+void set_net(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (value.empty() || value == "none") {
+        s.net.reset();
+        s.net_path.clear();
+        s.net_chosen = true;
+        return;
+    }
+    try {
+        const std::shared_ptr<const NetFile> f = load_net_file(std::string(value));
+        s.net = std::shared_ptr<const nnue::Network>(f, &f->net); // shares the file's network
+    } catch (const std::exception& e) {
+        bad(key, value, e.what());
+    }
+    const BuiltinFile* b = find_builtin("net", value);
+    s.net_path = b ? std::string(b->name) : std::string(value);
+    s.net_chosen = true;
+}
+
+void set_builtin(EngineSpec& s, std::string_view key, std::string_view value) {
+    if (value == "random")
+        s.kind = EngineSpec::Kind::Random;
+    else if (value == "greedy")
+        s.kind = EngineSpec::Kind::Greedy;
+    else
+        bad(key, value, "expected random or greedy");
+}
+
+// A search parameter or an evaluation weight by name: any key not in the table.
+void set_tunable(EngineSpec& s, std::string_view key, std::string_view value) {
+    const auto t = find_tunable(key);
+    if (!t)
+        throw std::invalid_argument(
+            "unknown key '" + std::string(key) +
+            "' (name, weights, vela_weights, params, depth, nodes, movetime, tc, "
+            "timemargin, hash, cmd, args, arg, dir, restart, option.NAME, timeout, startup, "
+            "builtin, tables, net, a search parameter or a weight)");
+    const int v = int(parse_whole(t->name, value, t->min, t->max));
+    if (t->weight) {
+        put(s.weight_values, t->name, v);
+        s.weights.values[std::size_t(feature_index(t->name))] = v;
+        s.drop_default_network();
+    } else {
+        put(s.params, t->name, v);
+    }
+}
+
+// A key of EngineSpec::set and what sets it.
+struct SpecKey {
+    std::string_view key;
+    KeySetter set;
+};
+
+// The keys, each with its handler (the small ones here: a name, a number in its range).
+const SpecKey kSpecKeys[] = {
+    {"name", [](EngineSpec& s, auto, auto v) { s.name = std::string(v); }},
+    {"weights", set_weights},
+    {"vela_weights", set_vela_weights},
+    {"params", set_params},
+    {"depth", [](EngineSpec& s, auto k, auto v) { s.limits.depth = int(parse_ranged(k, v)); }},
+    {"nodes",
+     [](EngineSpec& s, auto k, auto v) { s.limits.nodes = std::uint64_t(parse_ranged(k, v)); }},
+    {"movetime",
+     [](EngineSpec& s, auto k, auto v) { s.limits.movetime_ms = int(parse_ranged(k, v)); }},
+    {"hash", [](EngineSpec& s, auto k, auto v) { s.hash_mb = std::size_t(parse_ranged(k, v)); }},
+    {"tc", set_tc},
+    {"timemargin",
+     [](EngineSpec& s, auto k, auto v) { s.time_control.margin_ms = int(parse_ranged(k, v)); }},
+    {"timeout", [](EngineSpec& s, auto k, auto v) { s.timeout_ms = int(parse_ranged(k, v)); }},
+    {"startup",
+     [](EngineSpec& s, auto k, auto v) { s.startup_timeout_ms = int(parse_ranged(k, v)); }},
+    {"cmd", set_cmd},
+    {"args", set_args},
+    {"arg", set_arg},
+    {"dir", set_dir},
+    {"restart", set_restart},
+    {"tables", set_tables},
+    {"net", set_net},
+    {"builtin", set_builtin},
+};
+
+} // namespace
+
+void EngineSpec::set(std::string_view key, std::string_view value) {
+    refuse_nul_byte(key, value);
+    for (const SpecKey& k : kSpecKeys)
+        if (key == k.key) return k.set(*this, key, value);
+    if (key.rfind("option.", 0) == 0) return set_engine_option(*this, key, value);
+    set_tunable(*this, key, value);
 }
 
 bool builtin_only_key(std::string_view key) {
@@ -376,22 +434,30 @@ EngineSpec EngineSpec::parse(const std::string& text) {
     return from_settings(split_settings(text));
 }
 
-EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* failed) {
-    std::size_t unused = 0;
-    std::size_t& at = failed ? *failed : unused;
-    at = settings.size();
-    std::string text; // the settings as a --player would write them, for errors
+namespace {
+
+// The settings as a --player would write them ("key=value,..."), for errors; refused when not
+// UTF-8 text (a spec is written as JSON: run settings, MPI jobs).
+std::string settings_text(const SpecSettings& settings) {
+    std::string text;
     for (const auto& [key, value] : settings) text += (text.empty() ? "" : ",") + key + "=" + value;
-    // A spec is written as JSON (run settings, MPI jobs), which holds UTF-8 text only.
     if (valid_utf8(text) != text)
         throw std::invalid_argument("not UTF-8 text (an engine spec is written as JSON)");
-    EngineSpec s;
-    s.name.clear();
+    return text;
+}
+
+// What the first pass over the settings leaves for later: whether cmd and builtin came, and
+// where the args and arg settings stand (applied after cmd, wherever they stand).
+struct SettingsPass {
     bool has_cmd = false, has_builtin = false;
-    std::string args;
-    bool has_args = false;
-    std::size_t args_at = 0;
-    std::vector<std::size_t> arg_at; // the arg= settings, in order
+    std::optional<std::size_t> args_at; // the last args=
+    std::vector<std::size_t> arg_at;    // the arg= settings, in order
+};
+
+// Step 1 of from_settings: each setting onto `s` in order, but args and arg; `at` the one
+// being set.
+SettingsPass set_in_order(EngineSpec& s, const SpecSettings& settings, std::size_t& at) {
+    SettingsPass pass;
     // Each option's place in s.options, so that many options load in linear time (set() would
     // search the list for each).
     std::unordered_map<std::string, std::size_t> option_at;
@@ -407,17 +473,15 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
             continue;
         }
         if (key == "args") { // applied after cmd, wherever it stands; the last one counts
-            args = value;
-            args_at = i;
-            has_args = true;
+            pass.args_at = i;
             continue;
         }
         if (key == "arg") { // after cmd and args, each in order
-            arg_at.push_back(i);
+            pass.arg_at.push_back(i);
             continue;
         }
-        has_cmd |= key == "cmd";
-        has_builtin |= key == "builtin";
+        pass.has_cmd |= key == "cmd";
+        pass.has_builtin |= key == "builtin";
         at = i;
         // A file key given empty is a mistake (set() takes "" from the run settings as none).
         if (value.empty() && (key == "net" || key == "weights" || key == "vela_weights" ||
@@ -428,11 +492,26 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
                                 : "empty (give a path or a built-in name)");
         s.set(key, value);
     }
-    at = settings.size();
-    if (s.name.empty()) throw std::invalid_argument("'" + text + "': name=... is required");
-    if (has_cmd && has_builtin)
-        throw std::invalid_argument(s.name + ": cmd and builtin exclude each other");
-    // Keys that the kind of player cannot take are refused, whatever their place in the spec.
+    return pass;
+}
+
+// The setoption of `fanorona engine` (and the usual Hash) that does what a key of the toolkit's
+// engine does: "" when none.
+std::string engine_option_for(const std::string& key) {
+    static const std::pair<const char*, const char*> kOptions[] = {
+        {"hash", "Hash"}, {"weights", "Weights"}, {"vela_weights", "VelaWeights"},
+        {"net", "Net"},   {"tables", "Tables"},   {"params", "Params"},
+    };
+    for (const auto& [k, option] : kOptions)
+        if (key == k) return option;
+    if (const auto t = find_tunable(key); t && !t->weight) return t->name;
+    return "";
+}
+
+// Step 2 of from_settings: refuses the keys that the kind of player cannot take, whatever their
+// place in the spec; `at` the one at fault.
+void refuse_foreign_keys(const EngineSpec& s, const SpecSettings& settings, std::size_t& at) {
+    using Kind = EngineSpec::Kind;
     for (std::size_t i = 0; i < settings.size(); ++i) {
         const auto& [key, value] = settings[i];
         at = i;
@@ -442,21 +521,7 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
                 throw std::invalid_argument(s.name + ": " + kv +
                                             ": a setting of the toolkit's engine; a baseline "
                                             "player (builtin=) takes none");
-            std::string option; // the setoption of `fanorona engine` (and the usual Hash)
-            if (key == "hash")
-                option = "Hash";
-            else if (key == "weights")
-                option = "Weights";
-            else if (key == "vela_weights")
-                option = "VelaWeights";
-            else if (key == "net")
-                option = "Net";
-            else if (key == "tables")
-                option = "Tables";
-            else if (key == "params")
-                option = "Params";
-            else if (const auto t = find_tunable(key); t && !t->weight)
-                option = t->name;
+            const std::string option = engine_option_for(key);
             throw std::invalid_argument(
                 s.name + ": " + kv +
                 ": a setting of the toolkit's engine, not of an external one (cmd=)" +
@@ -470,13 +535,33 @@ EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* 
                 (key == "option.Hash" ? "; the toolkit's engine takes hash=" + value
                                       : std::string()));
     }
+}
+
+} // namespace
+
+EngineSpec EngineSpec::from_settings(const SpecSettings& settings, std::size_t* failed) {
+    std::size_t unused = 0;
+    std::size_t& at = failed ? *failed : unused;
     at = settings.size();
-    if (has_args) {
-        at = args_at;
-        s.set("args", args);
+    const std::string text = settings_text(settings);
+    EngineSpec s;
+    s.name.clear();
+    // Step 1. Each setting in order (args and arg wait for cmd).
+    const SettingsPass pass = set_in_order(s, settings, at);
+    at = settings.size();
+    if (s.name.empty()) throw std::invalid_argument("'" + text + "': name=... is required");
+    if (pass.has_cmd && pass.has_builtin)
+        throw std::invalid_argument(s.name + ": cmd and builtin exclude each other");
+    // Step 2. Keys that the kind of player cannot take.
+    refuse_foreign_keys(s, settings, at);
+    at = settings.size();
+    // Step 3. args, then each arg in order.
+    if (pass.args_at) {
+        at = *pass.args_at;
+        s.set("args", settings[at].second);
         at = settings.size();
     }
-    for (const std::size_t i : arg_at) {
+    for (const std::size_t i : pass.arg_at) {
         at = i;
         s.set("arg", settings[i].second);
         at = settings.size();

@@ -374,16 +374,10 @@ bool CorpusReader::load_block() {
     return true;
 }
 
-bool CorpusReader::next(CorpusGame& g) {
-    if (done_) return false;
-    if (block_games_left_ == 0 && !load_block()) {
-        done_ = true;
-        return false;
-    }
+std::uint8_t CorpusReader::read_game_head(CorpusGame& g, std::uint64_t& count,
+                                          std::uint64_t& positions) {
     Cursor head{raw_, games_at_, games_end_};
-    Cursor turns{raw_, turns_at_, turns_end_};
-    Cursor scores{raw_, scores_at_, raw_.size()};
-    std::uint64_t delta = 0, count = 0, opening = 0;
+    std::uint64_t delta = 0, opening = 0;
     std::uint8_t flags = 0, reason = 0;
     if (!head.varint(delta) || !head.byte(flags) || !head.byte(reason))
         corrupt_game("game header cut short");
@@ -414,26 +408,35 @@ bool CorpusReader::next(CorpusGame& g) {
     }
     if (!head.varint(count) || !head.varint(opening)) corrupt_game("game header cut short");
     if (count > block_positions_) corrupt_game("more turns than the block header counts");
-    const std::uint64_t positions = count + ((flags & kHasEndScore) ? 1 : 0);
+    positions = count + ((flags & kHasEndScore) ? 1 : 0);
     if (positions > block_positions_ - block_positions_seen_)
         corrupt_game("more positions than the block header counts");
     if (opening > count) corrupt_game("more opening turns than turns");
     g.opening_turns = int(opening);
-    if (flags & kExplicitStart) {
-        std::uint64_t white = 0, black = 0, quiet = 0, turn = 0;
-        std::uint8_t side = 0;
-        if (!head.varint(white) || !head.varint(black) || !head.byte(side) || !head.varint(quiet) ||
-            !head.varint(turn))
-            corrupt_game("start cut short");
-        if (side > 1 || quiet > kMaxCounter || turn > kMaxCounter)
-            corrupt_game("start: side or turn counters out of range");
-        g.start = Position::from_pieces(rules_.variant, white, black,
-                                        side ? Color::Black : Color::White, int(quiet), int(turn));
-        if (std::string why = position_problem(g.start); !why.empty())
-            corrupt_game("start: " + why);
-    } else {
+    return flags;
+}
+
+void CorpusReader::read_start(CorpusGame& g, std::uint8_t flags) {
+    if (!(flags & kExplicitStart)) {
         g.start = Position::start(rules_.variant);
+        return;
     }
+    Cursor head{raw_, games_at_, games_end_};
+    std::uint64_t white = 0, black = 0, quiet = 0, turn = 0;
+    std::uint8_t side = 0;
+    if (!head.varint(white) || !head.varint(black) || !head.byte(side) || !head.varint(quiet) ||
+        !head.varint(turn))
+        corrupt_game("start cut short");
+    if (side > 1 || quiet > kMaxCounter || turn > kMaxCounter)
+        corrupt_game("start: side or turn counters out of range");
+    g.start = Position::from_pieces(rules_.variant, white, black,
+                                    side ? Color::Black : Color::White, int(quiet), int(turn));
+    if (std::string why = position_problem(g.start); !why.empty()) corrupt_game("start: " + why);
+}
+
+void CorpusReader::read_turns(CorpusGame& g, std::uint64_t count, std::uint8_t flags) {
+    Cursor turns{raw_, turns_at_, turns_end_};
+    Cursor scores{raw_, scores_at_, raw_.size()};
     const Rules rules = game_rules(rules_, g.ruleset);
     g.moves.clear();
     g.scores.clear();
@@ -470,6 +473,20 @@ bool CorpusReader::next(CorpusGame& g) {
         g.end_score = read_score(std::size_t(count + 1));
         if (!g.end_score) corrupt_game("an end score flagged but absent");
     }
+}
+
+bool CorpusReader::next(CorpusGame& g) {
+    if (done_) return false;
+    if (block_games_left_ == 0 && !load_block()) {
+        done_ = true;
+        return false;
+    }
+    // Step 1. The game's header and start; step 2, its turns and scores.
+    std::uint64_t count = 0, positions = 0;
+    const std::uint8_t flags = read_game_head(g, count, positions);
+    read_start(g, flags);
+    read_turns(g, count, flags);
+    // Step 3. The block's counts; its last game leaves nothing over.
     next_index_ = g.index + 1;
     block_positions_seen_ += positions;
     ++games_;

@@ -130,6 +130,13 @@ public:
 
 private:
     bool load_block();
+    // The steps of next(). The game's header: index, result, rule set, reason, turns and
+    // opening turns onto `g`; its flags, turns (`count`) and positions (the end score's included).
+    std::uint8_t read_game_head(CorpusGame& g, std::uint64_t& count, std::uint64_t& positions);
+    // The game's start: given in the header (kExplicitStart), else the board's.
+    void read_start(CorpusGame& g, std::uint8_t flags);
+    // The game's `count` turns and their scores, and the end score when flagged.
+    void read_turns(CorpusGame& g, std::uint64_t count, std::uint8_t flags);
     [[noreturn]] void corrupt(const std::string& what) const;
     [[noreturn]] void corrupt_game(const std::string& what) const; // names the game too
 

@@ -179,6 +179,83 @@ std::string format_game_record(const GameRecord& r, bool series, bool move_stats
     return line + '\n';
 }
 
+namespace {
+
+// The scores column ("-": none) onto `r`, whose moves are read.
+void parse_scores_column(const std::string& col, GameRecord& r, const std::string& where) {
+    if (col == "-") return;
+    const auto s = words(col);
+    if (s.size() != r.moves.size())
+        fail(where, "scores",
+             "has " + std::to_string(s.size()) + " entries for " + std::to_string(r.moves.size()) +
+                 " moves");
+    for (const auto& w : s) {
+        if (w == "-") {
+            r.scores.push_back(std::nullopt);
+            continue;
+        }
+        try {
+            size_t used = 0;
+            const int v = std::stoi(w, &used);
+            if (used != w.size()) throw std::invalid_argument(w);
+            r.scores.push_back(v);
+        } catch (const std::exception&) {
+            fail(where, "scores", "not a number: '" + w + "'");
+        }
+        if (const int v = *r.scores.back();
+            v > MoveNumberRanges::kMaxScore || v < -MoveNumberRanges::kMaxScore)
+            fail(where, "scores",
+                 "'" + w + "' is beyond +-" + std::to_string(MoveNumberRanges::kMaxScore));
+    }
+    // Entries that are all '-' say what a lone '-' says (and what the writer writes then).
+    if (std::none_of(r.scores.begin(), r.scores.end(), [](const auto& v) { return v; }))
+        r.scores.clear();
+}
+
+// The series columns (version 2: kind and beneficiary) onto `r`.
+void parse_series_columns(const std::string& kind, const std::string& beneficiary, GameRecord& r,
+                          const std::string& where) {
+    if (kind == "normal")
+        r.kind = GameKind::Normal;
+    else if (kind == "vela")
+        r.kind = GameKind::Vela;
+    else if (kind == "skipped")
+        r.kind = GameKind::Skipped;
+    else
+        fail(where, "kind", "expected normal, vela or skipped, found '" + kind + "'");
+    if (beneficiary != "-") r.beneficiary = beneficiary;
+    if (r.kind == GameKind::Vela && r.beneficiary != r.white)
+        fail(where, "beneficiary", "a Vela game's beneficiary is its White player");
+    if (r.kind != GameKind::Vela && !r.beneficiary.empty())
+        fail(where, "beneficiary", "only a Vela game has one ('-')");
+}
+
+// The per-move columns from cols[first] on (version 3: times in ms, depths, nodes; version 4:
+// times in microseconds, depths, nodes, clocks, latencies) onto `r`, whose moves are read.
+void parse_stats_columns(const std::vector<std::string>& cols, std::size_t first, bool micro_times,
+                         GameRecord& r, const std::string& where) {
+    r.stats.resize(r.moves.size());
+    using R = MoveNumberRanges;
+    parse_stats_column(cols[first], r.stats, &MoveStats::time_us,
+                       micro_times ? R::kMaxTimeUs : R::kMaxTimeMs, where, "times");
+    if (!micro_times)
+        for (MoveStats& s : r.stats)
+            if (s.time_us >= 0) s.time_us *= 1000;
+    parse_stats_column(cols[first + 1], r.stats, &MoveStats::depth, R::kMaxDepth, where, "depths");
+    parse_stats_column(cols[first + 2], r.stats, &MoveStats::nodes, R::kMaxNodes, where, "nodes");
+    if (micro_times) {
+        parse_stats_column(cols[first + 3], r.stats, &MoveStats::clock_ms, R::kMaxClockMs, where,
+                           "clocks");
+        parse_stats_column(cols[first + 4], r.stats, &MoveStats::latency_us, R::kMaxLatencyUs,
+                           where, "latencies");
+    }
+    // Entries all '-' say what three lone '-' say (and what the writer writes then).
+    if (std::none_of(r.stats.begin(), r.stats.end(), [](const MoveStats& s) { return s.known(); }))
+        r.stats.clear();
+}
+
+} // namespace
+
 GameRecord parse_game_record(const std::string& line, const std::string& where, bool micro_times) {
     const auto cols = split_on(line, '\t');
     const std::size_t stats_columns = micro_times ? 5 : 3; // version 4 or 3
@@ -192,6 +269,7 @@ GameRecord parse_game_record(const std::string& line, const std::string& where, 
                            "tab-separated columns, found " +
                                std::to_string(cols.size()));
     const bool series = cols.size() == 12 || cols.size() == 12 + stats_columns;
+    // Step 1. The game's columns (version 1).
     GameRecord r;
     r.index = parse_unsigned(cols[0], where, "index");
     r.white = cols[1];
@@ -212,73 +290,11 @@ GameRecord parse_game_record(const std::string& line, const std::string& where, 
                  std::to_string(turns));
     if (std::uint64_t(r.opening_turns) > turns)
         fail(where, "opening_turns", "larger than the number of turns");
-    if (cols[9] != "-") {
-        const auto s = words(cols[9]);
-        if (s.size() != r.moves.size())
-            fail(where, "scores",
-                 "has " + std::to_string(s.size()) + " entries for " +
-                     std::to_string(r.moves.size()) + " moves");
-        for (const auto& w : s) {
-            if (w == "-") {
-                r.scores.push_back(std::nullopt);
-                continue;
-            }
-            try {
-                size_t used = 0;
-                const int v = std::stoi(w, &used);
-                if (used != w.size()) throw std::invalid_argument(w);
-                r.scores.push_back(v);
-            } catch (const std::exception&) {
-                fail(where, "scores", "not a number: '" + w + "'");
-            }
-            if (const int v = *r.scores.back();
-                v > MoveNumberRanges::kMaxScore || v < -MoveNumberRanges::kMaxScore)
-                fail(where, "scores",
-                     "'" + w + "' is beyond +-" + std::to_string(MoveNumberRanges::kMaxScore));
-        }
-        // Entries that are all '-' say what a lone '-' says (and what the writer writes then).
-        if (std::none_of(r.scores.begin(), r.scores.end(), [](const auto& v) { return v; }))
-            r.scores.clear();
-    }
-    if (series) {
-        if (cols[10] == "normal")
-            r.kind = GameKind::Normal;
-        else if (cols[10] == "vela")
-            r.kind = GameKind::Vela;
-        else if (cols[10] == "skipped")
-            r.kind = GameKind::Skipped;
-        else
-            fail(where, "kind", "expected normal, vela or skipped, found '" + cols[10] + "'");
-        if (cols[11] != "-") r.beneficiary = cols[11];
-        if (r.kind == GameKind::Vela && r.beneficiary != r.white)
-            fail(where, "beneficiary", "a Vela game's beneficiary is its White player");
-        if (r.kind != GameKind::Vela && !r.beneficiary.empty())
-            fail(where, "beneficiary", "only a Vela game has one ('-')");
-    }
-    if (cols.size() >= 10 + stats_columns) {
-        const std::size_t first = series ? 12 : 10;
-        r.stats.resize(r.moves.size());
-        using R = MoveNumberRanges;
-        parse_stats_column(cols[first], r.stats, &MoveStats::time_us,
-                           micro_times ? R::kMaxTimeUs : R::kMaxTimeMs, where, "times");
-        if (!micro_times)
-            for (MoveStats& s : r.stats)
-                if (s.time_us >= 0) s.time_us *= 1000;
-        parse_stats_column(cols[first + 1], r.stats, &MoveStats::depth, R::kMaxDepth, where,
-                           "depths");
-        parse_stats_column(cols[first + 2], r.stats, &MoveStats::nodes, R::kMaxNodes, where,
-                           "nodes");
-        if (micro_times) {
-            parse_stats_column(cols[first + 3], r.stats, &MoveStats::clock_ms, R::kMaxClockMs,
-                               where, "clocks");
-            parse_stats_column(cols[first + 4], r.stats, &MoveStats::latency_us, R::kMaxLatencyUs,
-                               where, "latencies");
-        }
-        // Entries all '-' say what three lone '-' say (and what the writer writes then).
-        if (std::none_of(r.stats.begin(), r.stats.end(),
-                         [](const MoveStats& s) { return s.known(); }))
-            r.stats.clear();
-    }
+    parse_scores_column(cols[9], r, where);
+    // Step 2. The series columns (version 2), then the per-move columns (versions 3 and 4).
+    if (series) parse_series_columns(cols[10], cols[11], r, where);
+    if (cols.size() >= 10 + stats_columns)
+        parse_stats_columns(cols, series ? 12 : 10, micro_times, r, where);
     return r;
 }
 

@@ -41,94 +41,76 @@ void add_stats(Json& out, const Json& s) {
     out["e"] = rounded(number_at(s, "avg_eval"), 0);
 }
 
-} // namespace
-
-std::string opening_explorer(const Json& j, const Rules& rules, const std::string& id,
-                             const std::string& source, Notes& notes) {
-    const Geometry& g = geometry(rules.variant);
-    // The board's points in square order; the script addresses them by index.
-    int index[64];
+// The board's points in square order, as the script addresses them (by index).
+struct BoardIndex {
     Json points = Json::array();
-    for (Square s = 0; s < 64; ++s) {
-        index[s] = -1;
-        if (!g.on_board(s)) continue;
-        index[s] = int(points.size());
-        const BoardPoint p = board_point(g, s, kSpacing);
-        points.push_back({p.x, p.y});
+    int index[64];
+
+    explicit BoardIndex(const Geometry& g) {
+        for (Square s = 0; s < 64; ++s) {
+            index[s] = -1;
+            if (!g.on_board(s)) continue;
+            index[s] = int(points.size());
+            const BoardPoint p = board_point(g, s, kSpacing);
+            points.push_back({p.x, p.y});
+        }
     }
-    const auto indices = [&](const auto& squares) {
+    // The indices of `squares` on the board.
+    template <class Squares> Json indices(const Squares& squares) const {
         Json out = Json::array();
         for (Square s : squares)
             if (s >= 0 && s < 64 && index[s] >= 0) out.push_back(index[s]);
         return out;
-    };
-
-    Json nodes = Json::object();
-    std::size_t unreadable = 0;
-    std::string first_problem;
-    for (const Json& p : array_at(j, "positions")) {
-        const std::string key = string_at(p, "hash");
-        const std::string text = string_at(p, "position");
-        Position pos;
-        try {
-            pos = Position::from_string(text, rules.variant);
-        } catch (const std::exception& e) {
-            if (unreadable++ == 0) first_problem = "position " + key + ": " + e.what();
-            continue;
-        }
-        std::string cells;
-        for (Square s = 0; s < 64; ++s)
-            if (g.on_board(s))
-                cells += pos.pieces(Color::White) & bit(s)   ? 'w'
-                         : pos.pieces(Color::Black) & bit(s) ? 'b'
-                                                             : '.';
-        Json node = {{"p", text},
-                     {"c", cells},
-                     {"t", pos.side_to_move() == Color::White ? "w" : "b"},
-                     {"line", string_at(p, "line")}};
-        add_stats(node, p);
-        Json moves = Json::array();
-        for (const Json& m : array_at(p, "moves")) {
-            Json mj = {{"n", string_at(m, "move")}, {"k", string_at(m, "child")}};
-            add_stats(mj, m);
-            mj["sh"] = rounded(number_at(m, "share"), 3);
-            try {
-                const BoardMarks marks =
-                    move_marks(pos, rules, parse_move(pos, rules, string_at(m, "move")));
-                mj["pa"] = indices(marks.path);
-                std::vector<Square> captured;
-                for (Bitboard b = marks.captured; b;) captured.push_back(pop_lsb(b));
-                mj["ca"] = indices(captured);
-            } catch (const std::exception&) {
-                // Statistics without the move drawn on the board.
-            }
-            moves.push_back(std::move(mj));
-        }
-        node["m"] = std::move(moves);
-        nodes[key] = std::move(node);
     }
-    Json roots = Json::array();
-    for (const Json& r : array_at(j, "roots"))
-        if (r.is_string() && nodes.contains(r.get<std::string>())) roots.push_back(r);
+};
 
-    std::string out = "<div class=\"explorer\" id=\"" + esc(id) + "\">\n";
-    if (unreadable > 0)
-        out += notes.problem(source + ": " + std::to_string(unreadable) +
-                             " positions could not be read, the first: " + first_problem);
-    if (roots.empty()) return out + "<p class=\"note\">No positions to explore.</p></div>\n";
-    const Json data = {{"points", points},    {"r", kSpacing * 0.36},
-                       {"spacing", kSpacing}, {"min_games", rounded(number_at(j, "min_games"), 0)},
-                       {"roots", roots},      {"nodes", nodes}};
-    // Inside <script> only "</" could end the element early; "<" appears only in strings.
-    std::string text = to_json_text(data);
-    for (std::size_t p = text.find('<'); p != std::string::npos; p = text.find('<', p))
-        text.replace(p, 1, "\\u003c");
-    out += "<script type=\"application/json\" class=\"ex-data\">" + text + "</script>\n";
+// One move of a position as the script shows it: statistics, share, and its path and captures
+// on the board when it can be read.
+Json explorer_move(const Json& m, const Position& pos, const Rules& rules, const BoardIndex& bi) {
+    Json mj = {{"n", string_at(m, "move")}, {"k", string_at(m, "child")}};
+    add_stats(mj, m);
+    mj["sh"] = rounded(number_at(m, "share"), 3);
+    try {
+        const BoardMarks marks =
+            move_marks(pos, rules, parse_move(pos, rules, string_at(m, "move")));
+        mj["pa"] = bi.indices(marks.path);
+        std::vector<Square> captured;
+        for (Bitboard b = marks.captured; b;) captured.push_back(pop_lsb(b));
+        mj["ca"] = bi.indices(captured);
+    } catch (const std::exception&) {
+        // Statistics without the move drawn on the board.
+    }
+    return mj;
+}
+
+// One position (`pos`, read from `p`) as the script shows it: text, cells, side to move, line,
+// statistics and moves.
+Json explorer_node(const Json& p, const Position& pos, const Geometry& g, const Rules& rules,
+                   const BoardIndex& bi) {
+    std::string cells;
+    for (Square s = 0; s < 64; ++s)
+        if (g.on_board(s))
+            cells += pos.pieces(Color::White) & bit(s)   ? 'w'
+                     : pos.pieces(Color::Black) & bit(s) ? 'b'
+                                                         : '.';
+    Json node = {{"p", string_at(p, "position")},
+                 {"c", cells},
+                 {"t", pos.side_to_move() == Color::White ? "w" : "b"},
+                 {"line", string_at(p, "line")}};
+    add_stats(node, p);
+    Json moves = Json::array();
+    for (const Json& m : array_at(p, "moves")) moves.push_back(explorer_move(m, pos, rules, bi));
+    node["m"] = std::move(moves);
+    return node;
+}
+
+// The explorer's board and panel, from the first root (`nodes` by key).
+std::string explorer_panel(const Json& nodes, const Json& roots, const Rules& rules) {
     const Json& root = nodes[roots[0].get<std::string>()];
-    out += "<div class=\"ex-board\">" +
-           board_svg(Position::from_string(root["p"].get<std::string>(), rules.variant), {}, "",
-                     kSpacing) +
-           "</div>\n<div class=\"ex-panel\">\n";
+    std::string out = "<div class=\"ex-board\">" +
+                      board_svg(Position::from_string(root["p"].get<std::string>(), rules.variant),
+                                {}, "", kSpacing) +
+                      "</div>\n<div class=\"ex-panel\">\n";
     if (roots.size() > 1) {
         out += "<label class=\"ex-roots\">start position <select class=\"ex-root\">";
         for (const Json& r : roots) {
@@ -151,6 +133,47 @@ std::string opening_explorer(const Json& j, const Rules& rules, const std::strin
            "Positions are keyed by their hash: a position reached by several move orders is one "
            "position with the games of all of them.</p>\n</div>\n</div>\n";
     return out;
+}
+
+} // namespace
+
+std::string opening_explorer(const Json& j, const Rules& rules, const std::string& id,
+                             const std::string& source, Notes& notes) {
+    const Geometry& g = geometry(rules.variant);
+    const BoardIndex bi(g);
+    // Step 1. The positions that can be read, by key, and the roots among them.
+    Json nodes = Json::object();
+    std::size_t unreadable = 0;
+    std::string first_problem;
+    for (const Json& p : array_at(j, "positions")) {
+        const std::string key = string_at(p, "hash");
+        Position pos;
+        try {
+            pos = Position::from_string(string_at(p, "position"), rules.variant);
+        } catch (const std::exception& e) {
+            if (unreadable++ == 0) first_problem = "position " + key + ": " + e.what();
+            continue;
+        }
+        nodes[key] = explorer_node(p, pos, g, rules, bi);
+    }
+    Json roots = Json::array();
+    for (const Json& r : array_at(j, "roots"))
+        if (r.is_string() && nodes.contains(r.get<std::string>())) roots.push_back(r);
+    // Step 2. The page: the data for the script, the board and the panel.
+    std::string out = "<div class=\"explorer\" id=\"" + esc(id) + "\">\n";
+    if (unreadable > 0)
+        out += notes.problem(source + ": " + std::to_string(unreadable) +
+                             " positions could not be read, the first: " + first_problem);
+    if (roots.empty()) return out + "<p class=\"note\">No positions to explore.</p></div>\n";
+    const Json data = {{"points", bi.points}, {"r", kSpacing * 0.36},
+                       {"spacing", kSpacing}, {"min_games", rounded(number_at(j, "min_games"), 0)},
+                       {"roots", roots},      {"nodes", nodes}};
+    // Inside <script> only "</" could end the element early; "<" appears only in strings.
+    std::string text = to_json_text(data);
+    for (std::size_t p = text.find('<'); p != std::string::npos; p = text.find('<', p))
+        text.replace(p, 1, "\\u003c");
+    out += "<script type=\"application/json\" class=\"ex-data\">" + text + "</script>\n";
+    return out + explorer_panel(nodes, roots, rules);
 }
 
 const char* const kExplorerScript = R"JS(

@@ -164,19 +164,109 @@ std::string opening_label(const GameRecord& g) {
     return out.empty() ? "-" : out;
 }
 
+// Names in the order they first came, each coded by its place (the browser's data names a
+// player, reason or opening by its code).
+struct NameCodes {
+    std::vector<std::string> names;
+    std::map<std::string, int> at;
+    int code(const std::string& name) {
+        const auto [it, added] = at.emplace(name, int(names.size()));
+        if (added) names.push_back(name);
+        return it->second;
+    }
+};
+
+// One game's detail for the browser's viewer: its moves, scores and, when any move tells them,
+// times, depths, nodes and clocks.
+nlohmann::json game_detail(const GameRecord& g, Variant variant) {
+    using Json = nlohmann::json;
+    Json d = {{"m", g.moves}};
+    Color first = Color::White;
+    try {
+        first = Position::from_string(g.start, variant).side_to_move();
+    } catch (const std::exception&) { // the viewer names a bad start; here White moves
+    }
+    d["w"] = first == Color::White ? 1 : 0;
+    Json scores = Json::array(), times = Json::array(), depths = Json::array(),
+         nodes = Json::array(), clocks = Json::array();
+    bool any_stats = false, any_clock = false;
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+        scores.push_back(i < g.scores.size() && g.scores[i] ? Json(*g.scores[i]) : Json());
+        const MoveStats s = i < g.stats.size() ? g.stats[i] : MoveStats{};
+        any_stats |= s.known();
+        // Milliseconds to the microsecond (games.tsv version 4 times moves in microseconds).
+        times.push_back(s.time_us >= 0 ? Json(double(s.time_us) / 1000) : Json());
+        depths.push_back(s.depth >= 0 ? Json(s.depth) : Json());
+        nodes.push_back(s.nodes >= 0 ? Json(s.nodes) : Json());
+        // The mover's clock after the move (clocked players only), milliseconds.
+        any_clock |= s.clock_ms >= 0;
+        clocks.push_back(s.clock_ms >= 0 ? Json(s.clock_ms) : Json());
+    }
+    d["s"] = std::move(scores);
+    if (any_stats) {
+        d["t"] = std::move(times);
+        d["d"] = std::move(depths);
+        d["n"] = std::move(nodes);
+    }
+    if (any_clock) d["c"] = std::move(clocks);
+    return d;
+}
+
+// The engine log's lines of the detailed games onto their details (rows in game order, details
+// in the same order); problems reading it into `out`. Whether any game has lines.
+bool attach_engine_log(const std::string& engine_log, const std::set<std::uint64_t>& detailed,
+                       const nlohmann::json& rows, nlohmann::json& details, Notes& notes,
+                       std::string& out) {
+    bool has_log = false;
+    std::string problems;
+    const auto logs = engine_log_by_game(engine_log, detailed, kBrowserLogLines, notes, problems);
+    out += problems;
+    for (const auto& [index, lines] : logs) {
+        // The detail of game `index`.
+        for (const nlohmann::json& row : rows) {
+            if (row[0].get<std::uint64_t>() != index) continue;
+            const int d = row[7].get<int>();
+            if (d >= 0) {
+                details[std::size_t(d)]["log"] = lines.lines;
+                if (lines.more) details[std::size_t(d)]["more"] = lines.more;
+                has_log = true;
+            }
+            break;
+        }
+    }
+    return has_log;
+}
+
+// The browser's filters, table, viewer and note, for the page's script.
+std::string browser_controls(std::size_t games, const std::string& engine_log) {
+    std::string out =
+        "<div class=\"gb-filters\"><label>player <select class=\"gb-player\"></select></label>"
+        "<label>result <select class=\"gb-result\"></select></label>"
+        "<label>ended by <select class=\"gb-reason\"></select></label>"
+        "<label>opening <input type=\"search\" class=\"gb-opening\" "
+        "placeholder=\"moves (part)\"></label><span class=\"gb-count note\"></span></div>\n"
+        "<div class=\"gb-table\"><table class=\"data gb-games\"><thead><tr><th>game</th>"
+        "<th>White</th><th>Black</th><th>result</th><th>ended by</th><th>turns</th>"
+        "<th>opening</th></tr></thead><tbody></tbody></table></div>\n"
+        "<div class=\"gb-view\"><p class=\"note\">Click a game to see its moves.</p></div>\n";
+    out += "<p class=\"note\">Every game of the file (" + std::to_string(games) +
+           "); the moves, scores, depths and times of the first " +
+           std::to_string(std::min<std::size_t>(games, kBrowserDetailedGames)) +
+           (engine_log.empty()
+                ? std::string()
+                : ", with at most " + std::to_string(kBrowserLogLines) +
+                      " lines each of the engine log <code>" + esc(engine_log) + "</code>") +
+           ".</p>\n";
+    return out;
+}
+
 } // namespace
 
 std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
                          const std::string& id, const std::string& engine_log, Notes& notes) {
     using Json = nlohmann::json;
-    std::vector<std::string> players, reasons, openings;
-    std::map<std::string, int> player_at, reason_at, opening_at;
-    const auto code = [](std::map<std::string, int>& at, std::vector<std::string>& names,
-                         const std::string& name) {
-        const auto [it, added] = at.emplace(name, int(names.size()));
-        if (added) names.push_back(name);
-        return it->second;
-    };
+    // Step 1. A row for every game, a detail for the first kBrowserDetailedGames.
+    NameCodes players, reasons, openings;
     Json rows = Json::array(), details = Json::array();
     std::set<std::uint64_t> detailed;
     for (const GameRecord& g : games) {
@@ -187,89 +277,27 @@ std::string game_browser(const std::vector<GameRecord>& games, Variant variant,
         if (int(details.size()) < kBrowserDetailedGames) {
             detail = int(details.size());
             detailed.insert(g.index);
-            Json d = {{"m", g.moves}};
-            Color first = Color::White;
-            try {
-                first = Position::from_string(g.start, variant).side_to_move();
-            } catch (const std::exception&) { // the viewer names a bad start; here White moves
-            }
-            d["w"] = first == Color::White ? 1 : 0;
-            Json scores = Json::array(), times = Json::array(), depths = Json::array(),
-                 nodes = Json::array(), clocks = Json::array();
-            bool any_stats = false, any_clock = false;
-            for (std::size_t i = 0; i < g.moves.size(); ++i) {
-                scores.push_back(i < g.scores.size() && g.scores[i] ? Json(*g.scores[i]) : Json());
-                const MoveStats s = i < g.stats.size() ? g.stats[i] : MoveStats{};
-                any_stats |= s.known();
-                // Milliseconds to the microsecond (games.tsv version 4 times moves in
-                // microseconds).
-                times.push_back(s.time_us >= 0 ? Json(double(s.time_us) / 1000) : Json());
-                depths.push_back(s.depth >= 0 ? Json(s.depth) : Json());
-                nodes.push_back(s.nodes >= 0 ? Json(s.nodes) : Json());
-                // The mover's clock after the move (clocked players only), milliseconds.
-                any_clock |= s.clock_ms >= 0;
-                clocks.push_back(s.clock_ms >= 0 ? Json(s.clock_ms) : Json());
-            }
-            d["s"] = std::move(scores);
-            if (any_stats) {
-                d["t"] = std::move(times);
-                d["d"] = std::move(depths);
-                d["n"] = std::move(nodes);
-            }
-            if (any_clock) d["c"] = std::move(clocks);
-            details.push_back(std::move(d));
+            details.push_back(game_detail(g, variant));
         }
-        rows.push_back({g.index, code(player_at, players, player_name_of(g.white)),
-                        code(player_at, players, player_name_of(g.black)), result,
-                        code(reason_at, reasons, g.reason), g.moves.size(),
-                        code(opening_at, openings, opening_label(g)), detail});
+        rows.push_back({g.index, players.code(player_name_of(g.white)),
+                        players.code(player_name_of(g.black)), result, reasons.code(g.reason),
+                        g.moves.size(), openings.code(opening_label(g)), detail});
     }
+    // Step 2. The engine log's lines of the detailed games.
     std::string out =
         "<h3>Game browser</h3>\n<div class=\"game-browser\" id=\"" + esc(id) + "\">\n";
-    bool has_log = false;
-    if (!engine_log.empty()) {
-        std::string problems;
-        const auto logs =
-            engine_log_by_game(engine_log, detailed, kBrowserLogLines, notes, problems);
-        out += problems;
-        for (const auto& [index, lines] : logs) {
-            // The detail of game `index`: rows are in game order, details in the same order.
-            for (const Json& row : rows) {
-                if (row[0].get<std::uint64_t>() != index) continue;
-                const int d = row[7].get<int>();
-                if (d >= 0) {
-                    details[std::size_t(d)]["log"] = lines.lines;
-                    if (lines.more) details[std::size_t(d)]["more"] = lines.more;
-                    has_log = true;
-                }
-                break;
-            }
-        }
-    }
-    const Json data = {{"players", players},      {"reasons", reasons}, {"openings", openings},
-                       {"games", rows},           {"details", details}, {"log", has_log},
+    const bool has_log =
+        !engine_log.empty() && attach_engine_log(engine_log, detailed, rows, details, notes, out);
+    // Step 3. The data for the script, and the controls.
+    const Json data = {{"players", players.names},   {"reasons", reasons.names},
+                       {"openings", openings.names}, {"games", rows},
+                       {"details", details},         {"log", has_log},
                        {"max_rows", kBrowserRows}};
     std::string text = to_json_text(data);
     for (std::size_t p = text.find('<'); p != std::string::npos; p = text.find('<', p))
         text.replace(p, 1, "\\u003c");
     out += "<script type=\"application/json\" class=\"gb-data\">" + text + "</script>\n";
-    out += "<div class=\"gb-filters\"><label>player <select class=\"gb-player\"></select></label>"
-           "<label>result <select class=\"gb-result\"></select></label>"
-           "<label>ended by <select class=\"gb-reason\"></select></label>"
-           "<label>opening <input type=\"search\" class=\"gb-opening\" "
-           "placeholder=\"moves (part)\"></label><span class=\"gb-count note\"></span></div>\n"
-           "<div class=\"gb-table\"><table class=\"data gb-games\"><thead><tr><th>game</th>"
-           "<th>White</th><th>Black</th><th>result</th><th>ended by</th><th>turns</th>"
-           "<th>opening</th></tr></thead><tbody></tbody></table></div>\n"
-           "<div class=\"gb-view\"><p class=\"note\">Click a game to see its moves.</p></div>\n";
-    out += "<p class=\"note\">Every game of the file (" + std::to_string(games.size()) +
-           "); the moves, scores, depths and times of the first " +
-           std::to_string(std::min<std::size_t>(games.size(), kBrowserDetailedGames)) +
-           (engine_log.empty()
-                ? std::string()
-                : ", with at most " + std::to_string(kBrowserLogLines) +
-                      " lines each of the engine log <code>" + esc(engine_log) + "</code>") +
-           ".</p>\n";
+    out += browser_controls(games.size(), engine_log);
     return out + "</div>\n";
 }
 

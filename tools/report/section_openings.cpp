@@ -125,53 +125,30 @@ std::optional<Json> loop_openings(const std::string& loop, Notes& notes, std::st
     }
 }
 
-} // namespace
-
-std::string openings_section(const ReportInputs& in, Notes& notes) {
-    std::string out = "<section id=\"openings\">\n<h2>Openings</h2>\n";
-    std::optional<Json> j;
-    std::string path;
+// Step 1 of openings_section: the opening tree, from --opening-stats DIR or the loop's games
+// (`path` names it); nullopt, with a note in `out`, when there is none.
+std::optional<Json> read_openings(const ReportInputs& in, Notes& notes, std::string& out,
+                                  std::string& path) {
     if (!in.opening_stats.empty()) {
         out += "<p class=\"source\">From <code>" + esc(in.opening_stats) + "</code>.</p>\n";
         path = in.opening_stats + "/openings.json";
-        j = read_json(path, notes, out);
-        if (!j) {
-            if (!file_exists(path)) out += notes.problem(path + ": not found");
-            return out + "</section>\n";
-        }
-    } else if (!in.loop.empty()) {
+        std::optional<Json> j = read_json(path, notes, out);
+        if (!j && !file_exists(path)) out += notes.problem(path + ": not found");
+        return j;
+    }
+    if (!in.loop.empty()) {
         path = in.loop + "/iter-N/selfplay/games.tsv";
-        j = loop_openings(in.loop, notes, out);
-        if (!j) return out + "</section>\n";
-    } else {
-        return out + missing_note("Openings: not provided (--opening-stats DIR).") + "</section>\n";
+        return loop_openings(in.loop, notes, out);
     }
-    check_format(*j, path, kOpeningsFormat, notes, out);
-    Rules rules;
-    try {
-        rules = rules_from_json(*j);
-    } catch (const std::invalid_argument& e) {
-        out += notes.problem(path + ": " + e.what() + " (read as tsivy, standard rules)");
-    }
-    TreeView v;
-    v.max_ply = in.tree_depth;
-    v.min_share = in.tree_share;
-    const auto& positions = array_at(*j, "positions");
-    for (const auto& p : positions) v.by_hash[string_at(p, "hash")] = &p;
-    out += "<p>" + num(number_at(*j, "games"), 0) + " games, the first " +
-           num(number_at(*j, "plies"), 0) + " turns (" + esc(variant_name(rules.variant)) + ", " +
-           esc(ruleset_name(rules.ruleset)) + " rules), " + std::to_string(positions.size()) +
-           " positions with at least " + num(number_at(*j, "min_games"), 0) +
-           " games. Score is White's (win 1, draw &frac12;); the bar shows White wins, draws "
-           "and Black wins; moves chosen in fewer than " +
-           percent(in.tree_share, 0) + " of a position's games are folded.</p>\n";
+    out += missing_note("Openings: not provided (--opening-stats DIR).");
+    return std::nullopt;
+}
 
-    out += "<h3>Explorer</h3>\n" + opening_explorer(*j, rules, "opening-explorer", path, notes);
-
-    // The tree.
+// Step 3: the tree, from each root; the roots.
+std::vector<const Json*> render_tree(const Json& j, TreeView& v, std::string& out) {
     out += "<h3>Main lines</h3>\n<div class=\"tree\" id=\"opening-tree\">";
     std::vector<const Json*> roots;
-    for (const auto& r : array_at(*j, "roots"))
+    for (const auto& r : array_at(j, "roots"))
         if (r.is_string() && v.by_hash.contains(r.get<std::string>()))
             roots.push_back(v.by_hash[r.get<std::string>()]);
     if (roots.empty()) out += "<p class=\"note\">No positions in the tree.</p>";
@@ -184,43 +161,46 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
         out += "</div>";
     }
     out += "</div>\n";
+    return roots;
+}
 
-    // The main line of the first root on boards.
-    if (!roots.empty()) {
-        out += "<h3>Main line</h3>\n<p class=\"note\">The most played move at each turn.</p>\n"
-               "<div class=\"board-row\" id=\"main-line\">";
-        try {
-            const Json* node = roots[0];
-            Position pos = Position::from_string(string_at(*node, "position"), rules.variant);
-            out += "<figure>" + board_svg(pos, {}, "start") +
-                   "<figcaption>start</figcaption></figure>";
-            for (int ply = 0; ply < in.tree_depth; ++ply) {
-                const auto& moves = array_at(*node, "moves");
-                if (moves.empty()) break;
-                const std::string text = string_at(moves[0], "move");
-                const Move m = parse_move(pos, rules, text);
-                const BoardMarks marks = move_marks(pos, rules, m);
-                pos.make_move(m);
-                const std::string caption = std::to_string(ply + 1) + ". " + text + " (" +
-                                            num(number_at(moves[0], "games"), 0) +
-                                            " games, score " +
-                                            num(number_at(moves[0], "score"), 3) + ")";
-                out += "<figure>" + board_svg(pos, marks, caption) + "<figcaption>" + esc(caption) +
-                       "</figcaption></figure>";
-                const auto it = v.by_hash.find(string_at(moves[0], "child"));
-                if (it == v.by_hash.end()) break;
-                node = it->second;
-            }
-        } catch (const std::exception& e) {
-            out += notes.problem(path + ": main line: " + e.what());
+// Step 4: the main line from `root` on boards, the most played move at each turn.
+void render_main_line(const Json* root, const Rules& rules, const TreeView& v, int depth,
+                      const std::string& path, Notes& notes, std::string& out) {
+    out += "<h3>Main line</h3>\n<p class=\"note\">The most played move at each turn.</p>\n"
+           "<div class=\"board-row\" id=\"main-line\">";
+    try {
+        const Json* node = root;
+        Position pos = Position::from_string(string_at(*node, "position"), rules.variant);
+        out += "<figure>" + board_svg(pos, {}, "start") + "<figcaption>start</figcaption></figure>";
+        for (int ply = 0; ply < depth; ++ply) {
+            const auto& moves = array_at(*node, "moves");
+            if (moves.empty()) break;
+            const std::string text = string_at(moves[0], "move");
+            const Move m = parse_move(pos, rules, text);
+            const BoardMarks marks = move_marks(pos, rules, m);
+            pos.make_move(m);
+            const std::string caption = std::to_string(ply + 1) + ". " + text + " (" +
+                                        num(number_at(moves[0], "games"), 0) + " games, score " +
+                                        num(number_at(moves[0], "score"), 3) + ")";
+            out += "<figure>" + board_svg(pos, marks, caption) + "<figcaption>" + esc(caption) +
+                   "</figcaption></figure>";
+            const auto it = v.by_hash.find(string_at(moves[0], "child"));
+            if (it == v.by_hash.end()) break;
+            node = it->second;
         }
-        out += "</div>\n";
+    } catch (const std::exception& e) {
+        out += notes.problem(path + ": main line: " + e.what());
     }
+    out += "</div>\n";
+}
 
-    // The most played balanced positions at the tree's depth.
-    const int plies = int_at(*j, "plies");
+// Step 5: the most played balanced positions at the tree's depth.
+void render_balanced(const Json& j, const Rules& rules, const std::string& path, Notes& notes,
+                     std::string& out) {
+    const int plies = int_at(j, "plies");
     std::vector<const Json*> balanced;
-    for (const auto& p : positions) {
+    for (const auto& p : array_at(j, "positions")) {
         const double s = number_at(p, "score");
         if (plies >= 0 && int_at(p, "ply") == plies && s >= 0.4 && s <= 0.6) balanced.push_back(&p);
     }
@@ -232,30 +212,64 @@ std::string openings_section(const ReportInputs& in, Notes& notes) {
     if (balanced.empty()) {
         out += "<p class=\"note\">No position after " + std::to_string(plies) +
                " turns has White's score between 0.4 and 0.6.</p>\n";
-    } else {
-        out += "<p class=\"note\">The most played positions after " + std::to_string(plies) +
-               " turns with White's score between 0.4 and 0.6 (<code>fanorona openings --book "
-               "FILE --balanced 0.4:0.6</code> writes them as a suite).</p>\n<table class=\"data\" "
-               "id=\"balanced-table\"><thead><tr><th>position</th><th>line</th><th>games</th>"
-               "<th>results</th><th>score</th><th>eval</th></tr></thead><tbody>";
-        for (const Json* p : balanced) {
-            std::string board;
-            try {
-                board = board_svg(Position::from_string(string_at(*p, "position"), rules.variant),
-                                  {}, string_at(*p, "position"), 16);
-            } catch (const std::exception& e) {
-                board = notes.problem(path + ": position: " + e.what());
-            }
-            out += "<tr><td>" + board + "</td><td><code>" + esc(string_at(*p, "line")) +
-                   "</code></td><td class=\"num\">" + num(number_at(*p, "games"), 0) + "</td><td>" +
-                   wdl_bar(number_at(*p, "white_wins"), number_at(*p, "draws"),
-                           number_at(*p, "black_wins")) +
-                   "</td><td class=\"num\">" + num(number_at(*p, "score"), 3) +
-                   "</td><td class=\"num\">" + signed_num(number_at(*p, "avg_eval"), 0) +
-                   "</td></tr>";
-        }
-        out += "</tbody></table>\n";
+        return;
     }
+    out += "<p class=\"note\">The most played positions after " + std::to_string(plies) +
+           " turns with White's score between 0.4 and 0.6 (<code>fanorona openings --book "
+           "FILE --balanced 0.4:0.6</code> writes them as a suite).</p>\n<table class=\"data\" "
+           "id=\"balanced-table\"><thead><tr><th>position</th><th>line</th><th>games</th>"
+           "<th>results</th><th>score</th><th>eval</th></tr></thead><tbody>";
+    for (const Json* p : balanced) {
+        std::string board;
+        try {
+            board = board_svg(Position::from_string(string_at(*p, "position"), rules.variant), {},
+                              string_at(*p, "position"), 16);
+        } catch (const std::exception& e) {
+            board = notes.problem(path + ": position: " + e.what());
+        }
+        out += "<tr><td>" + board + "</td><td><code>" + esc(string_at(*p, "line")) +
+               "</code></td><td class=\"num\">" + num(number_at(*p, "games"), 0) + "</td><td>" +
+               wdl_bar(number_at(*p, "white_wins"), number_at(*p, "draws"),
+                       number_at(*p, "black_wins")) +
+               "</td><td class=\"num\">" + num(number_at(*p, "score"), 3) +
+               "</td><td class=\"num\">" + signed_num(number_at(*p, "avg_eval"), 0) + "</td></tr>";
+    }
+    out += "</tbody></table>\n";
+}
+
+} // namespace
+
+std::string openings_section(const ReportInputs& in, Notes& notes) {
+    std::string out = "<section id=\"openings\">\n<h2>Openings</h2>\n";
+    // Step 1. The tree and its board and rules.
+    std::string path;
+    const std::optional<Json> j = read_openings(in, notes, out, path);
+    if (!j) return out + "</section>\n";
+    check_format(*j, path, kOpeningsFormat, notes, out);
+    Rules rules;
+    try {
+        rules = rules_from_json(*j);
+    } catch (const std::invalid_argument& e) {
+        out += notes.problem(path + ": " + e.what() + " (read as tsivy, standard rules)");
+    }
+    // Step 2. What the tree holds, and the explorer.
+    TreeView v;
+    v.max_ply = in.tree_depth;
+    v.min_share = in.tree_share;
+    const auto& positions = array_at(*j, "positions");
+    for (const auto& p : positions) v.by_hash[string_at(p, "hash")] = &p;
+    out += "<p>" + num(number_at(*j, "games"), 0) + " games, the first " +
+           num(number_at(*j, "plies"), 0) + " turns (" + esc(variant_name(rules.variant)) + ", " +
+           esc(ruleset_name(rules.ruleset)) + " rules), " + std::to_string(positions.size()) +
+           " positions with at least " + num(number_at(*j, "min_games"), 0) +
+           " games. Score is White's (win 1, draw &frac12;); the bar shows White wins, draws "
+           "and Black wins; moves chosen in fewer than " +
+           percent(in.tree_share, 0) + " of a position's games are folded.</p>\n";
+    out += "<h3>Explorer</h3>\n" + opening_explorer(*j, rules, "opening-explorer", path, notes);
+    // Step 3. The tree; step 4, its main line; step 5, the balanced positions.
+    const std::vector<const Json*> roots = render_tree(*j, v, out);
+    if (!roots.empty()) render_main_line(roots[0], rules, v, in.tree_depth, path, notes, out);
+    render_balanced(*j, rules, path, notes, out);
     return out + "</section>\n";
 }
 

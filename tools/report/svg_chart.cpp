@@ -31,66 +31,66 @@ std::string tick_label(double v, double step) {
     return num(v, std::min(decimals, 6));
 }
 
-} // namespace
-
-std::string chart_svg(const Chart& c) {
-    const double left = 64, right = 16, top = 30, bottom = 44;
-    const double pw = c.width - left - right, ph = c.height - top - bottom;
+// A line chart's plot area in pixels and the ranges of its axes: where a value is drawn.
+struct ChartFrame {
+    static constexpr double left = 64, right = 16, top = 30, bottom = 44;
+    double pw = 0, ph = 0; // the plot area's width and height
     double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
     double ymin = xmin, ymax = -xmin;
-    auto take_y = [&](double y) {
+
+    explicit ChartFrame(const Chart& c) : pw(c.width - left - right), ph(c.height - top - bottom) {}
+    void take_y(double y) {
         if (std::isfinite(y)) ymin = std::min(ymin, y), ymax = std::max(ymax, y);
-    };
+    }
+    double X(double x) const { return left + (x - xmin) / (xmax - xmin) * pw; }
+    double Y(double y) const { return top + (ymax - y) / (ymax - ymin) * ph; }
+};
+
+// Step 1 of chart_svg: the ranges of the series' finite points (x infinite when there is none).
+void take_series_ranges(const Chart& c, ChartFrame& f) {
     for (const Series& s : c.series)
         for (std::size_t i = 0; i < s.x.size(); ++i) {
             if (!std::isfinite(s.x[i]) || i >= s.y.size() || !std::isfinite(s.y[i])) continue;
-            xmin = std::min(xmin, s.x[i]);
-            xmax = std::max(xmax, s.x[i]);
-            take_y(s.y[i]);
-            if (i < s.low.size()) take_y(s.low[i]);
-            if (i < s.high.size()) take_y(s.high[i]);
+            f.xmin = std::min(f.xmin, s.x[i]);
+            f.xmax = std::max(f.xmax, s.x[i]);
+            f.take_y(s.y[i]);
+            if (i < s.low.size()) f.take_y(s.low[i]);
+            if (i < s.high.size()) f.take_y(s.high[i]);
         }
-    std::string out =
-        fmt("<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\" role=\"img\"",
-            c.width, c.height, c.width, c.height);
-    if (!c.id.empty()) out += " id=\"" + esc(c.id) + "\"";
-    out += " aria-label=\"" + esc(c.title) + "\"><title>" + esc(c.title) + "</title>";
-    out += fmt("<text class=\"chart-title\" x=\"%.1f\" y=\"18\">", left) + esc(c.title) + "</text>";
-    if (!std::isfinite(xmin)) {
-        out += fmt("<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no "
-                   "data</text>",
-                   left + pw / 2, top + ph / 2);
-        return out + "</svg>";
-    }
-    for (const RefLine& l : c.lines) take_y(l.y);
-    if (xmax == xmin) xmax = xmin + 1;
-    if (ymax == ymin) ymin -= 1, ymax += 1;
-    const double pad = (ymax - ymin) * 0.05;
-    ymin -= pad;
-    ymax += pad;
-    const auto X = [&](double x) { return left + (x - xmin) / (xmax - xmin) * pw; };
-    const auto Y = [&](double y) { return top + (ymax - y) / (ymax - ymin) * ph; };
+}
 
-    // Grid and ticks.
-    auto xt = nice_ticks(xmin, xmax);
+// Step 2 of chart_svg: the reference lines in the y range, the ranges never empty, a margin
+// above and below.
+void pad_ranges(const Chart& c, ChartFrame& f) {
+    for (const RefLine& l : c.lines) f.take_y(l.y);
+    if (f.xmax == f.xmin) f.xmax = f.xmin + 1;
+    if (f.ymax == f.ymin) f.ymin -= 1, f.ymax += 1;
+    const double pad = (f.ymax - f.ymin) * 0.05;
+    f.ymin -= pad;
+    f.ymax += pad;
+}
+
+// Step 3 of chart_svg: grid and ticks, the frame and the axis labels.
+void draw_axes(const Chart& c, const ChartFrame& f, std::string& out) {
+    const double left = f.left, top = f.top, pw = f.pw, ph = f.ph;
+    auto xt = nice_ticks(f.xmin, f.xmax);
     if (c.integer_x)
         xt.erase(std::remove_if(xt.begin(), xt.end(), [](double t) { return t != std::round(t); }),
                  xt.end());
-    const auto yt = nice_ticks(ymin, ymax, 5);
+    const auto yt = nice_ticks(f.ymin, f.ymax, 5);
     const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1,
                  ystep = yt.size() > 1 ? yt[1] - yt[0] : 1;
     for (double t : yt) {
         out += fmt("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", left,
-                   left + pw, Y(t), Y(t));
+                   left + pw, f.Y(t), f.Y(t));
         out += fmt("<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6,
-                   Y(t) + 4) +
+                   f.Y(t) + 4) +
                tick_label(t, ystep) + "</text>";
     }
     for (double t : xt) {
-        out += fmt("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", X(t),
-                   X(t), top, top + ph);
-        out += fmt("<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", X(t),
+        out += fmt("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", f.X(t),
+                   f.X(t), top, top + ph);
+        out += fmt("<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", f.X(t),
                    top + ph + 16) +
                tick_label(t, xstep) + "</text>";
     }
@@ -103,15 +103,17 @@ std::string chart_svg(const Chart& c) {
                "text-anchor=\"middle\">",
                top + ph / 2) +
            esc(c.y_label) + "</text>";
+}
 
-    // Bands, then reference lines, then the series on top.
+// Step 4 of chart_svg: the bands (a series' low to high), then the reference lines.
+void draw_bands_and_lines(const Chart& c, const ChartFrame& f, std::string& out) {
     for (const Series& s : c.series) {
         if (s.low.size() != s.x.size() || s.high.size() != s.x.size()) continue;
         std::string upper, lower;
         for (std::size_t i = 0; i < s.x.size(); ++i) {
             if (!std::isfinite(s.low[i]) || !std::isfinite(s.high[i])) continue;
-            upper += fmt("%.1f,%.1f ", X(s.x[i]), Y(s.high[i]));
-            lower = fmt("%.1f,%.1f ", X(s.x[i]), Y(s.low[i])) + lower;
+            upper += fmt("%.1f,%.1f ", f.X(s.x[i]), f.Y(s.high[i]));
+            lower = fmt("%.1f,%.1f ", f.X(s.x[i]), f.Y(s.low[i])) + lower;
         }
         if (!upper.empty())
             out += "<polygon class=\"band\" fill=\"" + esc(s.color) + "\" points=\"" + upper +
@@ -120,12 +122,17 @@ std::string chart_svg(const Chart& c) {
     for (const RefLine& l : c.lines) {
         out += fmt("<line class=\"ref\" stroke=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
                    "y2=\"%.1f\"/>",
-                   esc(l.color).c_str(), left, left + pw, Y(l.y), Y(l.y));
+                   esc(l.color).c_str(), f.left, f.left + f.pw, f.Y(l.y), f.Y(l.y));
         out += fmt("<text class=\"ref-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
                    "fill=\"%s\">",
-                   left + pw - 4, Y(l.y) - 4, esc(l.color).c_str()) +
+                   f.left + f.pw - 4, f.Y(l.y) - 4, esc(l.color).c_str()) +
                esc(l.name) + "</text>";
     }
+}
+
+// Step 5 of chart_svg: the series on top (a break at each point that is not finite), then the
+// legend.
+void draw_series_and_legend(const Chart& c, const ChartFrame& f, std::string& out) {
     for (const Series& s : c.series) {
         std::string pts;
         auto flush = [&] {
@@ -139,23 +146,47 @@ std::string chart_svg(const Chart& c) {
                 flush();
                 continue;
             }
-            pts += fmt("%.1f,%.1f ", X(s.x[i]), Y(s.y[i]));
+            pts += fmt("%.1f,%.1f ", f.X(s.x[i]), f.Y(s.y[i]));
             if (s.markers)
                 out += fmt("<circle class=\"marker\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" "
                            "r=\"3.5\"/>",
-                           esc(s.color).c_str(), X(s.x[i]), Y(s.y[i]));
+                           esc(s.color).c_str(), f.X(s.x[i]), f.Y(s.y[i]));
         }
         flush();
     }
-    // Legend.
-    double lx = left + 8;
+    double lx = f.left + 8;
     for (const Series& s : c.series) {
         out += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"4\" fill=\"%s\"/>", lx,
-                   top + 8, esc(s.color).c_str());
-        out += fmt("<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">", lx + 16, top + 13) +
+                   f.top + 8, esc(s.color).c_str());
+        out += fmt("<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">", lx + 16, f.top + 13) +
                esc(s.name) + "</text>";
         lx += 28 + 7.0 * double(s.name.size());
     }
+}
+
+} // namespace
+
+std::string chart_svg(const Chart& c) {
+    ChartFrame f(c);
+    take_series_ranges(c, f);
+    std::string out =
+        fmt("<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" role=\"img\"",
+            c.width, c.height, c.width, c.height);
+    if (!c.id.empty()) out += " id=\"" + esc(c.id) + "\"";
+    out += " aria-label=\"" + esc(c.title) + "\"><title>" + esc(c.title) + "</title>";
+    out +=
+        fmt("<text class=\"chart-title\" x=\"%.1f\" y=\"18\">", f.left) + esc(c.title) + "</text>";
+    if (!std::isfinite(f.xmin)) {
+        out += fmt("<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no "
+                   "data</text>",
+                   f.left + f.pw / 2, f.top + f.ph / 2);
+        return out + "</svg>";
+    }
+    pad_ranges(c, f);
+    draw_axes(c, f, out);
+    draw_bands_and_lines(c, f, out);
+    draw_series_and_legend(c, f, out);
     return out + "</svg>";
 }
 
