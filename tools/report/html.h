@@ -40,12 +40,9 @@ inline std::string esc(std::string_view text) {
     return out;
 }
 
-// printf into a std::string.
-template <typename... Args> std::string fmt(const char* format, Args... args) {
-    const int n = std::snprintf(nullptr, 0, format, args...);
-    std::string out(std::size_t(n > 0 ? n : 0), '\0');
-    if (n > 0) std::snprintf(out.data(), out.size() + 1, format, args...);
-    return out;
+// printf into a std::string: core/common/text.h's format, by the short name the report uses.
+template <typename... Args> std::string fmt(const char* f, Args... args) {
+    return format(f, args...);
 }
 
 // A number with `decimals` decimals, or an en dash for NaN / infinity.

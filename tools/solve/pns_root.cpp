@@ -12,6 +12,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "core/common/clock.h"
 #include "core/common/files.h"
 #include "core/common/fork_join.h"
 #include "selfplay/formats/proof_file.h"
@@ -20,13 +21,7 @@
 
 namespace fanorona::cli {
 
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-} // namespace
+namespace {} // namespace
 
 PnsRootResult solve_root_pns(const Position& root, const PnsRootConfig& cfg) {
     const auto start = std::chrono::steady_clock::now();
