@@ -1,7 +1,8 @@
 #pragma once
 // Endgame tables as core sees them: the value a table gives a position, how a move's value follows
 // from the value of the position it leads to, and an abstract probe (the tables/ library
-// implements it over files; core opens no files). docs/formats.md "Endgame tables" defines the
+// implements it over the table files, the one part of core that opens files; the evaluation and
+// the search open none). docs/formats.md "Endgame tables" defines the
 // values exactly.
 
 #include <optional>
