@@ -22,6 +22,7 @@
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
+using fanorona::seconds_since;
 
 namespace {
 
