@@ -50,7 +50,7 @@ std::string cheap(const std::string& line) {
             }
         std::vector<std::string> name(words.begin() + std::min<std::size_t>(2, words.size()),
                                       words.begin() + value_at);
-        const std::string key = fanorona::lower(join(name));
+        const std::string key = fanorona::lower(fanorona::join(name));
         if (value_at + 1 < words.size() && key == "hash") {
             if (!all_digits(words[value_at + 1]) || words[value_at + 1].size() > 1 ||
                 words[value_at + 1] > "4")

@@ -61,6 +61,8 @@ inline std::string signed_num(double x, int decimals = 1) {
     return s[0] == '-' || s.find_first_not_of("0.") == std::string::npos ? s : "+" + s;
 }
 
+// A fraction as a percentage in HTML: num()'s digits (no "-0") and a dash when it is not finite
+// (core/common/text.h's percent() is the plain-text one).
 inline std::string percent(double fraction, int decimals = 1) {
     return std::isfinite(fraction) ? num(100.0 * fraction, decimals) + "%" : "&ndash;";
 }
