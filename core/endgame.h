@@ -1,8 +1,9 @@
 #pragma once
 // Endgame tables as core sees them: the value a table gives a position, how a move's value follows
 // from the value of the position it leads to, and an abstract probe (the tables/ library
-// implements it over files; core opens no files). docs/formats.md "Endgame tables" defines the
-// values exactly.
+// implements it over the table files: in core only the tables read and write files, through
+// core/common's file helpers; the evaluation and the search open none). docs/formats.md "Endgame
+// tables" defines the values exactly.
 
 #include <optional>
 #include <string>

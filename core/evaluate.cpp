@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include "core/builtins.h"
-#include "core/search.h"
-#include "core/weights.h"
+#include "core/score.h"
 
 namespace fanorona {
 
@@ -81,11 +79,6 @@ bool operator==(const Weights& a, const Weights& b) {
     const bool pa = has_pattern_weights(a), pb = has_pattern_weights(b);
     if (!pa || !pb) return pa == pb;
     return a.patterns == b.patterns || *a.patterns == *b.patterns;
-}
-
-Weights handset_weights() {
-    static_assert(kFeatureCount > 0);
-    return parse_weights(find_builtin("weights", "handset")->text, "handset weights (compiled in)");
 }
 
 } // namespace fanorona

@@ -5,7 +5,7 @@
 //   S = sum over the entries of extract_features(pos) of value_i * w_i   (exact, 64-bit)
 //     + pattern_sum(pos, w)                    (the 21 pattern windows, tsivy only; see below)
 //   evaluate(pos) = trunc(S / kEvalScale)                                 (C++ integer division)
-//   clamped to +-(kWinScore - kMaxPly - 1), which only weights near kMaxWeight (weights.h) reach;
+//   clamped to +-(kWinScore - kMaxPly - 1), which only weights near kMaxWeight (below) reach;
 // both written once in core/taper.h (taper(), eval_of_sum()).
 // The pattern part: with the phase p = game_phase(pos) and the windows' pattern weight numbers
 // k_j (pattern_indices() of the side to move), each window is a tapered feature of raw value 1:
@@ -43,6 +43,15 @@ struct Weights {
     friend bool operator==(const Weights& a, const Weights& b);
 };
 
+// The largest weight magnitude a weights text may hold (core/weights.h checks it): |w| <=
+// kMaxWeight for every weight. With it the evaluation's sum cannot overflow (every raw term is at
+// most 45 points x 8 directions = 360 in magnitude and every pattern window's raw value is 1, so
+// |sum| <= (33 terms x 360 + 21 windows) x kPhaseScale x kMaxWeight < 1.2e10, far inside the 64-bit
+// sum; pattern weights obey the same bound), and evaluate() clamps the result to +-kMaxEvalScore
+// (core/evaluate.cpp), so no weights can make a position look like a won or lost game. See
+// docs/formats.md.
+inline constexpr std::int32_t kMaxWeight = 30000;
+
 // The position's score for the side to move; allocates nothing. Not meant for positions where
 // the game is over (the search handles those).
 // `largest_capture` is as for extract_terms(): -1, or the known value of the capture_now term.
@@ -68,9 +77,5 @@ std::int64_t pattern_sum(const Position& pos, const Weights& w);
 
 // Whether `w` has a non-zero pattern weight (format_weights() then writes version 2).
 bool has_pattern_weights(const Weights& w);
-
-// The hand-set weights, compiled into the program (the built-in "weights handset",
-// data/weights/handset.txt at build time; core/builtins.h).
-Weights handset_weights();
 
 } // namespace fanorona

@@ -9,6 +9,7 @@
 #include "core/nnue/accumulator.h"
 #include "core/timeman.h"
 #include "core/transposition.h"
+#include "core/weights.h"
 
 namespace fanorona {
 

@@ -4,9 +4,9 @@
 // killers, history), forced-capture quiescence, the pruning of search_params.h, and time
 // management (timeman.h).
 //
-// Scores are centi-pieces for the side to move at the root. A win in n plies (turns) scores
-// kWinScore - n, a loss in n plies -(kWinScore - n). Draws by repetition and by the no-capture
-// limit score 0 (see the Contempt parameter).
+// Scores are centi-pieces for the side to move at the root (core/score.h: the win, table and
+// infinite scores). Draws by repetition and by the no-capture limit score 0 (see the Contempt
+// parameter).
 //
 // Time: under a movetime or clocks the search goes on until the deadline of timeman.h (the time
 // given less the MoveOverheadMs parameter) and stops there, inside an iteration if need be.
@@ -25,26 +25,10 @@
 #include "core/endgame.h"
 #include "core/evaluate.h"
 #include "core/nnue/network.h"
+#include "core/score.h"
 #include "core/search_params.h"
 
 namespace fanorona {
-
-inline constexpr int kWinScore = 30000;
-inline constexpr int kMaxPly = 128; // deepest ply the search reaches (extensions included)
-inline constexpr int kInfiniteScore = kWinScore + 1;
-// Scores of won table positions lie in (kTableWinScore - kTableBand, kTableWinScore], below every
-// forced win the search sees and above every evaluation.
-inline constexpr int kTableWinScore = kWinScore - kMaxPly - 1;
-inline constexpr int kTableBand = 700;
-
-// True for a win or loss score (a forced end of the game within kMaxPly plies).
-constexpr bool is_decisive(int score) {
-    return score >= kWinScore - kMaxPly || score <= -(kWinScore - kMaxPly);
-}
-// Plies to the end of the game for a decisive score (positive: the side to move wins).
-constexpr int plies_to_end(int score) {
-    return score > 0 ? kWinScore - score : -(kWinScore + score);
-}
 
 // When to stop. All zero (and not infinite) means a default depth of kDefaultDepth. Limits
 // combine: the search stops at the first one reached. time_ms/inc_ms are indexed by Color.

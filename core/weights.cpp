@@ -6,6 +6,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/builtins.h"
+
 namespace fanorona {
 
 namespace {
@@ -216,6 +218,11 @@ std::string format_weights(const Weights& w, const std::vector<std::string>& com
                "\n";
     }
     return out;
+}
+
+Weights handset_weights() {
+    static_assert(kFeatureCount > 0);
+    return parse_weights(find_builtin("weights", "handset")->text, "handset weights (compiled in)");
 }
 
 } // namespace fanorona

@@ -27,14 +27,6 @@ inline constexpr int kWeightsFormatVersion = 1;         // without pattern lines
 inline constexpr int kWeightsPatternsFormatVersion = 2; // with pattern lines
 inline constexpr std::string_view kWeightsMagic = "fanorona-weights";
 
-// The largest weight magnitude a weights text may hold: |w| <= kMaxWeight for every weight. With
-// it the evaluation's sum cannot overflow (every raw term is at most 45 points x 8 directions =
-// 360 in magnitude and every pattern window's raw value is 1, so |sum| <= (33 terms x 360 + 21
-// windows) x kPhaseScale x kMaxWeight < 1.2e10, far inside the 64-bit sum; pattern weights obey
-// the same bound), and evaluate() clamps the result to +-kMaxEvalScore (core/evaluate.cpp), so
-// no weights can make a position look like a won or lost game. See docs/formats.md.
-inline constexpr std::int32_t kMaxWeight = 30000;
-
 // A malformed weights text; what() is "SOURCE:LINE: problem".
 struct WeightsError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -53,5 +45,9 @@ Weights parse_weights(std::string_view text, std::string_view source_name);
 // parse_weights(format_weights(w, c), any) == w. A non-zero weight of a non-canonical
 // configuration (never read by the evaluation) is a programming error: std::logic_error.
 std::string format_weights(const Weights& w, const std::vector<std::string>& comment_lines);
+
+// The hand-set weights, compiled into the program (the built-in "weights handset",
+// data/weights/handset.txt at build time; core/builtins.h).
+Weights handset_weights();
 
 } // namespace fanorona

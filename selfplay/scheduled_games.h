@@ -11,7 +11,9 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
-#include "selfplay/driver.h"
+#include "selfplay/game_runner.h"
+#include "selfplay/openings/openings.h"
+#include "selfplay/run_config.h"
 
 namespace fanorona {
 

@@ -12,6 +12,7 @@
 
 #include "core/builtins.h"
 #include "core/common/files.h"
+#include "core/weights.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/engine/engine_spec_json.h"
 #include "selfplay/formats/params_file.h"

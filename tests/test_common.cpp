@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/common/append_file.h"
+#include "core/common/clock.h"
 #include "core/common/files.h"
 #include "core/common/folder_lock.h"
 #include "core/common/progress.h"
@@ -65,6 +68,28 @@ std::size_t current_parallelism() {
 }
 
 } // namespace
+
+TEST_CASE("the text helpers: join, format, percent, percent_of, seconds_since", "[common]") {
+    using fanorona::join;
+    CHECK(join({}) == "");
+    CHECK(join({"a", "b", "c"}) == "a b c");
+    CHECK(join({"x.bin", "y.bin"}, ", ") == "x.bin, y.bin");
+    // The separator goes before every item after the first non-empty one.
+    CHECK(join({"", "a", "", "b"}, ",") == "a,,b");
+    CHECK(fanorona::format("%d-%s", 7, "x") == "7-x");
+    const std::string wide(600, 'w'); // longer than any fixed buffer the copies had
+    CHECK(fanorona::format("[%s]", wide.c_str()) == "[" + wide + "]");
+    CHECK(fanorona::percent(0.125) == "12.5%");
+    CHECK(fanorona::percent(0.5, 0) == "50%");
+    CHECK(fanorona::percent(std::nan(""), 1, "&ndash;") == "&ndash;");
+    CHECK(fanorona::percent(INFINITY) == "-");
+    CHECK(fanorona::percent_of(1, 4) == 25.0);
+    CHECK(fanorona::percent_of(3, 0) == 0.0);
+    const auto t0 = std::chrono::steady_clock::now() - std::chrono::milliseconds(50);
+    const double s = fanorona::seconds_since(t0);
+    CHECK(s >= 0.05);
+    CHECK(s < 60);
+}
 
 TEST_CASE("read_text_file reads every byte and names a missing file", "[common]") {
     const std::string dir = test_cli::fresh_dir("common_read");

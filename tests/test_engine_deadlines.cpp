@@ -15,21 +15,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/clock.h"
 #include "selfplay/engine/process.h"
 #include "selfplay/engine/protocol_client.h"
 #include "selfplay/formats/games_file.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;
+using fanorona::seconds_since;
 
 namespace {
 
 std::vector<fanorona::GameRecord> games_of(const std::string& dir) {
     return fanorona::read_games_file(dir + "/games.tsv").games;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Waits up to ten seconds for `path` to list `n` PIDs.

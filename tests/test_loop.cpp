@@ -9,6 +9,7 @@
 #include "core/evaluate.h"
 #include "core/features.h"
 #include "core/terms.h"
+#include "core/weights.h"
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"

@@ -44,7 +44,7 @@ std::string forged(const std::string& written, const nnue::Network& net) {
     std::string body = written.substr(0, written.find('\n', header + 1) + 1);
     put_le(body, net.w1);
     put_le(body, net.b1);
-    put_le(body, net.w2);
+    put_le(body, net.w2.values());
     put_le(body, net.b2);
     put_le(body, net.w3);
     put_le(body, net.b3);
@@ -105,7 +105,7 @@ TEST_CASE("networks whose integer inference could overflow are refused", "[net][
     SECTION("the output's evaluation") {
         const Written w = random_net(dir, "--hidden 16");
         nnue::Network n = w.net;
-        for (auto& x : n.w2) x = 32767;
+        for (std::size_t k = 0; k < n.w2.size(); ++k) n.w2.set(k, 32767);
         CHECK_THAT(read_error(bad, forged(w.bytes, n)),
                    Catch::StartsWith(bad + ": net file field 'parameters': the output can exceed "
                                            "the evaluations the search allows (bucket 0: ") &&
@@ -118,7 +118,8 @@ TEST_CASE("networks whose integer inference could overflow are refused", "[net][
     SECTION("screlu's output") {
         const Written w = random_net(dir, "--hidden 32 --activation screlu");
         nnue::Network n = w.net;
-        for (auto& x : n.w2) x = 127; // within the kernel's +-127, but 64 of them at QA^2 / QA
+        for (std::size_t k = 0; k < n.w2.size(); ++k)
+            n.w2.set(k, 127); // within the kernel's +-127, but 64 of them at QA^2 / QA
         CHECK_THAT(read_error(bad, forged(w.bytes, n)), Catch::Contains("the output can exceed"));
     }
 

@@ -311,7 +311,9 @@ TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
     CHECK(q.b2[0] == -4080);
     CHECK(quantise(dequantise(q)) == q);
     Network bad = q;
-    bad.w2.pop_back();
+    std::vector<std::int16_t> short_w2 = bad.w2.values();
+    short_w2.pop_back();
+    bad.w2 = Layer2Weights(short_w2, bad.arch.layer2_int8);
     CHECK(network_problem(bad) == "w2 size does not match");
     CHECK(network_problem(f).empty());
     FloatNetwork short_f = f;
@@ -326,7 +328,7 @@ TEST_CASE("nnue: quantise and dequantise", "[nnue]") {
     CHECK(sq.w2[0] == 19);
     CHECK(sq.w2[1] == kScreluMaxW2q);
     CHECK(sq.w2[2] == -kScreluMaxW2q);
-    sq.w2[3] = 128;
+    sq.w2.set(3, 128);
     CHECK(network_problem(sq).find("outside +-127") != std::string::npos);
 }
 

@@ -157,7 +157,7 @@ TEST_CASE("net file: every damage is refused with one line naming the file and t
     // An SCReLU file whose output weight lies beyond the kernel's +-127 (the checksum right).
     {
         NetFile wide = sample_file();
-        wide.net.w2[0] = 500;
+        wide.net.w2.set(0, 500);
         std::string b = format_net_file(wide);
         nnue::Architecture squared = wide.net.arch;
         squared.activation = nnue::Activation::SCReLU;

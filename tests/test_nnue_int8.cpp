@@ -105,16 +105,19 @@ TEST_CASE("int8 layer: the architecture names it and the network keeps its copy 
 
     Network q = quantise(random_float_network(a, 4));
     REQUIRE(network_problem(q).empty());
-    REQUIRE(q.w2_int8.size() == q.w2.size());
-    for (std::size_t k = 0; k < q.w2.size(); ++k) CHECK(int(q.w2_int8[k]) == int(q.w2[k]));
-    q.w2[0] = std::int16_t(q.w2[0] == 1 ? 2 : 1); // changed without narrow_layer2()
-    CHECK_THAT(network_problem(q), Catch::Contains("8-bit copy"));
-    narrow_layer2(q);
+    REQUIRE(q.w2.int8().size() == q.w2.size());
+    for (std::size_t k = 0; k < q.w2.size(); ++k) CHECK(int(q.w2.int8()[k]) == int(q.w2[k]));
+    q.w2.set(0, std::int16_t(q.w2[0] == 1 ? 2 : 1)); // the copy follows
+    CHECK(int(q.w2.int8()[0]) == int(q.w2[0]));
     CHECK(network_problem(q).empty());
-    q.w2[0] = kLayer2Int8MaxW2q + 1;
-    narrow_layer2(q);
+    q.w2.set(0, kLayer2Int8MaxW2q + 1);
     CHECK_THAT(network_problem(q), Catch::Contains("outside +-64"));
-    CHECK(quantise(random_float_network(wide, 4)).w2_int8.empty());
+    q.w2.set(0, std::int16_t(300)); // saturated in the copy
+    CHECK(int(q.w2.int8()[0]) == 127);
+    CHECK(quantise(random_float_network(wide, 4)).w2.int8().empty());
+    Network stale = quantise(random_float_network(a, 4));
+    stale.arch.layer2_int8 = false; // the architecture no longer matches the copy
+    CHECK_THAT(network_problem(stale), Catch::Contains("8-bit copy"));
 }
 
 TEST_CASE("int8 layer: the integer evaluation agrees with the float reference", "[nnue][int8]") {

@@ -19,6 +19,7 @@
 #include "core/board/playout.h"
 #include "core/common/text.h"
 #include "core/search.h"
+#include "core/weights.h"
 #include "selfplay/openings/opening_book.h"
 #include "selfplay/openings/opening_output.h"
 #include "selfplay/openings/openings.h"

@@ -194,10 +194,10 @@ TEST_CASE("num, signed_num and percent: no negative zero, a dash for what is not
     CHECK(signed_num(-0.01) == "0.0");
     CHECK(signed_num(0.04, 2) == "+0.04");
     CHECK(signed_num(kNaN) == "&ndash;");
-    CHECK(percent(0.5) == "50.0%");
-    CHECK(percent(1.0 / 3, 2) == "33.33%");
-    CHECK(percent(0) == "0.0%");
-    CHECK(percent(kNaN) == "&ndash;");
+    CHECK(report::percent(0.5) == "50.0%");
+    CHECK(report::percent(1.0 / 3, 2) == "33.33%");
+    CHECK(report::percent(0) == "0.0%");
+    CHECK(report::percent(kNaN) == "&ndash;");
 }
 
 TEST_CASE("fmt and tag", "[report][reportlib]") {

@@ -17,6 +17,7 @@
 #include "core/board/movegen.h"
 #include "core/board/notation.h"
 #include "core/search.h"
+#include "core/weights.h"
 
 // Every allocation of the test program is counted, to check that searching allocates nothing
 // per node.

@@ -14,6 +14,7 @@
 #include "core/board/perft.h"
 #include "core/evaluate.h"
 #include "core/search.h"
+#include "core/weights.h"
 #include "selfplay/engine/protocol_server.h"
 
 using namespace fanorona;

@@ -10,6 +10,7 @@
 
 #include "core/board/notation.h"
 #include "core/board/perft.h"
+#include "core/common/clock.h"
 #include "selfplay/formats/json_text.h"
 #include "selfplay/formats/rules_json.h"
 #include "tools/commands.h"
@@ -25,10 +26,6 @@ struct PerftOptions {
     bool divide = false;
     bool json = false;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 void run_perft(const PerftOptions& o) {
     const Rules rules = o.board.make_rules();

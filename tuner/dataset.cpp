@@ -8,7 +8,8 @@
 
 #include "core/board/movegen.h"
 #include "core/common/rng.h"
-#include "core/search.h"
+#include "core/common/text.h"
+#include "core/score.h"
 
 namespace fanorona {
 
@@ -79,11 +80,9 @@ void check_same_rules(const std::string& path, const PositionLogHeader& header,
 
 TuneDataError no_positions_error(const std::vector<std::string>& files, const FilterCounts& counts,
                                  const DataFilter& filter) {
-    std::string list;
-    for (const auto& f : files) list += (list.empty() ? "" : ", ") + f;
-    return TuneDataError(list + ": no positions to tune on (" + std::to_string(counts.read) +
-                         " read, " + std::to_string(counts.skipped_decisive) +
-                         " skipped for decisive scores" +
+    return TuneDataError(join(files, ", ") + ": no positions to tune on (" +
+                         std::to_string(counts.read) + " read, " +
+                         std::to_string(counts.skipped_decisive) + " skipped for decisive scores" +
                          (filter.skip_captures ? ", " + std::to_string(counts.skipped_captures) +
                                                      " where the side to move can capture"
                                                : std::string()) +

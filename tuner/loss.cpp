@@ -34,6 +34,60 @@ inline float softplus(float z) {
     return std::max(z, 0.0f) + std::log1p(std::exp(-std::abs(z)));
 }
 
+// The loss of a block's rows at their evaluations s.eval.e and targets y (s.z: K e, s.s: the
+// sigmoid of K e).
+double block_loss(LossScratch& s, const auto& y, LossKind kind, float k) {
+    const Eigen::Index n = s.eval.e.size();
+    s.z = s.eval.e.array() * k;
+    s.s = 1.0f / (1.0f + (-s.z).exp());
+    if (kind == LossKind::Mse) return (s.s - y).square().template cast<double>().sum();
+    double sum = 0;
+    for (Eigen::Index i = 0; i < n; ++i) sum += softplus(s.z[i]) - y[i] * s.z[i];
+    return sum;
+}
+
+// After block_loss(): the loss's slope (s.d) and curvature (s.c) in each of block b's n
+// evaluations, and each evaluation's slopes in R w_mg (s.a) and R w_eg (s.b).
+void block_slopes(const FeatureMatrix& m, std::size_t b, Eigen::Index n, const auto& y,
+                  LossKind kind, float k, LossScratch& s) {
+    s.slope = s.s * (1.0f - s.s) * k;
+    if (kind == LossKind::Mse) {
+        s.d = 2.0f * (s.s - y) * s.slope;
+        s.c = 2.0f * s.slope.square();
+    } else {
+        s.d = (s.s - y) * k;
+        s.c = s.slope * k;
+    }
+    // e = eval_of_sum(blend(R w_mg, R w_eg, p)): its slopes in R w_mg and R w_eg.
+    const auto unit = taper(1.0f, Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(
+                                      m.phase.data() + m.block_begin(b), n)
+                                      .cast<float>());
+    s.a = eval_of_sum(unit.mg);
+    s.b = eval_of_sum(unit.eg);
+}
+
+// The block's gradient (d loss / d w, [mg | eg] columns) added to `grad`.
+void add_gradient(const BlockMatrix& block, Eigen::Index n, LossScratch& s,
+                  Eigen::Matrix<double, kTermCount, 2>& grad) {
+    s.d2.resize(n, 2);
+    s.d2.col(0) = (s.d * s.a).matrix();
+    s.d2.col(1) = (s.d * s.b).matrix();
+    s.g2.noalias() = block.transpose() * s.d2;
+    grad += s.g2.cast<double>();
+}
+
+// The block's Gauss-Newton curvature (lower triangle, [mg block | eg block]) added to `curv`.
+void add_curvature(const BlockMatrix& block, Eigen::Index n, LossScratch& s, Curvature& curv) {
+    s.dense = block; // n x kTermCount
+    s.jac.resize(n, 2 * kTermCount);
+    s.c = s.c.sqrt();
+    s.jac.leftCols(kTermCount) = (s.c * s.a).matrix().asDiagonal() * s.dense;
+    s.jac.rightCols(kTermCount) = (s.c * s.b).matrix().asDiagonal() * s.dense;
+    s.jtj.setZero(2 * kTermCount, 2 * kTermCount);
+    s.jtj.selfadjointView<Eigen::Lower>().rankUpdate(s.jac.transpose());
+    curv += s.jtj.cast<double>();
+}
+
 // The loss sums over a range of blocks: a tbb deterministic-reduce body.
 // Under TSan (TaskMemory, core/common/fork_join.h) each body object publishes its state after
 // construction and after each range or join, and every use starts by acquiring it, before any
@@ -94,50 +148,16 @@ struct LossBody : TaskMemory {
         block_evaluation(m, b, w, s.eval);
         const Eigen::Index n = s.eval.e.size();
         const auto y = m.target.segment(Eigen::Index(m.block_begin(b)), n).array();
-        s.z = s.eval.e.array() * k;
-        s.s = 1.0f / (1.0f + (-s.z).exp());
-        if (kind == LossKind::Mse) {
-            loss += (s.s - y).square().cast<double>().sum();
-        } else {
-            double sum = 0;
-            for (Eigen::Index i = 0; i < n; ++i) sum += softplus(s.z[i]) - y[i] * s.z[i];
-            loss += sum;
-        }
+        // Step 1. The rows' loss.
+        loss += block_loss(s, y, kind, k);
         rows += std::size_t(n);
         if (!want_gradient && !want_curvature) return;
-        s.slope = s.s * (1.0f - s.s) * k;
-        if (kind == LossKind::Mse) {
-            s.d = 2.0f * (s.s - y) * s.slope;
-            s.c = 2.0f * s.slope.square();
-        } else {
-            s.d = (s.s - y) * k;
-            s.c = s.slope * k;
-        }
-        // e = eval_of_sum(blend(R w_mg, R w_eg, p)): its slopes in R w_mg and R w_eg.
-        const auto unit =
-            taper(1.0f, Eigen::Map<const Eigen::Array<std::uint8_t, Eigen::Dynamic, 1>>(
-                            m.phase.data() + m.block_begin(b), n)
-                            .cast<float>());
-        s.a = eval_of_sum(unit.mg);
-        s.b = eval_of_sum(unit.eg);
-        const BlockMatrix& block = m.blocks[b];
-        if (want_gradient) {
-            s.d2.resize(n, 2);
-            s.d2.col(0) = (s.d * s.a).matrix();
-            s.d2.col(1) = (s.d * s.b).matrix();
-            s.g2.noalias() = block.transpose() * s.d2;
-            grad += s.g2.cast<double>();
-        }
-        if (want_curvature) {
-            s.dense = block; // n x kTermCount
-            s.jac.resize(n, 2 * kTermCount);
-            s.c = s.c.sqrt();
-            s.jac.leftCols(kTermCount) = (s.c * s.a).matrix().asDiagonal() * s.dense;
-            s.jac.rightCols(kTermCount) = (s.c * s.b).matrix().asDiagonal() * s.dense;
-            s.jtj.setZero(2 * kTermCount, 2 * kTermCount);
-            s.jtj.selfadjointView<Eigen::Lower>().rankUpdate(s.jac.transpose());
-            *curv += s.jtj.cast<double>();
-        }
+        // Step 2. The loss's slope and curvature in each row's evaluation, and the evaluation's
+        // slopes in the weights.
+        block_slopes(m, b, n, y, kind, k, s);
+        // Step 3. The gradient and the curvature of the weights.
+        if (want_gradient) add_gradient(m.blocks[b], n, s, grad);
+        if (want_curvature) add_curvature(m.blocks[b], n, s, *curv);
     }
 };
 

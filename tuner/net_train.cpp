@@ -15,6 +15,7 @@
 #include "core/common/files.h"
 #include "core/common/fork_join.h"
 #include "core/common/rng.h"
+#include "core/common/text.h"
 #include "selfplay/formats/train_checkpoint.h"
 #include "tuner/adam_rule.h"
 #include "tuner/loss.h"
@@ -27,14 +28,6 @@ namespace fanorona {
 namespace {
 
 using TrainClock = std::chrono::steady_clock; // (not Clock: selfplay/engine/player.h has one)
-
-std::string format(const char* fmt, auto... args) {
-    const int n = std::snprintf(nullptr, 0, fmt, args...);
-    std::string out(std::size_t(std::max(n, 0)) + 1, '\0');
-    std::snprintf(out.data(), out.size(), fmt, args...);
-    out.pop_back();
-    return out;
-}
 
 // A mini-batch is cut into this many chunks (fewer for a small batch), each with its own
 // gradient buffer, summed in chunk order: the numbers do not depend on the thread count.
@@ -250,11 +243,7 @@ Survey survey_net_data(const NetTrainConfig& config, const PositionStream& strea
 void count_net_data(const PositionStream& stream, const StreamPass& data, NetTrainReport& report,
                     const std::function<void(const std::string&)>& log) {
     for (const std::string& w : data.warnings) log("warning: " + w);
-    report.positions_read = data.read;
-    report.skipped_decisive = data.skipped_decisive;
-    report.skipped_captures = data.skipped_captures;
-    report.table_positions = data.table_positions;
-    report.relabelled = data.relabelled;
+    report.counts = data;
     report.positions = data.positions;
     report.games = data.games;
     log(format("read %llu positions of %zu files%s; using %llu positions of %llu games (%llu "
@@ -318,6 +307,19 @@ void fit_net_k(const NetTrainConfig& config, const Survey& survey, NetTrainRepor
                 : ""));
 }
 
+// The optimiser (Adam) beside the model's parameters: the two moments of every parameter, the
+// step count, and the step size (the current epoch's, before the warm-up) with its schedule.
+struct NetOptimiser {
+    std::vector<double> mean, square;
+    std::uint64_t step = 0;
+    LrSchedule schedule;
+    double lr = 0;
+    // Step `step + 1` of `params` along the mean gradient of `rows` rows: the chunks' gradients
+    // summed in order, in parallel over parameter ranges.
+    void apply(std::vector<double>& params, std::size_t rows,
+               const std::vector<Chunk>& batch_chunks);
+};
+
 // One training between its steps: the settings, data stream and split (fixed), the model and
 // Adam's moments, the best epoch's parameters and the counters (what a checkpoint holds: after
 // every epoch the checkpoint and the loss CSV are the state), and the report it fills.
@@ -335,13 +337,8 @@ struct NetTraining {
     // What the passes evaluate: the model, with an int8 second layer's weights rounded as the
     // integer network will hold them (rounded_for_training); kept in step by set_forward().
     nnue::FloatNetwork forward;
-    // Adam's state beside the parameters: the two moments of every parameter (the step count and
-    // the step size below); and the best epoch's parameters.
-    std::vector<double> mean, square;
-    std::vector<double> best;
-    std::uint64_t step = 0;
-    const LrSchedule schedule = config.lr_schedule();
-    double lr = config.lr;                             // the current epoch's (before the warm-up)
+    NetOptimiser optimiser{{}, {}, 0, config.lr_schedule(), config.lr};
+    std::vector<double> best;                          // the best epoch's parameters
     double train_lambda = config.lambda;               // the current epoch's blend of the target
     const double final_lambda = config.final_lambda(); // the validation's
     int best_epoch = 0, since_best = 0;
@@ -416,8 +413,8 @@ void NetTraining::start_parameters() {
     }
     clip_network(model, net_weight_clip(arch));
     set_forward();
-    mean.assign(model.params.size(), 0.0);
-    square = mean;
+    optimiser.mean.assign(model.params.size(), 0.0);
+    optimiser.square = optimiser.mean;
     best = model.params;
 }
 
@@ -463,10 +460,11 @@ void NetTraining::resume() {
                                     ": parameters: wrong count for this network");
     model.params = c.params;
     set_forward();
-    mean = c.mean;
-    square = c.square;
+    optimiser.mean = c.mean;
+    optimiser.square = c.square;
     best = c.best;
-    step = c.step; // the warm-up goes on from here; the schedule from the epoch after the last
+    optimiser.step =
+        c.step; // the warm-up goes on from here; the schedule from the epoch after the last
     best_epoch = c.best_epoch;
     best_loss = c.best_loss;
     since_best = c.since_best;
@@ -534,7 +532,7 @@ void NetTraining::run_epochs() {
 // --seed and the epoch) into mini-batches of `batch` rows (the last may hold fewer), each a step.
 // Returns the mean loss of the training rows, each taken before its batch's step.
 double NetTraining::train_epoch(int epoch, std::size_t batch, std::vector<Chunk>& batch_chunks) {
-    lr = schedule.epoch_lr(epoch);
+    optimiser.lr = optimiser.schedule.epoch_lr(epoch);
     train_lambda = config.lambda_at_epoch(epoch);
     ShuffleBuffer<TrainSample> buffer(config.shuffle_buffer,
                                       Rng::derive(config.seed, 0x7EA1, std::uint64_t(epoch)),
@@ -582,22 +580,26 @@ void NetTraining::compute_gradients(std::span<const TrainSample> b,
     fork_join.joined();
 }
 
-// Sums the chunks' gradients in order and takes Adam's step, in parallel over parameter ranges;
-// the parameters are then clipped.
-void NetTraining::adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks) {
+void NetOptimiser::apply(std::vector<double>& params, std::size_t rows,
+                         const std::vector<Chunk>& batch_chunks) {
     ++step;
     const AdamStep adam(kAdam, step, lr * schedule.warmup_factor(step));
     const double inv = 1.0 / double(rows);
     const ForkJoin fork_join;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, model.params.size(), 4096),
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, params.size(), 4096),
                       fork_join.body([&](const tbb::blocked_range<std::size_t>& r) {
                           for (std::size_t i = r.begin(); i != r.end(); ++i) {
                               double g = 0;
                               for (const Chunk& c : batch_chunks) g += c.grad[i];
-                              adam.update(model.params[i], mean[i], square[i], g * inv);
+                              adam.update(params[i], mean[i], square[i], g * inv);
                           }
                       }));
     fork_join.joined();
+}
+
+// Adam's step over the mini-batch's gradients; the parameters are then clipped.
+void NetTraining::adam_step(std::size_t rows, const std::vector<Chunk>& batch_chunks) {
+    optimiser.apply(model.params, rows, batch_chunks);
     clip_network(model, net_weight_clip(arch));
     set_forward();
 }
@@ -621,7 +623,8 @@ void NetTraining::end_epoch(int epoch, double train_loss) {
     } else {
         ++since_best;
     }
-    lr = schedule.epoch_lr(epoch + 1); // the checkpoint's: the next epoch's step size
+    optimiser.lr =
+        optimiser.schedule.epoch_lr(epoch + 1); // the checkpoint's: the next epoch's step size
     write_checkpoint(checkpoint_path(config.out), checkpoint());
     write_file_atomically(loss_csv_path(config.out), csv_text(report.history));
     log(format("epoch %d/%d: train %.6f validation %.6f%s (%.1f s)", epoch, config.epochs,
@@ -632,16 +635,16 @@ void NetTraining::end_epoch(int epoch, double train_loss) {
 TrainCheckpoint NetTraining::checkpoint() const {
     TrainCheckpoint c;
     c.settings = settings;
-    c.step = step;
-    c.lr = lr;
+    c.step = optimiser.step;
+    c.lr = optimiser.lr;
     c.best_epoch = best_epoch;
     c.best_loss = best_loss;
     c.since_best = since_best;
     for (const NetEpoch& h : report.history)
         c.history.push_back({h.epoch, h.train_loss, h.validation_loss, h.seconds});
     c.params = model.params;
-    c.mean = mean;
-    c.square = square;
+    c.mean = optimiser.mean;
+    c.square = optimiser.square;
     c.best = best;
     return c;
 }

@@ -122,8 +122,7 @@ struct NetEpoch {
 
 // What a training run did.
 struct NetTrainReport {
-    std::uint64_t positions_read = 0, skipped_decisive = 0, skipped_captures = 0;
-    std::uint64_t table_positions = 0, relabelled = 0;
+    FilterCounts counts; // what the data filter read, dropped and relabelled (tuner/dataset.h)
     std::uint64_t positions = 0, games = 0; // used, after filters and --max-positions
     std::uint64_t train_positions = 0, validation_positions = 0;
     std::uint64_t train_games = 0, validation_games = 0;

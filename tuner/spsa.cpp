@@ -205,6 +205,86 @@ TournamentResult verify(const SpsaConfig& c, const std::vector<int>& values) {
     return run_tournament(t);
 }
 
+// `given`, on a resume with the schedule the run began with (its gains decided the games
+// played): settings.json's spsa.pairs.
+SpsaConfig resumed_config(const SpsaConfig& given) {
+    SpsaConfig c = given;
+    const std::string settings_path = RunFolder::settings_path(c.run.out_dir);
+    if (c.run.resume && c.schedule_pairs == 0 && std::filesystem::exists(settings_path)) {
+        const Json before =
+            Json::parse(read_text_file(settings_path, kJsonFileLimits), nullptr, false);
+        if (before.is_object() && before.contains("spsa") && before["spsa"].is_object() &&
+            before["spsa"].contains("pairs") && before["spsa"]["pairs"].is_number_unsigned() &&
+            before["spsa"]["pairs"].get<std::uint64_t>() > 0)
+            c.schedule_pairs = before["spsa"]["pairs"].get<std::uint64_t>();
+    }
+    return c;
+}
+
+// The run of games of an SPSA run: a gauntlet in stages, each stage's players from `observer`.
+RunConfig spsa_run(const SpsaConfig& c, SpsaObserver& observer) {
+    RunConfig run = c.run;
+    run.kind = "spsa";
+    run.pairing = Pairing::Gauntlet;
+    run.games = 2 * c.pairs;
+    run.stage_games = 2 * c.batch;
+    run.players = observer.engines(observer.theta(), 0, nullptr);
+    run.stage_players = [&observer](std::uint64_t it) { return observer.stage(it); };
+    const SpsaShape shape = c.shape();
+    Json specs = Json::array();
+    for (const SpsaParam& p : c.params) specs.push_back(p.to_string());
+    run.extra_settings["spsa"] = {{"base", c.base.description()},
+                                  {"params", specs},
+                                  {"pairs", shape.pairs},
+                                  {"batch", c.batch},
+                                  {"alpha", c.alpha},
+                                  {"gamma", c.gamma},
+                                  {"A", shape.A}};
+    run.summary_files = {"spsa.json", "params.txt"};
+    run.summary_format = kSpsaSummaryFormat;
+    return run;
+}
+
+// spsa.json without its verification (null) and by_rank.
+Json spsa_summary(const SpsaConfig& c, const SpsaObserver& observer, const SpsaResult& result,
+                  const RunOutcome& outcome, bool complete) {
+    Json params = Json::array();
+    for (std::size_t i = 0; i < c.params.size(); ++i) {
+        const SpsaParam& p = c.params[i];
+        params.push_back({{"name", p.name},
+                          {"start", p.start},
+                          {"final", result.theta[i]},
+                          {"value", result.values[i]},
+                          {"min", p.min},
+                          {"max", p.max},
+                          {"c_end", p.c_end},
+                          {"r_end", p.r_end},
+                          {"c", observer.gains()[i].c},
+                          {"a", observer.gains()[i].a}});
+    }
+    return {{"format", kSpsaSummaryFormat},
+            {"complete", complete},
+            {"iterations", result.iterations},
+            {"scheduled_iterations", c.pairs / c.batch},
+            {"pairs", outcome.games / 2},
+            {"games", outcome.games},
+            {"games_this_run", outcome.played_now},
+            {"seconds", outcome.seconds},
+            {"games_per_second",
+             outcome.seconds > 0 ? double(outcome.played_now) / outcome.seconds : 0.0},
+            {"alpha", c.alpha},
+            {"gamma", c.gamma},
+            {"A", c.shape().A},
+            {"batch", c.batch},
+            {"seed", c.run.seed},
+            {"base", c.base.description()},
+            {"plus_results", stats::to_json(observer.total)},
+            {"params", params},
+            {"params_file", "params.txt"},
+            {"history", "spsa.csv"},
+            {"verification", nullptr}};
+}
+
 } // namespace
 
 SpsaConfig::SpsaConfig() {
@@ -254,39 +334,12 @@ EngineSpec spsa_engine(const EngineSpec& base, const std::vector<SpsaParam>& par
 
 SpsaResult run_spsa(const SpsaConfig& given) {
     given.validate();
-    SpsaConfig c = given;
-    // A resume keeps the schedule the run began with (its gains decided the games played).
-    const std::string settings_path = RunFolder::settings_path(c.run.out_dir);
-    if (c.run.resume && c.schedule_pairs == 0 && std::filesystem::exists(settings_path)) {
-        const Json before =
-            Json::parse(read_text_file(settings_path, kJsonFileLimits), nullptr, false);
-        if (before.is_object() && before.contains("spsa") && before["spsa"].is_object() &&
-            before["spsa"].contains("pairs") && before["spsa"]["pairs"].is_number_unsigned() &&
-            before["spsa"]["pairs"].get<std::uint64_t>() > 0)
-            c.schedule_pairs = before["spsa"]["pairs"].get<std::uint64_t>();
-    }
+    // Step 1. The settings, with the schedule a resumed run began with.
+    const SpsaConfig c = resumed_config(given);
+    // Step 2. The run of games: stages of pairs, each stage's engines from the observer's theta.
     SpsaObserver observer(c);
-    RunConfig run = c.run;
-    run.kind = "spsa";
-    run.pairing = Pairing::Gauntlet;
-    run.games = 2 * c.pairs;
-    run.stage_games = 2 * c.iteration_pairs;
-    run.players = observer.engines(observer.theta(), 0, nullptr);
-    run.stage_players = [&observer](std::uint64_t it) { return observer.stage(it); };
-    const SpsaShape shape = c.shape();
-    Json specs = Json::array();
-    for (const SpsaParam& p : c.params) specs.push_back(p.to_string());
-    // "batch" is --iteration-pairs: the key run folders and spsa.json hold keeps its name.
-    run.extra_settings["spsa"] = {{"base", c.base.description()},
-                                  {"params", specs},
-                                  {"pairs", shape.pairs},
-                                  {"batch", c.iteration_pairs},
-                                  {"alpha", c.alpha},
-                                  {"gamma", c.gamma},
-                                  {"A", shape.A}};
-    run.summary_files = {"spsa.json", "params.txt"};
-    run.summary_format = kSpsaSummaryFormat;
-
+    const RunConfig run = spsa_run(c, observer);
+    // Step 3. At the end: spsa.csv, params.txt and spsa.json, then the verification match.
     SpsaResult result;
     run_games(run, observer, [&](const RunOutcome& outcome, RunFolder& folder) {
         observer.close_csv();
@@ -308,45 +361,12 @@ SpsaResult run_spsa(const SpsaConfig& given) {
         folder.finish("params.txt",
                       format_params(params_file_values(c, result.values),
                                     {header, "base engine: " + c.base.description()}));
-        Json params = Json::array();
-        for (std::size_t i = 0; i < c.params.size(); ++i) {
-            const SpsaParam& p = c.params[i];
-            params.push_back({{"name", p.name},
-                              {"start", p.start},
-                              {"final", result.theta[i]},
-                              {"value", result.values[i]},
-                              {"min", p.min},
-                              {"max", p.max},
-                              {"c_end", p.c_end},
-                              {"r_end", p.r_end},
-                              {"c", observer.gains()[i].c},
-                              {"a", observer.gains()[i].a}});
-        }
         Json& s = result.summary;
-        s = {{"format", kSpsaSummaryFormat},
-             {"complete", complete},
-             {"iterations", result.iterations},
-             {"scheduled_iterations", c.pairs / c.iteration_pairs},
-             {"pairs", outcome.games / 2},
-             {"games", outcome.games},
-             {"games_this_run", outcome.played_now},
-             {"seconds", outcome.seconds},
-             {"games_per_second",
-              outcome.seconds > 0 ? double(outcome.played_now) / outcome.seconds : 0.0},
-             {"alpha", c.alpha},
-             {"gamma", c.gamma},
-             {"A", shape.A},
-             {"batch", c.iteration_pairs},
-             {"seed", c.run.seed},
-             {"base", c.base.description()},
-             {"plus_results", stats::to_json(observer.total)},
-             {"params", params},
-             {"params_file", "params.txt"},
-             {"history", "spsa.csv"},
-             {"verification", nullptr}};
+        s = spsa_summary(c, observer, result, outcome, complete);
         if (!outcome.by_rank.empty()) s["by_rank"] = by_rank_json(outcome.by_rank); // under MPI
         folder.finish("spsa.json", to_json_text(s, 2) + "\n");
         if (!complete || c.verify_games == 0) return;
+        // Step 4. The tuned values against the start's.
         const TournamentResult v = verify(c, result.values);
         result.verification = stats::estimate_elo(v.results.pentanomial(0, 1));
         result.interrupted = v.interrupted;

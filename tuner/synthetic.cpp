@@ -6,6 +6,7 @@
 
 #include "core/board/playout.h"
 #include "core/common/rng.h"
+#include "core/weights.h"
 
 namespace fanorona {
 

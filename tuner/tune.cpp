@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/common/clock.h"
+#include "core/common/text.h"
 #include "core/features.h"
 
 namespace fanorona {
@@ -12,16 +14,6 @@ namespace fanorona {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-
-double since(SteadyClock::time_point t) {
-    return std::chrono::duration<double>(SteadyClock::now() - t).count();
-}
-
-std::string format(const char* fmt, auto... args) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    return buf;
-}
 
 WeightVector to_vector(const Weights& w) {
     WeightVector v;
@@ -132,7 +124,7 @@ void pattern_rounds(const TuneConfig& config, Problem& problem, const OptimizerS
         r.terms_validation = tb.validation_loss;
         r.patterns = std::move(pf);
         r.terms = tf;
-        r.seconds = since(t_round);
+        r.seconds = seconds_since(t_round);
         say(format("round %d: train %s -> %s (patterns) -> %s (terms), validation %s -> %s -> "
                    "%s; %d + %d epochs, %.2f s",
                    round, loss_text(r.start_train).c_str(), loss_text(r.patterns_train).c_str(),
@@ -177,10 +169,7 @@ TuneData read_tune_data(const TuneConfig& config, TuneReport& report,
     const DataSplit& split = d.split;
     report.files = data.files;
     report.rules = data.rules;
-    report.positions_read = data.read;
-    report.skipped_decisive = data.skipped_decisive;
-    report.table_positions = data.table_positions;
-    report.relabelled = data.relabelled;
+    report.counts = data;
     if (config.filter.tables && config.filter.table_positions != DataFilter::TablePositions::Keep)
         say(format("%llu positions in the endgame tables %s (%llu results changed)",
                    (unsigned long long)data.table_positions,
@@ -237,7 +226,7 @@ void TuneRun::extract_features(const TuneData& d) {
     const auto t_extract = SteadyClock::now();
     train = build_feature_matrix(d.data, d.split.train, patterns);
     validation = build_feature_matrix(d.data, d.split.validation, patterns);
-    report.extraction_seconds = since(t_extract);
+    report.extraction_seconds = seconds_since(t_extract);
     report.nonzeros = train.nonzeros() + validation.nonzeros();
     report.matrix_bytes = train.bytes() + validation.bytes();
     const double n_rows = double(train.rows() + validation.rows());
@@ -393,7 +382,7 @@ TuneReport run_tune(const TuneConfig& config, const std::function<void(const std
     run.choose_free_weights(frozen);
     run.fit_weights();
     run.round_and_measure();
-    report.seconds = since(t_start);
+    report.seconds = seconds_since(t_start);
     return report;
 }
 

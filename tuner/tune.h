@@ -65,8 +65,7 @@ struct PatternRound {
 struct TuneReport {
     std::vector<std::string> files;
     Rules rules;
-    std::uint64_t positions_read = 0, skipped_decisive = 0;
-    std::uint64_t table_positions = 0, relabelled = 0; // see Dataset
+    FilterCounts counts; // what the data filter read, dropped and relabelled (tuner/dataset.h)
     std::uint64_t train_positions = 0, validation_positions = 0;
     std::uint64_t train_games = 0, validation_games = 0;
     std::vector<std::string> warnings;

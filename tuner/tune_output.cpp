@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/common/files.h"
+#include "core/common/text.h"
 #include "core/weights.h"
 #include "selfplay/formats/formats.h"
 #include "selfplay/formats/json_text.h"
@@ -25,12 +26,6 @@ std::string number(double v, const char* fmt = "%.6f") {
 
 nlohmann::ordered_json json_number(double v) {
     return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
-}
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-    std::string out;
-    for (const std::string& s : items) out += (out.empty() ? "" : sep) + s;
-    return out;
 }
 
 std::string settings_line(const TuneConfig& c, const TuneReport& r) {
@@ -67,7 +62,7 @@ std::string tuned_weights_text(const TuneConfig& c, const TuneReport& r) {
             "): " + std::to_string(r.train_positions) + " training positions of " +
             std::to_string(r.train_games) + " games, " + std::to_string(r.validation_positions) +
             " validation positions of " + std::to_string(r.validation_games) + " games; " +
-            std::to_string(r.skipped_decisive) + " positions with decisive scores skipped",
+            std::to_string(r.counts.skipped_decisive) + " positions with decisive scores skipped",
         "settings: " + settings_line(c, r),
         "frozen: " + (r.frozen.empty() ? std::string("none") : join(r.frozen, ",")),
         std::string(c.patterns.enabled ? "fit (the last round's terms): " : "fit: ") +
@@ -100,10 +95,10 @@ nlohmann::ordered_json tune_json(const TuneConfig& c, const TuneReport& r) {
     put_rules(j, r.rules); // after "data", as before
     j.update(nlohmann::ordered_json{
         {"positions",
-         {{"read", r.positions_read},
-          {"skipped_decisive", r.skipped_decisive},
-          {"table_positions", r.table_positions},
-          {"relabelled", r.relabelled},
+         {{"read", r.counts.read},
+          {"skipped_decisive", r.counts.skipped_decisive},
+          {"table_positions", r.counts.table_positions},
+          {"relabelled", r.counts.relabelled},
           {"train", r.train_positions},
           {"validation", r.validation_positions}}},
         {"games", {{"train", r.train_games}, {"validation", r.validation_games}}},

@@ -1,9 +1,13 @@
 #pragma once
 // Small text helpers shared by the parsers of engine specs, parameters files and the engine
-// protocol: words split on white space, ASCII lower case, UTC times as ISO 8601 text, the
-// creation time files record, and text made valid UTF-8 (folder names may not be).
+// protocol: words split on white space and joined again, printf into a string, percentages, ASCII
+// lower case, UTC times as ISO 8601 text, the creation time files record, and text made valid
+// UTF-8 (folder names may not be). The one home of these helpers.
 
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <sstream>
@@ -20,6 +24,37 @@ inline std::vector<std::string> split_words(std::string_view text) {
     std::vector<std::string> out;
     for (std::string w; in >> w;) out.push_back(w);
     return out;
+}
+
+// The items joined by `sep`. An empty item adds the separator before it but nothing itself, and
+// no separator precedes the first non-empty item (leading empty items vanish).
+inline std::string join(const std::vector<std::string>& items, std::string_view sep = " ") {
+    std::string out;
+    for (const std::string& s : items) {
+        if (!out.empty()) out += sep;
+        out += s;
+    }
+    return out;
+}
+
+// printf into a std::string (any length).
+template <typename... Args> std::string format(const char* fmt, Args... args) {
+    const int n = std::snprintf(nullptr, 0, fmt, args...);
+    std::string out(std::size_t(n > 0 ? n : 0), '\0');
+    if (n > 0) std::snprintf(out.data(), out.size() + 1, fmt, args...);
+    return out;
+}
+
+// `fraction` as a percentage with `decimals` decimals, e.g. 0.125 -> "12.5%"; `missing` when it
+// is not finite.
+inline std::string percent(double fraction, int decimals = 1, std::string_view missing = "-") {
+    return std::isfinite(fraction) ? format("%.*f%%", decimals, 100 * fraction)
+                                   : std::string(missing);
+}
+
+// 100 part / whole: the share of `whole` in percent (0 when whole is 0).
+inline double percent_of(std::uint64_t part, std::uint64_t whole) {
+    return whole ? 100.0 * double(part) / double(whole) : 0.0;
 }
 
 // `s` with ASCII letters A-Z in lower case; other bytes unchanged.

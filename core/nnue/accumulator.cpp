@@ -72,7 +72,7 @@ int evaluate(const Network& net, const Accumulator& a, Color stm, int pieces) {
         const std::int16_t* w3 = net.w3.data() + std::size_t(bucket * arch.layer2);
         std::array<std::int32_t, kMaxLayer2> z;
         if (arch.layer2_int8)
-            crelu_rows_int8(z.data(), own, other, net.w2_int8.data(), arch.layer2, h, arch.qa);
+            crelu_rows_int8(z.data(), own, other, net.w2.int8().data(), arch.layer2, h, arch.qa);
         else
             crelu_rows(z.data(), own, other, net.w2.data(), arch.layer2, h, arch.qa);
         const std::int64_t q2 = w2_scale(arch);

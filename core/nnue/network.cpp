@@ -24,17 +24,14 @@ std::string nnue_sizes_problem(const Network& net) {
     if (net.b2.size() != l.w3 - l.b2) return "b2 size does not match";
     if (net.w3.size() != l.b3 - l.w3) return "w3 size does not match";
     if (net.b3.size() != l.size - l.b3) return "b3 size does not match";
+    if (net.w2.has_int8() != a.layer2_int8)
+        return a.layer2_int8 ? "the 8-bit copy of the second layer's weights is missing"
+                             : "an 8-bit copy of weights the architecture keeps in 16 bits";
     const int limit = max_w2q(a);
     for (const std::int16_t w : net.w2)
         if (w < -limit || w > limit)
             return "an output weight " + std::to_string(w) + " is outside +-" +
                    std::to_string(limit) + " (" + std::string(activation_name(a.activation)) + ")";
-    Network narrowed;
-    narrowed.arch = a;
-    narrowed.w2 = net.w2;
-    narrow_layer2(narrowed);
-    if (net.w2_int8 != narrowed.w2_int8)
-        return "the 8-bit copy of the second layer's weights does not match them";
     return "";
 }
 
@@ -201,12 +198,16 @@ std::string network_problem(const FloatNetwork& net) {
     return "";
 }
 
-void narrow_layer2(Network& net) {
-    net.w2_int8.clear();
-    if (!net.arch.layer2_int8) return;
-    net.w2_int8.reserve(net.w2.size());
-    for (const std::int16_t w : net.w2)
-        net.w2_int8.push_back(std::int8_t(std::clamp<int>(w, -128, 127)));
+Layer2Weights::Layer2Weights(std::vector<std::int16_t> w, bool int8)
+    : w_(std::move(w)), int8_(int8) {
+    if (!int8_) return;
+    w8_.reserve(w_.size());
+    for (const std::int16_t x : w_) w8_.push_back(std::int8_t(std::clamp<int>(x, -128, 127)));
+}
+
+void Layer2Weights::set(std::size_t k, std::int16_t v) {
+    w_.at(k) = v;
+    if (int8_) w8_[k] = std::int8_t(std::clamp<int>(v, -128, 127));
 }
 
 Network make_network(const Architecture& a) {
@@ -215,11 +216,10 @@ Network make_network(const Architecture& a) {
     net.arch = a;
     net.w1.assign(l.b1 - l.w1, 0);
     net.b1.assign(l.w2 - l.b1, 0);
-    net.w2.assign(l.b2 - l.w2, 0);
+    net.w2 = Layer2Weights(std::vector<std::int16_t>(l.b2 - l.w2, 0), a.layer2_int8);
     net.b2.assign(l.w3 - l.b2, 0);
     net.w3.assign(l.b3 - l.w3, 0);
     net.b3.assign(l.size - l.b3, 0);
-    narrow_layer2(net);
     return net;
 }
 
@@ -237,16 +237,17 @@ Network quantise(const FloatNetwork& f) {
     for (const double x : f.slice(l.b1, l.w2))
         q.b1.push_back(nnue_round_saturate<std::int16_t>(float(x) * qa));
     const auto w2_limit = std::int16_t(max_w2q(f.arch));
+    std::vector<std::int16_t> w2;
     for (const double x : f.slice(l.w2, l.b2))
-        q.w2.push_back(std::clamp(nnue_round_saturate<std::int16_t>(float(x) * q2),
-                                  std::int16_t(-w2_limit), w2_limit));
+        w2.push_back(std::clamp(nnue_round_saturate<std::int16_t>(float(x) * q2),
+                                std::int16_t(-w2_limit), w2_limit));
+    q.w2 = Layer2Weights(std::move(w2), f.arch.layer2_int8);
     for (const double x : f.slice(l.b2, l.w3))
         q.b2.push_back(nnue_round_saturate<std::int32_t>(float(x) * qa * q2));
     for (const double x : f.slice(l.w3, l.b3))
         q.w3.push_back(nnue_round_saturate<std::int16_t>(float(x) * qb));
     for (const double x : f.slice(l.b3, l.size))
         q.b3.push_back(nnue_round_saturate<std::int32_t>(float(x) * qa * qb));
-    narrow_layer2(q);
     return q;
 }
 

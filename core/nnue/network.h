@@ -33,28 +33,51 @@
 
 namespace fanorona::nnue {
 
+// The weights w2 (int16) and, for an int8 second layer, the 8-bit kernel's copy of them (each
+// weight saturated to int8): one set of values in two layouts, equal by construction, since the
+// constructor and set() write both. Reads are those of a const vector.
+class Layer2Weights {
+public:
+    Layer2Weights() = default;
+    // w2 = `w`, with the 8-bit copy when `int8` (Architecture::layer2_int8).
+    Layer2Weights(std::vector<std::int16_t> w, bool int8);
+    // w2[k] = v, and its 8-bit copy.
+    void set(std::size_t k, std::int16_t v);
+
+    std::int16_t operator[](std::size_t k) const { return w_[k]; }
+    std::size_t size() const { return w_.size(); }
+    bool empty() const { return w_.empty(); }
+    const std::int16_t* data() const { return w_.data(); }
+    const std::vector<std::int16_t>& values() const { return w_; }
+    std::vector<std::int16_t>::const_iterator begin() const { return w_.begin(); }
+    std::vector<std::int16_t>::const_iterator end() const { return w_.end(); }
+    // Whether the 8-bit copy is kept, and the copy (w2's size when kept, else empty).
+    bool has_int8() const { return int8_; }
+    const std::vector<std::int8_t>& int8() const { return w8_; }
+    friend bool operator==(const Layer2Weights&, const Layer2Weights&) = default;
+
+private:
+    std::vector<std::int16_t> w_;
+    std::vector<std::int8_t> w8_;
+    bool int8_ = false;
+};
+
 // The quantised parameters. Layouts: w1[f * H + j] (input f, hidden j), b1[j], w2[r * 2H + k]
 // (row r; k < H: side to move's half, k >= H: the other side's), b2[r], where the rows are the
 // output buckets b, or with layer2 L > 0 the second layer's units i; then w3[b * L + i] and b3[b]
 // (empty without layer2). Valid when network_problem() is "": the sizes match the architecture,
-// every w2 lies within +-max_w2q(arch), and w2_int8 is w2 narrowed (narrow_layer2()) for an int8
-// second layer, else empty.
+// every w2 lies within +-max_w2q(arch), and w2 keeps its 8-bit copy exactly when the second
+// layer is int8 (arch.layer2_int8).
 struct Network {
     Architecture arch;
     std::vector<std::int16_t> w1;
     std::vector<std::int16_t> b1;
-    std::vector<std::int16_t> w2;
+    Layer2Weights w2;
     std::vector<std::int32_t> b2;
     std::vector<std::int16_t> w3;
     std::vector<std::int32_t> b3;
-    std::vector<std::int8_t> w2_int8; // the 8-bit kernel's copy of w2 (arch.layer2_int8 only)
     friend bool operator==(const Network&, const Network&) = default;
 };
-
-// Sets net.w2_int8 from net.w2 when net.arch.layer2_int8 (each weight, within
-// +-kLayer2Int8MaxW2q when the network is valid, saturated to int8), else empties it. quantise()
-// and the file reader call it; code that changes w2 by hand calls it again.
-void narrow_layer2(Network& net);
 
 // The rows of w2 and b2: the output buckets, or the second layer's units.
 inline int w2_rows(const Architecture& a) {

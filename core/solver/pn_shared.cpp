@@ -4,17 +4,12 @@
 
 #include <algorithm>
 
+#include "core/common/clock.h"
 #include "core/solver/solve_graph.h"
 
 namespace fanorona {
 
-namespace {
-
-double pn_seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-} // namespace
+namespace {} // namespace
 
 PnTable::PnTable(std::size_t bytes) {
     std::size_t n = 1;
@@ -79,8 +74,8 @@ void PnBudget::begin(const PnsLimits& l, std::uint64_t nodes) {
 
 void PnBudget::check(std::uint64_t nodes) {
     if (limits->max_nodes && nodes - start_nodes >= limits->max_nodes) stopped = true;
-    if (limits->max_seconds > 0 && pn_seconds_since(start) >= limits->max_seconds) stopped = true;
-    if (limits->poll && pn_seconds_since(last_poll) >= limits->poll_seconds) {
+    if (limits->max_seconds > 0 && seconds_since(start) >= limits->max_seconds) stopped = true;
+    if (limits->poll && seconds_since(last_poll) >= limits->poll_seconds) {
         last_poll = std::chrono::steady_clock::now();
         if (limits->poll()) stopped = true;
     }
@@ -177,7 +172,7 @@ ValueBounds pn_value(const PnsLimits& limits, const std::function<std::uint64_t(
             rest.max_nodes = limits.max_nodes - used;
         }
         if (limits.max_seconds > 0) {
-            rest.max_seconds = limits.max_seconds - pn_seconds_since(started);
+            rest.max_seconds = limits.max_seconds - seconds_since(started);
             if (rest.max_seconds <= 0) break;
         }
         const PnAnswer a = test(t, rest);

@@ -81,7 +81,22 @@ private:
         int rep; // the smallest path ply a repetition used by a proof refers to
     };
 
+    // The children's numbers summed as their parent's: phi (the least disproof number), delta
+    // (the proof numbers added), the child of the least disproof number and the second least.
+    struct Selection {
+        std::uint64_t phi, delta;
+        std::size_t best;
+        std::uint64_t second_dn;
+    };
+
     Result mid(int t, std::uint64_t th_pn, std::uint64_t th_dn, int ply);
+    // The steps of mid(): the children of pos_ at `ply` into children_[ply] (false: no legal
+    // move), refreshed from the table and summed for threshold `tc`, and the answer of a node
+    // its children decide (proven or disproven, with the repetitions the proof relies on).
+    bool expand(int t, int ply);
+    Selection select(std::vector<Child>& children, int tc);
+    Result decided(const std::vector<Child>& children, const Selection& s, Key key, int t, int ply,
+                   std::uint64_t work);
 
     PnTable table_;
     PnGame game_;

@@ -3,6 +3,7 @@
 
 #include "core/solver/solve.h"
 
+#include "core/common/clock.h"
 #include "core/solver/solve_graph.h"
 
 #include <algorithm>
@@ -17,10 +18,6 @@ constexpr int kMaxDepth = 30000;
 
 std::uint16_t clamp_height(int h) {
     return std::uint16_t(std::min(h, 65535));
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 } // namespace
@@ -196,6 +193,7 @@ void Solver::tighten(ValueBounds& b, int depth, int heights[2]) {
 SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
                           const std::function<void(const SolveProgress&)>& progress,
                           double interval) {
+    // Step 1. The run's state: budget, rules without repetition or no-capture draws, tables.
     start_ = last_report_ = std::chrono::steady_clock::now();
     limits_ = limits;
     stopped_ = false;
@@ -207,6 +205,7 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     rules_.no_capture_limit = 0;
     table_pieces_ = tables_ && tables_->serve(rules_) ? tables_->max_pieces(root.variant()) : 0;
 
+    // Step 2. The root moves, unsolved.
     SolveResult res;
     MoveList root_moves;
     generate_moves(root, rules_, root_moves);
@@ -215,30 +214,49 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
     report_ = {};
     report_.moves = root_moves.count;
     if (root_moves.empty()) res.value = {-1, -1};
-    // A graph small enough to enumerate is solved whole (draws in cycles included).
+    // Step 3. A graph small enough to enumerate is solved whole (draws in cycles included).
+    if (solve_by_graph(root, res)) return res;
+    // Step 4. Iterative deepening, then the optimal line of a complete solve.
+    deepen(root, root_moves, res, root_height);
+    res.complete = res.value.exact();
+    res.nodes = nodes_;
+    res.table_hits = table_hits_;
+    res.seconds = seconds_since(start_);
+    if (res.complete) prove_line(root, root_moves, limits, root_height, res);
+    res.graphs = graphs_;
+    res.line_nodes = nodes_ - res.nodes;
+    res.line_seconds = seconds_since(start_) - res.seconds;
+    progress_ = nullptr;
+    return res;
+}
+
+bool Solver::solve_by_graph(const Position& root, SolveResult& res) {
     const auto g = graph_limit_
                        ? solve_graph(root, rules_, tables_.get(), table_pieces_, graph_limit_,
                                      nodes_, [this] { return stopped_ = out_of_budget(); })
                        : std::nullopt;
     graph_pieces_ = graph_limit_ ? popcount(root.player() | root.opponent()) : 0;
     graphs_ = 0;
-    if (g) {
-        for (SolvedMove& sm : res.moves) {
-            Position next = root;
-            next.make_move(sm.move);
-            const int v = -g->value[g->find(next.hash())];
-            sm.value = {v, v};
-        }
-        res.value = {g->value[0], g->value[0]};
-        res.complete = true;
-        res.graph = true;
-        res.graph_positions = g->value.size();
-        res.nodes = nodes_;
-        res.line = graph_line(*g, root, res.line_end);
-        res.seconds = seconds_since(start_);
-        progress_ = nullptr;
-        return res;
+    if (!g) return false;
+    for (SolvedMove& sm : res.moves) {
+        Position next = root;
+        next.make_move(sm.move);
+        const int v = -g->value[g->find(next.hash())];
+        sm.value = {v, v};
     }
+    res.value = {g->value[0], g->value[0]};
+    res.complete = true;
+    res.graph = true;
+    res.graph_positions = g->value.size();
+    res.nodes = nodes_;
+    res.line = graph_line(*g, root, res.line_end);
+    res.seconds = seconds_since(start_);
+    progress_ = nullptr;
+    return true;
+}
+
+void Solver::deepen(const Position& root, const MoveList& root_moves, SolveResult& res,
+                    std::vector<int>& root_height) {
     for (int depth = 1; !res.value.exact() && depth < kMaxDepth && !stopped_; ++depth) {
         res.depth = report_.depth = depth;
         for (int i = 0; i < root_moves.count && !stopped_; ++i) {
@@ -263,43 +281,36 @@ SolveResult Solver::solve(const Position& root, const SolveLimits& limits,
             if (rb.exact()) break;
         }
     }
-    res.complete = res.value.exact();
-    res.nodes = nodes_;
-    res.table_hits = table_hits_;
-    res.seconds = seconds_since(start_);
-    if (res.complete) {
-        // The line's own proofs: a quarter of the budget again (at least 2 million nodes), within
-        // the limits given.
-        limits_.max_nodes = nodes_ + std::max<std::uint64_t>(nodes_ / 4, 2000000);
-        if (limits.max_nodes) limits_.max_nodes = std::min(limits_.max_nodes, limits.max_nodes);
-        limits_.max_seconds =
-            limits.max_seconds > 0
-                ? std::min(seconds_since(start_) + limits.max_seconds / 4, limits.max_seconds)
-                : 0;
-        // The first move from what the root's solve proved (the table may have lost it since).
-        int first = -1;
-        for (int i = 0; i < root_moves.count; ++i) {
-            const ValueBounds& v = res.moves[i].value;
-            if (!v.exact() || v.lo != res.value.lo) continue;
-            if (first < 0 || (v.lo == 1 && root_height[i] < root_height[first]) ||
-                (v.lo == -1 && root_height[i] > root_height[first]))
-                first = i;
-        }
-        if (first < 0) {
-            res.line_end = LineEnd::NoMoves;
-        } else {
-            Position next = root;
-            next.make_move(root_moves[first]);
-            res.line = optimal_line(next, -res.value.lo, std::max(res.depth, 1), root.hash(),
-                                    res.line_end);
-            res.line.insert(res.line.begin(), root_moves[first]);
-        }
+}
+
+void Solver::prove_line(const Position& root, const MoveList& root_moves, const SolveLimits& limits,
+                        const std::vector<int>& root_height, SolveResult& res) {
+    // The line's own proofs: a quarter of the budget again (at least 2 million nodes), within
+    // the limits given.
+    limits_.max_nodes = nodes_ + std::max<std::uint64_t>(nodes_ / 4, 2000000);
+    if (limits.max_nodes) limits_.max_nodes = std::min(limits_.max_nodes, limits.max_nodes);
+    limits_.max_seconds =
+        limits.max_seconds > 0
+            ? std::min(seconds_since(start_) + limits.max_seconds / 4, limits.max_seconds)
+            : 0;
+    // The first move from what the root's solve proved (the table may have lost it since).
+    int first = -1;
+    for (int i = 0; i < root_moves.count; ++i) {
+        const ValueBounds& v = res.moves[i].value;
+        if (!v.exact() || v.lo != res.value.lo) continue;
+        if (first < 0 || (v.lo == 1 && root_height[i] < root_height[first]) ||
+            (v.lo == -1 && root_height[i] > root_height[first]))
+            first = i;
     }
-    res.graphs = graphs_;
-    res.line_nodes = nodes_ - res.nodes;
-    res.line_seconds = seconds_since(start_) - res.seconds;
-    progress_ = nullptr;
-    return res;
+    if (first < 0) {
+        res.line_end = LineEnd::NoMoves;
+    } else {
+        Position next = root;
+        next.make_move(root_moves[first]);
+        res.line =
+            optimal_line(next, -res.value.lo, std::max(res.depth, 1), root.hash(), res.line_end);
+        res.line.insert(res.line.begin(), root_moves[first]);
+    }
 }
 
 // The walk both optimal lines take (see walk_line in solve.h).

@@ -123,6 +123,14 @@ private:
     // Tightens `b` (bounds for the side to move in pos_) by tests to `depth`; returns the
     // proof heights of the final bounds.
     void tighten(ValueBounds& b, int depth, int heights[2]);
+    // The steps of solve(): `res` from the whole game graph when it is small enough (true), the
+    // iterative deepening over the root moves (each decisive proof's height in `root_height`),
+    // and the optimal line of a complete solve within `limits`.
+    bool solve_by_graph(const Position& root, SolveResult& res);
+    void deepen(const Position& root, const MoveList& root_moves, SolveResult& res,
+                std::vector<int>& root_height);
+    void prove_line(const Position& root, const MoveList& root_moves, const SolveLimits& limits,
+                    const std::vector<int>& root_height, SolveResult& res);
     bool out_of_budget();
     void order(MoveList& moves);
     // The move an optimal line plays at `p` (its legal `moves`, `turn` turns into the line), or

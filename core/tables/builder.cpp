@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/board/movegen.h"
+#include "core/common/clock.h"
 #include "core/common/files.h"
 #include "core/endgame.h"
 #include "core/tables/material_index.h"
@@ -60,10 +61,6 @@ Work work_of(const TableValue& v) {
         break;
     }
     return work(kDraw, 0);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The codes of finished materials, for the capture successors of larger ones.
@@ -409,8 +406,11 @@ std::vector<std::pair<int, int>> successor_materials(int mover, int other) {
     return out;
 }
 
-std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
-                                         const std::function<void(const std::string&)>& progress) {
+namespace {
+
+// Throws for settings the builder cannot honour, creates the folder and checks the tables
+// already in it.
+void check_build_config(const BuildConfig& cfg) {
     if (is_telo(cfg.variant))
         throw std::invalid_argument("--variant telo: endgame tables are for the capture game "
                                     "(any board size), not Fanoron-telo");
@@ -423,45 +423,60 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
     std::filesystem::create_directories(cfg.dir, ec);
     if (ec) throw FileError(cfg.dir + ": cannot create the folder: " + ec.message());
     check_existing_tables(cfg);
-    const Variant v = cfg.variant;
-    const std::string vname(variant_name(v));
-    auto path_of = [&](int a, int b) { return cfg.dir + "/" + table_file_name(v, a, b); };
+}
 
+// One run of build_tables: the settings, the finished materials' codes that larger ones need,
+// and the reports so far.
+struct TableBuild {
+    const BuildConfig& cfg;
+    const std::function<void(const std::string&)>& progress;
+    const Variant v = cfg.variant;
+    const std::string vname{variant_name(cfg.variant)};
     SolvedTables solved;
     std::vector<MaterialReport> reports;
-    for (auto [a, b] : materials_up_to(v, cfg.pieces)) {
-        if (a < b) continue; // solved with its twin
-        const int total = a + b;
-        const bool needed_later = total < cfg.pieces;
-        auto remember = [&](int m, int o, bool fold, std::vector<std::uint8_t>&& codes) {
-            if (!needed_later) return;
-            solved.codes[m][o] = std::move(codes);
-            solved.index[m][o] = std::make_unique<MaterialIndex>(v, m, o, fold);
-        };
-        // Files already there were checked by check_existing_tables.
-        if (std::filesystem::exists(path_of(a, b)) && std::filesystem::exists(path_of(b, a))) {
-            for (auto [m, o] : {std::pair{a, b}, std::pair{b, a}}) {
-                TableFile f(path_of(m, o));
-                // Re-checked whole (checksum, blocks, counts) before it is called built: a
-                // damaged finished table is an error naming it, never "already built".
-                std::vector<std::uint8_t> codes;
-                try {
-                    codes = f.load_checked_codes();
-                } catch (const FileError& e) {
-                    throw FileError(std::string(e.what()) +
-                                    " (the build writes nothing over it: remove it to build it "
-                                    "again)");
-                }
-                reports.push_back({m, o, f.header().stored(), f.header().full_positions(),
-                                   f.file_size(), 0, 0, true});
-                if (progress)
-                    progress(vname + " " + material_name(m, o) + ": already built (" +
-                             with_commas(f.header().stored()) + " positions)");
-                if (needed_later) remember(m, o, f.header().folded(), std::move(codes));
-                if (m == o) break;
+
+    TableBuild(const BuildConfig& c, const std::function<void(const std::string&)>& p)
+        : cfg(c), progress(p) {}
+
+    std::string path_of(int a, int b) const { return cfg.dir + "/" + table_file_name(v, a, b); }
+    // Keeps the codes of (m, o) when a larger material's captures lead to it.
+    void remember(int m, int o, bool fold, std::vector<std::uint8_t>&& codes) {
+        if (m + o >= cfg.pieces) return;
+        solved.codes[m][o] = std::move(codes);
+        solved.index[m][o] = std::make_unique<MaterialIndex>(v, m, o, fold);
+    }
+
+    // Loads the tables of (a, b) and its twin when both files are there (checked by
+    // check_existing_tables): true, else false.
+    bool load_built(int a, int b) {
+        if (!std::filesystem::exists(path_of(a, b)) || !std::filesystem::exists(path_of(b, a)))
+            return false;
+        const bool needed_later = a + b < cfg.pieces;
+        for (auto [m, o] : {std::pair{a, b}, std::pair{b, a}}) {
+            TableFile f(path_of(m, o));
+            // Re-checked whole (checksum, blocks, counts) before it is called built: a
+            // damaged finished table is an error naming it, never "already built".
+            std::vector<std::uint8_t> codes;
+            try {
+                codes = f.load_checked_codes();
+            } catch (const FileError& e) {
+                throw FileError(std::string(e.what()) +
+                                " (the build writes nothing over it: remove it to build it "
+                                "again)");
             }
-            continue;
+            reports.push_back({m, o, f.header().stored(), f.header().full_positions(),
+                               f.file_size(), 0, 0, true});
+            if (progress)
+                progress(vname + " " + material_name(m, o) + ": already built (" +
+                         with_commas(f.header().stored()) + " positions)");
+            if (needed_later) remember(m, o, f.header().folded(), std::move(codes));
+            if (m == o) break;
         }
+        return true;
+    }
+
+    // Solves (a, b) with its twin and writes their tables.
+    void solve(int a, int b) {
         const auto t0 = std::chrono::steady_clock::now();
         PairSolver solver(v, a, b, cfg.turn_limit, cfg.fold, solved);
         std::string names = material_name(a, b) + (a != b ? " and " + material_name(b, a) : "");
@@ -480,31 +495,7 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
         solver.solve_within_limit(progress);
         if (solver.needs_cursed_pass()) solver.solve_cursed(progress);
         const double seconds = seconds_since(t0);
-        for (int t = 0; t < solver.tables(); ++t) {
-            const MaterialIndex& mi = solver.index(t);
-            std::vector<std::uint8_t> codes;
-            std::vector<DistanceException> ex;
-            solver.finish(t, codes, ex);
-            const std::uint64_t bytes =
-                write_table_file(path_of(mi.mover(), mi.other()), v, mi.mover(), mi.other(),
-                                 cfg.turn_limit, codes, ex, mi.folded());
-            TableFile f(path_of(mi.mover(), mi.other()));
-            const TableHeader& h = f.header();
-            reports.push_back({mi.mover(), mi.other(), h.stored(), h.full_positions(), bytes,
-                               seconds, solver.levels(), false});
-            char line[320];
-            std::snprintf(line, sizeof line,
-                          "%s %s: %s positions, wins %s, draws %s, losses %s, cursed %s, "
-                          "blessed %s, longest win %d, %.2f bytes/position",
-                          vname.c_str(), material_name(mi.mover(), mi.other()).c_str(),
-                          with_commas(h.stored()).c_str(), with_commas(h.counts[1]).c_str(),
-                          with_commas(h.counts[0]).c_str(), with_commas(h.counts[2]).c_str(),
-                          with_commas(h.counts[3]).c_str(), with_commas(h.counts[4]).c_str(),
-                          h.longest_win,
-                          double(bytes) / double(std::max<std::uint64_t>(1, h.stored())));
-            if (progress) progress(line);
-            remember(mi.mover(), mi.other(), mi.folded(), std::move(codes));
-        }
+        for (int t = 0; t < solver.tables(); ++t) write(solver, t, seconds);
         if (progress) {
             char line[200];
             std::snprintf(line, sizeof line,
@@ -514,7 +505,49 @@ std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
             progress(line);
         }
     }
-    return reports;
+
+    // Writes the solver's table `t`, reads it back for its report and line.
+    void write(PairSolver& solver, int t, double seconds) {
+        const MaterialIndex& mi = solver.index(t);
+        std::vector<std::uint8_t> codes;
+        std::vector<DistanceException> ex;
+        solver.finish(t, codes, ex);
+        const std::uint64_t bytes =
+            write_table_file(path_of(mi.mover(), mi.other()), v, mi.mover(), mi.other(),
+                             cfg.turn_limit, codes, ex, mi.folded());
+        TableFile f(path_of(mi.mover(), mi.other()));
+        const TableHeader& h = f.header();
+        reports.push_back({mi.mover(), mi.other(), h.stored(), h.full_positions(), bytes, seconds,
+                           solver.levels(), false});
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "%s %s: %s positions, wins %s, draws %s, losses %s, cursed %s, "
+                      "blessed %s, longest win %d, %.2f bytes/position",
+                      vname.c_str(), material_name(mi.mover(), mi.other()).c_str(),
+                      with_commas(h.stored()).c_str(), with_commas(h.counts[1]).c_str(),
+                      with_commas(h.counts[0]).c_str(), with_commas(h.counts[2]).c_str(),
+                      with_commas(h.counts[3]).c_str(), with_commas(h.counts[4]).c_str(),
+                      h.longest_win,
+                      double(bytes) / double(std::max<std::uint64_t>(1, h.stored())));
+        if (progress) progress(line);
+        remember(mi.mover(), mi.other(), mi.folded(), std::move(codes));
+    }
+};
+
+} // namespace
+
+std::vector<MaterialReport> build_tables(const BuildConfig& cfg,
+                                         const std::function<void(const std::string&)>& progress) {
+    // Step 1. Settings the builder can honour, the folder, and the tables already in it.
+    check_build_config(cfg);
+    // Step 2. Every material up to cfg.pieces, smallest first, with its twin: loaded when built
+    // already, else solved and written.
+    TableBuild build(cfg, progress);
+    for (auto [a, b] : materials_up_to(cfg.variant, cfg.pieces)) {
+        if (a < b) continue; // solved with its twin
+        if (!build.load_built(a, b)) build.solve(a, b);
+    }
+    return std::move(build.reports);
 }
 
 } // namespace fanorona::tables

@@ -93,6 +93,119 @@ std::string compress(const void* data, std::size_t size, const std::string& path
     return out;
 }
 
+// `path` opened for reading (a regular file), its size in `size`; FileError otherwise.
+int open_table_file(const std::string& path, std::uint64_t& size) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw FileError(path + ": cannot open table file: " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        throw FileError(path + ": cannot read table file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw FileError(path + (S_ISDIR(st.st_mode) ? ": a folder, not a table file"
+                                                    : ": not a regular file, not a table file"));
+    }
+    size = std::uint64_t(st.st_size);
+    return fd;
+}
+
+// The format version of a table file whose first bytes (up to kHeaderBytesV1) are `head`.
+std::uint64_t table_version(const std::string& head, const std::string& path) {
+    // A file that begins with the magic but ends inside the header is a truncated table.
+    if (std::memcmp(head.data(), kMagic, std::min(head.size(), sizeof kMagic)) != 0 ||
+        head.size() < sizeof kMagic)
+        throw FileError(path + ": not a Fanorona table file");
+    if (head.size() < kHeaderBytesV1)
+        throw FileError(path + ": truncated table header (" + std::to_string(head.size()) +
+                        " bytes)");
+    Reader r{head, path, sizeof kMagic};
+    const std::uint64_t version = r.get(4);
+    if (version < 1 || version > kTableFormatVersion)
+        throw FileError(path + ": table format version " + std::to_string(version) +
+                        ", this program reads versions 1 to " +
+                        std::to_string(kTableFormatVersion) +
+                        " (a newer program's table: rebuild it with this one)");
+    return version;
+}
+
+// The header's fields from its bytes `head` (serialize_header()'s layout of `version`).
+TableHeader parse_table_header(const std::string& head, std::uint64_t version,
+                               const std::string& path) {
+    Reader r{head, path, sizeof kMagic + 4};
+    TableHeader h;
+    const std::uint64_t variant = r.get(1);
+    if (variant >= std::uint64_t(kVariantCount) || is_telo(Variant(variant)))
+        throw FileError(path + ": unknown variant " + std::to_string(variant));
+    h.variant = Variant(variant);
+    h.mover = int(r.get(1));
+    h.other = int(r.get(1));
+    h.turn_limit = int(r.get(1));
+    h.positions = r.get(8);
+    h.block_positions = std::uint32_t(r.get(4));
+    h.blocks = std::uint32_t(r.get(4));
+    for (std::uint64_t& c : h.counts) c = r.get(8);
+    h.longest_win = int(r.get(4));
+    h.longest_win_index = r.get(8);
+    h.longest_loss = int(r.get(4));
+    h.longest_loss_index = r.get(8);
+    h.exceptions = r.get(8);
+    if (version == 1) {
+        std::copy(std::begin(h.counts), std::end(h.counts), std::begin(h.full_counts));
+    } else {
+        h.symmetries = int(r.get(1));
+        h.unused = r.get(8);
+        for (std::uint64_t& c : h.full_counts) c = r.get(8);
+    }
+    return h;
+}
+
+// The material and the block layout this program builds, the folded index's size.
+void check_table_shape(const TableHeader& h, const std::string& path) {
+    if ((h.symmetries != 1 && h.symmetries != board_symmetries(h.variant).count) ||
+        h.unused > h.positions)
+        throw FileError(path + ": unsupported table header (symmetries " +
+                        std::to_string(h.symmetries) + ")");
+    if (h.turn_limit < 1 || h.turn_limit > kTableTurnLimit ||
+        h.block_positions != kBlockPositions || h.mover < 1 || h.other < 1 ||
+        h.mover + h.other > geometry(h.variant).points)
+        throw FileError(path + ": unsupported table header");
+    std::optional<MaterialIndex> folded_index;
+    try {
+        folded_index.emplace(index_of(h));
+    } catch (const std::invalid_argument& e) {
+        throw FileError(path + ": " + e.what());
+    }
+    const MaterialIndex& index = *folded_index;
+    if (index.size() != h.positions ||
+        h.blocks != (h.positions + kBlockPositions - 1) / kBlockPositions)
+        throw FileError(path + ": table header does not match its material");
+    if (h.full_positions() != index.full_size())
+        throw FileError(path + ": the header's counts of the whole material add up to " +
+                        std::to_string(h.full_positions()) + ", not to its " +
+                        std::to_string(index.full_size()) + " positions");
+}
+
+// The header's fields against each other and against its material; FileError naming the first
+// that does not fit.
+void check_table_header(const TableHeader& h, const std::string& path) {
+    check_table_shape(h, path);
+    std::uint64_t counted = h.unused;
+    for (std::uint64_t c : h.counts) counted += std::min(c, h.positions + 1);
+    if (counted != h.positions)
+        throw FileError(path + ": the header's class counts add up to " + std::to_string(counted) +
+                        ", not to its " + std::to_string(h.positions) + " positions");
+    const std::uint64_t exceptions =
+        h.counts[int(TableClass::CursedWin)] + h.counts[int(TableClass::BlessedLoss)];
+    if (h.exceptions != exceptions)
+        throw FileError(path + ": the header lists " + std::to_string(h.exceptions) +
+                        " distances for its cursed wins and blessed losses, which it counts " +
+                        std::to_string(exceptions));
+    if (h.longest_win_index >= h.positions || h.longest_loss_index >= h.positions)
+        throw FileError(path + ": the header's longest win or loss is not a position");
+}
+
 } // namespace
 
 std::string table_file_name(Variant v, int mover, int other) {
@@ -184,102 +297,21 @@ std::uint64_t write_table_file(const std::string& path, Variant v, int mover, in
 }
 
 TableFile::TableFile(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw FileError(path + ": cannot open table file: " + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0) {
-        ::close(fd_);
-        throw FileError(path + ": cannot read table file");
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ::close(fd_);
-        throw FileError(path + (S_ISDIR(st.st_mode) ? ": a folder, not a table file"
-                                                    : ": not a regular file, not a table file"));
-    }
-    file_size_ = std::uint64_t(st.st_size);
+    // Step 1. A regular file, open.
+    fd_ = open_table_file(path, file_size_);
     try {
+        // Step 2. The magic, the version and the header's bytes (longer from version 2 on).
         std::string head = read_range(0, std::min<std::uint64_t>(kHeaderBytesV1, file_size_));
-        // A file that begins with the magic but ends inside the header is a truncated table.
-        if (std::memcmp(head.data(), kMagic, std::min(head.size(), sizeof kMagic)) != 0 ||
-            head.size() < sizeof kMagic)
-            throw FileError(path + ": not a Fanorona table file");
-        if (head.size() < kHeaderBytesV1)
-            throw FileError(path + ": truncated table header (" + std::to_string(head.size()) +
-                            " bytes)");
-        Reader r{head, path, sizeof kMagic};
-        const std::uint64_t version = r.get(4);
-        if (version < 1 || version > kTableFormatVersion)
-            throw FileError(path + ": table format version " + std::to_string(version) +
-                            ", this program reads versions 1 to " +
-                            std::to_string(kTableFormatVersion) +
-                            " (a newer program's table: rebuild it with this one)");
+        const std::uint64_t version = table_version(head, path);
         const std::size_t header_bytes = version == 1 ? kHeaderBytesV1 : kHeaderBytes;
         if (header_bytes > kHeaderBytesV1) {
             if (file_size_ < header_bytes) throw FileError(path + ": truncated table header");
             head = read_range(0, header_bytes);
         }
-        const std::uint64_t variant = r.get(1);
-        if (variant >= std::uint64_t(kVariantCount) || is_telo(Variant(variant)))
-            throw FileError(path + ": unknown variant " + std::to_string(variant));
-        header_.variant = Variant(variant);
-        header_.mover = int(r.get(1));
-        header_.other = int(r.get(1));
-        header_.turn_limit = int(r.get(1));
-        header_.positions = r.get(8);
-        header_.block_positions = std::uint32_t(r.get(4));
-        header_.blocks = std::uint32_t(r.get(4));
-        for (std::uint64_t& c : header_.counts) c = r.get(8);
-        header_.longest_win = int(r.get(4));
-        header_.longest_win_index = r.get(8);
-        header_.longest_loss = int(r.get(4));
-        header_.longest_loss_index = r.get(8);
-        header_.exceptions = r.get(8);
-        if (version == 1) {
-            std::copy(std::begin(header_.counts), std::end(header_.counts),
-                      std::begin(header_.full_counts));
-        } else {
-            header_.symmetries = int(r.get(1));
-            header_.unused = r.get(8);
-            for (std::uint64_t& c : header_.full_counts) c = r.get(8);
-        }
-        if ((header_.symmetries != 1 &&
-             header_.symmetries != board_symmetries(header_.variant).count) ||
-            header_.unused > header_.positions)
-            throw FileError(path + ": unsupported table header (symmetries " +
-                            std::to_string(header_.symmetries) + ")");
-        if (header_.turn_limit < 1 || header_.turn_limit > kTableTurnLimit ||
-            header_.block_positions != kBlockPositions || header_.mover < 1 || header_.other < 1 ||
-            header_.mover + header_.other > geometry(header_.variant).points)
-            throw FileError(path + ": unsupported table header");
-        std::optional<MaterialIndex> folded_index;
-        try {
-            folded_index.emplace(index_of(header_));
-        } catch (const std::invalid_argument& e) {
-            throw FileError(path + ": " + e.what());
-        }
-        const MaterialIndex& index = *folded_index;
-        if (index.size() != header_.positions ||
-            header_.blocks != (header_.positions + kBlockPositions - 1) / kBlockPositions)
-            throw FileError(path + ": table header does not match its material");
-        if (header_.full_positions() != index.full_size())
-            throw FileError(path + ": the header's counts of the whole material add up to " +
-                            std::to_string(header_.full_positions()) + ", not to its " +
-                            std::to_string(index.full_size()) + " positions");
-        std::uint64_t counted = header_.unused;
-        for (std::uint64_t c : header_.counts) counted += std::min(c, header_.positions + 1);
-        if (counted != header_.positions)
-            throw FileError(path + ": the header's class counts add up to " +
-                            std::to_string(counted) + ", not to its " +
-                            std::to_string(header_.positions) + " positions");
-        if (header_.exceptions != header_.counts[int(TableClass::CursedWin)] +
-                                      header_.counts[int(TableClass::BlessedLoss)])
-            throw FileError(path + ": the header lists " + std::to_string(header_.exceptions) +
-                            " distances for its cursed wins and blessed losses, which it counts " +
-                            std::to_string(header_.counts[int(TableClass::CursedWin)] +
-                                           header_.counts[int(TableClass::BlessedLoss)]));
-        if (header_.longest_win_index >= header_.positions ||
-            header_.longest_loss_index >= header_.positions)
-            throw FileError(path + ": the header's longest win or loss is not a position");
+        // Step 3. The header's fields, each checked against the others and the material.
+        header_ = parse_table_header(head, version, path);
+        check_table_header(header_, path);
+        // Step 4. The block offsets, and the checksum of the header and of them.
         const std::uint64_t table_bytes = (std::uint64_t(header_.blocks) + 2) * 8;
         if (header_bytes + table_bytes + 8 > file_size_) throw FileError(path + ": truncated");
         const std::string table = read_range(header_bytes, table_bytes + 4);
@@ -299,6 +331,7 @@ TableFile::TableFile(const std::string& path) : path_(path) {
         ::close(fd_);
         throw;
     }
+    // Step 5. No block read yet.
     blocks_ = std::make_unique<std::atomic<std::uint8_t*>[]>(header_.blocks);
     for (std::uint32_t b = 0; b < header_.blocks; ++b) blocks_[b].store(nullptr);
 }

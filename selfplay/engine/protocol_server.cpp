@@ -18,12 +18,12 @@ namespace fanorona {
 
 namespace {
 
-// The words from `first` to `last` (exclusive) joined by single spaces.
-std::string join(const std::vector<std::string>& words, std::size_t first, std::size_t last) {
-    std::string out;
-    for (std::size_t i = first; i < last && i < words.size(); ++i)
-        out += (out.empty() ? "" : " ") + words[i];
-    return out;
+// The words from `first` to `last` (exclusive) joined by single spaces (text.h's join).
+std::string join_words(const std::vector<std::string>& words, std::size_t first, std::size_t last) {
+    last = std::min(last, words.size());
+    return first < last
+               ? join({words.begin() + std::ptrdiff_t(first), words.begin() + std::ptrdiff_t(last)})
+               : std::string();
 }
 
 // A non-negative integer option value, or an exception naming the option.
@@ -197,10 +197,10 @@ void EngineProtocol::cmd_setoption(const std::vector<std::string>& words) {
             value_at = i;
             break;
         }
-    const std::string name = join(words, 2, value_at);
+    const std::string name = join_words(words, 2, value_at);
     const std::string key = lower(name);
     const bool has_value = value_at < words.size();
-    const std::string value = has_value ? join(words, value_at + 1, words.size()) : "";
+    const std::string value = has_value ? join_words(words, value_at + 1, words.size()) : "";
     if (name.empty()) throw std::invalid_argument("setoption: no option name");
     if (key == "clear hash") {
         searcher_.clear();
@@ -287,7 +287,7 @@ void EngineProtocol::cmd_position(const std::vector<std::string>& words) {
             throw std::invalid_argument("position startpos: unexpected '" + words[2] + "'");
         start = Position::start(rules_.variant);
     } else if (words[1] == "fen") {
-        const std::string fen = join(words, 2, moves_at);
+        const std::string fen = join_words(words, 2, moves_at);
         if (fen.empty()) throw std::invalid_argument("position fen: no position string");
         try {
             start = Position::from_string(fen, rules_.variant);

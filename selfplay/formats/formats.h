@@ -3,9 +3,11 @@
 // writers, the run folders' resume checks and the report's sections compare against these
 // constants, never against a second spelling of the text. docs/formats.md describes each format.
 //
-// Two headers live below records/ because the layer that owns them reads no records: the weights
-// text's "fanorona-weights" (kWeightsMagic, core/weights.h: core parses weights texts) and the
-// endgame table files' binary magic "FNRNTBL\n" (core/tables/table_file.cpp). The endings
+// Two names live in core instead, beside the code that owns their text: the weights text's
+// "fanorona-weights" (kWeightsMagic, core/weights.h: core parses weights texts, this layer reads
+// and writes their files) and the endgame table files' binary magic "FNRNTBL\n"
+// (core/tables/table_file.cpp: the endgame tables, the one part of core that reads and writes
+// files of a format of their own). The endings
 // benchmark's "fanorona-endings 1" is written by a shell script (tools/bench/endings.sh).
 
 #include <cstdint>

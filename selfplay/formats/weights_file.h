@@ -1,6 +1,7 @@
 #pragma once
 // Weights files: the one load/save API (the text format is parsed and formatted by
-// core/weights.h; core reads no files).
+// core/weights.h; core's evaluation and search read no files: in core only the endgame tables,
+// core/tables, read and write files, with core/common's file helpers).
 
 #include <string>
 #include <vector>

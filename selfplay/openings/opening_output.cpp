@@ -5,28 +5,13 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "core/common/text.h"
 #include "selfplay/formats/formats.h"
 #include "selfplay/formats/rules_json.h"
 
 namespace fanorona {
 
 namespace {
-
-std::string format(const char* fmt, auto... args) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    return buf;
-}
-
-std::string joined(const std::vector<std::string>& words) {
-    std::string out;
-    for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-    return out;
-}
-
-double percent(std::uint64_t part, std::uint64_t whole) {
-    return whole ? 100.0 * double(part) / double(whole) : 0.0;
-}
 
 nlohmann::ordered_json stats_json(const OpeningStats& s) {
     nlohmann::ordered_json j;
@@ -52,8 +37,8 @@ std::string stats_csv(const OpeningStats& s) {
 // "W 45% D 10% B 45%  score 0.500  len 62.3  eval +12"
 std::string stats_text(const OpeningStats& s) {
     std::string out = format("W %3.0f%% D %3.0f%% B %3.0f%%  score %.3f  len %5.1f",
-                             percent(s.white_wins, s.games), percent(s.draws, s.games),
-                             percent(s.black_wins, s.games), s.score(), s.avg_length());
+                             percent_of(s.white_wins, s.games), percent_of(s.draws, s.games),
+                             percent_of(s.black_wins, s.games), s.score(), s.avg_length());
     if (const auto e = s.avg_eval()) out += format("  eval %+ld", std::lround(*e));
     return out;
 }
@@ -114,7 +99,7 @@ nlohmann::ordered_json opening_tree_json(const OpeningTree& tree, const OpeningV
         p["position"] = n->position;
         p["ply"] = n->ply;
         p["root"] = n->root;
-        p["line"] = joined(n->line);
+        p["line"] = join(n->line);
         p.update(stats_json(n->stats));
         p["moves"] = nlohmann::ordered_json::array();
         for (const OpeningMove& m : n->moves) {
@@ -136,7 +121,7 @@ std::string opening_positions_csv(const OpeningTree& tree, const OpeningView& vi
                       "avg_eval,eval_games\n";
     for (const OpeningNode* n : tree.nodes()) {
         if (n->stats.games < view.min_games) continue;
-        out += hash_hex(n->hash) + format(",%d,", n->ply) + n->position + "," + joined(n->line) +
+        out += hash_hex(n->hash) + format(",%d,", n->ply) + n->position + "," + join(n->line) +
                "," + stats_csv(n->stats) + "\n";
     }
     return out;
@@ -177,7 +162,7 @@ std::string explore_text(const OpeningTree& tree, const OpeningNode& node,
                          const OpeningView& view) {
     std::string out = "position  " + node.position + "\n";
     out += "reached   after " + std::to_string(node.ply) + " turns";
-    if (!node.line.empty()) out += " by " + joined(node.line);
+    if (!node.line.empty()) out += " by " + join(node.line);
     out += "\n" + format("games     %" PRIu64 "  ", node.stats.games) + stats_text(node.stats) +
            "\n\n";
     out += format("%-16s %7s %6s %5s %5s %5s %6s %6s %7s\n", "move", "games", "share", "W%", "D%",
@@ -187,8 +172,8 @@ std::string explore_text(const OpeningTree& tree, const OpeningNode& node,
         const OpeningStats& s = m.stats;
         const auto e = s.avg_eval();
         out += format("%-16s %7" PRIu64 " %5.1f%% %5.1f %5.1f %5.1f %6.3f %6.1f ", m.move.c_str(),
-                      s.games, 100.0 * share(m, node), percent(s.white_wins, s.games),
-                      percent(s.draws, s.games), percent(s.black_wins, s.games), s.score(),
+                      s.games, 100.0 * share(m, node), percent_of(s.white_wins, s.games),
+                      percent_of(s.draws, s.games), percent_of(s.black_wins, s.games), s.score(),
                       s.avg_length()) +
                (e ? format("%+7ld", std::lround(*e)) : format("%7s", "-")) + "\n";
     }

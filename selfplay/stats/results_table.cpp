@@ -5,18 +5,12 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "core/common/text.h"
 #include "selfplay/stats/stats_json.h"
 
 namespace fanorona::stats {
 
 namespace {
-
-// printf into a std::string.
-template <typename... Args> std::string format(const char* fmt, Args... args) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    return buf;
-}
 
 // "+12.3" / "-4.0", or "-" when the value does not exist.
 std::string signed_value(double x, int decimals) {
@@ -29,10 +23,6 @@ std::string value(double x, int decimals) {
     if (std::isnan(x)) return "-";
     if (std::isinf(x)) return "inf";
     return format("%.*f", decimals, x);
-}
-
-std::string percent(double x) {
-    return std::isfinite(x) ? format("%.1f%%", 100 * x) : "-";
 }
 
 } // namespace

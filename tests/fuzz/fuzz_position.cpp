@@ -5,6 +5,7 @@
 #include "core/board/movegen.h"
 #include "core/board/position.h"
 #include "core/evaluate.h"
+#include "core/weights.h"
 #include "tests/fuzz/fuzz_target.h"
 
 FUZZ_TARGET(position) {

@@ -21,12 +21,6 @@ bool all_digits(const std::string& w) {
     return true;
 }
 
-std::string join(const std::vector<std::string>& words) {
-    std::string out;
-    for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-    return out;
-}
-
 // The line with the caps applied (see the top of the file).
 std::string cheap(const std::string& line) {
     std::vector<std::string> words = fanorona::split_words(line);
@@ -45,7 +39,7 @@ std::string cheap(const std::string& line) {
             words.push_back("nodes");
             words.push_back("300");
         }
-        return join(words);
+        return fanorona::join(words);
     }
     if (words[0] == "setoption") {
         std::size_t value_at = words.size();
@@ -56,17 +50,17 @@ std::string cheap(const std::string& line) {
             }
         std::vector<std::string> name(words.begin() + std::min<std::size_t>(2, words.size()),
                                       words.begin() + value_at);
-        const std::string key = fanorona::lower(join(name));
+        const std::string key = fanorona::lower(fanorona::join(name));
         if (value_at + 1 < words.size() && key == "hash") {
             if (!all_digits(words[value_at + 1]) || words[value_at + 1].size() > 1 ||
                 words[value_at + 1] > "4")
                 words[value_at + 1] = "4";
-            return join(words);
+            return fanorona::join(words);
         }
         if (value_at + 1 < words.size() && key == "weights") {
             words.resize(value_at + 1);
             words.push_back("default");
-            return join(words);
+            return fanorona::join(words);
         }
     }
     return line;

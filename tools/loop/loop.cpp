@@ -10,6 +10,7 @@
 #include "core/common/files.h"
 #include "core/common/folder_lock.h"
 #include "core/common/thread_limit.h"
+#include "core/weights.h"
 #include "selfplay/driver.h"
 #include "selfplay/formats/formats.h"
 #include "selfplay/formats/net_file.h"

@@ -40,12 +40,9 @@ inline std::string esc(std::string_view text) {
     return out;
 }
 
-// printf into a std::string.
-template <typename... Args> std::string fmt(const char* format, Args... args) {
-    const int n = std::snprintf(nullptr, 0, format, args...);
-    std::string out(std::size_t(n > 0 ? n : 0), '\0');
-    if (n > 0) std::snprintf(out.data(), out.size() + 1, format, args...);
-    return out;
+// printf into a std::string: core/common/text.h's format, by the short name the report uses.
+template <typename... Args> std::string fmt(const char* f, Args... args) {
+    return format(f, args...);
 }
 
 // A number with `decimals` decimals, or an en dash for NaN / infinity.
@@ -64,6 +61,8 @@ inline std::string signed_num(double x, int decimals = 1) {
     return s[0] == '-' || s.find_first_not_of("0.") == std::string::npos ? s : "+" + s;
 }
 
+// A fraction as a percentage in HTML: num()'s digits (no "-0") and a dash when it is not finite
+// (core/common/text.h's percent() is the plain-text one).
 inline std::string percent(double fraction, int decimals = 1) {
     return std::isfinite(fraction) ? num(100.0 * fraction, decimals) + "%" : "&ndash;";
 }

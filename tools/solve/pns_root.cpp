@@ -12,6 +12,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "core/common/clock.h"
 #include "core/common/files.h"
 #include "core/common/fork_join.h"
 #include "selfplay/formats/proof_file.h"
@@ -21,10 +22,6 @@
 namespace fanorona::cli {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // One root's solve while it runs: its units (the positions after each first move), what is left
 // of the budgets, the best value proven so far and the proof store, shared by the workers.
