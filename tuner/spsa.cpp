@@ -227,16 +227,17 @@ RunConfig spsa_run(const SpsaConfig& c, SpsaObserver& observer) {
     run.kind = "spsa";
     run.pairing = Pairing::Gauntlet;
     run.games = 2 * c.pairs;
-    run.stage_games = 2 * c.batch;
+    run.stage_games = 2 * c.iteration_pairs;
     run.players = observer.engines(observer.theta(), 0, nullptr);
     run.stage_players = [&observer](std::uint64_t it) { return observer.stage(it); };
     const SpsaShape shape = c.shape();
     Json specs = Json::array();
     for (const SpsaParam& p : c.params) specs.push_back(p.to_string());
+    // "batch" is --iteration-pairs: the key run folders and spsa.json hold keeps its name.
     run.extra_settings["spsa"] = {{"base", c.base.description()},
                                   {"params", specs},
                                   {"pairs", shape.pairs},
-                                  {"batch", c.batch},
+                                  {"batch", c.iteration_pairs},
                                   {"alpha", c.alpha},
                                   {"gamma", c.gamma},
                                   {"A", shape.A}};
@@ -265,7 +266,7 @@ Json spsa_summary(const SpsaConfig& c, const SpsaObserver& observer, const SpsaR
     return {{"format", kSpsaSummaryFormat},
             {"complete", complete},
             {"iterations", result.iterations},
-            {"scheduled_iterations", c.pairs / c.batch},
+            {"scheduled_iterations", c.pairs / c.iteration_pairs},
             {"pairs", outcome.games / 2},
             {"games", outcome.games},
             {"games_this_run", outcome.played_now},
@@ -275,7 +276,7 @@ Json spsa_summary(const SpsaConfig& c, const SpsaObserver& observer, const SpsaR
             {"alpha", c.alpha},
             {"gamma", c.gamma},
             {"A", c.shape().A},
-            {"batch", c.batch},
+            {"batch", c.iteration_pairs},
             {"seed", c.run.seed},
             {"base", c.base.description()},
             {"plus_results", stats::to_json(observer.total)},
