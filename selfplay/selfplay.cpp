@@ -6,8 +6,8 @@
 
 #include "core/common/files.h"
 #include "selfplay/formats/formats.h"
-#include "selfplay/remote_link.h"
-#include "selfplay/series_tally.h"
+#include "selfplay/games/remote_link.h"
+#include "selfplay/tournament/series_tally.h"
 
 namespace fanorona {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfplay/driver.h"
+#include "selfplay/games/driver.h"
 
 namespace fanorona {
 

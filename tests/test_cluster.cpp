@@ -17,11 +17,11 @@
 #include "core/weights.h"
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/weights_file.h"
+#include "selfplay/games/scheduled_games.h"
 #include "selfplay/mpi/identity.h"
 #include "selfplay/mpi/job.h"
 #include "selfplay/mpi/pns_job.h"
 #include "selfplay/mpi/rescore_job.h"
-#include "selfplay/scheduled_games.h"
 #include "tests/cli_helpers.h"
 
 #include <nlohmann/json.hpp>

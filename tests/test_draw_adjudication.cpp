@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/board/movegen.h"
-#include "selfplay/driver.h"
 #include "selfplay/formats/games_file.h"
-#include "selfplay/game_runner.h"
+#include "selfplay/games/driver.h"
+#include "selfplay/games/game_runner.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

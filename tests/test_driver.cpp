@@ -3,9 +3,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "selfplay/driver.h"
+#include "selfplay/games/driver.h"
 #include "selfplay/selfplay.h"
-#include "selfplay/tournament.h"
+#include "selfplay/tournament/tournament.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

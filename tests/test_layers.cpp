@@ -29,7 +29,7 @@ const std::set<std::string> kSourceTops = {"core", "selfplay", "tuner", "tools"}
 const std::map<std::string, int> kLayers = {
     {"core/common", 0},
     {"core/board", 1},
-    {"selfplay/stats", 1},
+    {"selfplay/tournament/stats", 1},
     {"core/nnue", 2},
     {"core", 3},
     {"core/solver", 4},
@@ -37,15 +37,21 @@ const std::map<std::string, int> kLayers = {
     {"selfplay/formats", 5},
     {"selfplay/engine", 6},
     {"selfplay/openings", 6},
-    {"selfplay", 7},
-    {"selfplay/mpi", 8},
-    {"tuner", 8},
-    {"tools/report", 9},
-    {"tools/timeuse", 9},
-    {"tools/solve", 9},
-    {"tools/loop", 10},
-    {"tools", 11},
-    {"tools/bench", 12},
+    {"selfplay/games", 7},
+    {"selfplay/tournament", 8},
+    {"selfplay/rescore", 8},
+    {"selfplay", 9},
+    {"selfplay/mpi", 10},
+    {"tuner", 10},
+    {"tuner/texel", 11},
+    {"tuner/spsa", 11},
+    {"tuner/net", 12},
+    {"tools/report", 13},
+    {"tools/timeuse", 13},
+    {"tools/solve", 13},
+    {"tools/loop", 14},
+    {"tools", 15},
+    {"tools/bench", 16},
 };
 
 // Every folder below the source tops (the tops included), relative to the repository.
@@ -149,13 +155,19 @@ TEST_CASE("the folder include graph has no cycle", "[layers]") {
 TEST_CASE("the include graph has the edges of the data flow", "[layers]") {
     const auto graph = include_graph();
     // A few edges that must exist for the layering above to mean anything (the scan finds them).
-    CHECK(graph.at("selfplay").count("selfplay/engine") == 1);
+    CHECK(graph.at("selfplay/games").count("selfplay/engine") == 1);
+    CHECK(graph.at("selfplay/tournament").count("selfplay/games") == 1);
+    CHECK(graph.at("selfplay/tournament").count("selfplay/tournament/stats") == 1);
+    CHECK(graph.at("selfplay").count("selfplay/games") == 1);
     CHECK(graph.at("selfplay/engine").count("selfplay/formats") == 1);
-    CHECK(graph.at("selfplay/mpi").count("selfplay") == 1);
+    CHECK(graph.at("selfplay/mpi").count("selfplay/games") == 1);
     CHECK(graph.at("selfplay/formats").count("core") == 1);
     CHECK(graph.at("core").count("core/nnue") == 1);
     CHECK(graph.at("core/nnue").count("core/board") == 1);
-    CHECK(graph.at("tuner").count("selfplay") == 1);
+    CHECK(graph.at("tuner").count("selfplay/formats") == 1);
+    CHECK(graph.at("tuner/texel").count("tuner") == 1);
+    CHECK(graph.at("tuner/net").count("tuner") == 1);
+    CHECK(graph.at("tuner/spsa").count("selfplay/tournament") == 1);
     // The board and the small helpers depend on nothing else of ours.
     CHECK(graph.count("core/common") == 0);
     CHECK(graph.count("core/board") == 0);

@@ -1,4 +1,5 @@
-// The training schedules (tuner/lr_schedule.h, `fanorona train --lr-schedule --lr-min --lr-warmup
+// The training schedules (tuner/net/lr_schedule.h, `fanorona train --lr-schedule --lr-min
+// --lr-warmup
 // --lambda-end`): the step size and lambda at chosen epochs and mini-batches against values
 // computed here, the one-line refusals of bad text, and training runs that record a schedule in
 // the network's command (shown by `net info`, rebuilding the same bytes), resume it at the right
@@ -14,8 +15,8 @@
 
 #include "selfplay/formats/net_file.h"
 #include "tests/cli_helpers.h"
-#include "tuner/lr_schedule.h"
-#include "tuner/synthetic.h"
+#include "tuner/net/lr_schedule.h"
+#include "tuner/texel/synthetic.h"
 
 using namespace fanorona;
 

@@ -1,4 +1,4 @@
-// `fanorona net loss` (tuner/net_loss.h): the loss of written networks on data, the same target
+// `fanorona net loss` (tuner/net/loss.h): the loss of written networks on data, the same target
 // as training, of the integer networks the engine plays; the command's table, JSON and errors.
 
 #include <catch2/catch.hpp>
@@ -10,9 +10,9 @@
 #include "core/nnue/network.h"
 #include "selfplay/formats/net_file.h"
 #include "tests/cli_helpers.h"
-#include "tuner/loss.h"
-#include "tuner/net_loss.h"
-#include "tuner/synthetic.h"
+#include "tuner/net/loss.h"
+#include "tuner/texel/loss.h"
+#include "tuner/texel/synthetic.h"
 
 using namespace fanorona;
 

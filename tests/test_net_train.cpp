@@ -1,4 +1,4 @@
-// The network trainer (`fanorona train`, tuner/net_train.h): its pass over the float model
+// The network trainer (`fanorona train`, tuner/net/train.h): its pass over the float model
 // evaluates as core's float reference and its gradient is the derivative of its loss, the file it
 // writes plays as the model within the quantisation's tolerance, the checkpoint round-trips and
 // refuses damage, and a training run lowers the loss, writes the same bytes at any thread count and
@@ -19,9 +19,9 @@
 #include "selfplay/formats/train_checkpoint.h"
 #include "tests/cli_helpers.h"
 #include "tuner/dataset.h"
-#include "tuner/loss.h"
-#include "tuner/net_model.h"
-#include "tuner/synthetic.h"
+#include "tuner/net/model.h"
+#include "tuner/texel/loss.h"
+#include "tuner/texel/synthetic.h"
 
 using namespace fanorona;
 

@@ -17,8 +17,8 @@
 #include "core/nnue/simd.h"
 #include "selfplay/formats/net_file.h"
 #include "tests/cli_helpers.h"
-#include "tuner/net_model.h"
-#include "tuner/synthetic.h"
+#include "tuner/net/model.h"
+#include "tuner/texel/synthetic.h"
 
 using namespace fanorona;
 using namespace fanorona::nnue;

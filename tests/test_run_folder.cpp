@@ -16,7 +16,7 @@
 #include "core/common/append_file.h"
 #include "selfplay/formats/games_file.h"
 #include "selfplay/formats/position_log.h"
-#include "selfplay/run_folder.h"
+#include "selfplay/games/run_folder.h"
 #include "tests/cli_helpers.h"
 
 using namespace test_cli;

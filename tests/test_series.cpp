@@ -7,11 +7,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "selfplay/driver.h"
+#include "selfplay/games/driver.h"
 #include "selfplay/openings/opening_tree.h"
 #include "selfplay/selfplay.h"
-#include "selfplay/series_tally.h"
-#include "selfplay/tournament.h"
+#include "selfplay/tournament/series_tally.h"
+#include "selfplay/tournament/tournament.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

@@ -13,7 +13,7 @@
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/formats/params_file.h"
 #include "tests/cli_helpers.h"
-#include "tuner/spsa.h"
+#include "tuner/spsa/spsa.h"
 
 using namespace fanorona;
 using namespace test_cli;

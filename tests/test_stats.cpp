@@ -11,14 +11,14 @@
 #include <catch2/catch.hpp>
 
 #include "core/common/rng.h"
-#include "selfplay/stats/bradley_terry.h"
-#include "selfplay/stats/counts.h"
-#include "selfplay/stats/elo.h"
-#include "selfplay/stats/mle.h"
-#include "selfplay/stats/normal.h"
-#include "selfplay/stats/results_table.h"
-#include "selfplay/stats/sprt.h"
-#include "selfplay/stats/stats_json.h"
+#include "selfplay/tournament/stats/bradley_terry.h"
+#include "selfplay/tournament/stats/counts.h"
+#include "selfplay/tournament/stats/elo.h"
+#include "selfplay/tournament/stats/mle.h"
+#include "selfplay/tournament/stats/normal.h"
+#include "selfplay/tournament/stats/results_table.h"
+#include "selfplay/tournament/stats/sprt.h"
+#include "selfplay/tournament/stats/stats_json.h"
 
 using namespace fanorona;
 using namespace fanorona::stats;

@@ -19,10 +19,10 @@
 #include "core/tables/material_index.h"
 #include "core/tables/tablebase.h"
 #include "core/tables/verify.h"
-#include "selfplay/adjudication.h"
 #include "selfplay/engine/engine_spec.h"
+#include "selfplay/games/adjudication.h"
 #include "tuner/dataset.h"
-#include "tuner/synthetic.h"
+#include "tuner/texel/synthetic.h"
 
 using namespace fanorona;
 

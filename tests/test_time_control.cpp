@@ -15,7 +15,7 @@
 #include "core/timeman.h"
 #include "selfplay/engine/engine_spec.h"
 #include "selfplay/engine/external_player.h"
-#include "selfplay/game_runner.h"
+#include "selfplay/games/game_runner.h"
 #include "tests/cli_helpers.h"
 
 using namespace fanorona;

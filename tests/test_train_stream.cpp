@@ -24,7 +24,7 @@
 #include "tests/cli_helpers.h"
 #include "tuner/position_stream.h"
 #include "tuner/shuffle_buffer.h"
-#include "tuner/synthetic.h"
+#include "tuner/texel/synthetic.h"
 
 using namespace fanorona;
 
@@ -38,7 +38,7 @@ Rules tsivy() {
     return Rules{Variant::Tsivy};
 }
 
-// A positions log of `games` labelled random-playout games (tuner/synthetic.h).
+// A positions log of `games` labelled random-playout games (tuner/texel/synthetic.h).
 std::string labelled_log(const std::string& name, int games, std::uint64_t seed) {
     const std::string path = temp_path(name);
     write_position_log(path, {Variant::Tsivy, RuleSet::Standard},

@@ -17,8 +17,8 @@
 #include "core/weights.h"
 #include "selfplay/formats/weights_file.h"
 #include "tests/cli_helpers.h"
-#include "tuner/synthetic.h"
-#include "tuner/tune.h"
+#include "tuner/texel/synthetic.h"
+#include "tuner/texel/tune.h"
 
 using namespace fanorona;
 

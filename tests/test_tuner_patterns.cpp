@@ -14,8 +14,8 @@
 #include "core/common/rng.h"
 #include "core/weights.h"
 #include "tests/cli_helpers.h"
-#include "tuner/synthetic.h"
-#include "tuner/tune.h"
+#include "tuner/texel/synthetic.h"
+#include "tuner/texel/tune.h"
 
 using namespace fanorona;
 

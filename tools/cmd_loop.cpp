@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "core/common/files.h"
-#include "selfplay/batch_runner.h"
+#include "selfplay/games/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/loop/loop.h"
 #include "tools/options.h"

@@ -18,7 +18,7 @@
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/train_options.h"
-#include "tuner/net_loss.h"
+#include "tuner/net/loss.h"
 
 namespace fanorona::cli {
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/files.h"
-#include "selfplay/stats/results_table.h"
+#include "selfplay/tournament/stats/results_table.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/report/report.h"

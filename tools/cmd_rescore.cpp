@@ -1,10 +1,10 @@
-// `fanorona rescore`: a corpus relabelled by a deeper search (selfplay/rescore_run.h), on oneTBB
-// workers and, under mpirun, on every rank.
+// `fanorona rescore`: a corpus relabelled by a deeper search (selfplay/rescore/rescore_run.h), on
+// oneTBB workers and, under mpirun, on every rank.
 
 #include <cstdio>
 #include <memory>
 
-#include "selfplay/rescore_run.h"
+#include "selfplay/rescore/rescore_run.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/setting_options.h"

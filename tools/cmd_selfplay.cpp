@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "selfplay/batch_runner.h"
+#include "selfplay/games/batch_runner.h"
 #include "selfplay/selfplay.h"
 #include "tools/commands.h"
 #include "tools/options.h"

@@ -1,16 +1,16 @@
 // `fanorona spsa`: tunes search parameters and evaluation weights by SPSA from game pairs of
-// theta+ against theta- (tuner/spsa.h), then optionally verifies the result in a match.
+// theta+ against theta- (tuner/spsa/spsa.h), then optionally verifies the result in a match.
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 
-#include "selfplay/batch_runner.h"
+#include "selfplay/games/batch_runner.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/report/live_report.h"
-#include "tuner/spsa.h"
+#include "tuner/spsa/spsa.h"
 
 namespace fanorona::cli {
 

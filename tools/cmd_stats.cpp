@@ -9,9 +9,9 @@
 #include <string>
 
 #include "selfplay/formats/json_text.h"
-#include "selfplay/stats/elo.h"
-#include "selfplay/stats/sprt.h"
-#include "selfplay/stats/stats_json.h"
+#include "selfplay/tournament/stats/elo.h"
+#include "selfplay/tournament/stats/sprt.h"
+#include "selfplay/tournament/stats/stats_json.h"
 #include "tools/commands.h"
 
 namespace fanorona::cli {

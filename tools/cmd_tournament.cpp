@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "core/common/progress.h"
-#include "selfplay/batch_runner.h"
-#include "selfplay/tournament.h"
+#include "selfplay/games/batch_runner.h"
+#include "selfplay/tournament/tournament.h"
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/report/live_report.h"

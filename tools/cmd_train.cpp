@@ -15,7 +15,7 @@
 #include "tools/options.h"
 #include "tools/table_options.h"
 #include "tools/train_options.h"
-#include "tuner/net_train.h"
+#include "tuner/net/train.h"
 
 namespace fanorona::cli {
 

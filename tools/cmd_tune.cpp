@@ -11,7 +11,7 @@
 #include "tools/commands.h"
 #include "tools/options.h"
 #include "tools/table_options.h"
-#include "tuner/tune.h"
+#include "tuner/texel/tune.h"
 
 namespace fanorona::cli {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/common/progress.h"
+#include "selfplay/games/program_info.h"
 #include "selfplay/mpi/cluster.h"
-#include "selfplay/program_info.h"
 #include "tools/app.h"
 #include "tools/solve/remote_pns.h"
 

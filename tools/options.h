@@ -17,10 +17,10 @@
 #include "core/builtins.h"
 #include "core/common/memory.h"
 #include "core/nnue/architecture.h"
-#include "selfplay/adjudication.h"
-#include "selfplay/driver.h"
 #include "selfplay/engine/engine_file.h"
 #include "selfplay/engine/engine_spec.h"
+#include "selfplay/games/adjudication.h"
+#include "selfplay/games/driver.h"
 #include "tools/paths.h"
 #include "tools/setting_options.h"
 
@@ -397,7 +397,8 @@ inline void add_seed_option(CLI::App& cmd, std::uint64_t& seed) {
         ->capture_default_str();
 }
 
-// The files a run folder holds (selfplay/run_folder.h): no other output of the command may be one.
+// The files a run folder holds (selfplay/games/run_folder.h): no other output of the command may be
+// one.
 inline const std::vector<std::string> kRunFolderFiles = {
     "games.tsv",    "settings.json", "positions.bin", "corpus.fcorpus", "summary.json",
     "results.json", "results.txt",   "spsa.json",     "params.txt"};

@@ -1,14 +1,15 @@
 #pragma once
 // The user's options behind the keys of the settings files a --resume checks, for the messages of
-// a refused resume: the lower layers (selfplay/run_folder.h) name settings keys and are given
+// a refused resume: the lower layers (selfplay/games/run_folder.h) name settings keys and are given
 // these tables (RunConfig::setting_options, RescoreConfig::setting_options).
 
-#include "selfplay/run_folder.h"
+#include "selfplay/games/run_folder.h"
 
 namespace fanorona {
 
-// The options behind the keys of a game run's settings.json (settings_json() in selfplay/driver.h,
-// with tournament and SPSA keys): selfplay, tournament, spsa and the loop's runs.
+// The options behind the keys of a game run's settings.json (settings_json() in
+// selfplay/games/driver.h, with tournament and SPSA keys): selfplay, tournament, spsa and the
+// loop's runs.
 inline const SettingOptions& run_setting_options() {
     static const SettingOptions options = {
         {"variant", "--variant"},

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/options.h"
-#include "tuner/net_train.h"
+#include "tuner/net/train.h"
 
 namespace fanorona::cli {
 

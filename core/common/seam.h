@@ -1,9 +1,9 @@
 #pragma once
 // Seams: how a higher layer plugs in work that a lower layer may hand off but must not know. The
 // MPI cluster (selfplay/mpi/cluster.cpp) plays a batch's games on other ranks
-// (selfplay/remote_link.h), scores openings on them (selfplay/openings/remote_scoring.h) and solves
-// df-pn first moves on them (tools/solve/remote_pns.h); the code that asks knows only the hook's
-// value type, a struct of std::functions declared beside it.
+// (selfplay/games/remote_link.h), scores openings on them (selfplay/openings/remote_scoring.h) and
+// solves df-pn first moves on them (tools/solve/remote_pns.h); the code that asks knows only the
+// hook's value type, a struct of std::functions declared beside it.
 //
 // Seam<T> holds one value of T for the whole program (one per hook type). What stays true:
 //   - it is installed at most once, at start-up, before any thread that reads it starts (the

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "core/solver/pns_unit.h"
+#include "selfplay/games/remote_link.h"
+#include "selfplay/games/scheduled_games.h"
 #include "selfplay/openings/remote_scoring.h"
-#include "selfplay/remote_link.h"
-#include "selfplay/rescore.h"
-#include "selfplay/scheduled_games.h"
+#include "selfplay/rescore/rescore.h"
 
 namespace fanorona::cluster {
 
@@ -25,10 +25,10 @@ namespace fanorona::cluster {
 // does not, MPI ends, rank 0 throws std::runtime_error naming the rank and both signatures, and
 // serve_as_worker() returns 1 on the other ranks.
 int start(int& argc, char**& argv);
-// Plugs the other ranks into the seams (core/common/seam.h) of the driver (selfplay/remote_link.h),
-// of the openings scorer (selfplay/openings/remote_scoring.h) and of rescoring
-// (selfplay/rescore.h); called once by main() at
-// start-up, on rank 0, before any thread starts.
+// Plugs the other ranks into the seams (core/common/seam.h) of the driver
+// (selfplay/games/remote_link.h), of the openings scorer (selfplay/openings/remote_scoring.h) and
+// of rescoring (selfplay/rescore/rescore.h); called once by main() at start-up, on rank 0, before
+// any thread starts.
 void install();
 // True when this process is rank 0 of a job with other ranks.
 bool has_workers();

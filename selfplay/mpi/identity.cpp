@@ -7,9 +7,9 @@
 #include "core/bench.h"
 #include "core/common/hash.h"
 #include "core/tables/tablebase.h"
-#include "selfplay/driver.h"
 #include "selfplay/formats/net_file.h"
 #include "selfplay/formats/weights_fingerprint.h"
+#include "selfplay/games/driver.h"
 
 namespace fanorona {
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfplay/driver.h"
+#include "selfplay/games/driver.h"
 
 namespace fanorona {
 

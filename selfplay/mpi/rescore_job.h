@@ -1,6 +1,6 @@
 #pragma once
-// What travels between the ranks of an MPI job for `fanorona rescore` (selfplay/rescore.h): the
-// settings as JSON (the engine in EngineSpec's one JSON form, which positions to score, the
+// What travels between the ranks of an MPI job for `fanorona rescore` (selfplay/rescore/rescore.h):
+// the settings as JSON (the engine in EngineSpec's one JSON form, which positions to score, the
 // threads of each rank, the corpus's rules); the games of a block as 64-bit words; and the new
 // scores back as bytes. Encoding then decoding gives back the same games and scores.
 
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "selfplay/mpi/identity.h"
-#include "selfplay/rescore.h"
+#include "selfplay/rescore/rescore.h"
 
 namespace fanorona {
 

@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
-#include "selfplay/driver.h"
 #include "selfplay/formats/position_log.h"
-#include "selfplay/run_folder.h"
+#include "selfplay/games/driver.h"
+#include "selfplay/games/run_folder.h"
 #include "selfplay/selfplay.h"
 #include "tests/fuzz/fuzz_target.h"
 

@@ -9,7 +9,7 @@
 
 #include "selfplay/formats/weights_file.h"
 #include "tools/options.h"
-#include "tuner/synthetic.h"
+#include "tuner/texel/synthetic.h"
 
 int main(int argc, char** argv) {
     using namespace fanorona;

@@ -17,10 +17,10 @@
 
 #include "selfplay/engine/engine_log.h"
 #include "selfplay/engine/engine_spec.h"
-#include "selfplay/run_folder.h"
-#include "selfplay/stats/sprt.h"
-#include "tuner/net_train.h"
-#include "tuner/tune.h"
+#include "selfplay/games/run_folder.h"
+#include "selfplay/tournament/stats/sprt.h"
+#include "tuner/net/train.h"
+#include "tuner/texel/tune.h"
 
 namespace fanorona {
 

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-#include "selfplay/driver.h"
+#include "selfplay/games/driver.h"
 #include "tools/report/report.h"
 
 namespace fanorona::report {

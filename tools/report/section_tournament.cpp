@@ -7,7 +7,7 @@
 
 #include "selfplay/formats/formats.h"
 #include "selfplay/formats/json_text.h"
-#include "selfplay/stats/results_table.h"
+#include "selfplay/tournament/stats/results_table.h"
 #include "tools/report/html.h"
 #include "tools/report/sections.h"
 #include "tools/report/svg_chart.h"
