@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "core/timeman.h"
-#include "selfplay/engine/compliance.h"
+#include "selfplay/engine/compliance_report.h"
 #include "selfplay/formats/formats.h"
 
 namespace fanorona {

@@ -13,7 +13,7 @@
 
 #include "core/board/game.h"
 #include "core/common/rng.h"
-#include "selfplay/engine/compliance.h"
+#include "selfplay/engine/compliance_report.h"
 #include "selfplay/engine/compliance_session.h"
 
 namespace fanorona {

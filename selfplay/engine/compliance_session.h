@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "selfplay/engine/compliance.h"
+#include "selfplay/engine/compliance_report.h"
 #include "selfplay/engine/process.h"
 
 namespace fanorona {
