@@ -175,13 +175,20 @@ const std::vector<SpecRange>& EngineSpec::ranges() {
 
 namespace {
 
+// Whether `key` names a file or folder the engine reads (a path, or for some a built-in name).
+bool reads_file(std::string_view key) {
+    for (const char* k : {"weights", "vela_weights", "params", "net", "tables"})
+        if (key == k) return true;
+    return false;
+}
+
 // Refuses a NUL byte in a key or value: it would cut a program's name, an argument, an option
-// line (C strings, protocol lines) or a name shown in an error message. File names refuse it
-// where they are opened, with the file's own message.
+// line (C strings, protocol lines) or a name shown in an error message. File and folder names
+// (the files read, the working folder dir=) refuse it where they are opened, with their own
+// message.
 void refuse_nul_byte(std::string_view key, std::string_view value) {
-    const bool file_key = key == "weights" || key == "vela_weights" || key == "params" ||
-                          key == "net" || key == "tables" || key == "dir";
-    if ((file_key || value.find('\0') == std::string_view::npos) &&
+    const bool path_key = reads_file(key) || key == "dir";
+    if ((path_key || value.find('\0') == std::string_view::npos) &&
         key.find('\0') == std::string_view::npos)
         return;
     std::string shown(key);
@@ -189,10 +196,6 @@ void refuse_nul_byte(std::string_view key, std::string_view value) {
         if (ch == '\0') ch = '?';
     throw std::invalid_argument(shown + ": the value contains a NUL byte");
 }
-
-} // namespace
-
-namespace {
 
 // Sets one key of a spec: the handlers of EngineSpec::set, one per key of its table.
 using KeySetter = void (*)(EngineSpec& s, std::string_view key, std::string_view value);
@@ -395,8 +398,7 @@ void EngineSpec::set(std::string_view key, std::string_view value) {
 }
 
 bool builtin_only_key(std::string_view key) {
-    for (const char* k : {"weights", "vela_weights", "net", "hash", "tables", "params"})
-        if (key == k) return true;
+    if (reads_file(key) || key == "hash") return true;
     return key != "name" && find_tunable(key).has_value();
 }
 
@@ -484,8 +486,7 @@ SettingsPass set_in_order(EngineSpec& s, const SpecSettings& settings, std::size
         pass.has_builtin |= key == "builtin";
         at = i;
         // A file key given empty is a mistake (set() takes "" from the run settings as none).
-        if (value.empty() && (key == "net" || key == "weights" || key == "vela_weights" ||
-                              key == "tables" || key == "params"))
+        if (value.empty() && reads_file(key))
             bad(key, value,
                 key == "tables" ? "empty (give a tables folder or none)"
                 : key == "net"  ? "empty (give a path, a built-in name or none)"
