@@ -68,6 +68,9 @@ struct Searcher::Impl {
         Killers killers;
         Move played{0, 0, 0}; // the move made from this ply (a null move: {0, 0, 0})
         int plies_from_null = 0;
+        // While a singular-extension search runs at this ply: the table move it leaves out.
+        Move excluded{0, 0, 0};
+        bool excluding = false;
     };
 
     Weights weights = handset_weights();
@@ -234,6 +237,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     if (wiped_out(pos)) return -(kWinScore - ply);
     // As Game::outcome(): no legal move loses before a repetition or the no-capture limit draws.
     Ply& p = plies[ply];
+    const bool excluding = p.excluding;
     if (ply > 0 && (is_repetition(ply) || (rules.no_capture_limit > 0 &&
                                            pos.turns_since_capture() >= rules.no_capture_limit))) {
         generate_moves(pos, rules, p.moves);
@@ -267,13 +271,19 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     }
 
     // Step 5. Transposition table.
+    // A singular-extension search of this node (excluding) neither reads nor writes the table.
     const Key key = tt_key();
-    const TTEntry* entry = tt.probe(key);
+    const TTEntry* entry = excluding ? nullptr : tt.probe(key);
     Move tt_move{0, 0, 0};
     bool has_tt_move = false;
+    int tt_score = 0, tt_depth = 0;
+    Bound tt_bound = BoundNone;
     if (entry) {
         has_tt_move = entry->has_move;
         tt_move = entry->move();
+        tt_score = score_from_tt(entry->score, ply);
+        tt_depth = entry->depth;
+        tt_bound = Bound(entry->bound);
         if (!pv_node && entry->depth >= depth) {
             const int s = score_from_tt(entry->score, ply);
             if (entry->bound == BoundExact || (entry->bound == BoundLower && s >= beta) ||
@@ -285,7 +295,26 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     // Step 6. Internal iterative reduction: without a table move to try first, a deep node is
     // searched a ply shallower (its ordering is a guess; the re-visit at the next iteration has the
     // move).
-    if (depth >= params[Param::IirMinDepth] && !has_tt_move) --depth;
+    if (depth >= params[Param::IirMinDepth] && !has_tt_move && !excluding) --depth;
+
+    // Step 6b. Singular extension: when the table move's lower bound was found at nearly this
+    // depth and every other move stays below it by a margin at half depth, the table move is
+    // extended by a ply; when even the other moves beat beta, the node is cut (multi-cut).
+    int singular_ext = 0;
+    if (ply > 0 && !excluding && has_tt_move && depth >= params[Param::SeMinDepth] &&
+        (tt_bound == BoundLower || tt_bound == BoundExact) && tt_depth >= depth - 3 &&
+        !is_decisive(tt_score)) {
+        const int singular_beta = tt_score - params[Param::SeMargin] * depth / 8;
+        p.excluded = tt_move;
+        p.excluding = true;
+        const int s = negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, false);
+        p.excluding = false;
+        if (stopped) return 0;
+        if (s < singular_beta)
+            singular_ext = 1;
+        else if (!pv_node && singular_beta >= beta)
+            return singular_beta;
+    }
 
     generate_moves(pos, rights, capturers, p.moves);
     if (p.moves.empty()) return -(kWinScore - ply);
@@ -315,9 +344,10 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     int eval = 0;
     if (prune_ok) {
         eval = params[Param::CorrHistory] ? corrected_eval() : static_eval(0);
-        if (depth <= params[Param::RfpMaxDepth] && eval - params[Param::RfpMargin] * depth >= beta)
+        if (!excluding && depth <= params[Param::RfpMaxDepth] &&
+            eval - params[Param::RfpMargin] * depth >= beta)
             return eval;
-        if (allow_null && depth >= params[Param::NmpMinDepth] && eval >= beta &&
+        if (allow_null && !excluding && depth >= params[Param::NmpMinDepth] && eval >= beta &&
             !is_telo(pos.variant()) && // zugzwang is the rule in telo: a pass proves nothing
             popcount(pos.player()) >= params[Param::NmpMinPieces]) {
             const Position saved = pos;
@@ -366,15 +396,17 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
     for (int i = 0; i < move_count; ++i) {
         p.order.pick(p.moves, i);
         const Move m = p.moves[i];
+        if (excluding && m == p.excluded) continue;
         const bool quiet = !m.is_capture();
-        const bool special = (has_tt_move && m == tt_move) || p.killers.contains(m);
+        const bool is_tt_move = has_tt_move && m == tt_move;
+        const bool special = is_tt_move || p.killers.contains(m);
         if (depth <= 0 && searched >= params[Param::QsMaxMoves]) break;
         if (searched > 0 && quiet && !special && !is_decisive(best_score)) {
             if (fut_ok) continue;
             if (searched >= lmp_limit) continue;
             if (history.at(us, m) < history_floor) continue;
         }
-        const int new_depth = depth - 1 + ext;
+        const int new_depth = depth - 1 + (is_tt_move ? std::max(ext, singular_ext) : ext);
         UndoInfo undo;
         push(m, undo, ply);
         int score;
@@ -419,7 +451,9 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         if (quiet && quiets < kInlineMoves) p.quiets_tried[quiets++] = i;
     }
 
-    if (searched == 0) return static_eval(); // every move was pruned (cannot happen: first kept)
+    // Every move was left out: the table move was the only one (a singular-extension search fails
+    // low); pruning keeps the first move searched.
+    if (searched == 0) return excluding ? alpha : static_eval();
 
     // Step 11. History, killers and counter moves; the correction history; the table entry.
     if (best_score >= beta && depth > 0) {
@@ -436,6 +470,7 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
                                              : BoundUpper;
     // The correction history learns from quiet nodes whose score says more than a bound on the
     // same side of the static score.
+    if (excluding) return best_score; // a search without the table move: nothing to learn or store
     if (params[Param::CorrHistory] && !captures && depth > 0 && !is_decisive(best_score)) {
         const int e = prune_ok ? eval : corrected_eval();
         if (!(bound == BoundLower && best_score <= e) && !(bound == BoundUpper && best_score >= e))

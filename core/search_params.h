@@ -51,6 +51,9 @@ enum class Param : int {
     UnsafePenalty,   // order quiet moves that leave their piece capturable this much lower (0: off)
     CorrHistory,     // add the correction history (core/correction.h) to the static score: 0 off,
                      // 1 in the pruning of quiet nodes, 2 there and at the horizon
+    SeMinDepth,      // singular extension of the table move from this depth (a high value: off) ...
+    SeMargin,        // ... when every other move stays below the table score - margin * depth / 8
+                     // at half depth (centi-pieces); beyond beta, the node is cut (multi-cut)
     Count,
 };
 

@@ -447,13 +447,15 @@ TEST_CASE("A position without legal moves gives no move", "[search]") {
     CHECK_FALSE(r.has_move);
 }
 
-TEST_CASE("Internal iterative reduction, history reductions and countermoves: off by default, "
-          "exact in small endings when on, deterministic, and they change the tree",
+TEST_CASE("Internal iterative reduction, history reductions, countermoves and singular "
+          "extensions: off by default, exact in small endings when on, deterministic, and they "
+          "change the tree",
           "[search]") {
     const SearchParams defaults;
     CHECK(defaults[Param::IirMinDepth] == 64);
     CHECK(defaults[Param::LmrHistoryDiv] == 0);
     CHECK(defaults[Param::CounterMoves] == 0);
+    CHECK(defaults[Param::SeMinDepth] == 64);
 
     // The benchmark positions at depth 7 (mostly middle games with quiet moves): the node count
     // is repeatable and differs from the default search's.
@@ -461,7 +463,7 @@ TEST_CASE("Internal iterative reduction, history reductions and countermoves: of
     Searcher off(4);
     const std::uint64_t base = run_bench(off, 7);
     const std::pair<const char*, int> switched_on[] = {
-        {"IirMinDepth", 3}, {"LmrHistoryDiv", 2048}, {"CounterMoves", 1}};
+        {"IirMinDepth", 3}, {"LmrHistoryDiv", 2048}, {"CounterMoves", 1}, {"SeMinDepth", 4}};
     for (const auto& [name, value] : switched_on) {
         INFO(name);
         Searcher a(4), b(4);

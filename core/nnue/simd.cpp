@@ -96,7 +96,11 @@ inline std::int32_t sum_lanes(__m128i v) {
 #if defined(__AVX2__)
 
 const char* simd_path() {
+#if defined(__AVXVNNI__) || (defined(__AVX512VNNI__) && defined(__AVX512VL__))
+    return "avx2+vnni";
+#else
     return "avx2";
+#endif
 }
 
 // R registers of the accumulator stay in registers while every row is added or subtracted, then
@@ -198,6 +202,20 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
     }
 }
 
+// acc + the sums of 4 adjacent u8 x s8 products of x and w, in each int32 lane: one VNNI
+// instruction where the CPU has it, else maddubs (pairs summed in int16) and a madd by ones. The
+// two agree while a pair's sum fits int16 (no saturation), as crelu_rows_int8's bounds make it.
+inline __m256i add_u8_s8_products(__m256i acc, __m256i x, __m256i w) {
+#if defined(__AVXVNNI__)
+    return _mm256_dpbusd_avx_epi32(acc, x, w);
+#elif defined(__AVX512VNNI__) && defined(__AVX512VL__)
+    return _mm256_dpbusd_epi32(acc, x, w);
+#else
+    return _mm256_add_epi32(acc,
+                            _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1)));
+#endif
+}
+
 // The inputs clipped to 0..qa once, as unsigned bytes (2n of them), then 4 rows at a time: each
 // 32 inputs take one maddubs per row (pairs of u8 x s8 products summed in int16: at most 2 * 255 *
 // 64, no saturation) and one madd by ones into int32 lanes. A row's sum fits int32 (at most
@@ -229,7 +247,6 @@ void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int1
             x[std::size_t(n + j)] = std::uint8_t(std::clamp<int>(other[j], 0, qa));
         }
     }
-    const __m256i ones = _mm256_set1_epi16(1);
     const auto load8 = [](const void* p) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     };
@@ -242,9 +259,7 @@ void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int1
         for (int j = 0; j < width; j += 32) {
             const __m256i xv = _mm256_load_si256(reinterpret_cast<const __m256i*>(x.data() + j));
             for (int k = 0; k < 4; ++k)
-                s[k] = _mm256_add_epi32(
-                    s[k],
-                    _mm256_madd_epi16(_mm256_maddubs_epi16(xv, load8(w0 + k * width + j)), ones));
+                s[k] = add_u8_s8_products(s[k], xv, load8(w0 + k * width + j));
         }
         const __m256i s01 = _mm256_hadd_epi32(s[0], s[1]);
         const __m256i s23 = _mm256_hadd_epi32(s[2], s[3]);

@@ -45,7 +45,8 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
                 const std::int16_t* w, int rows, int n, int qa);
 void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
                      const std::int8_t* w, int rows, int n, int qa);
-// "avx2", "sse2" or "scalar": the path apply_rows and crelu_dot take.
+// "avx2+vnni" (AVX2 with the 8-bit dot product of AVX-VNNI), "avx2", "sse2" or "scalar": the
+// path apply_rows, crelu_dot and crelu_rows_int8 take.
 const char* simd_path();
 
 } // namespace fanorona::nnue
