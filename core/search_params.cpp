@@ -43,7 +43,7 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"HistPruneMargin", 4000, 0, 65536},
     {"UnsafePenalty", 0, 0, 65536},
     {"CorrHistory", 0, 0, 2},
-    {"SeMinDepth", 64, 2, 64},
+    {"SeMinDepth", 64, 4, 64},
     {"SeMargin", 16, 0, 1000},
 }};
 // clang-format on

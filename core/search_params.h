@@ -51,7 +51,8 @@ enum class Param : int {
     UnsafePenalty,   // order quiet moves that leave their piece capturable this much lower (0: off)
     CorrHistory,     // add the correction history (core/correction.h) to the static score: 0 off,
                      // 1 in the pruning of quiet nodes, 2 there and at the horizon
-    SeMinDepth,      // singular extension of the table move from this depth (a high value: off) ...
+    SeMinDepth,      // singular extension of the table move from this depth (64: off; at least 4,
+                     // so that the search without it has a ply) ...
     SeMargin,        // ... when every other move stays below the table score - margin * depth / 8
                      // at half depth (centi-pieces); beyond beta, the node is cut (multi-cut)
     Count,

@@ -68,14 +68,22 @@ for limit in "${LIMITS[@]}"; do
         --seed "$SEED" --adjudicate-tables "$TB" --threads 2 --out "$dir" --resume --quiet \
         "${players[@]}" > "$dir.log"
     t1=$(now)
-    # "  baseline vs net: 400 games, W 1 D 2 L 3, score .., Elo -12.3 +- 4.5, ..." -> today's side
+    # "  baseline vs net: 400 games, W 1 D 2 L 3, score .., Elo (pair) -12.3 +- 4.5, ..." ->
+    # today's side
+    rows=0
     while read -r name games w d l elo err; do
+        rows=$((rows + 1))
         elo=$(awk -v e="$elo" 'BEGIN { printf "%.1f", e == 0 ? 0 : -e }')
         printf '%-13s %-8s %4d games  W %d D %d L %d  Elo %+6.1f +- %.1f  [%+.1f, %+.1f]  (%.0f s)\n' \
             "$limit" "$name" "$games" "$l" "$d" "$w" "$elo" "$err" \
             "$(awk -v e="$elo" -v r="$err" 'BEGIN { print e - r }')" \
             "$(awk -v e="$elo" -v r="$err" 'BEGIN { print e + r }')" "$(secs "$t0" "$t1")"
         JSON_ROWS+="${JSON_ROWS:+, }{\"limit\": \"$limit\", \"player\": \"$name\", \"games\": $games, \"wins\": $l, \"draws\": $d, \"losses\": $w, \"elo\": $elo, \"elo_error95\": $err}"
-    done < <(sed -nE 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo ([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/p' "$dir/results.txt")
+    done < <(sed -nE 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo[^-+0-9]*([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/p' "$dir/results.txt")
+    if [ "$rows" != "$(echo $PLAYERS | wc -w)" ]; then
+        echo "net_goal.sh: $dir/results.txt: expected a 'baseline vs PLAYER' pairing for each of" \
+            "'$PLAYERS' in the format this script reads, found $rows" >&2
+        exit 1
+    fi
 done
 echo "{\"baseline\": \"$BASE\", \"net\": \"$(basename "$NET")\", \"pieces\": $PIECES, \"seed\": $SEED, \"pairings\": [$JSON_ROWS]}" > "$OUT/net_goal.json"
