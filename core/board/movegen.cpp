@@ -223,8 +223,7 @@ int count_piece_unbounded(const Walker& w, const Position& pos, Square from) {
 // Calls f(geometry) with the position's board geometry; for the 5x9 board, the hot path of
 // every search, with that geometry's numbers known to the compiler (f inlined into each branch:
 // shifts and masks by constants).
-template <class F>
-[[gnu::always_inline]] inline auto with_geometry(const Position& pos, F f) {
+template <class F> [[gnu::always_inline]] inline auto with_geometry(const Position& pos, F f) {
     if (pos.variant() == Variant::Tsivy) return f(geometry(Variant::Tsivy));
     return f(pos.geo());
 }
