@@ -284,12 +284,10 @@ int Searcher::Impl::negamax(int alpha, int beta, int depth, int ply, bool allow_
         tt_score = score_from_tt(entry->score, ply);
         tt_depth = entry->depth;
         tt_bound = Bound(entry->bound);
-        if (!pv_node && entry->depth >= depth) {
-            const int s = score_from_tt(entry->score, ply);
-            if (entry->bound == BoundExact || (entry->bound == BoundLower && s >= beta) ||
-                (entry->bound == BoundUpper && s <= alpha))
-                return s;
-        }
+        if (!pv_node && tt_depth >= depth &&
+            (tt_bound == BoundExact || (tt_bound == BoundLower && tt_score >= beta) ||
+             (tt_bound == BoundUpper && tt_score <= alpha)))
+            return tt_score;
     }
 
     // Step 6. Internal iterative reduction: without a table move to try first, a deep node is

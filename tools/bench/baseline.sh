@@ -42,10 +42,7 @@ t1=$(now)
 "$F" timeuse --engine "$F engine --weights $W --params $P" --movetimes "$MS" \
     --json-out "$OUT/timeuse-tuned.json" > "$OUT/timeuse-tuned.txt"
 
-# "  baseline vs tuned: 300 games, W 1 D 2 L 3, score .., Elo (pair) -12.3 +- 4.5, ..." -> name
-# elo err
-sed -nE 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo[^-+0-9]*([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/p' \
-    "$OUT/match/results.txt" > "$OUT/pairings.txt"
+baseline_pairings "$OUT/match/results.txt" > "$OUT/pairings.txt"
 if [ "$(wc -l < "$OUT/pairings.txt")" != 2 ]; then
     echo "baseline.sh: $OUT/match/results.txt: expected the pairings 'baseline vs tuned' and" \
         "'baseline vs handset' in the format this script reads; see $OUT/pairings.txt" >&2

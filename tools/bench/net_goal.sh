@@ -68,8 +68,7 @@ for limit in "${LIMITS[@]}"; do
         --seed "$SEED" --adjudicate-tables "$TB" --threads 2 --out "$dir" --resume --quiet \
         "${players[@]}" > "$dir.log"
     t1=$(now)
-    # "  baseline vs net: 400 games, W 1 D 2 L 3, score .., Elo (pair) -12.3 +- 4.5, ..." ->
-    # today's side
+    # Each pairing, from today's side.
     rows=0
     while read -r name games w d l elo err; do
         rows=$((rows + 1))
@@ -79,7 +78,7 @@ for limit in "${LIMITS[@]}"; do
             "$(awk -v e="$elo" -v r="$err" 'BEGIN { print e - r }')" \
             "$(awk -v e="$elo" -v r="$err" 'BEGIN { print e + r }')" "$(secs "$t0" "$t1")"
         JSON_ROWS+="${JSON_ROWS:+, }{\"limit\": \"$limit\", \"player\": \"$name\", \"games\": $games, \"wins\": $l, \"draws\": $d, \"losses\": $w, \"elo\": $elo, \"elo_error95\": $err}"
-    done < <(sed -nE 's/^  baseline vs ([a-z]+): ([0-9]+) games, W ([0-9]+) D ([0-9]+) L ([0-9]+),.* Elo[^-+0-9]*([-+0-9.]+) \+- ([0-9.]+),.*/\1 \2 \3 \4 \5 \6 \7/p' "$dir/results.txt")
+    done < <(baseline_pairings "$dir/results.txt")
     if [ "$rows" != "$(echo $PLAYERS | wc -w)" ]; then
         echo "net_goal.sh: $dir/results.txt: expected a 'baseline vs PLAYER' pairing for each of" \
             "'$PLAYERS' in the format this script reads, found $rows" >&2
