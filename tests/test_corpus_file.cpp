@@ -619,6 +619,54 @@ TEST_CASE("a self-play corpus takes under 4 bytes a position", "[corpus]") {
     CHECK(j["bytes_per_position"].get<double>() < 4.0);
 }
 
+TEST_CASE("corpus info counts a folder of corpus files with a line each and their total",
+          "[corpus]") {
+    const std::string dir = fresh_dir("corpus_info_folder");
+    REQUIRE(run_cli("selfplay --games 6 --depth 1 --openings random:2 --seed 4 --corpus "
+                    "--no-positions --quiet --out " +
+                    dir + "/run")
+                .status == 0);
+    const std::string chunks = dir + "/chunks";
+    fs::create_directories(chunks + "/sub.fcorpus"); // a folder named like a chunk: not read
+    REQUIRE(run_cli("corpus convert " + dir + "/run/games.tsv --to-game 2 --out " + chunks +
+                    "/b.fcorpus")
+                .status == 0);
+    REQUIRE(run_cli("corpus convert " + dir + "/run/games.tsv --from-game 2 --out " + chunks +
+                    "/a.fcorpus")
+                .status == 0);
+    std::ofstream(chunks + "/notes.txt") << "not a corpus\n";
+
+    const Run whole = run_cli("corpus info --json " + dir + "/run/corpus.fcorpus");
+    const Run folder = run_cli("corpus info --json " + chunks);
+    REQUIRE(whole.status == 0);
+    REQUIRE(folder.status == 0);
+    const auto w = nlohmann::json::parse(whole.output);
+    const auto f = nlohmann::json::parse(folder.output);
+    INFO(folder.output);
+    REQUIRE(f["files"].size() == 2);
+    CHECK(f["files"][0]["file"] == (fs::path(chunks) / "a.fcorpus").string()); // sorted by name
+    CHECK(f["files"][0]["games"] == 4);
+    CHECK(f["files"][1]["games"] == 2);
+    CHECK(f["total"]["files"] == 2);
+    for (const char* key : {"games", "turns", "positions", "scored_positions"})
+        CHECK(f["total"][key] == w[key]);
+    CHECK(f["total"]["bytes"] == f["files"][0]["bytes"].get<std::uint64_t>() +
+                                     f["files"][1]["bytes"].get<std::uint64_t>());
+
+    const Run text = run_cli("corpus info " + chunks + " " + dir + "/run/corpus.fcorpus");
+    REQUIRE(text.status == 0);
+    CHECK_THAT(text.output, Catch::Contains("b.fcorpus"));
+    CHECK_THAT(text.output,
+               Catch::Matches("(.|\n)*\ntotal +" + std::to_string(2 * w["games"].get<int>()) +
+                              " +" + std::to_string(2 * w["positions"].get<int>()) + " (.|\n)*"));
+
+    const std::string empty = dir + "/empty";
+    fs::create_directories(empty);
+    const Run none = run_cli("corpus info " + empty);
+    CHECK(none.status == 1);
+    CHECK_THAT(none.output, Catch::Contains(empty + ": no corpus files (*.fcorpus) in the folder"));
+}
+
 TEST_CASE("corpus next-chunk locks its folder and refuses what is no chunk of the run",
           "[corpus]") {
     const std::string dir = fresh_dir("corpus_chunk_checks");

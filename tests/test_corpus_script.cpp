@@ -9,6 +9,8 @@
 #include <string>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/cli_helpers.h"
 
 namespace fs = std::filesystem;
@@ -49,6 +51,24 @@ TEST_CASE("corpus.sh plays the seed after the committed chunks' and keeps a run 
     r = corpus_script(root, "status");
     CHECK(r.output.find("runs/corpus-s12, stopped") != std::string::npos);
     CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
+    CHECK(r.output.find("data/corpus: unreadable: fanorona: data/corpus/") !=
+          std::string::npos); // the empty chunks: too short for a header
+
+    // Readable chunks: what they hold, in all.
+    const std::string real = script_tree("corpus_totals", {});
+    REQUIRE(run_cli("selfplay --games 3 --depth 1 --seed 2 --corpus --no-positions --quiet --out " +
+                    real + "/run")
+                .status == 0);
+    fs::copy_file(real + "/run/corpus.fcorpus",
+                  real + "/data/corpus/tsivy-gen5-n20000-s3-000.fcorpus");
+    const Run info = run_cli("corpus info --json " + real + "/run/corpus.fcorpus");
+    REQUIRE(info.status == 0);
+    const auto j = nlohmann::json::parse(info.output);
+    r = corpus_script(real, "status");
+    CHECK(r.output.find("data/corpus holds 3 games, " + std::to_string(j["positions"].get<int>()) +
+                        " positions, " + std::to_string(j["scored_positions"].get<int>()) +
+                        " with a search score") != std::string::npos);
+
     r = corpus_script(root, "frobnicate");
     CHECK(r.status == 2);
     CHECK(r.output.find("usage: tools/corpus.sh start|status|stop|chunk") != std::string::npos);

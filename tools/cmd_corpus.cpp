@@ -1,5 +1,6 @@
 // `fanorona corpus`: corpus files (docs/formats.md "Corpus file"). `corpus convert` writes one
-// from games files and positions logs; `corpus info` counts what one holds.
+// from games files and positions logs; `corpus info` counts what files or
+// folders of them hold.
 
 #include <algorithm>
 #include <cstdio>
@@ -30,7 +31,7 @@ struct CorpusOptions {
     std::string run, into = "data/corpus", name;
     std::uint64_t min_games = 1000, max_games = 20000;
     std::uint64_t max_bytes = std::uint64_t(64) << 20;
-    std::string file;
+    std::vector<std::string> files; // info's inputs
     bool json = false;
 };
 
@@ -233,54 +234,136 @@ void run_next_chunk(const CorpusOptions& o) {
                 static_cast<unsigned long long>(held + c.bytes.size()));
 }
 
-void run_info(const CorpusOptions& o) {
-    CorpusReader reader(o.file);
+// What corpus files hold, counted by reading them whole: a value that adds up over files.
+// Invariant: scored <= positions; bytes counts the intact part only.
+struct CorpusCount {
+    std::uint64_t files = 0, blocks = 0, games = 0, vela_games = 0, turns = 0, positions = 0,
+                  scored = 0, bytes = 0;
+
+    CorpusCount& operator+=(const CorpusCount& o) {
+        files += o.files, blocks += o.blocks, games += o.games, vela_games += o.vela_games;
+        turns += o.turns, positions += o.positions, scored += o.scored, bytes += o.bytes;
+        return *this;
+    }
+    double bytes_per_position() const { return positions ? double(bytes) / double(positions) : 0; }
+    nlohmann::json to_json() const {
+        return {{"files", files},
+                {"blocks", blocks},
+                {"games", games},
+                {"vela_games", vela_games},
+                {"turns", turns},
+                {"positions", positions},
+                {"scored_positions", scored},
+                {"bytes", bytes},
+                {"bytes_per_position", bytes_per_position()}};
+    }
+};
+
+// One corpus file read whole: its count, its rules and what ends its intact part (a torn or
+// corrupted tail, said on stderr: the games before it are counted).
+struct CorpusFileCount {
+    std::string file;
+    Rules rules;
+    CorpusCount count;
+    std::string tail_problem;
+};
+
+CorpusFileCount count_corpus_file(const std::string& path) {
+    CorpusReader reader(path);
     CorpusGame g;
-    std::uint64_t positions = 0, scored = 0, turns = 0, games[3] = {0, 0, 0};
+    CorpusFileCount c{path, reader.rules(), {}, {}};
     while (reader.next(g)) {
-        positions += g.positions();
-        turns += g.moves.size();
-        for (const auto& s : g.scores) scored += s.has_value();
-        scored += g.end_score.has_value();
-        ++games[int(g.ruleset)];
+        c.count.positions += g.positions();
+        c.count.turns += g.moves.size();
+        for (const auto& s : g.scores) c.count.scored += s.has_value();
+        c.count.scored += g.end_score.has_value();
+        c.count.vela_games += g.ruleset == RuleSet::Vela;
     }
-    std::error_code ec;
-    const std::uint64_t size = std::filesystem::file_size(o.file, ec);
-    const double per = positions ? double(reader.valid_bytes()) / double(positions) : 0;
-    if (o.json) {
-        const nlohmann::json j = {{"file", o.file},
-                                  {"variant", variant_name(reader.rules().variant)},
-                                  {"rules", ruleset_name(reader.rules().ruleset)},
-                                  {"blocks", reader.blocks()},
-                                  {"games", reader.games()},
-                                  {"vela_games", games[int(RuleSet::Vela)]},
-                                  {"turns", turns},
-                                  {"positions", positions},
-                                  {"scored_positions", scored},
-                                  {"bytes", reader.valid_bytes()},
-                                  {"bytes_per_position", per},
-                                  {"tail_problem", reader.tail_problem()}};
-        std::printf("%s\n", to_json_text(j, 1).c_str());
-    } else {
-        std::printf("file        %s (corpus version %d)\n", o.file.c_str(), int(kCorpusVersion));
-        std::printf("rules       %s\n", rules_name(reader.rules()).c_str());
-        std::printf("blocks      %llu\n", static_cast<unsigned long long>(reader.blocks()));
-        std::printf("games       %llu (%llu under Vela rules)\n",
-                    static_cast<unsigned long long>(reader.games()),
-                    static_cast<unsigned long long>(games[int(RuleSet::Vela)]));
-        std::printf("positions   %llu (%llu with a score)\n",
-                    static_cast<unsigned long long>(positions),
-                    static_cast<unsigned long long>(scored));
-        std::printf("bytes       %llu (%.3f a position)\n",
-                    static_cast<unsigned long long>(reader.valid_bytes()), per);
-    }
-    if (!reader.tail_problem().empty())
+    c.count.files = 1;
+    c.count.blocks = reader.blocks();
+    c.count.games = reader.games();
+    c.count.bytes = reader.valid_bytes();
+    c.tail_problem = reader.tail_problem();
+    if (!c.tail_problem.empty()) {
+        std::error_code ec;
+        const std::uint64_t size = std::filesystem::file_size(path, ec);
         std::fprintf(stderr,
-                     "fanorona: %s: %s; the %llu intact games before it were read (%llu "
-                     "bytes dropped)\n",
-                     o.file.c_str(), reader.tail_problem().c_str(),
-                     static_cast<unsigned long long>(reader.games()),
-                     static_cast<unsigned long long>(size - reader.valid_bytes()));
+                     "fanorona: %s: %s; the %llu intact games before it were read (%llu bytes "
+                     "dropped)\n",
+                     path.c_str(), c.tail_problem.c_str(),
+                     static_cast<unsigned long long>(c.count.games),
+                     static_cast<unsigned long long>(size - c.count.bytes));
+    }
+    return c;
+}
+
+// One file: its count as a block of lines (or one JSON object). Several files, or a folder's: a
+// line each and their total (or {"files": [...], "total": {...}}).
+void run_info(const CorpusOptions& o) {
+    std::vector<std::string> files;
+    for (const std::string& input : o.files) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(input, ec)) {
+            files.push_back(input);
+            continue;
+        }
+        for (std::string& file : corpus_files_in(input)) files.push_back(std::move(file));
+    }
+    const bool one = o.files.size() == 1 && files.size() == 1 && files.front() == o.files.front();
+    std::vector<CorpusFileCount> counts;
+    CorpusCount total;
+    for (const std::string& file : files) {
+        counts.push_back(count_corpus_file(file));
+        total += counts.back().count;
+    }
+    auto file_json = [](const CorpusFileCount& c) {
+        nlohmann::json j = {{"file", c.file},
+                            {"variant", variant_name(c.rules.variant)},
+                            {"rules", ruleset_name(c.rules.ruleset)}};
+        j.update(c.count.to_json());
+        j.erase("files");
+        j["tail_problem"] = c.tail_problem;
+        return j;
+    };
+    if (o.json) {
+        nlohmann::json j;
+        if (one) {
+            j = file_json(counts.front());
+        } else {
+            j = {{"files", nlohmann::json::array()}, {"total", total.to_json()}};
+            for (const CorpusFileCount& c : counts) j["files"].push_back(file_json(c));
+        }
+        std::printf("%s\n", to_json_text(j, 1).c_str());
+        return;
+    }
+    if (one) {
+        const CorpusFileCount& c = counts.front();
+        std::printf("file        %s (corpus version %d)\n", c.file.c_str(), int(kCorpusVersion));
+        std::printf("rules       %s\n", rules_name(c.rules).c_str());
+        std::printf("blocks      %llu\n", static_cast<unsigned long long>(c.count.blocks));
+        std::printf("games       %llu (%llu under Vela rules)\n",
+                    static_cast<unsigned long long>(c.count.games),
+                    static_cast<unsigned long long>(c.count.vela_games));
+        std::printf("positions   %llu (%llu with a score)\n",
+                    static_cast<unsigned long long>(c.count.positions),
+                    static_cast<unsigned long long>(c.count.scored));
+        std::printf("bytes       %llu (%.3f a position)\n",
+                    static_cast<unsigned long long>(c.count.bytes), c.count.bytes_per_position());
+        return;
+    }
+    std::size_t width = std::string("total").size();
+    for (const CorpusFileCount& c : counts) width = std::max(width, c.file.size());
+    auto line = [&](const std::string& name, const CorpusCount& c) {
+        std::printf("%-*s %9llu %11llu %11llu %11llu %6.3f\n", int(width), name.c_str(),
+                    static_cast<unsigned long long>(c.games),
+                    static_cast<unsigned long long>(c.positions),
+                    static_cast<unsigned long long>(c.scored),
+                    static_cast<unsigned long long>(c.bytes), c.bytes_per_position());
+    };
+    std::printf("%-*s %9s %11s %11s %11s %6s\n", int(width), "file", "games", "positions", "scored",
+                "bytes", "b/pos");
+    for (const CorpusFileCount& c : counts) line(c.file, c.count);
+    line("total", total);
 }
 
 } // namespace
@@ -339,9 +422,13 @@ void add_corpus_command(CLI::App& app) {
         PathRole::NotAPath);
     chunk->callback([o] { run_next_chunk(*o); });
     auto* info = cmd->add_subcommand(
-        "info", "Read a whole corpus file and print what it holds: rules, blocks, games, "
-                "positions and bytes a position");
-    declare_path(info->add_option("file", o->file, "The corpus file")->required(),
+        "info", "Read whole corpus files and print what they hold: rules, blocks, games, "
+                "positions (and those with a search score) and bytes a position");
+    declare_path(info->add_option("inputs", o->files,
+                                  "Corpus files, or folders of corpus files (every *.fcorpus "
+                                  "inside, sorted by name): several files get a line each and "
+                                  "their total")
+                     ->required(),
                  PathRole::InputFile);
     info->add_flag("--json", o->json, "Print it as JSON");
     info->callback([o] { run_info(*o); });

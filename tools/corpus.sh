@@ -49,6 +49,14 @@ status() {
     echo "corpus self-play: $OUT, $state, $(games_done) games played"
     echo "chunks of this run in data/corpus: $(ls data/corpus/$NAME-*.fcorpus 2>/dev/null | wc -l)"
     echo "data/corpus: $(ls data/corpus/*.fcorpus | wc -l) chunks, $(cat data/corpus/*.fcorpus | wc -c) bytes (cap 67108864)"
+    # What the chunks hold, read whole (about a second for 4 MB), or why they cannot be read.
+    local info
+    if info=$("$FANORONA" corpus info data/corpus 2>&1); then
+        echo "$info" | awk '$1 == "total" {
+            printf "data/corpus holds %s games, %s positions, %s with a search score\n", $2, $3, $4 }'
+    else
+        echo "data/corpus: unreadable: $info"
+    fi
 }
 
 start() {

@@ -15,25 +15,16 @@ namespace fanorona {
 namespace {
 
 // The inputs' files: each folder replaced by its corpus files, sorted by name. Throws
-// TuneDataError naming a folder without any.
+// CorpusError naming a folder without any.
 std::vector<std::string> input_files(const std::vector<std::string>& inputs) {
-    namespace fs = std::filesystem;
     std::vector<std::string> files;
     for (const std::string& input : inputs) {
         std::error_code ec;
-        if (!fs::is_directory(input, ec)) {
+        if (!std::filesystem::is_directory(input, ec)) {
             files.push_back(input);
             continue;
         }
-        std::vector<std::string> found;
-        for (const auto& entry : fs::directory_iterator(input, ec))
-            if (entry.path().extension() == ".fcorpus" && entry.is_regular_file(ec))
-                found.push_back(entry.path().filename().string());
-        if (ec) throw TuneDataError(input + ": cannot list the folder (" + ec.message() + ")");
-        if (found.empty())
-            throw TuneDataError(input + ": no corpus files (*.fcorpus) in the folder");
-        std::sort(found.begin(), found.end());
-        for (const std::string& name : found) files.push_back((fs::path(input) / name).string());
+        for (std::string& file : corpus_files_in(input)) files.push_back(std::move(file));
     }
     return files;
 }

@@ -526,6 +526,21 @@ bool CorpusPositionReader::next(CorpusPosition& p) {
     }
 }
 
+std::vector<std::string> corpus_files_in(const std::string& folder) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+        if (entry.path().extension() == ".fcorpus" && entry.is_regular_file(ec))
+            names.push_back(entry.path().filename().string());
+    if (ec) throw CorpusError(folder + ": cannot list the folder (" + ec.message() + ")");
+    if (names.empty()) throw CorpusError(folder + ": no corpus files (*.fcorpus) in the folder");
+    std::sort(names.begin(), names.end());
+    std::vector<std::string> files;
+    for (const std::string& name : names) files.push_back((fs::path(folder) / name).string());
+    return files;
+}
+
 CorpusScan scan_corpus(const std::string& path, const std::optional<Rules>& expected) {
     namespace fs = std::filesystem;
     CorpusScan scan;

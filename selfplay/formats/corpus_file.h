@@ -170,6 +170,11 @@ private:
     bool have_game_ = false;
 };
 
+// The corpus files of `folder`: every regular file named *.fcorpus in it (not in its subfolders),
+// sorted by name, as paths under `folder`. Throws CorpusError naming the folder when it cannot be
+// listed or holds none.
+std::vector<std::string> corpus_files_in(const std::string& folder);
+
 // A corpus's intact blocks, from their headers and checksums (nothing decompressed): what a run
 // folder's resume needs. Invariant: blocks[k] ends at ends[k]; bytes after valid_bytes are a torn
 // or corrupted tail (tail_problem says which).
