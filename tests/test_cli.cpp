@@ -71,6 +71,11 @@ TEST_CASE("fanorona --version prints the provenance that run folders record", "[
     CHECK(lines[1].rfind("commit ", 0) == 0);
     CHECK(lines[2].rfind("build ", 0) == 0);
     CHECK(lines[3].rfind("bench ", 0) == 0);
+    // In a git checkout: the commit checked out now (CMake configures again when HEAD moves).
+    const Run head = run_shell("git -C " + std::string(FANORONA_TEST_DATA) +
+                               "/../.. rev-parse --short HEAD 2>/dev/null");
+    if (head.status == 0 && !lines_of(head.output).empty())
+        CHECK(lines[1] == "commit " + lines_of(head.output).front());
     const std::string dir = fresh_dir("version_provenance");
     const Run t = run_cli("tournament --quiet --games 2 --max-turns 20 --player name=a,depth=1 "
                           "--player name=r,builtin=random --out " +
