@@ -300,15 +300,7 @@ CorpusFileCount count_corpus_file(const std::string& path) {
 // One file: its count as a block of lines (or one JSON object). Several files, or a folder's: a
 // line each and their total (or {"files": [...], "total": {...}}).
 void run_info(const CorpusOptions& o) {
-    std::vector<std::string> files;
-    for (const std::string& input : o.files) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(input, ec)) {
-            files.push_back(input);
-            continue;
-        }
-        for (std::string& file : corpus_files_in(input)) files.push_back(std::move(file));
-    }
+    const std::vector<std::string> files = corpus_input_files(o.files);
     const bool one = o.files.size() == 1 && files.size() == 1 && files.front() == o.files.front();
     std::vector<CorpusFileCount> counts;
     CorpusCount total;

@@ -14,21 +14,6 @@ namespace fanorona {
 
 namespace {
 
-// The inputs' files: each folder replaced by its corpus files, sorted by name. Throws
-// CorpusError naming a folder without any.
-std::vector<std::string> input_files(const std::vector<std::string>& inputs) {
-    std::vector<std::string> files;
-    for (const std::string& input : inputs) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(input, ec)) {
-            files.push_back(input);
-            continue;
-        }
-        for (std::string& file : corpus_files_in(input)) files.push_back(std::move(file));
-    }
-    return files;
-}
-
 // Whether the file starts with a corpus file's magic (anything else is read as a positions log).
 bool is_corpus_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -48,7 +33,7 @@ PositionRecord corpus_record(const CorpusPosition& p) {
 
 PositionStream::PositionStream(const std::vector<std::string>& inputs, const DataFilter& filter,
                                std::uint64_t max_positions)
-    : files_(input_files(inputs)), filter_(filter), max_positions_(max_positions) {
+    : files_(corpus_input_files(inputs)), filter_(filter), max_positions_(max_positions) {
     if (files_.empty()) throw TuneDataError("no positions log given (--data FILE...)");
     for (std::size_t f = 0; f < files_.size(); ++f) {
         const std::string& path = files_[f];

@@ -526,18 +526,24 @@ bool CorpusPositionReader::next(CorpusPosition& p) {
     }
 }
 
-std::vector<std::string> corpus_files_in(const std::string& folder) {
+std::vector<std::string> corpus_input_files(const std::vector<std::string>& inputs) {
     namespace fs = std::filesystem;
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(folder, ec))
-        if (entry.path().extension() == ".fcorpus" && entry.is_regular_file(ec))
-            names.push_back(entry.path().filename().string());
-    if (ec) throw CorpusError(folder + ": cannot list the folder (" + ec.message() + ")");
-    if (names.empty()) throw CorpusError(folder + ": no corpus files (*.fcorpus) in the folder");
-    std::sort(names.begin(), names.end());
     std::vector<std::string> files;
-    for (const std::string& name : names) files.push_back((fs::path(folder) / name).string());
+    for (const std::string& input : inputs) {
+        std::error_code ec;
+        if (!fs::is_directory(input, ec)) {
+            files.push_back(input);
+            continue;
+        }
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(input, ec))
+            if (entry.path().extension() == ".fcorpus" && entry.is_regular_file(ec))
+                names.push_back(entry.path().filename().string());
+        if (ec) throw CorpusError(input + ": cannot list the folder (" + ec.message() + ")");
+        if (names.empty()) throw CorpusError(input + ": no corpus files (*.fcorpus) in the folder");
+        std::sort(names.begin(), names.end());
+        for (const std::string& name : names) files.push_back((fs::path(input) / name).string());
+    }
     return files;
 }
 

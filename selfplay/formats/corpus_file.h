@@ -170,10 +170,10 @@ private:
     bool have_game_ = false;
 };
 
-// The corpus files of `folder`: every regular file named *.fcorpus in it (not in its subfolders),
-// sorted by name, as paths under `folder`. Throws CorpusError naming the folder when it cannot be
-// listed or holds none.
-std::vector<std::string> corpus_files_in(const std::string& folder);
+// `inputs` with each folder replaced by its corpus files: every regular file named *.fcorpus in it
+// (not in its subfolders), sorted by name, as paths under the folder. Other inputs stay as given.
+// Throws CorpusError naming a folder that cannot be listed or holds none.
+std::vector<std::string> corpus_input_files(const std::vector<std::string>& inputs);
 
 // A corpus's intact blocks, from their headers and checksums (nothing decompressed): what a run
 // folder's resume needs. Invariant: blocks[k] ends at ends[k]; bytes after valid_bytes are a torn
