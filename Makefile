@@ -49,7 +49,7 @@ run: program
 	$(FANORONA) loop --weights data/weights/weak.txt --out runs/main --resume
 
 # The corpus self-play (data/corpus/README.md): `make corpus` starts or resumes it in the background
-# at the lowest priority on one thread and reports it; corpus-stop stops it (it resumes);
+# at the lowest priority on one thread (THREADS=2: two) and reports it; corpus-stop stops it (it resumes);
 # corpus-chunk stops it and writes its next chunk into data/corpus, to commit with its row.
 corpus: program
 	@tools/corpus.sh start
