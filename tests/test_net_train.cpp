@@ -533,8 +533,97 @@ TEST_CASE("fanorona train --init starts from a network's parameters", "[train][c
     REQUIRE(worse.status == 0);
     CHECK_THAT(worse.output, Catch::Contains("best epoch 0"));
     CHECK(net_fingerprint(read_net_file(c).net) == net_fingerprint(fa.net));
-    // An architecture other than the network's is refused, naming the file.
-    const Run bad = run_cli(common + " --epochs 1 --hidden 32 --init " + a + " --out " + b);
+    // An architecture other than the network's is refused, naming the file (more hidden units
+    // widen it, fewer are refused: the next tests).
+    const Run bad = run_cli(common + " --epochs 1 --buckets 4 --init " + a + " --out " + b);
     CHECK(bad.status != 0);
     CHECK_THAT(bad.output, Catch::Contains(a + ": architecture"));
+}
+
+TEST_CASE("a network widened to more hidden units evaluates as the narrower one", "[train]") {
+    nnue::Architecture narrow_arch = small_arch(16, 2);
+    narrow_arch.layer2 = GENERATE(0, 8);
+    narrow_arch.layer2_int8 = narrow_arch.layer2 > 0;
+    nnue::Architecture wide_arch = narrow_arch;
+    wide_arch.hidden = 48;
+    // A trained-like narrow network: a random start, quantised and read back as --init reads it.
+    const nnue::FloatNetwork narrow =
+        nnue::dequantise(nnue::quantise(random_start_network(narrow_arch, 5)));
+    const nnue::FloatNetwork random_wide = random_start_network(wide_arch, 6);
+    const nnue::FloatNetwork wide = widened_network(narrow, random_wide);
+    REQUIRE(wide.arch == wide_arch);
+    REQUIRE(wide.params.size() == random_wide.params.size());
+    const nnue::Network narrow_q = nnue::quantise(narrow), wide_q = nnue::quantise(wide);
+    REQUIRE(nnue::network_problem(wide_q).empty());
+    int differ_from_zero = 0;
+    for (const Position& pos : sample_positions(4)) {
+        // The float model (the trainer's pass) and the integer network alike.
+        CHECK(model_evaluate(wide, pos) == Approx(model_evaluate(narrow, pos)).margin(1e-9));
+        CHECK(nnue::evaluate(wide_q, pos) == nnue::evaluate(narrow_q, pos));
+        differ_from_zero += nnue::evaluate(narrow_q, pos) != 0;
+    }
+    CHECK(differ_from_zero > 0);
+    // The new units are live: their inputs are the random start's, so that training can grow
+    // their output weights (the gradient of each is its activation).
+    const nnue::ParamLayout l(wide_arch);
+    const auto h = std::size_t(wide_arch.hidden);
+    for (std::size_t j = 16; j < h; ++j) {
+        CHECK(wide.params[l.b1 + j] == random_wide.params[l.b1 + j]);
+        CHECK(wide.params[l.w1 + 3 * h + j] == random_wide.params[l.w1 + 3 * h + j]);
+        CHECK(wide.params[l.w2 + j] == 0.0);
+        CHECK(wide.params[l.w2 + h + j] == 0.0);
+    }
+}
+
+TEST_CASE("fanorona train --init with a larger --hidden starts as the narrower network and "
+          "trains it",
+          "[train][cli]") {
+    using namespace test_cli;
+    const std::string log = temp_path("widen.bin");
+    write_position_log(log, {Variant::Tsivy, RuleSet::Standard}, labelled_games(60, 4));
+    const std::string common = "train " + log + " --batch 512 --lr 0.01 --patience 0 --quiet";
+    const std::string a = temp_path("widen_a.net"), same = temp_path("widen_same.net"),
+                      wide = temp_path("widen_wide.net");
+    REQUIRE(run_cli(common + " --hidden 16 --layer2 8 --epochs 2 --out " + a).status == 0);
+    REQUIRE(run_cli(common + " --epochs 2 --init " + a + " --out " + same).status == 0);
+    const Run r = run_cli(common + " --epochs 2 --hidden 32 --init " + a + " --out " + wide);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    const NetFile fa = read_net_file(a), fw = read_net_file(wide);
+    CHECK(fw.net.arch.hidden == 32);
+    CHECK(fw.net.arch.layer2 == fa.net.arch.layer2);
+    CHECK_THAT(fw.provenance.command,
+               Catch::Contains("--hidden 32") && Catch::Contains("--init " + a));
+    // Epoch 0 (the start's validation loss, NET.csv's first row) is the narrow network's.
+    auto epoch_losses = [](const std::string& net) {
+        std::ifstream csv(net + ".csv");
+        std::vector<double> valid;
+        std::string line;
+        std::getline(csv, line);
+        while (std::getline(csv, line)) {
+            std::stringstream s(line);
+            std::string epoch, t, v;
+            std::getline(s, epoch, ',');
+            std::getline(s, t, ',');
+            std::getline(s, v, ',');
+            valid.push_back(std::stod(v));
+        }
+        return valid;
+    };
+    const std::vector<double> same_losses = epoch_losses(same), wide_losses = epoch_losses(wide);
+    REQUIRE(wide_losses.size() == 3);
+    CHECK(wide_losses[0] == Approx(same_losses[0]).epsilon(1e-9));
+    // Its training moved it: the wide network is not the narrow one padded with zeros.
+    CHECK(wide_losses[2] != wide_losses[0]);
+    // The same command writes the same bytes (the new units' start is a function of --seed).
+    const std::string again = temp_path("widen_again.net");
+    REQUIRE(run_cli(common + " --epochs 2 --hidden 32 --init " + a + " --out " + again).status ==
+            0);
+    CHECK(read_net_file(again).net == fw.net);
+    // Fewer hidden units than --init's network are refused, naming it.
+    const Run narrower = run_cli(common + " --epochs 1 --hidden 16 --init " + wide + " --out " +
+                                 temp_path("widen_narrower.net"));
+    CHECK(narrower.status != 0);
+    CHECK_THAT(narrower.output, Catch::Contains(wide + ": architecture") &&
+                                    Catch::Contains("only --hidden may be larger"));
 }

@@ -122,7 +122,9 @@ void add_train_command(CLI::App& app) {
                      "Start from this network's parameters (fine-tuning; a file, or a built-in "
                      "network by name such as tsivy) instead of random ones (--seed); its "
                      "architecture is the default of --features, --activation, --hidden, --layer2 "
-                     "and --buckets, which must match it"),
+                     "and --buckets, which must match it, but for a larger --hidden: the new "
+                     "units start with output weights of 0, so the wider network starts as this "
+                     "one"),
                  PathRole::InputFile);
     o->training.add_to(*cmd, c);
     cmd->add_option("--seed", c.seed,

@@ -1,6 +1,7 @@
 #include "tuner/net/model.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "core/common/rng.h"
@@ -36,6 +37,35 @@ nnue::FloatNetwork random_start_network(const nnue::Architecture& a, std::uint64
         fill(l.w3, l.b3, 1.0 / std::sqrt(double(a.layer2)));
     }
     return m;
+}
+
+nnue::FloatNetwork widened_network(const nnue::FloatNetwork& narrow, nnue::FloatNetwork wide) {
+    nnue::Architecture same = narrow.arch;
+    same.hidden = wide.arch.hidden;
+    assert(same == wide.arch && narrow.arch.hidden < wide.arch.hidden);
+    (void)same;
+    const nnue::ParamLayout from(narrow.arch), to(wide.arch);
+    const auto h0 = std::size_t(narrow.arch.hidden), h = std::size_t(wide.arch.hidden);
+    const auto inputs = std::size_t(nnue::input_count(wide.arch));
+    const auto rows = std::size_t(nnue::w2_rows(wide.arch));
+    const std::vector<double>& n = narrow.params;
+    std::vector<double>& w = wide.params;
+    // Step 1. The first h0 units of the accumulator: the narrow network's inputs and biases.
+    for (std::size_t f = 0; f < inputs; ++f)
+        std::copy_n(n.begin() + std::ptrdiff_t(from.w1 + f * h0), h0,
+                    w.begin() + std::ptrdiff_t(to.w1 + f * h));
+    std::copy_n(n.begin() + std::ptrdiff_t(from.b1), h0, w.begin() + std::ptrdiff_t(to.b1));
+    // Step 2. Each row's output weights: the narrow ones for the old units of both halves (side
+    // to move's, then the other side's), 0 for the new ones.
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t half = 0; half < 2; ++half) {
+            const auto out = w.begin() + std::ptrdiff_t(to.w2 + r * 2 * h + half * h);
+            std::fill_n(out, h, 0.0);
+            std::copy_n(n.begin() + std::ptrdiff_t(from.w2 + r * 2 * h0 + half * h0), h0, out);
+        }
+    // Step 3. What follows the hidden units (b2, and with a second layer W3 and b3) is unchanged.
+    std::copy(n.begin() + std::ptrdiff_t(from.b2), n.end(), w.begin() + std::ptrdiff_t(to.b2));
+    return wide;
 }
 
 namespace {

@@ -41,6 +41,15 @@ struct NetScratch {
 // measurements, draws a material count plus noise instead.)
 nnue::FloatNetwork random_start_network(const nnue::Architecture& a, std::uint64_t seed);
 
+// A start for a wider network from a trained narrower one (`train --init` with a larger
+// --hidden): `wide`, a random start of the wider architecture (random_start_network), with
+// `narrow`'s hidden units as its first ones in both halves and `narrow`'s b2, W3 and b3. The new
+// units keep `wide`'s random inputs and bias, and their output weights (W2) are 0: the widened
+// network computes what `narrow` does, float and quantised alike, while the gradient of each new
+// unit's output weights is its (non-zero) activation, so training grows them from there.
+// Requires the two architectures equal but for hidden, narrow's the smaller.
+nnue::FloatNetwork widened_network(const nnue::FloatNetwork& narrow, nnue::FloatNetwork wide);
+
 // y (the float output, before the scale) of a sample; fills s's buffers for net_backward.
 double net_forward(const nnue::FloatNetwork& net, const NetSample& x, NetScratch& s);
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -391,22 +392,29 @@ struct NetTraining {
 };
 
 // The start: random parameters (--seed) or --init's network (whose architecture must be the
-// training's), clipped, with Adam's moments at zero; the settings name the start network.
+// training's, or narrower: widened_network), clipped, with Adam's moments at zero; the settings
+// name the start network.
 void NetTraining::start_parameters() {
     settings = settings_text(config, arch, report.k, data);
     model = random_start_network(arch, config.seed);
     if (!config.init.empty()) {
         const NetFile start = read_net_file(config.init);
-        // A 16-bit second layer may start an int8 one (its weights are clipped and rounded).
+        // A 16-bit second layer may start an int8 one (its weights are clipped and rounded), and
+        // fewer hidden units more of them.
         nnue::Architecture start_arch = start.net.arch;
         start_arch.layer2_int8 = arch.layer2_int8;
+        const bool widen = start_arch.hidden < arch.hidden;
+        if (widen) start_arch.hidden = arch.hidden;
         if (start_arch != arch)
             throw std::invalid_argument(
                 config.init + ": architecture: the network is " +
                 nnue::architecture_text(start.net.arch) + ", the training's " +
                 nnue::architecture_text(arch) +
-                " (the data's board, --features, --activation, --hidden, --layer2, --buckets)");
-        model = nnue::dequantise(start.net);
+                " (the data's board, --features, --activation, --hidden, --layer2, --buckets; "
+                "only --hidden may be larger)");
+        nnue::FloatNetwork narrow = nnue::dequantise(start.net);
+        narrow.arch.layer2_int8 = arch.layer2_int8;
+        model = widen ? widened_network(narrow, std::move(model)) : std::move(narrow);
         model.arch = arch;
         settings += " init=" + net_fingerprint(start.net);
         log("starting from " + config.init + " (" + net_fingerprint(start.net) + ")");
