@@ -80,6 +80,29 @@ TinyNet train_tiny_net(const std::string& name, std::uint64_t games_seed,
     return t;
 }
 
+// The loss curve of a training run: NET.csv's columns, one entry per epoch from epoch 0 (the
+// start), after checking its header.
+struct LossCurve {
+    std::vector<double> train, valid;
+};
+LossCurve read_loss_curve(const std::string& net) {
+    std::ifstream csv(net + ".csv");
+    std::string line;
+    std::getline(csv, line);
+    CHECK(line == "epoch,train_loss,validation_loss,seconds");
+    LossCurve curve;
+    while (std::getline(csv, line)) {
+        std::stringstream s(line);
+        std::string epoch, t, v;
+        std::getline(s, epoch, ',');
+        std::getline(s, t, ',');
+        std::getline(s, v, ',');
+        curve.train.push_back(std::stod(t));
+        curve.valid.push_back(std::stod(v));
+    }
+    return curve;
+}
+
 } // namespace
 
 TEST_CASE("the trainer's pass evaluates as core's float reference", "[train]") {
@@ -323,20 +346,7 @@ TEST_CASE("fanorona train lowers the loss, writes the same file at 1 and 2 threa
     CHECK(test_cli::slurp(a) == test_cli::slurp(b));
 
     // The loss curve: epochs 0..4, each training loss below the start's, the last the lowest.
-    std::ifstream csv(a + ".csv");
-    std::string line;
-    std::getline(csv, line);
-    CHECK(line == "epoch,train_loss,validation_loss,seconds");
-    std::vector<double> train, valid;
-    while (std::getline(csv, line)) {
-        std::stringstream s(line);
-        std::string epoch, t, v;
-        std::getline(s, epoch, ',');
-        std::getline(s, t, ',');
-        std::getline(s, v, ',');
-        train.push_back(std::stod(t));
-        valid.push_back(std::stod(v));
-    }
+    const auto [train, valid] = read_loss_curve(a);
     REQUIRE(train.size() == 5);
     CHECK(train[4] < train[0] * 0.9);
     CHECK(valid[4] < valid[0]);
@@ -508,18 +518,7 @@ TEST_CASE("fanorona train --init starts from a network's parameters", "[train][c
     CHECK_THAT(fb.provenance.command, Catch::Contains("--init " + a));
     // Epoch 0 of the second run is the first run's network (up to its quantisation), far below
     // a random start's loss.
-    auto epoch0 = [](const std::string& net) {
-        std::ifstream csv(net + ".csv");
-        std::string line;
-        std::getline(csv, line);
-        std::getline(csv, line);
-        std::stringstream s(line);
-        std::string epoch, t, v;
-        std::getline(s, epoch, ',');
-        std::getline(s, t, ',');
-        std::getline(s, v, ',');
-        return std::stod(v);
-    };
+    auto epoch0 = [](const std::string& net) { return read_loss_curve(net).valid.at(0); };
     CHECK(epoch0(b) == Approx(fa.provenance.validation_loss).epsilon(0.02));
     CHECK(epoch0(b) < epoch0(a) * 0.9);
     // A fine-tune in which no epoch beats the start (a step size far too large) writes the start
@@ -595,22 +594,8 @@ TEST_CASE("fanorona train --init with a larger --hidden starts as the narrower n
     CHECK_THAT(fw.provenance.command,
                Catch::Contains("--hidden 32") && Catch::Contains("--init " + a));
     // Epoch 0 (the start's validation loss, NET.csv's first row) is the narrow network's.
-    auto epoch_losses = [](const std::string& net) {
-        std::ifstream csv(net + ".csv");
-        std::vector<double> valid;
-        std::string line;
-        std::getline(csv, line);
-        while (std::getline(csv, line)) {
-            std::stringstream s(line);
-            std::string epoch, t, v;
-            std::getline(s, epoch, ',');
-            std::getline(s, t, ',');
-            std::getline(s, v, ',');
-            valid.push_back(std::stod(v));
-        }
-        return valid;
-    };
-    const std::vector<double> same_losses = epoch_losses(same), wide_losses = epoch_losses(wide);
+    const std::vector<double> same_losses = read_loss_curve(same).valid,
+                              wide_losses = read_loss_curve(wide).valid;
     REQUIRE(wide_losses.size() == 3);
     CHECK(wide_losses[0] == Approx(same_losses[0]).epsilon(1e-9));
     // Its training moved it: the wide network is not the narrow one padded with zeros.
