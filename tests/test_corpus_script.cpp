@@ -69,6 +69,17 @@ TEST_CASE("corpus.sh plays the seed after the committed chunks' and keeps a run 
                         " positions, " + std::to_string(j["scored_positions"].get<int>()) +
                         " with a search score") != std::string::npos);
 
+    // This run's games past its chunks: 5 played, the first 3 in its chunk.
+    const std::string run = real + "/runs/corpus-s4";
+    REQUIRE(run_cli("selfplay --games 5 --depth 1 --seed 4 --quiet --out " + run).status == 0);
+    REQUIRE(run_shell("cd " + real + " && " FANORONA_BINARY " corpus next-chunk runs/corpus-s4 " +
+                      "--name tsivy-gen5-n20000-s4 --min-games 1 --max-games 3")
+                .status == 0);
+    r = corpus_script(real, "status");
+    CHECK(r.output.find("runs/corpus-s4, stopped, 5 games played") != std::string::npos);
+    CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
+    CHECK(r.output.find("games of this run not yet in a chunk: 2 ") != std::string::npos);
+
     r = corpus_script(root, "frobnicate");
     CHECK(r.status == 2);
     CHECK(r.output.find("usage: tools/corpus.sh start|status|stop|chunk") != std::string::npos);

@@ -47,7 +47,19 @@ status() {
     local state=stopped
     running && state="running (pid $(cat "$PIDFILE"))"
     echo "corpus self-play: $OUT, $state, $(games_done) games played"
-    echo "chunks of this run in data/corpus: $(ls data/corpus/$NAME-*.fcorpus 2>/dev/null | wc -l)"
+    local mine
+    mine=$(ls data/corpus/$NAME-*.fcorpus 2>/dev/null || true)
+    echo "chunks of this run in data/corpus: $(echo -n "$mine" | grep -c . || true)"
+    # The chunks hold the run's first games (corpus next-chunk): the rest waits for the next one.
+    local chunked=0
+    if [ -n "$mine" ]; then
+        # shellcheck disable=SC2086 # one word a file
+        chunked=$("$FANORONA" corpus info $mine 2>/dev/null |
+            awk '$1 == "games" || $1 == "total" { g = $2 } END { print g + 0 }') || chunked=0
+    fi
+    local pending=$(($(games_done) - chunked))
+    [ "$pending" -ge 0 ] || pending=0
+    echo "games of this run not yet in a chunk: $pending (make corpus-chunk writes them)"
     echo "data/corpus: $(ls data/corpus/*.fcorpus | wc -l) chunks, $(cat data/corpus/*.fcorpus | wc -c) bytes (cap 67108864)"
     # What the chunks hold, read whole (about a second for 4 MB), or why they cannot be read.
     local info
