@@ -76,10 +76,24 @@ namespace {
 struct ClippedInputs {
     alignas(64) std::array<std::int16_t, 2 * kMaxHidden> x;
     ClippedInputs(const std::int16_t* own, const std::int16_t* other, int n, int qa) {
+#if defined(__SSE2__)
+        // Eight at a time (n is a multiple of 16): max with 0, then min with qa, in int16.
+        const __m128i zero = _mm_setzero_si128(), top = _mm_set1_epi16(std::int16_t(qa));
+        auto* out = reinterpret_cast<__m128i*>(x.data());
+        const auto clip = [&](const std::int16_t* a) {
+            return _mm_min_epi16(
+                _mm_max_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)), zero), top);
+        };
+        for (int j = 0; j < n; j += 8) {
+            _mm_store_si128(out + j / 8, clip(own + j));
+            _mm_store_si128(out + (n + j) / 8, clip(other + j));
+        }
+#else
         for (int j = 0; j < n; ++j) {
             x[std::size_t(j)] = std::int16_t(std::clamp<int>(own[j], 0, qa));
             x[std::size_t(n + j)] = std::int16_t(std::clamp<int>(other[j], 0, qa));
         }
+#endif
     }
 };
 
@@ -355,10 +369,27 @@ void crelu_rows(std::int32_t* out, const std::int16_t* own, const std::int16_t* 
     }
 }
 
-// SSE2 has no u8 x s8 multiply (maddubs is SSSE3): the scalar loop.
+// SSE2 has no u8 x s8 multiply (maddubs is SSSE3): the inputs clipped once as in crelu_rows,
+// each 16 weights sign-extended to int16 (a byte unpacked into both halves of a lane, shifted
+// right by 8) and multiplied with madd. Exact: a product is at most 255 x 128 and a row's sum
+// fits int32, as in the scalar loop.
 void crelu_rows_int8(std::int32_t* out, const std::int16_t* own, const std::int16_t* other,
                      const std::int8_t* w, int rows, int n, int qa) {
-    scalar::crelu_rows_int8(out, own, other, w, rows, n, qa);
+    const ClippedInputs in(own, other, n, qa);
+    const int width = 2 * n; // a multiple of 32 (kHiddenStep)
+    for (int r = 0; r < rows; ++r) {
+        const std::int8_t* row = w + std::size_t(r) * std::size_t(width);
+        __m128i sum = _mm_setzero_si128();
+        for (int j = 0; j < width; j += 16) {
+            const __m128i w8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j));
+            const __m128i low = _mm_srai_epi16(_mm_unpacklo_epi8(w8, w8), 8);
+            const __m128i high = _mm_srai_epi16(_mm_unpackhi_epi8(w8, w8), 8);
+            const auto* x = reinterpret_cast<const __m128i*>(in.x.data() + j);
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_load_si128(x), low));
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_load_si128(x + 1), high));
+        }
+        out[r] = sum_lanes(sum);
+    }
 }
 
 #else
