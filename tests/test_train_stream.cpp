@@ -480,8 +480,26 @@ TEST_CASE("train on a corpus trains as on its positions log, a folder of corpora
     const Run folder = run_cli("train " + dir + args + c);
     INFO(folder.output);
     REQUIRE(folder.status == 0);
-    CHECK(read_net_file(c).net == read_net_file(b).net);
-    CHECK(read_net_file(c).provenance.data_files == std::vector<std::string>{dir});
+    const NetFile from_folder = read_net_file(c);
+    CHECK(from_folder.net == read_net_file(b).net);
+    // The command and the provenance name the folder's files, not the folder: a chunk added to
+    // it later leaves the recorded command rebuilding the same network.
+    CHECK(from_folder.provenance.data_files == std::vector<std::string>{dir + "/run.fcorpus"});
+    CHECK_THAT(from_folder.provenance.command,
+               Catch::StartsWith("fanorona train " + dir + "/run.fcorpus --"));
+    convert_to_corpus(labelled_log("corpus_train_more.bin", 10, 7), dir + "/zz.fcorpus");
+    const std::string again = temp_path("from_folder_again.net");
+    const Run rebuilt =
+        run_shell(FANORONA_BINARY " " +
+                  from_folder.provenance.command.substr(std::string("fanorona ").size()) +
+                  " --quiet --out " + again);
+    INFO(rebuilt.output);
+    REQUIRE(rebuilt.status == 0);
+    CHECK(read_net_file(again).net == from_folder.net);
+    const Run grown = run_cli("train " + dir + args + temp_path("from_grown_folder.net"));
+    REQUIRE(grown.status == 0);
+    CHECK(read_net_file(temp_path("from_grown_folder.net")).provenance.data_files ==
+          std::vector<std::string>{dir + "/run.fcorpus", dir + "/zz.fcorpus"});
     // A log and a corpus of other boards are refused together, naming both.
     const std::string dimy = temp_path("dimy.bin");
     write_position_log(dimy, {Variant::Dimy, RuleSet::Standard},

@@ -10,6 +10,7 @@
 #include "core/common/folder_lock.h"
 #include "core/common/text.h"
 #include "core/common/thread_limit.h"
+#include "selfplay/formats/corpus_file.h"
 #include "tools/architecture_options.h"
 #include "tools/commands.h"
 #include "tools/options.h"
@@ -76,6 +77,9 @@ void apply_architecture(TrainOptions& o) {
 void run(TrainOptions& o) {
     NetTrainConfig& c = o.config;
     const ThreadLimit limit(o.threads);
+    // Each folder becomes the corpus files it holds now, so that the command and the provenance
+    // name the data (a folder that grows later names other data) and a resume checks the files.
+    c.data = corpus_input_files(c.data);
     apply_architecture(o);
     o.training.apply(c);
     if (o.relabel_tables.empty() && o.table_positions_option->count() == 0)
