@@ -79,6 +79,16 @@ TEST_CASE("corpus.sh plays the seed after the committed chunks' and keeps a run 
     CHECK(r.output.find("runs/corpus-s4, stopped, 5 games played") != std::string::npos);
     CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
     CHECK(r.output.find("games of this run not yet in a chunk: 2 ") != std::string::npos);
+    // One chunk command writes chunks until too few games are left: here a game a chunk.
+    r = run_shell("MIN_GAMES=1 MAX_GAMES=1 FANORONA=" FANORONA_BINARY " bash " + real +
+                  "/tools/corpus.sh chunk");
+    INFO(r.output);
+    CHECK(r.status == 0);
+    CHECK(fs::exists(real + "/data/corpus/tsivy-gen5-n20000-s4-002.fcorpus"));
+    CHECK(!fs::exists(real + "/data/corpus/tsivy-gen5-n20000-s4-003.fcorpus"));
+    r = corpus_script(real, "status");
+    CHECK(r.output.find("chunks of this run in data/corpus: 3") != std::string::npos);
+    CHECK(r.output.find("games of this run not yet in a chunk: 0 ") != std::string::npos);
 
     r = corpus_script(root, "frobnicate");
     CHECK(r.status == 2);

@@ -2,14 +2,15 @@
 # The corpus self-play (data/corpus/README.md) as one command: `make corpus` starts it, or resumes
 # it, in the background at the lowest priority on one thread, and reports how far it is;
 # `make corpus-stop` stops it (it resumes); `make corpus-chunk` stops it and writes its next
-# chunk into data/corpus (commit it with its row of data/corpus/README.md).
+# chunks into data/corpus (commit them with their rows of data/corpus/README.md).
 #
 #   tools/corpus.sh start|status|stop|chunk
 #
 # The run folder is runs/corpus-sSEED (not in the repository). Its seed is the one of the run
 # folder this machine already has, else one past the largest seed of data/corpus's chunks, so a
 # new machine never replays a seed whose chunks are committed. FANORONA (default
-# build/tools/fanorona) is the program; THREADS (default 1) its threads.
+# build/tools/fanorona) is the program; THREADS (default 1) its threads; MIN_GAMES and MAX_GAMES
+# (default 1,000 and 20,000) the games of a chunk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -105,9 +106,17 @@ stop() {
     rm -f "$PIDFILE"
 }
 
+# Writes chunks until the games left are fewer than MIN_GAMES (default 1,000), each of at most
+# MAX_GAMES (default 20,000): one command however many games wait.
 chunk() {
     stop
-    "$FANORONA" corpus next-chunk "$OUT" --name "$NAME" --into data/corpus
+    local before
+    while :; do
+        before=$(ls data/corpus/*.fcorpus 2>/dev/null | wc -l)
+        "$FANORONA" corpus next-chunk "$OUT" --name "$NAME" --into data/corpus \
+            --min-games "${MIN_GAMES:-1000}" --max-games "${MAX_GAMES:-20000}"
+        [ "$(ls data/corpus/*.fcorpus 2>/dev/null | wc -l)" -gt "$before" ] || break
+    done
 }
 
 case "${1:-start}" in
