@@ -50,7 +50,7 @@ run: program
 
 # The corpus self-play (data/corpus/README.md): `make corpus` starts or resumes it in the background
 # at the lowest priority on one thread (THREADS=2: two) and reports it; corpus-stop stops it (it resumes);
-# corpus-chunk stops it and writes its next chunk into data/corpus, to commit with its row.
+# corpus-chunk stops it and writes its next chunks into data/corpus, to commit with their rows.
 corpus: program
 	@tools/corpus.sh start
 corpus-status:
