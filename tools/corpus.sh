@@ -48,23 +48,20 @@ status() {
     local state=stopped
     running && state="running (pid $(cat "$PIDFILE"))"
     echo "corpus self-play: $OUT, $state, $(games_done) games played"
-    local mine
-    mine=$(ls data/corpus/$NAME-*.fcorpus 2>/dev/null || true)
-    echo "chunks of this run in data/corpus: $(echo -n "$mine" | grep -c . || true)"
-    # The chunks hold the run's first games (corpus next-chunk): the rest waits for the next one.
+    echo "chunks of this run in data/corpus: $(ls data/corpus/$NAME-*.fcorpus 2>/dev/null | wc -l)"
+    # What the chunks hold, read whole once (about a second for 4 MB): a line a chunk and the
+    # total, or why they cannot be read (then no chunk counts as read).
+    local info readable=yes
+    info=$("$FANORONA" corpus info data/corpus 2>&1) || readable=no
+    # This run's chunks hold its first games (corpus next-chunk): the rest waits for the next one.
     local chunked=0
-    if [ -n "$mine" ]; then
-        # shellcheck disable=SC2086 # one word a file
-        chunked=$("$FANORONA" corpus info $mine 2>/dev/null |
-            awk '$1 == "games" || $1 == "total" { g = $2 } END { print g + 0 }') || chunked=0
-    fi
+    [ "$readable" = yes ] && chunked=$(echo "$info" |
+        awk -v name="$NAME-" 'index($1, "/" name) { g += $2 } END { print g + 0 }')
     local pending=$(($(games_done) - chunked))
     [ "$pending" -ge 0 ] || pending=0
     echo "games of this run not yet in a chunk: $pending (make corpus-chunk writes them)"
     echo "data/corpus: $(ls data/corpus/*.fcorpus | wc -l) chunks, $(cat data/corpus/*.fcorpus | wc -c) bytes (cap 67108864)"
-    # What the chunks hold, read whole (about a second for 4 MB), or why they cannot be read.
-    local info
-    if info=$("$FANORONA" corpus info data/corpus 2>&1); then
+    if [ "$readable" = yes ]; then
         echo "$info" | awk '$1 == "total" {
             printf "data/corpus holds %s games, %s positions, %s with a search score\n", $2, $3, $4 }'
     else
