@@ -36,23 +36,29 @@ Run corpus_script(const std::string& root, const std::string& action) {
 
 } // namespace
 
-TEST_CASE("corpus.sh plays the seed after the committed chunks' and keeps a run folder's seed",
+TEST_CASE("corpus.sh plays the seed after every used one and keeps its generation's run folder",
           "[corpus_script]") {
     const std::string root = script_tree("corpus_seed", {"tsivy-gen4-n20000-s7-000.fcorpus",
                                                          "tsivy-gen5-n20000-s11-000.fcorpus",
                                                          "tsivy-gen5-n20000-s11-001.fcorpus"});
     Run r = corpus_script(root, "status");
     REQUIRE(r.status == 0);
-    CHECK(r.output.find("runs/corpus-s12, stopped, 0 games played") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-gen5-s12, stopped, 0 games played") != std::string::npos);
     CHECK(r.output.find("data/corpus: 3 chunks") != std::string::npos);
     // A run folder of this machine keeps its seed even once a chunk of it is committed.
-    fs::create_directories(root + "/runs/corpus-s12");
+    fs::create_directories(root + "/runs/corpus-gen5-s12");
     std::ofstream(root + "/data/corpus/tsivy-gen5-n20000-s12-000.fcorpus") << "";
     r = corpus_script(root, "status");
-    CHECK(r.output.find("runs/corpus-s12, stopped") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-gen5-s12, stopped") != std::string::npos);
     CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
     CHECK(r.output.find("data/corpus: unreadable: fanorona: data/corpus/") !=
           std::string::npos); // the empty chunks: too short for a header
+    // A run folder of another network's generation (or of the names before generations) is
+    // not resumed: the default network's run takes the seed after every seed used.
+    fs::rename(root + "/runs/corpus-gen5-s12", root + "/runs/corpus-gen4-s13");
+    fs::create_directories(root + "/runs/corpus-s14");
+    r = corpus_script(root, "status");
+    CHECK(r.output.find("runs/corpus-gen5-s15, stopped, 0 games played") != std::string::npos);
 
     // Readable chunks: what they hold, in all.
     const std::string real = script_tree("corpus_totals", {});
@@ -70,13 +76,14 @@ TEST_CASE("corpus.sh plays the seed after the committed chunks' and keeps a run 
                         " with a search score") != std::string::npos);
 
     // This run's games past its chunks: 5 played, the first 3 in its chunk.
-    const std::string run = real + "/runs/corpus-s4";
+    const std::string run = real + "/runs/corpus-gen5-s4";
     REQUIRE(run_cli("selfplay --games 5 --depth 1 --seed 4 --quiet --out " + run).status == 0);
-    REQUIRE(run_shell("cd " + real + " && " FANORONA_BINARY " corpus next-chunk runs/corpus-s4 " +
+    REQUIRE(run_shell("cd " + real +
+                      " && " FANORONA_BINARY " corpus next-chunk runs/corpus-gen5-s4 " +
                       "--name tsivy-gen5-n20000-s4 --min-games 1 --max-games 3")
                 .status == 0);
     r = corpus_script(real, "status");
-    CHECK(r.output.find("runs/corpus-s4, stopped, 5 games played") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-gen5-s4, stopped, 5 games played") != std::string::npos);
     CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
     CHECK(r.output.find("games of this run not yet in a chunk: 2 ") != std::string::npos);
     // One chunk command writes chunks until too few games are left: here a game a chunk.
@@ -101,9 +108,9 @@ TEST_CASE("corpus.sh starts the self-play in the background, stops it and resume
     Run r = corpus_script(root, "start");
     REQUIRE(r.status == 0);
     CHECK(r.output.find("corpus: started afresh") != std::string::npos);
-    CHECK(r.output.find("runs/corpus-s4, running") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-gen5-s4, running") != std::string::npos);
     // Games land in the run folder while the command has long returned.
-    const std::string games = root + "/runs/corpus-s4/games.tsv";
+    const std::string games = root + "/runs/corpus-gen5-s4/games.tsv";
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60 * kSlowdown);
     while (lines_of(fs::exists(games) ? slurp(games) : "").size() < 3 &&
            std::chrono::steady_clock::now() < deadline)
@@ -113,7 +120,7 @@ TEST_CASE("corpus.sh starts the self-play in the background, stops it and resume
     CHECK(r.status == 0);
     CHECK(r.output.find("corpus: stopped") != std::string::npos);
     r = corpus_script(root, "status");
-    CHECK(r.output.find("runs/corpus-s4, stopped") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-gen5-s4, stopped") != std::string::npos);
     r = corpus_script(root, "start");
     CHECK(r.output.find("corpus: started --resume") != std::string::npos);
     r = corpus_script(root, "stop");

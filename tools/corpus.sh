@@ -6,9 +6,10 @@
 #
 #   tools/corpus.sh start|status|stop|chunk
 #
-# The run folder is runs/corpus-sSEED (not in the repository). Its seed is the one of the run
-# folder this machine already has, else one past the largest seed of data/corpus's chunks, so a
-# new machine never replays a seed whose chunks are committed. FANORONA (default
+# The run folder is runs/corpus-GEN-sSEED (not in the repository; GEN the default network's
+# generation). Its seed is the one of the run folder of that generation this machine already has,
+# else one past the largest seed of data/corpus's chunks and of this machine's run folders, so no
+# seed is played twice and a new default network starts a new seed. FANORONA (default
 # build/tools/fanorona) is the program; THREADS (default 1) its threads; MIN_GAMES and MAX_GAMES
 # (default 1,000 and 20,000) the games of a chunk.
 set -euo pipefail
@@ -19,22 +20,27 @@ THREADS=${THREADS:-1}
 NET_GEN=gen5 # the default network's generation (docs/network.md): the chunks' names say it
 NODES=20000
 
-# The seed of this machine's run folder, else the next seed after the committed chunks'.
+# The seed of this machine's run folder of the default network's generation, else the next seed
+# after every seed used: the committed chunks' and this machine's run folders' of any generation
+# (a run of an older default network stays as it was: its resume would refuse the new network).
 run_seed() {
-    local folder
-    folder=$(ls -d runs/corpus-s*/ 2>/dev/null | sed 's:/$::' | sort -t s -k3 -n | tail -1 || true)
-    if [ -n "$folder" ]; then
-        echo "${folder##*-s}"
+    local seed
+    seed=$(ls -d runs/corpus-$NET_GEN-s*/ 2>/dev/null | sed -n 's:.*-s\([0-9]*\)/$:\1:p' |
+        sort -n | tail -1 || true)
+    if [ -n "$seed" ]; then
+        echo "$seed"
         return
     fi
     local largest
-    largest=$(ls data/corpus/*.fcorpus 2>/dev/null | sed -n 's/.*-s\([0-9]*\)-[0-9]*\.fcorpus$/\1/p' |
-        sort -n | tail -1)
+    largest=$({
+        ls data/corpus/*.fcorpus 2>/dev/null | sed -n 's/.*-s\([0-9]*\)-[0-9]*\.fcorpus$/\1/p'
+        ls -d runs/corpus-*/ 2>/dev/null | sed -n 's:.*-s\([0-9]*\)/$:\1:p'
+    } | sort -n | tail -1)
     echo $((${largest:-7} + 1))
 }
 
 SEED=$(run_seed)
-OUT=runs/corpus-s$SEED
+OUT=runs/corpus-$NET_GEN-s$SEED
 NAME=tsivy-$NET_GEN-n$NODES-s$SEED
 PIDFILE=$OUT/corpus.pid
 
@@ -83,14 +89,14 @@ start() {
     # the CPU between sessions whatever their nice values) can be told its lowest priority too.
     setsid nice -n 19 ionice -c 3 "$FANORONA" selfplay --nodes $NODES --openings random:8 \
         --games 200000 --threads "$THREADS" --seed "$SEED" --out "$OUT" "${resume[@]}" \
-        >"runs/corpus-s$SEED.log" 2>&1 </dev/null &
+        >"$OUT.log" 2>&1 </dev/null &
     local pid=$!
     # Step 2. The pid goes into the run folder once it exists (selfplay makes it).
     for _ in $(seq 50); do [ -d "$OUT" ] && break; sleep 0.1; done
     mkdir -p "$OUT"
     echo $pid >"$PIDFILE"
     [ -w /proc/$pid/autogroup ] && echo 19 >/proc/$pid/autogroup 2>/dev/null || true
-    echo "corpus: started ${resume[*]:-afresh} (pid $pid, seed $SEED, log runs/corpus-s$SEED.log)"
+    echo "corpus: started ${resume[*]:-afresh} (pid $pid, seed $SEED, log $OUT.log)"
     status
 }
 
