@@ -24,9 +24,12 @@ NODES=20000
 # after every seed used: the committed chunks' and this machine's run folders' of any generation
 # (a run of an older default network stays as it was: its resume would refuse the new network).
 run_seed() {
+    # The seeds of this machine's run folders whose names start runs/PREFIX, a line each.
+    folder_seeds() {
+        ls -d runs/"$1"*/ 2>/dev/null | sed -n 's:.*-s\([0-9]*\)/$:\1:p' || true
+    }
     local seed
-    seed=$(ls -d runs/corpus-$NET_GEN-s*/ 2>/dev/null | sed -n 's:.*-s\([0-9]*\)/$:\1:p' |
-        sort -n | tail -1 || true)
+    seed=$(folder_seeds "corpus-$NET_GEN-s" | sort -n | tail -1)
     if [ -n "$seed" ]; then
         echo "$seed"
         return
@@ -34,7 +37,7 @@ run_seed() {
     local largest
     largest=$({
         ls data/corpus/*.fcorpus 2>/dev/null | sed -n 's/.*-s\([0-9]*\)-[0-9]*\.fcorpus$/\1/p'
-        ls -d runs/corpus-*/ 2>/dev/null | sed -n 's:.*-s\([0-9]*\)/$:\1:p'
+        folder_seeds corpus-
     } | sort -n | tail -1)
     echo $((${largest:-7} + 1))
 }
