@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "core/board/movegen.h"
 #include "core/board/perft.h"
@@ -206,6 +207,57 @@ TEST_CASE("a position stream yields the logs' filtered games in order, the same 
     // Bad input names the file.
     CHECK_THROWS_WITH(PositionStream({a, a}, filter), Catch::Contains("given twice"));
     CHECK_THROWS_WITH(PositionStream({temp_path("none.bin")}, filter), Catch::Contains("none.bin"));
+}
+
+// Every game of a pass as (file, index, records), and the pass's counts.
+struct PassSeen {
+    std::vector<std::tuple<std::uint32_t, std::uint64_t, std::vector<PositionRecord>>> games;
+    StreamPass pass;
+};
+PassSeen seen_pass(const PositionStream& stream) {
+    PassSeen seen;
+    seen.pass = stream.for_each_game([&](const StreamGame& g) {
+        seen.games.emplace_back(g.file, g.index,
+                                std::vector<PositionRecord>(g.records.begin(), g.records.end()));
+    });
+    return seen;
+}
+
+TEST_CASE("a held position stream replays its first pass and one too large for its memory reads "
+          "the files",
+          "[stream]") {
+    const std::string a = labelled_log("held_a.bin", 12, 1);
+    const std::string b = labelled_log("held_b.bin", 8, 2);
+    DataFilter filter;
+    filter.skip_captures = true;
+    const PassSeen read = seen_pass(PositionStream({a, b}, filter, 150));
+    REQUIRE(read.pass.positions == 150);
+
+    PositionStream held({a, b}, filter, 150);
+    CHECK(held.held_bytes() == 0);
+    REQUIRE(held.hold(std::uint64_t(1) << 20));
+    CHECK(held.held_bytes() >= 150 * sizeof(PositionRecord));
+    for (int pass = 0; pass < 2; ++pass) {
+        const PassSeen replayed = seen_pass(held);
+        CHECK(replayed.games == read.games);
+        CHECK(replayed.pass.positions == read.pass.positions);
+        CHECK(replayed.pass.games == read.pass.games);
+        CHECK(replayed.pass.read == read.pass.read);
+        CHECK(replayed.pass.skipped_captures == read.pass.skipped_captures);
+    }
+    // Held, it no longer reads the files: removed, they are still replayed.
+    const std::string c = labelled_log("held_c.bin", 5, 3);
+    PositionStream removed({c}, DataFilter{});
+    REQUIRE(removed.hold(std::uint64_t(1) << 20));
+    const PassSeen before = seen_pass(removed);
+    std::filesystem::remove(c);
+    CHECK(seen_pass(removed).games == before.games);
+
+    // Too little memory for its records: nothing is held and passes read the files.
+    PositionStream small({a, b}, filter, 150);
+    CHECK_FALSE(small.hold(100 * sizeof(PositionRecord)));
+    CHECK(small.held_bytes() == 0);
+    CHECK(seen_pass(small).games == read.games);
 }
 
 TEST_CASE("the validation split holds out a game by its file's content, index and seed alone",

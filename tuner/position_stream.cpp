@@ -124,6 +124,12 @@ std::string PositionStream::read_file(
 
 StreamPass
 PositionStream::for_each_game(const std::function<void(const StreamGame&)>& on_game) const {
+    if (held_pass_) {
+        for (const HeldGame& g : held_games_)
+            on_game({g.file, g.index,
+                     std::span<const PositionRecord>(held_records_).subspan(g.begin, g.count)});
+        return *held_pass_;
+    }
     StreamPass pass;
     std::vector<PositionRecord> kept;
     bool full = false; // the stream has yielded max_positions
@@ -152,6 +158,37 @@ PositionStream::for_each_game(const std::function<void(const StreamGame&)>& on_g
                                     " intact games before it were read");
     }
     return pass;
+}
+
+bool PositionStream::hold(std::uint64_t max_bytes) {
+    held_pass_.reset();
+    std::vector<PositionRecord> records;
+    std::vector<HeldGame> games;
+    bool fits = true;
+    StreamPass pass = for_each_game([&](const StreamGame& g) {
+        if (!fits) return;
+        if ((records.size() + g.records.size()) * sizeof(PositionRecord) > max_bytes) {
+            fits = false;
+            std::vector<PositionRecord>().swap(records);
+            std::vector<HeldGame>().swap(games);
+            return;
+        }
+        games.push_back({g.file, g.index, records.size(), g.records.size()});
+        records.insert(records.end(), g.records.begin(), g.records.end());
+    });
+    if (!fits) return false;
+    records.shrink_to_fit();
+    games.shrink_to_fit();
+    held_records_ = std::move(records);
+    held_games_ = std::move(games);
+    held_pass_ = std::move(pass);
+    return true;
+}
+
+std::uint64_t PositionStream::held_bytes() const {
+    return held_pass_ ? held_records_.size() * sizeof(PositionRecord) +
+                            held_games_.size() * sizeof(HeldGame)
+                      : 0;
 }
 
 GameSplit::GameSplit(std::vector<std::uint64_t> files, double fraction, std::uint64_t seed)

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,12 +34,14 @@ struct StreamPass : FilterCounts {
 };
 
 // The positions of some inputs through a DataFilter, cut after `max_positions` (0: all; the last
-// game may be cut). An input is a positions log, a corpus file (docs/formats.md "Corpus file":
-// each position with a search score becomes a record, without depth), or a folder: every corpus
-// file (*.fcorpus) in it, sorted by name. A pass yields the files in that order, each file's
-// games in order: every pass the same games with the same records, for each file is read up to
-// its size when the stream was made (a file that grows, a running self-play's, adds nothing after
-// that). Invariant: every file holds positions of one board and rules (rules()).
+// game may be cut). A stream read again and again (the trainer's epochs) may hold its pass in
+// memory (hold()): its passes then replay the first one's games instead of decoding the files. An
+// input is a positions log, a corpus file (docs/formats.md "Corpus file": each position with a
+// search score becomes a record, without depth), or a folder: every corpus file (*.fcorpus) in it,
+// sorted by name. A pass yields the files in that order, each file's games in order: every pass the
+// same games with the same records, for each file is read up to its size when the stream was made
+// (a file that grows, a running self-play's, adds nothing after that). Invariant: every file holds
+// positions of one board and rules (rules()).
 class PositionStream {
 public:
     // Reads every file's header now. Throws TuneDataError (or PositionLogError, CorpusError)
@@ -60,6 +63,13 @@ public:
     // CorpusError for a file that changed into one that is not of its kind since the constructor.
     StreamPass for_each_game(const std::function<void(const StreamGame&)>& on_game) const;
 
+    // Reads one pass and keeps it in memory when its records take at most `max_bytes`: every
+    // later pass then gives the same games, records and counts without reading the files. Returns
+    // whether it is held (else nothing is kept and passes go on reading the files).
+    bool hold(std::uint64_t max_bytes);
+    // The bytes the held pass takes (0 when none is held).
+    std::uint64_t held_bytes() const;
+
 private:
     // Calls on_game(index, records) for each game of file f as stored (a corpus game: its scored
     // positions, counted in `unscored` otherwise; consecutive corpus games of one index, the
@@ -79,6 +89,16 @@ private:
     DataFilter filter_;
     std::uint64_t max_positions_;
     Rules rules_;
+    // The held pass (hold()): its counts, every game's records end to end, and each game's file,
+    // index and first record there.
+    struct HeldGame {
+        std::uint32_t file = 0;
+        std::uint64_t index = 0;
+        std::size_t begin = 0, count = 0;
+    };
+    std::optional<StreamPass> held_pass_;
+    std::vector<PositionRecord> held_records_;
+    std::vector<HeldGame> held_games_;
 };
 
 // The validation split by game: game g of file f is held out when hash(identity of f, g, seed)

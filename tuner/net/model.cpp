@@ -93,12 +93,20 @@ void activate(nnue::Activation act, const Eigen::VectorXd& a, Eigen::VectorXd& o
 // d loss / d a = upstream (d loss / d activation) * the activation's slope: clamp's is 1
 // strictly inside (0, 1) and 0 outside; SCReLU's is 2 a inside and 0 outside. `d` holds upstream
 // and is scaled in place.
+// A plain loop the compiler vectorises (Eigen's boolean mask was a quarter of a training's time),
+// with the same products: d * inside, and d * ((2 a) * inside) for SCReLU.
 void apply_slope(nnue::Activation act, const Eigen::VectorXd& a, Eigen::VectorXd& d) {
-    const auto inside = ((a.array() > 0.0) && (a.array() < 1.0)).cast<double>();
-    if (act == nnue::Activation::SCReLU)
-        d.array() *= 2.0 * a.array() * inside;
-    else
-        d.array() *= inside;
+    const double* x = a.data();
+    double* out = d.data();
+    const Eigen::Index n = d.size();
+    if (act == nnue::Activation::SCReLU) {
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double inside = x[i] > 0.0 && x[i] < 1.0 ? 1.0 : 0.0;
+            out[i] *= 2.0 * x[i] * inside;
+        }
+    } else {
+        for (Eigen::Index i = 0; i < n; ++i) out[i] *= x[i] > 0.0 && x[i] < 1.0 ? 1.0 : 0.0;
+    }
 }
 
 // The second layer's weights as a 2H x L matrix: column i is unit i's row of w2.
@@ -153,14 +161,22 @@ void net_backward(const nnue::FloatNetwork& net, const NetSample& x, double dy, 
         g.segment(w3, l2) += dy * s.h2;
         s.dz = dy * theta.segment(w3, l2);
         apply_slope(nnue::Activation::CReLU, s.z, s.dz);
-        // z = b2 + W2^T act: d b2 = dz, d W2 = act dz^T, d act = W2 dz.
+        // z = b2 + W2^T act: d b2 = dz, d W2 = act dz^T, d act = W2 dz, a unit (a column) at a
+        // time, in unit order as Eigen's product sums them. A unit outside its clamp's slope (dz
+        // 0) adds nothing and is skipped.
         g.segment(Eigen::Index(l.b2), l2) += s.dz;
         Eigen::Map<Eigen::MatrixXd> gw2(grad + l.w2, 2 * h, Eigen::Index(l2));
-        gw2.topRows(h).noalias() += s.act_own * s.dz.transpose();
-        gw2.bottomRows(h).noalias() += s.act_other * s.dz.transpose();
         const auto w2 = layer2_weights(theta, l, a);
-        s.d_own.noalias() = w2.topRows(h) * s.dz;
-        s.d_other.noalias() = w2.bottomRows(h) * s.dz;
+        s.d_own.setZero(h);
+        s.d_other.setZero(h);
+        for (Eigen::Index j = 0; j < l2; ++j) {
+            const double dz = s.dz[j];
+            if (dz == 0.0) continue;
+            gw2.col(j).head(h) += s.act_own * dz;
+            gw2.col(j).tail(h) += s.act_other * dz;
+            s.d_own += w2.col(j).head(h) * dz;
+            s.d_other += w2.col(j).tail(h) * dz;
+        }
     }
     apply_slope(a.activation, s.acc_own, s.d_own);
     apply_slope(a.activation, s.acc_other, s.d_other);

@@ -697,7 +697,11 @@ NetTrainReport run_net_training(const NetTrainConfig& config,
     check_net_train_config(config);
 
     // The data, the network's shape, the split and K (a first pass over the data).
-    const PositionStream stream(config.data, config.filter, config.max_positions);
+    PositionStream stream(config.data, config.filter, config.max_positions);
+    // Held in memory when it fits: the epochs then replay it instead of decoding it.
+    if (stream.hold(kHeldStreamBytes))
+        log(format("holding the data in memory (%.0f MB): the epochs do not read the files again",
+                   double(stream.held_bytes()) / 1e6));
     const nnue::Architecture arch = net_architecture(config, stream.rules().variant);
     GameSplit split(stream.identities(), config.valid_fraction, config.seed);
     const Survey survey = survey_net_data(config, stream, split);

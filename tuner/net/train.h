@@ -21,7 +21,9 @@
 // (without a validation set the training losses pick the best epoch, each against its own lambda).
 //
 // The data is a stream (tuner/position_stream.h): every pass reads the inputs game by game, so the
-// memory does not grow with the data. A first pass counts the positions, settles the validation
+// memory does not grow with the data, unless the filtered records take at most kHeldStreamBytes:
+// then the first pass is held in memory and the others replay it (the same games in the same
+// order: the same network, faster). A first pass counts the positions, settles the validation
 // split (by game, from a hash of the game's file, index and the seed) and samples the scores K is
 // fitted to; every epoch is then a pass whose training positions (with --mirror also their
 // left-right mirrors) go through a shuffle buffer of --shuffle-buffer positions into the
@@ -45,6 +47,10 @@
 #include "tuner/position_stream.h"
 
 namespace fanorona {
+
+// The most memory the data's records may take to be held in memory (PositionStream::hold()):
+// 2 GB, about 60 M positions (32 bytes each); more data is read from the files every pass.
+inline constexpr std::uint64_t kHeldStreamBytes = std::uint64_t(2) << 30;
 
 // The default capacity of the shuffle buffer, in positions (24 bytes each: 96 MB).
 inline constexpr std::size_t kDefaultShuffleBuffer = 4000000;
