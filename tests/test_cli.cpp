@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -66,11 +67,14 @@ TEST_CASE("fanorona --version prints the provenance that run folders record", "[
     INFO(v.output);
     REQUIRE(v.status == 0);
     const auto lines = lines_of(v.output);
-    REQUIRE(lines.size() == 4);
+    REQUIRE(lines.size() == 5);
     CHECK(lines[0].rfind("fanorona ", 0) == 0);
     CHECK(lines[1].rfind("commit ", 0) == 0);
     CHECK(lines[2].rfind("build ", 0) == 0);
     CHECK(lines[3].rfind("bench ", 0) == 0);
+    // The default network's file (core/CMakeLists.txt).
+    CHECK(lines[4] ==
+          "net " + std::filesystem::path(FANORONA_DEFAULT_NET_FILE).filename().string());
     // In a git checkout: the commit checked out now (CMake configures again when HEAD moves).
     const Run head = run_shell("git -C " + std::string(FANORONA_TEST_DATA) +
                                "/../.. rev-parse --short HEAD 2>/dev/null");

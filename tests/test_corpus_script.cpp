@@ -34,31 +34,43 @@ Run corpus_script(const std::string& root, const std::string& action) {
     return run_shell("FANORONA=" FANORONA_BINARY " bash " + root + "/tools/corpus.sh " + action);
 }
 
+// The default network's generation ("gen6", from its file's name), as corpus.sh reads it from
+// `fanorona --version`: the run folders' and the chunks' names say it.
+std::string default_generation() {
+    const std::string name = fs::path(FANORONA_DEFAULT_NET_FILE).stem().string();
+    return name.substr(name.rfind('-') + 1);
+}
+
 } // namespace
 
 TEST_CASE("corpus.sh plays the seed after every used one and keeps its generation's run folder",
           "[corpus_script]") {
-    const std::string root = script_tree("corpus_seed", {"tsivy-gen4-n20000-s7-000.fcorpus",
-                                                         "tsivy-gen5-n20000-s11-000.fcorpus",
-                                                         "tsivy-gen5-n20000-s11-001.fcorpus"});
+    const std::string gen = default_generation(), other = gen == "gen4" ? "gen3" : "gen4";
+    REQUIRE(gen.rfind("gen", 0) == 0);
+    const std::string root =
+        script_tree("corpus_seed",
+                    {"tsivy-gen4-n20000-s7-000.fcorpus", "tsivy-" + gen + "-n20000-s11-000.fcorpus",
+                     "tsivy-" + gen + "-n20000-s11-001.fcorpus"});
     Run r = corpus_script(root, "status");
     REQUIRE(r.status == 0);
-    CHECK(r.output.find("runs/corpus-gen5-s12, stopped, 0 games played") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-" + gen + "-s12, stopped, 0 games played") !=
+          std::string::npos);
     CHECK(r.output.find("data/corpus: 3 chunks") != std::string::npos);
     // A run folder of this machine keeps its seed even once a chunk of it is committed.
-    fs::create_directories(root + "/runs/corpus-gen5-s12");
-    std::ofstream(root + "/data/corpus/tsivy-gen5-n20000-s12-000.fcorpus") << "";
+    fs::create_directories(root + "/runs/corpus-" + gen + "-s12");
+    std::ofstream(root + "/data/corpus/tsivy-" + gen + "-n20000-s12-000.fcorpus") << "";
     r = corpus_script(root, "status");
-    CHECK(r.output.find("runs/corpus-gen5-s12, stopped") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-" + gen + "-s12, stopped") != std::string::npos);
     CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
     CHECK(r.output.find("data/corpus: unreadable: fanorona: data/corpus/") !=
           std::string::npos); // the empty chunks: too short for a header
     // A run folder of another network's generation (or of the names before generations) is
     // not resumed: the default network's run takes the seed after every seed used.
-    fs::rename(root + "/runs/corpus-gen5-s12", root + "/runs/corpus-gen4-s13");
+    fs::rename(root + "/runs/corpus-" + gen + "-s12", root + "/runs/corpus-" + other + "-s13");
     fs::create_directories(root + "/runs/corpus-s14");
     r = corpus_script(root, "status");
-    CHECK(r.output.find("runs/corpus-gen5-s15, stopped, 0 games played") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-" + gen + "-s15, stopped, 0 games played") !=
+          std::string::npos);
 
     // Readable chunks: what they hold, in all.
     const std::string real = script_tree("corpus_totals", {});
@@ -66,7 +78,7 @@ TEST_CASE("corpus.sh plays the seed after every used one and keeps its generatio
                     real + "/run")
                 .status == 0);
     fs::copy_file(real + "/run/corpus.fcorpus",
-                  real + "/data/corpus/tsivy-gen5-n20000-s3-000.fcorpus");
+                  real + "/data/corpus/tsivy-" + gen + "-n20000-s3-000.fcorpus");
     const Run info = run_cli("corpus info --json " + real + "/run/corpus.fcorpus");
     REQUIRE(info.status == 0);
     const auto j = nlohmann::json::parse(info.output);
@@ -76,14 +88,15 @@ TEST_CASE("corpus.sh plays the seed after every used one and keeps its generatio
                         " with a search score") != std::string::npos);
 
     // This run's games past its chunks: 5 played, the first 3 in its chunk.
-    const std::string run = real + "/runs/corpus-gen5-s4";
+    const std::string run = real + "/runs/corpus-" + gen + "-s4";
     REQUIRE(run_cli("selfplay --games 5 --depth 1 --seed 4 --quiet --out " + run).status == 0);
-    REQUIRE(run_shell("cd " + real +
-                      " && " FANORONA_BINARY " corpus next-chunk runs/corpus-gen5-s4 " +
-                      "--name tsivy-gen5-n20000-s4 --min-games 1 --max-games 3")
+    REQUIRE(run_shell("cd " + real + " && " FANORONA_BINARY " corpus next-chunk runs/corpus-" +
+                      gen + "-s4 " + "--name tsivy-" + gen +
+                      "-n20000-s4 --min-games 1 --max-games 3")
                 .status == 0);
     r = corpus_script(real, "status");
-    CHECK(r.output.find("runs/corpus-gen5-s4, stopped, 5 games played") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-" + gen + "-s4, stopped, 5 games played") !=
+          std::string::npos);
     CHECK(r.output.find("chunks of this run in data/corpus: 1") != std::string::npos);
     CHECK(r.output.find("games of this run not yet in a chunk: 2 ") != std::string::npos);
     // One chunk command writes chunks until too few games are left: here a game a chunk.
@@ -91,8 +104,8 @@ TEST_CASE("corpus.sh plays the seed after every used one and keeps its generatio
                   "/tools/corpus.sh chunk");
     INFO(r.output);
     CHECK(r.status == 0);
-    CHECK(fs::exists(real + "/data/corpus/tsivy-gen5-n20000-s4-002.fcorpus"));
-    CHECK(!fs::exists(real + "/data/corpus/tsivy-gen5-n20000-s4-003.fcorpus"));
+    CHECK(fs::exists(real + "/data/corpus/tsivy-" + gen + "-n20000-s4-002.fcorpus"));
+    CHECK(!fs::exists(real + "/data/corpus/tsivy-" + gen + "-n20000-s4-003.fcorpus"));
     r = corpus_script(real, "status");
     CHECK(r.output.find("chunks of this run in data/corpus: 3") != std::string::npos);
     CHECK(r.output.find("games of this run not yet in a chunk: 0 ") != std::string::npos);
@@ -100,17 +113,23 @@ TEST_CASE("corpus.sh plays the seed after every used one and keeps its generatio
     r = corpus_script(root, "frobnicate");
     CHECK(r.status == 2);
     CHECK(r.output.find("usage: tools/corpus.sh start|status|stop|chunk") != std::string::npos);
+    // Without the program there is no generation to tell: a clear error, nothing started.
+    r = run_shell("FANORONA=" + root + "/none bash " + root + "/tools/corpus.sh status");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("corpus: " + root + "/none is missing (run: make program)") !=
+          std::string::npos);
 }
 
 TEST_CASE("corpus.sh starts the self-play in the background, stops it and resumes it",
           "[corpus_script]") {
-    const std::string root = script_tree("corpus_run", {"tsivy-gen5-n20000-s3-000.fcorpus"});
+    const std::string gen = default_generation();
+    const std::string root = script_tree("corpus_run", {"tsivy-" + gen + "-n20000-s3-000.fcorpus"});
     Run r = corpus_script(root, "start");
     REQUIRE(r.status == 0);
     CHECK(r.output.find("corpus: started afresh") != std::string::npos);
-    CHECK(r.output.find("runs/corpus-gen5-s4, running") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-" + gen + "-s4, running") != std::string::npos);
     // Games land in the run folder while the command has long returned.
-    const std::string games = root + "/runs/corpus-gen5-s4/games.tsv";
+    const std::string games = root + "/runs/corpus-" + gen + "-s4/games.tsv";
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60 * kSlowdown);
     while (lines_of(fs::exists(games) ? slurp(games) : "").size() < 3 &&
            std::chrono::steady_clock::now() < deadline)
@@ -120,7 +139,7 @@ TEST_CASE("corpus.sh starts the self-play in the background, stops it and resume
     CHECK(r.status == 0);
     CHECK(r.output.find("corpus: stopped") != std::string::npos);
     r = corpus_script(root, "status");
-    CHECK(r.output.find("runs/corpus-gen5-s4, stopped") != std::string::npos);
+    CHECK(r.output.find("runs/corpus-" + gen + "-s4, stopped") != std::string::npos);
     r = corpus_script(root, "start");
     CHECK(r.output.find("corpus: started --resume") != std::string::npos);
     r = corpus_script(root, "stop");

@@ -7,9 +7,10 @@
 #   tools/corpus.sh start|status|stop|chunk
 #
 # The run folder is runs/corpus-GEN-sSEED (not in the repository; GEN the default network's
-# generation). Its seed is the one of the run folder of that generation this machine already has,
-# else one past the largest seed of data/corpus's chunks and of this machine's run folders, so no
-# seed is played twice and a new default network starts a new seed. FANORONA (default
+# generation, from `fanorona --version`). Its seed is the one of the run folder of that
+# generation this machine already has, else one past the largest seed of data/corpus's chunks and
+# of this machine's run folders, so no seed is played twice and a new default network starts a
+# new seed. FANORONA (default
 # build/tools/fanorona) is the program; THREADS (default 1) its threads; MIN_GAMES and MAX_GAMES
 # (default 1,000 and 20,000) the games of a chunk.
 set -euo pipefail
@@ -17,8 +18,15 @@ cd "$(dirname "$0")/.."
 
 FANORONA=${FANORONA:-build/tools/fanorona}
 THREADS=${THREADS:-1}
-NET_GEN=gen5 # the default network's generation (docs/network.md): the chunks' names say it
 NODES=20000
+[ -x "$FANORONA" ] || { echo "corpus: $FANORONA is missing (run: make program)" >&2; exit 1; }
+# The default network's generation, from its file as `fanorona --version` names it (net
+# tsivy-points-h128-l16-int8-gen6.net): the run folder's and the chunks' names say it.
+NET_GEN=$("$FANORONA" --version | sed -n 's/^net .*-\(gen[0-9][0-9]*\)\.net$/\1/p')
+[ -n "$NET_GEN" ] || {
+    echo "corpus: $FANORONA --version names no default network of a generation (net ...-genN.net)" >&2
+    exit 1
+}
 
 # The seed of this machine's run folder of the default network's generation, else the next seed
 # after every seed used: the committed chunks' and this machine's run folders' of any generation
@@ -83,7 +91,6 @@ start() {
         status
         return
     fi
-    [ -x "$FANORONA" ] || { echo "corpus: $FANORONA is missing (run: make program)" >&2; exit 1; }
     mkdir -p runs
     local resume=()
     [ -f "$OUT/settings.json" ] && resume=(--resume)
