@@ -56,7 +56,7 @@ TEST_CASE("the default network is the shipped file, compiled in and parsed once"
     CHECK(read_net_file("tsivy").net == read_net_file(kNetFile).net);
     CHECK(load_net_file("tsivy") == load_net_file("default")); // one parse, shared
     CHECK(load_net_file("tsivy").get() != load_net_file(kNetFile).get());
-    CHECK(builtin_display_name("net", kNetFile) == "tsivy-points-h128-l16-int8-gen5.net");
+    CHECK(builtin_display_name("net", kNetFile) == "tsivy-points-h128-l16-int8-gen6.net");
     CHECK(builtin_display_name("net", "default") == "tsivy");
     // Every default spec shares the one network.
     CHECK(EngineSpec{}.net.get() == EngineSpec{}.net.get());
@@ -110,7 +110,7 @@ TEST_CASE("weights chosen explicitly play without the default network", "[defaul
     const EngineSpec file = EngineSpec::parse("name=a,material_mg=104,net=" + kNetFile);
     REQUIRE(file.net);
     CHECK(*file.net == *a.net);
-    CHECK(file.description() == "a(weights=tuned,params=tuned,net=tsivy-points-h128-l16-int8-gen5."
+    CHECK(file.description() == "a(weights=tuned,params=tuned,net=tsivy-points-h128-l16-int8-gen6."
                                 "net,material_mg=104,depth=4)");
     // net=none stays none whatever comes after.
     CHECK_FALSE(EngineSpec::parse("name=a,net=none,weights=tuned").net);

@@ -202,6 +202,7 @@ TEST_CASE("The shipped networks read and value material", "[nnue][cli]") {
                  std::pair{"tsivy-points-h128-gen3.net", "points"},
                  std::pair{"tsivy-points-h128-l16-gen4.net", "points"},
                  std::pair{"tsivy-points-h128-l16-int8-gen5.net", "points"},
+                 std::pair{"tsivy-points-h128-l16-int8-gen6.net", "points"},
                  std::pair{"tsivy-points-h128.net", "points"},
                  std::pair{"tsivy-lines-h128.net", "points+lines"});
     const std::string net = std::string(FANORONA_TEST_DATA) + "/../../data/nets/" + file;

@@ -27,8 +27,8 @@
 // split (by game, from a hash of the game's file, index and the seed) and samples the scores K is
 // fitted to; every epoch is then a pass whose training positions (with --mirror also their
 // left-right mirrors) go through a shuffle buffer of --shuffle-buffer positions into the
-// mini-batches, and a pass over the validation games. Memory: the buffer, a mini-batch, a block
-// of the loss passes and the model.
+// mini-batches, and a pass over the validation games. Memory: the held data (if held), the
+// buffer, a mini-batch, a block of the loss passes and the model.
 //
 // Deterministic for a seed at any thread count: the stream is read on one thread in a fixed order,
 // the shuffle buffer of every epoch draws from the seed, each mini-batch is cut into a fixed number
