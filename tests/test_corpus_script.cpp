@@ -71,6 +71,21 @@ TEST_CASE("corpus.sh plays the seed after every used one and keeps its generatio
     r = corpus_script(root, "status");
     CHECK(r.output.find("runs/corpus-" + gen + "-s15, stopped, 0 games played") !=
           std::string::npos);
+    // A self-play that has not ended STOP_SECONDS after it was told to is left running, and the
+    // stop fails saying so (no chunk is cut from a run still writing).
+    fs::create_directories(root + "/runs/corpus-" + gen + "-s15");
+    const Run sleeper = run_shell("(trap '' TERM; exec sleep 60) >/dev/null 2>&1 & echo $!");
+    REQUIRE(!lines_of(sleeper.output).empty());
+    const std::string pid = lines_of(sleeper.output).front();
+    std::ofstream(root + "/runs/corpus-" + gen + "-s15/corpus.pid") << pid << "\n";
+    r = run_shell("STOP_SECONDS=1 FANORONA=" FANORONA_BINARY " bash " + root +
+                  "/tools/corpus.sh stop");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("corpus: still running after 1 s (pid " + pid + ")") != std::string::npos);
+    CHECK(corpus_script(root, "status").output.find("running (pid " + pid + ")") !=
+          std::string::npos);
+    run_shell("kill -KILL " + pid);
+    fs::remove(root + "/runs/corpus-" + gen + "-s15/corpus.pid");
 
     // Readable chunks: what they hold, in all.
     const std::string real = script_tree("corpus_totals", {});

@@ -110,10 +110,21 @@ start() {
     status
 }
 
+# The self-play ends its games in progress when told to stop; at the lowest priority on a busy
+# machine that takes a while: STOP_SECONDS (default 300) at most, then it is left running and
+# the command fails, saying so (nothing is chunked from a run still writing).
 stop() {
     if running; then
         kill -TERM "$(cat "$PIDFILE")"
-        for _ in $(seq 100); do running || break; sleep 0.2; done
+        local waited=0
+        while running && [ "$waited" -lt $((${STOP_SECONDS:-300} * 5)) ]; do
+            sleep 0.2
+            waited=$((waited + 1))
+        done
+        if running; then
+            echo "corpus: still running after ${STOP_SECONDS:-300} s (pid $(cat "$PIDFILE")): try again" >&2
+            exit 1
+        fi
         echo "corpus: stopped (make corpus resumes it)"
     fi
     rm -f "$PIDFILE"
