@@ -10,9 +10,9 @@
 # generation, from `fanorona --version`). Its seed is the one of the run folder of that
 # generation this machine already has, else one past the largest seed of data/corpus's chunks and
 # of this machine's run folders, so no seed is played twice and a new default network starts a
-# new seed. FANORONA (default
-# build/tools/fanorona) is the program; THREADS (default 1) its threads; MIN_GAMES and MAX_GAMES
-# (default 1,000 and 20,000) the games of a chunk.
+# new seed. FANORONA (default build/tools/fanorona) is the program; THREADS (default 1) its
+# threads; MIN_GAMES and MAX_GAMES (default 1,000 and 20,000) the games of a chunk; STOP_SECONDS
+# (default 300) how long a stop waits for the games in progress.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -122,7 +122,8 @@ stop() {
             waited=$((waited + 1))
         done
         if running; then
-            echo "corpus: still running after ${STOP_SECONDS:-300} s (pid $(cat "$PIDFILE")): try again" >&2
+            echo "corpus: still running after ${STOP_SECONDS:-300} s (pid $(cat "$PIDFILE")):" \
+                "try again" >&2
             exit 1
         fi
         echo "corpus: stopped (make corpus resumes it)"

@@ -92,9 +92,8 @@ void activate(nnue::Activation act, const Eigen::VectorXd& a, Eigen::VectorXd& o
 
 // d loss / d a = upstream (d loss / d activation) * the activation's slope: clamp's is 1
 // strictly inside (0, 1) and 0 outside; SCReLU's is 2 a inside and 0 outside. `d` holds upstream
-// and is scaled in place.
-// A plain loop the compiler vectorises (Eigen's boolean mask was a quarter of a training's time),
-// with the same products: d * inside, and d * ((2 a) * inside) for SCReLU.
+// and is scaled in place. A plain loop the compiler vectorises (Eigen's boolean mask was a quarter
+// of a training's time), with the same products: d * inside, and d * ((2 a) * inside) for SCReLU.
 void apply_slope(nnue::Activation act, const Eigen::VectorXd& a, Eigen::VectorXd& d) {
     const double* x = a.data();
     double* out = d.data();
