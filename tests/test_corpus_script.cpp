@@ -157,6 +157,19 @@ TEST_CASE("corpus.sh starts the self-play in the background, stops it and resume
     CHECK(r.output.find("runs/corpus-" + gen + "-s4, stopped") != std::string::npos);
     r = corpus_script(root, "start");
     CHECK(r.output.find("corpus: started --resume") != std::string::npos);
+    // Resumed too, the self-play's own scheduling group is at the lowest priority (where the
+    // kernel has such groups), not the caller's.
+    const std::string pid =
+        lines_of(slurp(root + "/runs/corpus-" + gen + "-s4/corpus.pid")).front();
+    if (fs::exists("/proc/" + pid + "/autogroup")) {
+        // "/autogroup-540 nice 19": the group and its nice.
+        const auto group = [](const std::string& proc) {
+            const std::string line = slurp("/proc/" + proc + "/autogroup");
+            return std::pair{line.substr(0, line.find(' ')), line.find(" nice 19") != line.npos};
+        };
+        CHECK(group(pid).second);
+        CHECK(group(pid).first != group("self").first); // its own group, not the caller's
+    }
     r = corpus_script(root, "stop");
     CHECK(r.output.find("corpus: stopped") != std::string::npos);
     fs::remove_all(root);

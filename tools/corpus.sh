@@ -105,6 +105,12 @@ start() {
     for _ in $(seq 50); do [ -d "$OUT" ] && break; sleep 0.1; done
     mkdir -p "$OUT"
     echo $pid >"$PIDFILE"
+    # Step 3. Its scheduling group at the lowest priority, once setsid has made its session (a
+    # resumed run's folder exists at once: written earlier, the nice would go to the caller's).
+    for _ in $(seq 50); do
+        [ "$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$pid" ] && break
+        sleep 0.1
+    done
     [ -w /proc/$pid/autogroup ] && echo 19 >/proc/$pid/autogroup 2>/dev/null || true
     echo "corpus: started ${resume[*]:-afresh} (pid $pid, seed $SEED, log $OUT.log)"
     status
