@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 
 FANORONA=${FANORONA:-build/tools/fanorona}
 THREADS=${THREADS:-1}
+STOP_SECONDS=${STOP_SECONDS:-300}
 NODES=20000
 [ -x "$FANORONA" ] || { echo "corpus: $FANORONA is missing (run: make program)" >&2; exit 1; }
 # The default network's generation, from its file as `fanorona --version` names it (net
@@ -56,6 +57,21 @@ NAME=tsivy-$NET_GEN-n$NODES-s$SEED
 PIDFILE=$OUT/corpus.pid
 
 running() { [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
+stopped() { ! running; }
+# Whether process $1 leads its own session (setsid has run).
+session_leader() { [ "$(ps -o sid= -p "$1" 2>/dev/null | tr -d ' ')" = "$1" ]; }
+
+# Runs the command after $1 every 0.1 s until it succeeds, for $1 seconds at most; fails if it
+# never did.
+wait_for() {
+    local steps=$(($1 * 10))
+    shift
+    until "$@"; do
+        [ "$steps" -gt 0 ] || return 1
+        steps=$((steps - 1))
+        sleep 0.1
+    done
+}
 
 games_done() {
     if [ -f "$OUT/games.tsv" ]; then grep -vc '^#' "$OUT/games.tsv" || true; else echo 0; fi
@@ -102,15 +118,12 @@ start() {
         >"$OUT.log" 2>&1 </dev/null &
     local pid=$!
     # Step 2. The pid goes into the run folder once it exists (selfplay makes it).
-    for _ in $(seq 50); do [ -d "$OUT" ] && break; sleep 0.1; done
+    wait_for 5 test -d "$OUT" || true
     mkdir -p "$OUT"
     echo $pid >"$PIDFILE"
     # Step 3. Its scheduling group at the lowest priority, once setsid has made its session (a
     # resumed run's folder exists at once: written earlier, the nice would go to the caller's).
-    for _ in $(seq 50); do
-        [ "$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$pid" ] && break
-        sleep 0.1
-    done
+    wait_for 5 session_leader "$pid" || true
     [ -w /proc/$pid/autogroup ] && echo 19 >/proc/$pid/autogroup 2>/dev/null || true
     echo "corpus: started ${resume[*]:-afresh} (pid $pid, seed $SEED, log $OUT.log)"
     status
@@ -122,14 +135,8 @@ start() {
 stop() {
     if running; then
         kill -TERM "$(cat "$PIDFILE")"
-        local waited=0
-        while running && [ "$waited" -lt $((${STOP_SECONDS:-300} * 5)) ]; do
-            sleep 0.2
-            waited=$((waited + 1))
-        done
-        if running; then
-            echo "corpus: still running after ${STOP_SECONDS:-300} s (pid $(cat "$PIDFILE")):" \
-                "try again" >&2
+        if ! wait_for "$STOP_SECONDS" stopped; then
+            echo "corpus: still running after $STOP_SECONDS s (pid $(cat "$PIDFILE")): try again" >&2
             exit 1
         fi
         echo "corpus: stopped (make corpus resumes it)"
