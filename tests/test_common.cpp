@@ -414,6 +414,24 @@ TEST_CASE("split_words and lower", "[common]") {
     CHECK(lower("").empty());
 }
 
+TEST_CASE("natural_less orders numbers by value and all else by bytes", "[common]") {
+    using V = std::vector<std::string>;
+    V names{"c-s10-000", "c-s9-001", "c-s9-000", "c-s100-000", "b",          "c-s10-002",
+            "c-s09-000", "a10",      "a2",       "a",          "c-s10-000x", ""};
+    std::sort(names.begin(), names.end(), natural_less);
+    CHECK(names == V{"", "a", "a2", "a10", "b", "c-s9-000", "c-s09-000", "c-s9-001", "c-s10-000",
+                     "c-s10-000x", "c-s10-002", "c-s100-000"});
+    // A strict weak order: irreflexive, and of two different names exactly one comes first.
+    for (const std::string& x : names) {
+        CHECK_FALSE(natural_less(x, x));
+        for (const std::string& y : names)
+            if (x != y) CHECK(natural_less(x, y) != natural_less(y, x));
+    }
+    CHECK(natural_less("9", "10"));
+    CHECK_FALSE(natural_less("10", "9"));
+    CHECK(natural_less("x99999999999999999999998", "x99999999999999999999999")); // no overflow
+}
+
 TEST_CASE("format_duration rounds to seconds, minutes and hours", "[common]") {
     CHECK(format_duration(0) == "0s");
     CHECK(format_duration(12.4) == "12s");

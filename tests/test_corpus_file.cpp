@@ -629,10 +629,10 @@ TEST_CASE("corpus info counts a folder of corpus files with a line each and thei
     const std::string chunks = dir + "/chunks";
     fs::create_directories(chunks + "/sub.fcorpus"); // a folder named like a chunk: not read
     REQUIRE(run_cli("corpus convert " + dir + "/run/games.tsv --to-game 2 --out " + chunks +
-                    "/b.fcorpus")
+                    "/run-s10-000.fcorpus")
                 .status == 0);
     REQUIRE(run_cli("corpus convert " + dir + "/run/games.tsv --from-game 2 --out " + chunks +
-                    "/a.fcorpus")
+                    "/run-s9-000.fcorpus")
                 .status == 0);
     std::ofstream(chunks + "/notes.txt") << "not a corpus\n";
 
@@ -644,7 +644,8 @@ TEST_CASE("corpus info counts a folder of corpus files with a line each and thei
     const auto f = nlohmann::json::parse(folder.output);
     INFO(folder.output);
     REQUIRE(f["files"].size() == 2);
-    CHECK(f["files"][0]["file"] == (fs::path(chunks) / "a.fcorpus").string()); // sorted by name
+    CHECK(f["files"][0]["file"] == (fs::path(chunks) / "run-s9-000.fcorpus").string());
+    // (natural order: s9 before s10, where names sorted by text put s10 first)
     CHECK(f["files"][0]["games"] == 4);
     CHECK(f["files"][1]["games"] == 2);
     CHECK(f["total"]["files"] == 2);
@@ -655,7 +656,7 @@ TEST_CASE("corpus info counts a folder of corpus files with a line each and thei
 
     const Run text = run_cli("corpus info " + chunks + " " + dir + "/run/corpus.fcorpus");
     REQUIRE(text.status == 0);
-    CHECK_THAT(text.output, Catch::Contains("b.fcorpus"));
+    CHECK_THAT(text.output, Catch::Contains("run-s10-000.fcorpus"));
     CHECK_THAT(text.output,
                Catch::Matches("(.|\n)*\ntotal +" + std::to_string(2 * w["games"].get<int>()) +
                               " +" + std::to_string(2 * w["positions"].get<int>()) + " (.|\n)*"));

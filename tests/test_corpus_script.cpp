@@ -167,8 +167,9 @@ TEST_CASE("corpus.sh starts the self-play in the background, stops it and resume
             const std::string line = slurp("/proc/" + proc + "/autogroup");
             return std::pair{line.substr(0, line.find(' ')), line.find(" nice 19") != line.npos};
         };
-        CHECK(group(pid).second);
-        CHECK(group(pid).first != group("self").first); // its own group, not the caller's
+        const auto [run_group, lowest] = group(pid);
+        CHECK(lowest);
+        CHECK(run_group != group("self").first); // its own group, not the caller's
     }
     r = corpus_script(root, "stop");
     CHECK(r.output.find("corpus: stopped") != std::string::npos);

@@ -416,12 +416,14 @@ void add_corpus_command(CLI::App& app) {
     auto* info = cmd->add_subcommand(
         "info", "Read whole corpus files and print what they hold: rules, blocks, games, "
                 "positions (and those with a search score) and bytes a position");
-    declare_path(info->add_option("inputs", o->files,
-                                  "Corpus files, or folders of corpus files (every *.fcorpus "
-                                  "inside, sorted by name): several files get a line each and "
-                                  "their total")
-                     ->required(),
-                 PathRole::InputFile);
+    declare_path(
+        info->add_option(
+                "inputs", o->files,
+                "Corpus files, or folders of corpus files (every *.fcorpus "
+                "inside, in natural name order: s9 before s10): several files get a line each and "
+                "their total")
+            ->required(),
+        PathRole::InputFile);
     info->add_flag("--json", o->json, "Print it as JSON");
     info->callback([o] { run_info(*o); });
 }

@@ -110,7 +110,7 @@ void add_train_command(CLI::App& app) {
                "positions", c.data,
                "Positions logs (positions.bin), corpus files (corpus.fcorpus; their positions "
                "with a search score) or folders of corpus files (every *.fcorpus inside, "
-               "sorted by name), read as a stream")
+               "in natural name order: s9 before s10), read as a stream")
             ->required()
             ->expected(1, -1),
         PathRole::InputFile);

@@ -1,8 +1,8 @@
 #pragma once
 // Small text helpers shared by the parsers of engine specs, parameters files and the engine
 // protocol: words split on white space and joined again, printf into a string, percentages, ASCII
-// lower case, UTC times as ISO 8601 text, the creation time files record, and text made valid
-// UTF-8 (folder names may not be). The one home of these helpers.
+// lower case, names in natural order, UTC times as ISO 8601 text, the creation time files record,
+// and text made valid UTF-8 (folder names may not be). The one home of these helpers.
 
 #include <cerrno>
 #include <cmath>
@@ -61,6 +61,35 @@ inline double percent_of(std::uint64_t part, std::uint64_t whole) {
 inline std::string lower(std::string s) {
     for (char& c : s) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     return s;
+}
+
+// Natural order of names: runs of digits compare by their value, all else byte by byte, so
+// "s9-000" comes before "s10-000"; names equal but for leading zeros are ordered by where the
+// first run with fewer zeros is ("s9" before "s09"). A strict weak order.
+inline bool natural_less(std::string_view a, std::string_view b) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    int zeros = 0; // the first difference in leading zeros: -1 when a has fewer, +1 when b has
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t ia = i, jb = j;
+            while (ia < a.size() && a[ia] == '0') ++ia;
+            while (jb < b.size() && b[jb] == '0') ++jb;
+            std::size_t ea = ia, eb = jb;
+            while (ea < a.size() && digit(a[ea])) ++ea;
+            while (eb < b.size() && digit(b[eb])) ++eb;
+            if (ea - ia != eb - jb) return ea - ia < eb - jb; // more significant digits: larger
+            if (const int c = a.substr(ia, ea - ia).compare(b.substr(jb, eb - jb)); c != 0)
+                return c < 0;
+            if (zeros == 0 && ia - i != jb - j) zeros = ia - i < jb - j ? -1 : 1;
+            i = ea, j = eb;
+            continue;
+        }
+        if (a[i] != b[j]) return (unsigned char)a[i] < (unsigned char)b[j];
+        ++i, ++j;
+    }
+    if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+    return zeros < 0;
 }
 
 // `t` as UTC in ISO 8601, e.g. "2026-12-03T17:56:39Z".

@@ -8,6 +8,7 @@
 
 #include <zstd.h>
 
+#include "core/common/text.h"
 #include "selfplay/formats/binary_bytes.h"
 #include "selfplay/formats/formats.h"
 
@@ -541,7 +542,8 @@ std::vector<std::string> corpus_input_files(const std::vector<std::string>& inpu
                 names.push_back(entry.path().filename().string());
         if (ec) throw CorpusError(input + ": cannot list the folder (" + ec.message() + ")");
         if (names.empty()) throw CorpusError(input + ": no corpus files (*.fcorpus) in the folder");
-        std::sort(names.begin(), names.end());
+        std::sort(names.begin(), names.end(),
+                  [](const std::string& a, const std::string& b) { return natural_less(a, b); });
         for (const std::string& name : names) files.push_back((fs::path(input) / name).string());
     }
     return files;
