@@ -585,7 +585,7 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
         result.pv.assign(pv[0].begin(), pv[0].begin() + pv_length[0]);
         result.seldepth = seldepth;
         if (on_iteration) {
-            IterationInfo info{depth, s, nodes, time.elapsed(), result.pv, seldepth};
+            IterationInfo info{depth, s, nodes, time.elapsed(), result.pv, seldepth, tt.hashfull()};
             on_iteration(info);
         }
         if (limits.infinite) continue;

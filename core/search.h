@@ -55,6 +55,7 @@ struct IterationInfo {
     double seconds;      // since the search started
     std::vector<Move> pv;
     int seldepth = 0; // deepest ply reached
+    int hashfull = 0; // permille of a sample of the table written in this search
 };
 
 // The answer of a search. has_move is false only when the side to move has no legal move.

@@ -73,6 +73,12 @@ TEST_CASE("The engine answers uci, isready and go through a pipe", "[protocol]")
     CHECK(info.find(" nodes ") != std::string::npos);
     CHECK(info.find(" nps ") != std::string::npos);
     CHECK(info.find(" pv ") != std::string::npos);
+    // hashfull: the permille of the transposition table this search wrote, in [1, 1000]
+    const std::size_t at = info.find(" hashfull ");
+    REQUIRE(at != std::string::npos);
+    const int permille = std::stoi(info.substr(at + 10));
+    CHECK(permille > 0);
+    CHECK(permille <= 1000);
 }
 
 TEST_CASE("Bad lines get an info string error and the engine goes on", "[protocol]") {

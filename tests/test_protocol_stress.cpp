@@ -132,7 +132,8 @@ bool well_formed(const std::string& line) {
     static const std::regex grammar(
         "bestmove (\\(none\\)|[a-i][1-9]\\S*)"
         "|readyok|uciok|id (name|author) .+|option name .+ type .+"
-        "|info depth \\d+ seldepth \\d+ score (cp|mate) -?\\d+ nodes \\d+ nps \\d+ time \\d+ pv"
+        "|info depth \\d+ seldepth \\d+ score (cp|mate) -?\\d+ nodes \\d+ nps \\d+ time \\d+ "
+        "hashfull \\d+ pv"
         "( \\S*)*|info depth 0 nodes \\d+ string stopped early|info string error: .+");
     return std::regex_match(line, grammar);
 }

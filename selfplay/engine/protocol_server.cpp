@@ -414,7 +414,7 @@ std::string EngineProtocol::info_line(const IterationInfo& info) {
     return "info depth " + std::to_string(info.depth) + " seldepth " +
            std::to_string(info.seldepth) + " score " + score + " nodes " +
            std::to_string(info.nodes) + " nps " + std::to_string(nps) + " time " +
-           std::to_string(ms);
+           std::to_string(ms) + " hashfull " + std::to_string(info.hashfull);
 }
 
 } // namespace fanorona
