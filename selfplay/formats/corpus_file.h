@@ -171,7 +171,8 @@ private:
 };
 
 // `inputs` with each folder replaced by its corpus files: every regular file named *.fcorpus in it
-// (not in its subfolders), in natural order (natural_less: s9 before s10), as paths under the folder. Other inputs stay as given.
+// (not in its subfolders), in natural order (natural_less: s9 before s10), as paths under the
+// folder. Other inputs stay as given.
 // Throws CorpusError naming a folder that cannot be listed or holds none.
 std::vector<std::string> corpus_input_files(const std::vector<std::string>& inputs);
 
