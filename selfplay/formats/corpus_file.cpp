@@ -542,8 +542,7 @@ std::vector<std::string> corpus_input_files(const std::vector<std::string>& inpu
                 names.push_back(entry.path().filename().string());
         if (ec) throw CorpusError(input + ": cannot list the folder (" + ec.message() + ")");
         if (names.empty()) throw CorpusError(input + ": no corpus files (*.fcorpus) in the folder");
-        std::sort(names.begin(), names.end(),
-                  [](const std::string& a, const std::string& b) { return natural_less(a, b); });
+        std::sort(names.begin(), names.end(), natural_less);
         for (const std::string& name : names) files.push_back((fs::path(input) / name).string());
     }
     return files;
