@@ -487,7 +487,8 @@ void Searcher::Impl::filter_root_moves(MoveList& moves) {
 
 SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
                                  const std::function<void(const IterationInfo&)>& on_iteration) {
-    time.start(limits, game.position().side_to_move(), params[Param::MoveOverheadMs]);
+    time.start(limits, game.position().side_to_move(), params[Param::MoveOverheadMs],
+               params[Param::TmMaxPercent]);
     rules = game.rules();
     if (!(rules == eval_cache_rules)) {
         clear_eval_cache();
@@ -543,6 +544,7 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
                                                     : kMaxPly - 1,
                                    kMaxPly - 1);
     int score = 0;
+    int same_best = 0; // completed iterations in a row whose best move was the one before's
     for (int depth = 1; depth <= max_depth; ++depth) {
         int window = params[Param::AspWindow];
         int alpha = -kInfiniteScore, beta = kInfiniteScore;
@@ -579,6 +581,7 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
             break;
         }
         score = s;
+        same_best = depth > 1 && pv[0][0] == result.best ? same_best + 1 : 0;
         result.best = pv[0][0];
         result.score = s;
         result.depth = depth;
@@ -589,7 +592,11 @@ SearchResult Searcher::Impl::run(const Game& game, const SearchLimits& limits,
             on_iteration(info);
         }
         if (limits.infinite) continue;
-        if (time.stop_after_iteration(root_moves.count)) break;
+        // On a clock, a settled best move ends the search early and a new one lets it run on.
+        const int share_percent = same_best >= 4   ? params[Param::TmStablePercent]
+                                  : same_best == 0 ? params[Param::TmChangePercent]
+                                                   : 100;
+        if (time.stop_after_iteration(root_moves.count, share_percent)) break;
         if (is_decisive(s) && depth > plies_to_end(s) + 2 && limits.depth <= 0) break;
     }
     result.nodes = nodes;

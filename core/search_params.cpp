@@ -45,6 +45,9 @@ constexpr std::array<SearchParam, kParamCount> kDefaults = {{
     {"CorrHistory", 0, 0, 2},
     {"SeMinDepth", 64, 4, 64},
     {"SeMargin", 16, 0, 1000},
+    {"TmMaxPercent", 100, 100, 1000},
+    {"TmStablePercent", 100, 10, 100},
+    {"TmChangePercent", 100, 100, 1000},
 }};
 // clang-format on
 

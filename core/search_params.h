@@ -55,6 +55,11 @@ enum class Param : int {
                      // so that the search without it has a ply) ...
     SeMargin,        // ... when every other move stays below the table score - margin * depth / 8
                      // at half depth (centi-pieces); beyond beta, the node is cut (multi-cut)
+    TmMaxPercent,    // on a clock: the deadline inside an iteration, in percent of the clock's
+                     // share of this move (100: the share; a movetime is always the deadline) ...
+    TmStablePercent, // ... no new iteration after this percent of the share once the best move has
+                     // stayed the same over the last 4 iterations ...
+    TmChangePercent, // ... nor after this percent when the last iteration changed it
     Count,
 };
 

@@ -32,34 +32,41 @@ struct TimeMargins {
 // Nodes between two looks at the clock (a power of two; a few microseconds of search).
 inline constexpr unsigned kTimeCheckNodes = 256;
 
-// The clock and deadline of the current search. Invariant: when not timed(), the deadline is
-// never reached; when timed, it is at least 1 ms after start().
+// The clock, budget and deadline of the current search. Invariant: when not timed(), the
+// deadline is never reached; when timed, 1 ms <= budget() <= deadline().
 class TimeManager {
 public:
     // Starts the clock for a search by `side` under `limits` (at limits.given when set, else
     // now), keeping `overhead_ms` back for communication. Movetime: the deadline is movetime -
-    // overhead. Clocks: the time left minus the overhead, divided by the turns to the next time
-    // control (limits.movestogo) when given, else by kClockMoves, plus 3/4 of the increment, at
-    // most half of what is left. Both given: the earlier. `infinite` ignores the clocks
-    // (analysis), not a movetime.
-    void start(const SearchLimits& limits, Color side, int overhead_ms);
+    // overhead. Clocks: the share of this move is the time left minus the overhead, divided by
+    // the turns to the next time control (limits.movestogo) when given, else by kClockMoves, plus
+    // 3/4 of the increment, at most half of what is left; the deadline is `max_percent` of the
+    // share (100: the share itself), at most half of what is left. Both given: the earlier.
+    // `infinite` ignores the clocks (analysis), not a movetime.
+    void start(const SearchLimits& limits, Color side, int overhead_ms, int max_percent = 100);
 
     static constexpr int kClockMoves = 25; // a clock's time is shared out over this many moves
 
     bool timed() const { return timed_; }
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-    // The time this search may use, in seconds (meaningless when not timed()).
-    double budget() const { return deadline_seconds_; }
+    // The time this search should use, in seconds: the movetime's deadline, or the clock's
+    // share (meaningless when not timed()).
+    double budget() const { return share_seconds_; }
+    // The time after which the search stops, even inside an iteration, in seconds.
+    double deadline() const { return deadline_seconds_; }
     // True once the deadline has passed: the search must stop now.
     bool deadline_passed() const { return timed_ && elapsed() >= deadline_seconds_; }
     // After a completed iteration: true when no other should start, because the deadline has
-    // passed or the root has a single move.
-    bool stop_after_iteration(int root_moves) const;
+    // passed, the root has a single move, or (on a clock) `share_percent` of the share has
+    // passed: the search scales the share by how settled its best move is.
+    bool stop_after_iteration(int root_moves, int share_percent = 100) const;
 
 private:
     using Clock = std::chrono::steady_clock;
     Clock::time_point start_;
     bool timed_ = false;
+    bool clocked_ = false; // the clock's share, not a movetime, sets the budget
+    double share_seconds_ = 1e18;
     double deadline_seconds_ = 1e18;
 };
 

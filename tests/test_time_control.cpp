@@ -122,6 +122,56 @@ TEST_CASE("the time manager shares the clock over movestogo when given", "[timec
     CHECK(t.budget() == Approx(5.0));
 }
 
+TEST_CASE("on a clock the deadline runs past the share by TmMaxPercent and a movetime stays exact",
+          "[timecontrol][search]") {
+    TimeManager t;
+    SearchLimits l;
+    const int w = int(Color::White);
+    l.time_ms[w] = 10000; // a share of 10 s / 25 = 0.4 s
+    t.start(l, Color::White, 0, 300);
+    CHECK(t.budget() == Approx(0.4));
+    CHECK(t.deadline() == Approx(1.2));
+    t.start(l, Color::White, 0, 1000); // 4 s, within half of the clock
+    CHECK(t.deadline() == Approx(4.0));
+    t.start(l, Color::White, 0);
+    CHECK(t.deadline() == Approx(t.budget())); // 100 percent: the share is the deadline
+    l.movestogo = 1;                           // the share is already half of the clock: no more
+    t.start(l, Color::White, 0, 300);
+    CHECK(t.budget() == Approx(5.0));
+    CHECK(t.deadline() == Approx(5.0));
+
+    SearchLimits both; // a movetime below the clock's share: the movetime rules, exact
+    both.movetime_ms = 100;
+    both.time_ms[w] = 10000;
+    t.start(both, Color::White, 0, 300);
+    CHECK(t.budget() == Approx(0.1));
+    CHECK(t.deadline() == Approx(0.1));
+    both.movetime_ms = 1000; // ... and above it: the clock's share, then the deadline past it
+    t.start(both, Color::White, 0, 200);
+    CHECK(t.budget() == Approx(0.4));
+    CHECK(t.deadline() == Approx(0.8));
+}
+
+TEST_CASE("after an iteration a clock's search stops at a percent of its share and a movetime's "
+          "at its deadline only",
+          "[timecontrol][search]") {
+    TimeManager t;
+    SearchLimits clock;
+    clock.time_ms[int(Color::White)] = 10000; // share 0.4 s, deadline 4 s
+    t.start(clock, Color::White, 0, 1000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(!t.deadline_passed());
+    CHECK(t.stop_after_iteration(20, 1)); // 1% of the share (4 ms) has passed
+    CHECK(!t.stop_after_iteration(20, 100));
+    CHECK(t.stop_after_iteration(1, 100)); // a single legal move
+
+    SearchLimits movetime;
+    movetime.movetime_ms = 1000;
+    t.start(movetime, Color::White, 0, 1000);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(!t.stop_after_iteration(20, 1)); // no share to scale: the movetime is used whole
+}
+
 TEST_CASE("a moves-in-time control refills the clock after each period of the side's turns",
           "[timecontrol]") {
     // White: 3 turns in 5 s; Black: a plain 5 s clock.
